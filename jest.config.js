@@ -1,0 +1,15 @@
+/** Jest in ESM mode with SWC (see ../shared/TOOLCHAIN.md): Probot, Octokit and friends are ESM-only. */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+  },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  setupFiles: ['<rootDir>/test/support/setup.ts'],
+  testTimeout: 60_000,
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
+};

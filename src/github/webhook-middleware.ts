@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import { createNodeMiddleware, Probot, type ApplicationFunction } from 'probot';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+
+export function githubApiBaseUrl(github: Config['github']): string | undefined {
+  return github.host ? `${github.protocol}://${github.host}/api/v3` : undefined;
+}
+
+/**
+ * Probot's webhook middleware for /api/github/webhooks when the GitHub App is configured; otherwise a 503
+ * that says what to set. Probot verifies `x-hub-signature-256` against the raw body itself.
+ */
+export async function createWebhookMiddleware(params: {
+  config: Config;
+  logger: Logger;
+  appFn: ApplicationFunction;
+}): Promise<{ middleware: RequestHandler; probot: Probot | null }> {
+  const { github } = params.config;
+  if (!github.appId || !github.privateKey || !github.webhookSecret) {
+    const middleware: RequestHandler = (_req, res) => {
+      res.status(503).json({ error: 'GitHub App is not configured: set APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET' });
+    };
+    return { middleware, probot: null };
+  }
+  const probot = new Probot({
+    appId: github.appId,
+    privateKey: github.privateKey,
+    secret: github.webhookSecret,
+    baseUrl: githubApiBaseUrl(github),
+    log: params.logger.child({ component: 'probot' }) as never,
+  });
+  const handler = await createNodeMiddleware(params.appFn, { probot, webhooksPath: '/' });
+  const middleware: RequestHandler = (req, res, next) => {
+    void handler(req, res, next);
+  };
+  return { middleware, probot };
+}

@@ -1,0 +1,22 @@
+import express, { type RequestHandler } from 'express';
+import { DomainError } from '../errors.js';
+
+export class UnsupportedMediaType extends DomainError {}
+
+export const DEFAULT_JSON_LIMIT = '1mb';
+
+/**
+ * Parses a JSON request body with a size limit. A body with another content type is refused with 415
+ * (not silently ignored), an empty or unparsable one with 400, an oversized one with 413
+ * (mapped in error-handler.ts).
+ */
+export function jsonBody(options: { limit?: string | number } = {}): RequestHandler[] {
+  const requireJson: RequestHandler = (req, _res, next) => {
+    if (!req.is('application/json') && !req.is('application/*+json')) {
+      next(new UnsupportedMediaType('Content-Type must be application/json'));
+      return;
+    }
+    next();
+  };
+  return [requireJson, express.json({ limit: options.limit ?? DEFAULT_JSON_LIMIT, strict: false, type: () => true })];
+}

@@ -1,0 +1,63 @@
+import pg from 'pg';
+import { migrateDatabase, migrationNames, schemaDrift } from '../../src/db/migrate.js';
+import { createEmptyDatabase, PROVIDERS, type TestDatabase } from '../support/databases.js';
+
+describe.each(PROVIDERS)('migrations on %s', (provider) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await createEmptyDatabase(provider);
+  });
+  afterEach(async () => {
+    await database.drop();
+  });
+
+  it('applies every migration and leaves no drift from the schema', async () => {
+    expect(await schemaDrift(database.target)).toMatch(/CREATE TABLE/);
+    const applied = await migrateDatabase(database.target);
+    expect(applied).toEqual(migrationNames(database.target));
+    expect(applied.length).toBeGreaterThan(0);
+    expect(await schemaDrift(database.target)).toBe('');
+    expect(await migrateDatabase(database.target)).toEqual([]);
+  });
+
+  it('records migrations in _prisma_migrations the way prisma migrate does', async () => {
+    await migrateDatabase(database.target);
+    const { db, close } = (await import('../../src/db/client.js')).openDatabase(database.target);
+    try {
+      const rows = await db.$queryRawUnsafe<{ migration_name: string; checksum: string; finished_at: unknown; applied_steps_count: number | bigint }[]>(
+        'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
+      );
+      expect(rows.map((r) => r.migration_name)).toEqual(migrationNames(database.target));
+      const { createHash } = await import('node:crypto');
+      const fs = await import('node:fs');
+      const { prismaDir } = await import('../../src/db/migrate.js');
+      for (const row of rows) {
+        const sql = fs.readFileSync(`${prismaDir(database.target)}/migrations/${row.migration_name}/migration.sql`);
+        expect(row.checksum).toBe(createHash('sha256').update(sql).digest('hex'));
+        expect(row.finished_at).not.toBeNull();
+        expect(Number(row.applied_steps_count)).toBe(1);
+      }
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('concurrent start-ups on one PostgreSQL', () => {
+  it('migrate once: the second waits on the advisory lock and finds nothing to apply', async () => {
+    const database = await createEmptyDatabase('postgresql');
+    try {
+      const results = await Promise.all([migrateDatabase(database.target), migrateDatabase(database.target), migrateDatabase(database.target)]);
+      const names = migrationNames(database.target);
+      expect(results.filter((applied) => applied.length === names.length)).toHaveLength(1);
+      expect(results.filter((applied) => applied.length === 0)).toHaveLength(2);
+      const client = new pg.Client({ connectionString: database.target.url });
+      await client.connect();
+      const { rows } = await client.query('SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name');
+      await client.end();
+      expect(rows).toEqual(names.map((migration_name) => ({ migration_name, n: 1 })));
+    } finally {
+      await database.drop();
+    }
+  });
+});

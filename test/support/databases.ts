@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import type { DatabaseTarget } from '../../src/db/database-url.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { migrateDatabase } from '../../src/db/migrate.js';
+
+/** The maintenance database the test run creates its throwaway databases from. */
+export const POSTGRES_ADMIN_URL = process.env.SCRIBE_TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export const PROVIDERS = ['sqlite', 'postgresql'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export interface TestDatabase {
+  target: DatabaseTarget;
+  /** removes the file or drops the database */
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database of the given kind: a temp SQLite file or a throwaway PostgreSQL database. */
+export async function createEmptyDatabase(provider: Provider): Promise<TestDatabase> {
+  if (provider === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-test-'));
+    const filePath = path.join(dir, 'scribe.db');
+    return {
+      target: { provider: 'sqlite', url: `file:${filePath}`, filePath },
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `scribe_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    target: { provider: 'postgresql', url: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** A migrated database with an open Prisma client; `close()` disconnects and drops it. */
+export async function createTestDatabase(provider: Provider): Promise<Database & { drop(): Promise<void> }> {
+  const empty = await createEmptyDatabase(provider);
+  await migrateDatabase(empty.target);
+  const database = openDatabase(empty.target);
+  return {
+    ...database,
+    drop: async () => {
+      await database.close();
+      await empty.drop();
+    },
+  };
+}
