@@ -1,0 +1,75 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { RequestHandler } from 'express';
+import { createHttpApp, type RouteModule } from '../../src/http/app.js';
+import type { AppContext } from '../../src/http/context.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import type { Clock } from '../../src/clock.js';
+import { addProject, type Project } from '../../src/projects/projects.js';
+import { createApiKey, type Scope } from '../../src/keys/api-keys.js';
+import { createTestDatabase, type Provider } from './databases.js';
+
+export interface TestApp {
+  url: string;
+  ctx: AppContext;
+  /** creates a project and returns it */
+  project(input?: { repository?: string; ref?: string; hostnames?: string[]; installationId?: number }): Promise<Project>;
+  /** creates a key (project-bound unless projectId is null) and returns the full key */
+  key(projectId: string | null, scope: Scope, expiresInDays?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+let repoCounter = 0;
+
+/**
+ * The real express app (request ids, error mapping, auth) with the given route modules, on a migrated
+ * throwaway database of the given provider, listening on a random loopback port.
+ */
+export async function startTestApp(params: {
+  provider: Provider;
+  routes: RouteModule[];
+  env?: Record<string, string>;
+  clock?: Clock;
+  webhooks?: RequestHandler;
+}): Promise<TestApp> {
+  const database = await createTestDatabase(params.provider);
+  const config: Config = { ...loadConfig({ ...params.env }), database: database.target };
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    database: database.target,
+    clock: params.clock ?? (() => new Date()),
+    logger: createLogger('silent'),
+    secret: 'test-secret-test-secret-test-secret-0123',
+  };
+  const app = createHttpApp({
+    ctx,
+    routes: params.routes,
+    webhooks: params.webhooks ?? ((_req, res) => void res.status(503).json({ error: 'webhooks not configured in this test' })),
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    ctx,
+    project: (input = {}) =>
+      addProject({
+        db: ctx.db,
+        clock: ctx.clock,
+        repository: input.repository ?? `acme/docs-${process.pid}-${++repoCounter}`,
+        ref: input.ref ?? 'main',
+        hostnames: input.hostnames ?? ['docs.example.com'],
+        installationId: input.installationId ?? null,
+      }),
+    key: async (projectId, scope, expiresInDays) =>
+      (await createApiKey({ db: ctx.db, clock: ctx.clock, projectId, scope, expiresInDays })).key,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.drop();
+    },
+  };
+}
