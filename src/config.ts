@@ -43,7 +43,9 @@ const optionalText = z
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
 const schemas = {
-  PORT: z.coerce.number().int('must be a whole number').min(0, 'must be 0..65535').max(65535, 'must be 0..65535').default(3000),
+  PORT: optionalText
+    .refine((v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) <= 65535), 'must be a port number 0..65535')
+    .transform((v) => (v === undefined ? 3000 : Number(v))),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCRIBE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
   APP_ID: optionalText

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ConfigError, DEFAULT_MODEL, loadConfig, missingForAgentJobs } from '../src/config.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+describe('loadConfig', () => {
+  it('starts from nothing: port 3000, SQLite under ./data, nothing for agent jobs', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ provider: 'sqlite', url: `file:${path.resolve('data/scribe.db')}`, filePath: path.resolve('data/scribe.db') });
+    expect(config.logLevel).toBe('info');
+    expect(config.secret).toBeUndefined();
+    expect(config.anthropic.model).toBe(DEFAULT_MODEL);
+    expect(missingForAgentJobs(config)).toEqual([
+      'set APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) of the GitHub App',
+      'set ANTHROPIC_API_KEY for the model',
+    ]);
+  });
+
+  it('selects PostgreSQL or another SQLite file from DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/scribe' }).database).toEqual({ provider: 'postgresql', url: 'postgresql://u@db:5432/scribe' });
+    expect(loadConfig({ DATABASE_URL: 'file:/var/lib/scribe/x.db' }).database).toMatchObject({ provider: 'sqlite', filePath: '/var/lib/scribe/x.db' });
+  });
+
+  it('reads the GitHub App and model settings', () => {
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\\nabc\\n-----END RSA PRIVATE KEY-----';
+    const config = loadConfig({ APP_ID: '42', PRIVATE_KEY: pem, WEBHOOK_SECRET: 'w', GHE_HOST: 'github.acme.test:8443', GHE_PROTOCOL: 'http', ANTHROPIC_API_KEY: 'k', SCRIBE_MODEL: 'claude-x' });
+    expect(config.github).toEqual({ appId: 42, privateKey: pem.replace(/\\n/g, '\n'), webhookSecret: 'w', host: 'github.acme.test:8443', protocol: 'http' });
+    expect(config.anthropic).toEqual({ apiKey: 'k', baseURL: undefined, model: 'claude-x' });
+    expect(missingForAgentJobs(config)).toEqual([]);
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT: must be a port number 0..65535 (got "abc")'],
+    ['PORT', '70000', 'PORT: must be a port number 0..65535 (got "70000")'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    ['DATABASE_URL', 'mysql://x', 'DATABASE_URL: must start with file: (SQLite) or postgresql:// (PostgreSQL)'],
+    ['APP_ID', 'twelve', 'APP_ID: must be a positive whole number (got "twelve")'],
+    ['GHE_PROTOCOL', 'ftp', 'GHE_PROTOCOL: must be one of http, https (got "ftp")'],
+    ['GHE_HOST', 'https://github.acme.test', 'GHE_HOST: must be a host name (and optional :port), without a scheme (got "https://github.acme.test")'],
+    ['SCRIBE_SECRET', 'short', 'SCRIBE_SECRET: must be at least 32 characters (got "short")'],
+    ['ANTHROPIC_BASE_URL', 'not a url', 'ANTHROPIC_BASE_URL: must be a URL (got "not a url")'],
+    ['PRIVATE_KEY', 'hello', 'PRIVATE_KEY: is not a PEM private key'],
+    ['PRIVATE_KEY_PATH', '/nonexistent/key.pem', 'PRIVATE_KEY_PATH: cannot read /nonexistent/key.pem (ENOENT)'],
+  ])('rejects %s=%s naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(name, message.slice(name.length + 2)));
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('a bad variable stops the real process with one line naming it', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+      env: { PATH: process.env.PATH, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual(['scribe: invalid configuration: PORT: must be a port number 0..65535 (got "eighty")']);
+  });
+});
