@@ -56,3 +56,18 @@ export type ApiKey = Prisma.ApiKeyModel
  * 
  */
 export type Setting = Prisma.SettingModel
+/**
+ * Model AgentJob
+ * 
+ */
+export type AgentJob = Prisma.AgentJobModel
+/**
+ * Model AgentJobMessage
+ * 
+ */
+export type AgentJobMessage = Prisma.AgentJobMessageModel
+/**
+ * Model AgentJobEvent
+ * 
+ */
+export type AgentJobEvent = Prisma.AgentJobEventModel

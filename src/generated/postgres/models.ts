@@ -11,4 +11,7 @@
 export type * from './models/Project.js'
 export type * from './models/ApiKey.js'
 export type * from './models/Setting.js'
+export type * from './models/AgentJob.js'
+export type * from './models/AgentJobMessage.js'
+export type * from './models/AgentJobEvent.js'
 export type * from './commonInputTypes.js'

@@ -399,7 +399,10 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 export const ModelName = {
   Project: 'Project',
   ApiKey: 'ApiKey',
-  Setting: 'Setting'
+  Setting: 'Setting',
+  AgentJob: 'AgentJob',
+  AgentJobMessage: 'AgentJobMessage',
+  AgentJobEvent: 'AgentJobEvent'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -415,7 +418,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "apiKey" | "setting"
+    modelProps: "project" | "apiKey" | "setting" | "agentJob" | "agentJobMessage" | "agentJobEvent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -641,6 +644,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    AgentJob: {
+      payload: Prisma.$AgentJobPayload<ExtArgs>
+      fields: Prisma.AgentJobFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AgentJobFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AgentJobFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>
+        }
+        findFirst: {
+          args: Prisma.AgentJobFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AgentJobFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>
+        }
+        findMany: {
+          args: Prisma.AgentJobFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>[]
+        }
+        create: {
+          args: Prisma.AgentJobCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>
+        }
+        createMany: {
+          args: Prisma.AgentJobCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AgentJobCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>[]
+        }
+        delete: {
+          args: Prisma.AgentJobDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>
+        }
+        update: {
+          args: Prisma.AgentJobUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>
+        }
+        deleteMany: {
+          args: Prisma.AgentJobDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AgentJobUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AgentJobUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>[]
+        }
+        upsert: {
+          args: Prisma.AgentJobUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobPayload>
+        }
+        aggregate: {
+          args: Prisma.AgentJobAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAgentJob>
+        }
+        groupBy: {
+          args: Prisma.AgentJobGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AgentJobGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AgentJobCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AgentJobCountAggregateOutputType> | number
+        }
+      }
+    }
+    AgentJobMessage: {
+      payload: Prisma.$AgentJobMessagePayload<ExtArgs>
+      fields: Prisma.AgentJobMessageFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AgentJobMessageFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AgentJobMessageFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>
+        }
+        findFirst: {
+          args: Prisma.AgentJobMessageFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AgentJobMessageFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>
+        }
+        findMany: {
+          args: Prisma.AgentJobMessageFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>[]
+        }
+        create: {
+          args: Prisma.AgentJobMessageCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>
+        }
+        createMany: {
+          args: Prisma.AgentJobMessageCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AgentJobMessageCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>[]
+        }
+        delete: {
+          args: Prisma.AgentJobMessageDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>
+        }
+        update: {
+          args: Prisma.AgentJobMessageUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>
+        }
+        deleteMany: {
+          args: Prisma.AgentJobMessageDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AgentJobMessageUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AgentJobMessageUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>[]
+        }
+        upsert: {
+          args: Prisma.AgentJobMessageUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobMessagePayload>
+        }
+        aggregate: {
+          args: Prisma.AgentJobMessageAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAgentJobMessage>
+        }
+        groupBy: {
+          args: Prisma.AgentJobMessageGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AgentJobMessageGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AgentJobMessageCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AgentJobMessageCountAggregateOutputType> | number
+        }
+      }
+    }
+    AgentJobEvent: {
+      payload: Prisma.$AgentJobEventPayload<ExtArgs>
+      fields: Prisma.AgentJobEventFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AgentJobEventFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AgentJobEventFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>
+        }
+        findFirst: {
+          args: Prisma.AgentJobEventFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AgentJobEventFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>
+        }
+        findMany: {
+          args: Prisma.AgentJobEventFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>[]
+        }
+        create: {
+          args: Prisma.AgentJobEventCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>
+        }
+        createMany: {
+          args: Prisma.AgentJobEventCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AgentJobEventCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>[]
+        }
+        delete: {
+          args: Prisma.AgentJobEventDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>
+        }
+        update: {
+          args: Prisma.AgentJobEventUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>
+        }
+        deleteMany: {
+          args: Prisma.AgentJobEventDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AgentJobEventUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AgentJobEventUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>[]
+        }
+        upsert: {
+          args: Prisma.AgentJobEventUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AgentJobEventPayload>
+        }
+        aggregate: {
+          args: Prisma.AgentJobEventAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAgentJobEvent>
+        }
+        groupBy: {
+          args: Prisma.AgentJobEventGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AgentJobEventGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AgentJobEventCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AgentJobEventCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -716,6 +941,59 @@ export const SettingScalarFieldEnum = {
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
 
 
+export const AgentJobScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  status: 'status',
+  repository: 'repository',
+  baseRef: 'baseRef',
+  branch: 'branch',
+  model: 'model',
+  draft: 'draft',
+  prNumber: 'prNumber',
+  prLink: 'prLink',
+  error: 'error',
+  errorStage: 'errorStage',
+  title: 'title',
+  summary: 'summary',
+  inputTokens: 'inputTokens',
+  outputTokens: 'outputTokens',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  attempts: 'attempts',
+  runsCompleted: 'runsCompleted',
+  handledSeq: 'handledSeq',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  archivedAt: 'archivedAt'
+} as const
+
+export type AgentJobScalarFieldEnum = (typeof AgentJobScalarFieldEnum)[keyof typeof AgentJobScalarFieldEnum]
+
+
+export const AgentJobMessageScalarFieldEnum = {
+  id: 'id',
+  jobId: 'jobId',
+  projectId: 'projectId',
+  seq: 'seq',
+  prompt: 'prompt',
+  createdAt: 'createdAt'
+} as const
+
+export type AgentJobMessageScalarFieldEnum = (typeof AgentJobMessageScalarFieldEnum)[keyof typeof AgentJobMessageScalarFieldEnum]
+
+
+export const AgentJobEventScalarFieldEnum = {
+  id: 'id',
+  jobId: 'jobId',
+  type: 'type',
+  data: 'data',
+  createdAt: 'createdAt'
+} as const
+
+export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -756,6 +1034,13 @@ export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'In
  * Reference to a field of type 'DateTime'
  */
 export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime'>
+    
+
+
+/**
+ * Reference to a field of type 'Boolean'
+ */
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 
@@ -919,6 +1204,9 @@ export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
   apiKey?: Prisma.ApiKeyOmit
   setting?: Prisma.SettingOmit
+  agentJob?: Prisma.AgentJobOmit
+  agentJobMessage?: Prisma.AgentJobMessageOmit
+  agentJobEvent?: Prisma.AgentJobEventOmit
 }
 
 /* Types for Logging */

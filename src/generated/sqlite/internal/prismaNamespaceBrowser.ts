@@ -53,7 +53,10 @@ export const AnyNull = runtime.AnyNull
 export const ModelName = {
   Project: 'Project',
   ApiKey: 'ApiKey',
-  Setting: 'Setting'
+  Setting: 'Setting',
+  AgentJob: 'AgentJob',
+  AgentJobMessage: 'AgentJobMessage',
+  AgentJobEvent: 'AgentJobEvent'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -106,6 +109,59 @@ export const SettingScalarFieldEnum = {
 } as const
 
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
+
+
+export const AgentJobScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  status: 'status',
+  repository: 'repository',
+  baseRef: 'baseRef',
+  branch: 'branch',
+  model: 'model',
+  draft: 'draft',
+  prNumber: 'prNumber',
+  prLink: 'prLink',
+  error: 'error',
+  errorStage: 'errorStage',
+  title: 'title',
+  summary: 'summary',
+  inputTokens: 'inputTokens',
+  outputTokens: 'outputTokens',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  attempts: 'attempts',
+  runsCompleted: 'runsCompleted',
+  handledSeq: 'handledSeq',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  archivedAt: 'archivedAt'
+} as const
+
+export type AgentJobScalarFieldEnum = (typeof AgentJobScalarFieldEnum)[keyof typeof AgentJobScalarFieldEnum]
+
+
+export const AgentJobMessageScalarFieldEnum = {
+  id: 'id',
+  jobId: 'jobId',
+  projectId: 'projectId',
+  seq: 'seq',
+  prompt: 'prompt',
+  createdAt: 'createdAt'
+} as const
+
+export type AgentJobMessageScalarFieldEnum = (typeof AgentJobMessageScalarFieldEnum)[keyof typeof AgentJobMessageScalarFieldEnum]
+
+
+export const AgentJobEventScalarFieldEnum = {
+  id: 'id',
+  jobId: 'jobId',
+  type: 'type',
+  data: 'data',
+  createdAt: 'createdAt'
+} as const
+
+export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
 
 
 export const SortOrder = {
