@@ -24,6 +24,30 @@ export interface Config {
     baseURL: string | undefined;
     model: string;
   };
+  jobs: JobsConfig;
+}
+
+/** Agent jobs: worker, lease, rate limit and per-job agent limits. */
+export interface JobsConfig {
+  /** jobs one process runs at a time */
+  concurrency: number;
+  /** job creations plus follow-up messages per project per hour */
+  ratePerHour: number;
+  leaseMs: number;
+  heartbeatMs: number;
+  /** how often an idle worker looks for work other processes queued */
+  pollMs: number;
+  /** claims of one run (crashed workers included) before the job fails */
+  maxAttempts: number;
+  /** models a request may choose; the first is the default */
+  models: string[];
+  /** base URL of this Scribe, for links back to a job in pull requests */
+  publicUrl: string | undefined;
+  maxTurns: number;
+  maxOutputTokensPerTurn: number;
+  maxTotalTokens: number;
+  timeoutMs: number;
+  maxRepairRounds: number;
 }
 
 export class ConfigError extends Error {
@@ -59,7 +83,28 @@ const schemas = {
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
   SCRIBE_MODEL: optionalText,
+  SCRIBE_MODELS: optionalText,
+  SCRIBE_PUBLIC_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
+  SCRIBE_JOB_CONCURRENCY: count(2, 1),
+  SCRIBE_JOB_RATE_LIMIT: count(100, 1),
+  SCRIBE_JOB_LEASE_SECONDS: seconds(30),
+  SCRIBE_JOB_HEARTBEAT_SECONDS: seconds(2),
+  SCRIBE_JOB_POLL_SECONDS: seconds(1),
+  SCRIBE_JOB_MAX_ATTEMPTS: count(3, 1),
+  SCRIBE_MAX_TURNS: count(40, 1),
+  SCRIBE_MAX_OUTPUT_TOKENS: count(8192, 1),
+  SCRIBE_MAX_TOKENS: count(2_000_000, 1),
+  SCRIBE_JOB_TIMEOUT: seconds(900),
+  SCRIBE_MAX_REPAIR_ROUNDS: count(2, 0),
 };
+
+function count(fallback: number, min: number) {
+  return z.coerce.number().int('must be a whole number').min(min, `must be at least ${min}`).default(fallback);
+}
+
+function seconds(fallback: number) {
+  return z.coerce.number().positive('must be a positive number of seconds').default(fallback);
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -93,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('DATABASE_URL', (err as Error).message);
   }
   const privateKey = readPrivateKey(env);
+  const model = read(env, 'SCRIBE_MODEL') ?? DEFAULT_MODEL;
   if (privateKey && !privateKey.includes('PRIVATE KEY-----')) {
     throw new ConfigError(env.PRIVATE_KEY ? 'PRIVATE_KEY' : 'PRIVATE_KEY_PATH', 'is not a PEM private key');
   }
@@ -111,8 +157,28 @@ export function loadConfig(env: Env = process.env): Config {
     anthropic: {
       apiKey: read(env, 'ANTHROPIC_API_KEY'),
       baseURL: read(env, 'ANTHROPIC_BASE_URL'),
-      model: read(env, 'SCRIBE_MODEL') ?? DEFAULT_MODEL,
+      model,
     },
+    jobs: readJobsConfig(env, model),
+  };
+}
+
+function readJobsConfig(env: Env, model: string): JobsConfig {
+  const listed = (read(env, 'SCRIBE_MODELS') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  return {
+    concurrency: read(env, 'SCRIBE_JOB_CONCURRENCY'),
+    ratePerHour: read(env, 'SCRIBE_JOB_RATE_LIMIT'),
+    leaseMs: read(env, 'SCRIBE_JOB_LEASE_SECONDS') * 1000,
+    heartbeatMs: read(env, 'SCRIBE_JOB_HEARTBEAT_SECONDS') * 1000,
+    pollMs: read(env, 'SCRIBE_JOB_POLL_SECONDS') * 1000,
+    maxAttempts: read(env, 'SCRIBE_JOB_MAX_ATTEMPTS'),
+    models: [...new Set([model, ...listed])],
+    publicUrl: read(env, 'SCRIBE_PUBLIC_URL')?.replace(/\/+$/, ''),
+    maxTurns: read(env, 'SCRIBE_MAX_TURNS'),
+    maxOutputTokensPerTurn: read(env, 'SCRIBE_MAX_OUTPUT_TOKENS'),
+    maxTotalTokens: read(env, 'SCRIBE_MAX_TOKENS'),
+    timeoutMs: read(env, 'SCRIBE_JOB_TIMEOUT') * 1000,
+    maxRepairRounds: read(env, 'SCRIBE_MAX_REPAIR_ROUNDS'),
   };
 }
 
