@@ -27,10 +27,14 @@ function usage(): string {
 
 /** Runs one CLI invocation; returns the exit code. */
 export async function runCli(argv: string[], io: CliIo, env: Record<string, string | undefined> = process.env): Promise<number> {
+  if (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    io.out(usage());
+    return 0;
+  }
   const name = [argv.slice(0, 2).join(' '), argv[0]].find((n) => n !== undefined && commands[n]);
-  if (!name || argv[0] === 'help' || argv[0] === '--help') {
-    (name || argv[0] === 'help' || argv[0] === '--help' ? io.out : io.err)(usage());
-    return name || argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
+  if (!name) {
+    io.err(usage());
+    return 2;
   }
   const command = commands[name];
   let database: Database | undefined;

@@ -84,6 +84,7 @@ describe.each(PROVIDERS)('scribe CLI on %s', (provider) => {
     expect((await run('nonsense')).code).toBe(2);
     const help = await run('help');
     expect(help.code).toBe(0);
-    expect(help.out[0]).toBe('usage: scribe <command>');
+    expect(help.out[0]).toMatch(/^usage: scribe <command>\n/);
+    expect(help.out[0]).toContain('  scribe key revoke <id>');
   });
 });
