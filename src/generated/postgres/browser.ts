@@ -18,6 +18,41 @@ export { Prisma }
 export * as $Enums from './enums.js'
 export * from './enums.js';
 /**
+ * Model AnalyticsPage
+ * 
+ */
+export type AnalyticsPage = Prisma.AnalyticsPageModel
+/**
+ * Model AnalyticsVisitor
+ * 
+ */
+export type AnalyticsVisitor = Prisma.AnalyticsVisitorModel
+/**
+ * Model AnalyticsEvent
+ * 
+ */
+export type AnalyticsEvent = Prisma.AnalyticsEventModel
+/**
+ * Model AnalyticsEventKey
+ * 
+ */
+export type AnalyticsEventKey = Prisma.AnalyticsEventKeyModel
+/**
+ * Model AnalyticsDayPage
+ * 
+ */
+export type AnalyticsDayPage = Prisma.AnalyticsDayPageModel
+/**
+ * Model AnalyticsDay
+ * 
+ */
+export type AnalyticsDay = Prisma.AnalyticsDayModel
+/**
+ * Model AnalyticsState
+ * 
+ */
+export type AnalyticsState = Prisma.AnalyticsStateModel
+/**
  * Model Project
  * 
  */

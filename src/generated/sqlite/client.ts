@@ -31,8 +31,8 @@ export * from "./enums.js"
  * const prisma = new PrismaClient({
  *   adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL })
  * })
- * // Fetch zero or more Projects
- * const projects = await prisma.project.findMany()
+ * // Fetch zero or more AnalyticsPages
+ * const analyticsPages = await prisma.analyticsPage.findMany()
  * ```
  * 
  * Read more in our [docs](https://pris.ly/d/client).
@@ -41,6 +41,41 @@ export const PrismaClient = $Class.getPrismaClientClass()
 export type PrismaClient<LogOpts extends Prisma.LogLevel = never, OmitOpts extends Prisma.PrismaClientOptions["omit"] = Prisma.PrismaClientOptions["omit"], ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = $Class.PrismaClient<LogOpts, OmitOpts, ExtArgs>
 export { Prisma }
 
+/**
+ * Model AnalyticsPage
+ * 
+ */
+export type AnalyticsPage = Prisma.AnalyticsPageModel
+/**
+ * Model AnalyticsVisitor
+ * 
+ */
+export type AnalyticsVisitor = Prisma.AnalyticsVisitorModel
+/**
+ * Model AnalyticsEvent
+ * 
+ */
+export type AnalyticsEvent = Prisma.AnalyticsEventModel
+/**
+ * Model AnalyticsEventKey
+ * 
+ */
+export type AnalyticsEventKey = Prisma.AnalyticsEventKeyModel
+/**
+ * Model AnalyticsDayPage
+ * 
+ */
+export type AnalyticsDayPage = Prisma.AnalyticsDayPageModel
+/**
+ * Model AnalyticsDay
+ * 
+ */
+export type AnalyticsDay = Prisma.AnalyticsDayModel
+/**
+ * Model AnalyticsState
+ * 
+ */
+export type AnalyticsState = Prisma.AnalyticsStateModel
 /**
  * Model Project
  * 

@@ -8,6 +8,13 @@
  *
  * 🟢 You can import this file directly.
  */
+export type * from './models/AnalyticsPage.js'
+export type * from './models/AnalyticsVisitor.js'
+export type * from './models/AnalyticsEvent.js'
+export type * from './models/AnalyticsEventKey.js'
+export type * from './models/AnalyticsDayPage.js'
+export type * from './models/AnalyticsDay.js'
+export type * from './models/AnalyticsState.js'
 export type * from './models/Project.js'
 export type * from './models/ApiKey.js'
 export type * from './models/Setting.js'

@@ -397,6 +397,13 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 
 export const ModelName = {
+  AnalyticsPage: 'AnalyticsPage',
+  AnalyticsVisitor: 'AnalyticsVisitor',
+  AnalyticsEvent: 'AnalyticsEvent',
+  AnalyticsEventKey: 'AnalyticsEventKey',
+  AnalyticsDayPage: 'AnalyticsDayPage',
+  AnalyticsDay: 'AnalyticsDay',
+  AnalyticsState: 'AnalyticsState',
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
@@ -418,10 +425,528 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "project" | "apiKey" | "setting" | "agentJob" | "agentJobMessage" | "agentJobEvent"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayPage" | "analyticsDay" | "analyticsState" | "project" | "apiKey" | "setting" | "agentJob" | "agentJobMessage" | "agentJobEvent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
+    AnalyticsPage: {
+      payload: Prisma.$AnalyticsPagePayload<ExtArgs>
+      fields: Prisma.AnalyticsPageFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsPageFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsPageFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsPageFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsPageFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsPageFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsPageCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsPageCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsPageCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsPageDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>
+        }
+        update: {
+          args: Prisma.AnalyticsPageUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsPageDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsPageUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsPageUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsPageUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPagePayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsPageAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsPage>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsPageGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsPageGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsPageCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsPageCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsVisitor: {
+      payload: Prisma.$AnalyticsVisitorPayload<ExtArgs>
+      fields: Prisma.AnalyticsVisitorFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsVisitorFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsVisitorFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsVisitorFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsVisitorFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsVisitorFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsVisitorCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsVisitorCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsVisitorCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsVisitorDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsVisitorUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsVisitorDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsVisitorUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsVisitorUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsVisitorUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsVisitorPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsVisitorAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsVisitor>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsVisitorGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsVisitorGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsVisitorCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsVisitorCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsEvent: {
+      payload: Prisma.$AnalyticsEventPayload<ExtArgs>
+      fields: Prisma.AnalyticsEventFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsEventFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsEventFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsEventFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsEventFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsEventFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsEventCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsEventCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsEventCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsEventDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsEventUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsEventDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsEventUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsEventUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsEventUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsEventAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsEvent>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsEventGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsEventGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsEventCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsEventKey: {
+      payload: Prisma.$AnalyticsEventKeyPayload<ExtArgs>
+      fields: Prisma.AnalyticsEventKeyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsEventKeyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsEventKeyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsEventKeyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsEventKeyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsEventKeyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsEventKeyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsEventKeyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsEventKeyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsEventKeyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsEventKeyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsEventKeyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsEventKeyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsEventKeyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsEventKeyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsEventKeyPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsEventKeyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsEventKey>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsEventKeyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsEventKeyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsEventKeyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsEventKeyCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsDayPage: {
+      payload: Prisma.$AnalyticsDayPagePayload<ExtArgs>
+      fields: Prisma.AnalyticsDayPageFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDayPageFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDayPageFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDayPageFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDayPageFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDayPageFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDayPageCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDayPageCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDayPageCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDayPageDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDayPageUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDayPageDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDayPageUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDayPageUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDayPageUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDayPageAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayPage>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDayPageGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayPageGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDayPageCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayPageCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsDay: {
+      payload: Prisma.$AnalyticsDayPayload<ExtArgs>
+      fields: Prisma.AnalyticsDayFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDayFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDayFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDayFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDayFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDayFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDayCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDayCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDayCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDayDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDayUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDayDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDayUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDayUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDayUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDayAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDay>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDayGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDayCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsState: {
+      payload: Prisma.$AnalyticsStatePayload<ExtArgs>
+      fields: Prisma.AnalyticsStateFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsStateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsStateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsStateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsStateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsStateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsStateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsStateCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsStateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsStateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>
+        }
+        update: {
+          args: Prisma.AnalyticsStateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsStateDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsStateUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsStateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsStateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsStatePayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsStateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsState>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsStateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsStateGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsStateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsStateCountAggregateOutputType> | number
+        }
+      }
+    }
     Project: {
       payload: Prisma.$ProjectPayload<ExtArgs>
       fields: Prisma.ProjectFieldRefs
@@ -902,6 +1427,75 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
 
 
+export const AnalyticsPageScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  path: 'path'
+} as const
+
+export type AnalyticsPageScalarFieldEnum = (typeof AnalyticsPageScalarFieldEnum)[keyof typeof AnalyticsPageScalarFieldEnum]
+
+
+export const AnalyticsVisitorScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  hash: 'hash'
+} as const
+
+export type AnalyticsVisitorScalarFieldEnum = (typeof AnalyticsVisitorScalarFieldEnum)[keyof typeof AnalyticsVisitorScalarFieldEnum]
+
+
+export const AnalyticsEventScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  pageId: 'pageId',
+  visitorId: 'visitorId',
+  kind: 'kind',
+  agent: 'agent',
+  referrer: 'referrer'
+} as const
+
+export type AnalyticsEventScalarFieldEnum = (typeof AnalyticsEventScalarFieldEnum)[keyof typeof AnalyticsEventScalarFieldEnum]
+
+
+export const AnalyticsEventKeyScalarFieldEnum = {
+  projectId: 'projectId',
+  key: 'key'
+} as const
+
+export type AnalyticsEventKeyScalarFieldEnum = (typeof AnalyticsEventKeyScalarFieldEnum)[keyof typeof AnalyticsEventKeyScalarFieldEnum]
+
+
+export const AnalyticsDayPageScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  pageId: 'pageId',
+  kind: 'kind',
+  visitors: 'visitors',
+  views: 'views'
+} as const
+
+export type AnalyticsDayPageScalarFieldEnum = (typeof AnalyticsDayPageScalarFieldEnum)[keyof typeof AnalyticsDayPageScalarFieldEnum]
+
+
+export const AnalyticsDayScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  generation: 'generation'
+} as const
+
+export type AnalyticsDayScalarFieldEnum = (typeof AnalyticsDayScalarFieldEnum)[keyof typeof AnalyticsDayScalarFieldEnum]
+
+
+export const AnalyticsStateScalarFieldEnum = {
+  name: 'name',
+  value: 'value'
+} as const
+
+export type AnalyticsStateScalarFieldEnum = (typeof AnalyticsStateScalarFieldEnum)[keyof typeof AnalyticsStateScalarFieldEnum]
+
+
 export const ProjectScalarFieldEnum = {
   id: 'id',
   repository: 'repository',
@@ -1017,6 +1611,13 @@ export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
 
 
 /**
+ * Reference to a field of type 'Int'
+ */
+export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
+    
+
+
+/**
  * Reference to a field of type 'String'
  */
 export type StringFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'String'>
@@ -1024,9 +1625,16 @@ export type StringFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 
 
 
 /**
- * Reference to a field of type 'Int'
+ * Reference to a field of type 'BigInt'
  */
-export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
+export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt'>
+    
+
+
+/**
+ * Reference to a field of type 'Bytes'
+ */
+export type BytesFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Bytes'>
     
 
 
@@ -1201,6 +1809,13 @@ export interface PrismaClientOptionsWithAdapter extends PrismaClientBaseOptions 
  */
 export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaClientOptionsWithAdapter
 export type GlobalOmitConfig = {
+  analyticsPage?: Prisma.AnalyticsPageOmit
+  analyticsVisitor?: Prisma.AnalyticsVisitorOmit
+  analyticsEvent?: Prisma.AnalyticsEventOmit
+  analyticsEventKey?: Prisma.AnalyticsEventKeyOmit
+  analyticsDayPage?: Prisma.AnalyticsDayPageOmit
+  analyticsDay?: Prisma.AnalyticsDayOmit
+  analyticsState?: Prisma.AnalyticsStateOmit
   project?: Prisma.ProjectOmit
   apiKey?: Prisma.ApiKeyOmit
   setting?: Prisma.SettingOmit

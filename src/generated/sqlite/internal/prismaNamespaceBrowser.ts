@@ -51,6 +51,13 @@ export const AnyNull = runtime.AnyNull
 
 
 export const ModelName = {
+  AnalyticsPage: 'AnalyticsPage',
+  AnalyticsVisitor: 'AnalyticsVisitor',
+  AnalyticsEvent: 'AnalyticsEvent',
+  AnalyticsEventKey: 'AnalyticsEventKey',
+  AnalyticsDayPage: 'AnalyticsDayPage',
+  AnalyticsDay: 'AnalyticsDay',
+  AnalyticsState: 'AnalyticsState',
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
@@ -70,6 +77,75 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const AnalyticsPageScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  path: 'path'
+} as const
+
+export type AnalyticsPageScalarFieldEnum = (typeof AnalyticsPageScalarFieldEnum)[keyof typeof AnalyticsPageScalarFieldEnum]
+
+
+export const AnalyticsVisitorScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  hash: 'hash'
+} as const
+
+export type AnalyticsVisitorScalarFieldEnum = (typeof AnalyticsVisitorScalarFieldEnum)[keyof typeof AnalyticsVisitorScalarFieldEnum]
+
+
+export const AnalyticsEventScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  pageId: 'pageId',
+  visitorId: 'visitorId',
+  kind: 'kind',
+  agent: 'agent',
+  referrer: 'referrer'
+} as const
+
+export type AnalyticsEventScalarFieldEnum = (typeof AnalyticsEventScalarFieldEnum)[keyof typeof AnalyticsEventScalarFieldEnum]
+
+
+export const AnalyticsEventKeyScalarFieldEnum = {
+  projectId: 'projectId',
+  key: 'key'
+} as const
+
+export type AnalyticsEventKeyScalarFieldEnum = (typeof AnalyticsEventKeyScalarFieldEnum)[keyof typeof AnalyticsEventKeyScalarFieldEnum]
+
+
+export const AnalyticsDayPageScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  pageId: 'pageId',
+  kind: 'kind',
+  visitors: 'visitors',
+  views: 'views'
+} as const
+
+export type AnalyticsDayPageScalarFieldEnum = (typeof AnalyticsDayPageScalarFieldEnum)[keyof typeof AnalyticsDayPageScalarFieldEnum]
+
+
+export const AnalyticsDayScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  generation: 'generation'
+} as const
+
+export type AnalyticsDayScalarFieldEnum = (typeof AnalyticsDayScalarFieldEnum)[keyof typeof AnalyticsDayScalarFieldEnum]
+
+
+export const AnalyticsStateScalarFieldEnum = {
+  name: 'name',
+  value: 'value'
+} as const
+
+export type AnalyticsStateScalarFieldEnum = (typeof AnalyticsStateScalarFieldEnum)[keyof typeof AnalyticsStateScalarFieldEnum]
 
 
 export const ProjectScalarFieldEnum = {

@@ -820,14 +820,6 @@ export type BoolFieldUpdateOperationsInput = {
   set?: boolean
 }
 
-export type IntFieldUpdateOperationsInput = {
-  set?: number
-  increment?: number
-  decrement?: number
-  multiply?: number
-  divide?: number
-}
-
 export type AgentJobCreateNestedOneWithoutMessagesInput = {
   create?: Prisma.XOR<Prisma.AgentJobCreateWithoutMessagesInput, Prisma.AgentJobUncheckedCreateWithoutMessagesInput>
   connectOrCreate?: Prisma.AgentJobCreateOrConnectWithoutMessagesInput

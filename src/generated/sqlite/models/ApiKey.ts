@@ -447,10 +447,6 @@ export type ApiKeyUncheckedUpdateManyWithoutProjectNestedInput = {
   deleteMany?: Prisma.ApiKeyScalarWhereInput | Prisma.ApiKeyScalarWhereInput[]
 }
 
-export type NullableStringFieldUpdateOperationsInput = {
-  set?: string | null
-}
-
 export type ApiKeyCreateWithoutProjectInput = {
   id: string
   scope: string
