@@ -38,10 +38,15 @@ export type AnalyticsEvent = Prisma.AnalyticsEventModel
  */
 export type AnalyticsEventKey = Prisma.AnalyticsEventKeyModel
 /**
- * Model AnalyticsDayPage
+ * Model AnalyticsDayViews
  * 
  */
-export type AnalyticsDayPage = Prisma.AnalyticsDayPageModel
+export type AnalyticsDayViews = Prisma.AnalyticsDayViewsModel
+/**
+ * Model AnalyticsDaySet
+ * 
+ */
+export type AnalyticsDaySet = Prisma.AnalyticsDaySetModel
 /**
  * Model AnalyticsDay
  * 

@@ -401,7 +401,8 @@ export const ModelName = {
   AnalyticsVisitor: 'AnalyticsVisitor',
   AnalyticsEvent: 'AnalyticsEvent',
   AnalyticsEventKey: 'AnalyticsEventKey',
-  AnalyticsDayPage: 'AnalyticsDayPage',
+  AnalyticsDayViews: 'AnalyticsDayViews',
+  AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   Project: 'Project',
@@ -425,7 +426,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayPage" | "analyticsDay" | "analyticsState" | "project" | "apiKey" | "setting" | "agentJob" | "agentJobMessage" | "agentJobEvent"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "project" | "apiKey" | "setting" | "agentJob" | "agentJobMessage" | "agentJobEvent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -725,77 +726,151 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
-    AnalyticsDayPage: {
-      payload: Prisma.$AnalyticsDayPagePayload<ExtArgs>
-      fields: Prisma.AnalyticsDayPageFieldRefs
+    AnalyticsDayViews: {
+      payload: Prisma.$AnalyticsDayViewsPayload<ExtArgs>
+      fields: Prisma.AnalyticsDayViewsFieldRefs
       operations: {
         findUnique: {
-          args: Prisma.AnalyticsDayPageFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload> | null
+          args: Prisma.AnalyticsDayViewsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload> | null
         }
         findUniqueOrThrow: {
-          args: Prisma.AnalyticsDayPageFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+          args: Prisma.AnalyticsDayViewsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>
         }
         findFirst: {
-          args: Prisma.AnalyticsDayPageFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload> | null
+          args: Prisma.AnalyticsDayViewsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload> | null
         }
         findFirstOrThrow: {
-          args: Prisma.AnalyticsDayPageFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+          args: Prisma.AnalyticsDayViewsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>
         }
         findMany: {
-          args: Prisma.AnalyticsDayPageFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>[]
+          args: Prisma.AnalyticsDayViewsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>[]
         }
         create: {
-          args: Prisma.AnalyticsDayPageCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+          args: Prisma.AnalyticsDayViewsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>
         }
         createMany: {
-          args: Prisma.AnalyticsDayPageCreateManyArgs<ExtArgs>
+          args: Prisma.AnalyticsDayViewsCreateManyArgs<ExtArgs>
           result: BatchPayload
         }
         createManyAndReturn: {
-          args: Prisma.AnalyticsDayPageCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>[]
+          args: Prisma.AnalyticsDayViewsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>[]
         }
         delete: {
-          args: Prisma.AnalyticsDayPageDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+          args: Prisma.AnalyticsDayViewsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>
         }
         update: {
-          args: Prisma.AnalyticsDayPageUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+          args: Prisma.AnalyticsDayViewsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>
         }
         deleteMany: {
-          args: Prisma.AnalyticsDayPageDeleteManyArgs<ExtArgs>
+          args: Prisma.AnalyticsDayViewsDeleteManyArgs<ExtArgs>
           result: BatchPayload
         }
         updateMany: {
-          args: Prisma.AnalyticsDayPageUpdateManyArgs<ExtArgs>
+          args: Prisma.AnalyticsDayViewsUpdateManyArgs<ExtArgs>
           result: BatchPayload
         }
         updateManyAndReturn: {
-          args: Prisma.AnalyticsDayPageUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>[]
+          args: Prisma.AnalyticsDayViewsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>[]
         }
         upsert: {
-          args: Prisma.AnalyticsDayPageUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayPagePayload>
+          args: Prisma.AnalyticsDayViewsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayViewsPayload>
         }
         aggregate: {
-          args: Prisma.AnalyticsDayPageAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayPage>
+          args: Prisma.AnalyticsDayViewsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayViews>
         }
         groupBy: {
-          args: Prisma.AnalyticsDayPageGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayPageGroupByOutputType>[]
+          args: Prisma.AnalyticsDayViewsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayViewsGroupByOutputType>[]
         }
         count: {
-          args: Prisma.AnalyticsDayPageCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayPageCountAggregateOutputType> | number
+          args: Prisma.AnalyticsDayViewsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayViewsCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsDaySet: {
+      payload: Prisma.$AnalyticsDaySetPayload<ExtArgs>
+      fields: Prisma.AnalyticsDaySetFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDaySetFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDaySetFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDaySetFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDaySetFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDaySetFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDaySetCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDaySetCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDaySetCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDaySetDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDaySetUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDaySetDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDaySetUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDaySetUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDaySetUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySetPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDaySetAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDaySet>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDaySetGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySetGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDaySetCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySetCountAggregateOutputType> | number
         }
       }
     }
@@ -1467,16 +1542,26 @@ export const AnalyticsEventKeyScalarFieldEnum = {
 export type AnalyticsEventKeyScalarFieldEnum = (typeof AnalyticsEventKeyScalarFieldEnum)[keyof typeof AnalyticsEventKeyScalarFieldEnum]
 
 
-export const AnalyticsDayPageScalarFieldEnum = {
+export const AnalyticsDayViewsScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
   pageId: 'pageId',
   kind: 'kind',
-  visitors: 'visitors',
   views: 'views'
 } as const
 
-export type AnalyticsDayPageScalarFieldEnum = (typeof AnalyticsDayPageScalarFieldEnum)[keyof typeof AnalyticsDayPageScalarFieldEnum]
+export type AnalyticsDayViewsScalarFieldEnum = (typeof AnalyticsDayViewsScalarFieldEnum)[keyof typeof AnalyticsDayViewsScalarFieldEnum]
+
+
+export const AnalyticsDaySetScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  part: 'part',
+  pairs: 'pairs'
+} as const
+
+export type AnalyticsDaySetScalarFieldEnum = (typeof AnalyticsDaySetScalarFieldEnum)[keyof typeof AnalyticsDaySetScalarFieldEnum]
 
 
 export const AnalyticsDayScalarFieldEnum = {
@@ -1813,7 +1898,8 @@ export type GlobalOmitConfig = {
   analyticsVisitor?: Prisma.AnalyticsVisitorOmit
   analyticsEvent?: Prisma.AnalyticsEventOmit
   analyticsEventKey?: Prisma.AnalyticsEventKeyOmit
-  analyticsDayPage?: Prisma.AnalyticsDayPageOmit
+  analyticsDayViews?: Prisma.AnalyticsDayViewsOmit
+  analyticsDaySet?: Prisma.AnalyticsDaySetOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   project?: Prisma.ProjectOmit

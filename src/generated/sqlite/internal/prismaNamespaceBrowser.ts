@@ -55,7 +55,8 @@ export const ModelName = {
   AnalyticsVisitor: 'AnalyticsVisitor',
   AnalyticsEvent: 'AnalyticsEvent',
   AnalyticsEventKey: 'AnalyticsEventKey',
-  AnalyticsDayPage: 'AnalyticsDayPage',
+  AnalyticsDayViews: 'AnalyticsDayViews',
+  AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   Project: 'Project',
@@ -119,16 +120,26 @@ export const AnalyticsEventKeyScalarFieldEnum = {
 export type AnalyticsEventKeyScalarFieldEnum = (typeof AnalyticsEventKeyScalarFieldEnum)[keyof typeof AnalyticsEventKeyScalarFieldEnum]
 
 
-export const AnalyticsDayPageScalarFieldEnum = {
+export const AnalyticsDayViewsScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
   pageId: 'pageId',
   kind: 'kind',
-  visitors: 'visitors',
   views: 'views'
 } as const
 
-export type AnalyticsDayPageScalarFieldEnum = (typeof AnalyticsDayPageScalarFieldEnum)[keyof typeof AnalyticsDayPageScalarFieldEnum]
+export type AnalyticsDayViewsScalarFieldEnum = (typeof AnalyticsDayViewsScalarFieldEnum)[keyof typeof AnalyticsDayViewsScalarFieldEnum]
+
+
+export const AnalyticsDaySetScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  part: 'part',
+  pairs: 'pairs'
+} as const
+
+export type AnalyticsDaySetScalarFieldEnum = (typeof AnalyticsDaySetScalarFieldEnum)[keyof typeof AnalyticsDaySetScalarFieldEnum]
 
 
 export const AnalyticsDayScalarFieldEnum = {
