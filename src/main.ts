@@ -10,6 +10,8 @@ import { createHttpApp } from './http/app.js';
 import type { AppContext } from './http/context.js';
 import { healthRoutes } from './http/routes/health.js';
 import { createWebhookMiddleware } from './github/webhook-middleware.js';
+import { createProbot } from './github/create-probot.js';
+import { startAgentJobs } from './jobs/start-agent-jobs.js';
 
 export interface RunningScribe {
   server: Server;
@@ -29,8 +31,10 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
 
   for (const missing of missingForAgentJobs(config)) logger.warn(`agent jobs are disabled until you ${missing}`);
 
-  const webhooks = await createWebhookMiddleware({ config, logger, appFn: () => undefined });
-  const app = createHttpApp({ ctx, routes: [healthRoutes], webhooks: webhooks.middleware });
+  const probot = createProbot({ config, logger });
+  const webhooks = await createWebhookMiddleware({ config, logger, appFn: () => undefined, probot });
+  const agentJobs = startAgentJobs({ ctx, probot });
+  const app = createHttpApp({ ctx, routes: [healthRoutes, agentJobs.routes], webhooks: webhooks.middleware });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -44,6 +48,8 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
     server,
     url: `http://127.0.0.1:${port}`,
     async stop() {
+      // Workers first: they hand their jobs back through the database, which must still be open.
+      await agentJobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await database.close();

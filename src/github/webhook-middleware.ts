@@ -1,11 +1,10 @@
 import type { RequestHandler } from 'express';
-import { createNodeMiddleware, Probot, type ApplicationFunction } from 'probot';
+import { createNodeMiddleware, type ApplicationFunction, type Probot } from 'probot';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { createProbot, githubApiBaseUrl } from './create-probot.js';
 
-export function githubApiBaseUrl(github: Config['github']): string | undefined {
-  return github.host ? `${github.protocol}://${github.host}/api/v3` : undefined;
-}
+export { githubApiBaseUrl };
 
 /**
  * Probot's webhook middleware for /api/github/webhooks when the GitHub App is configured; otherwise a 503
@@ -15,6 +14,8 @@ export async function createWebhookMiddleware(params: {
   config: Config;
   logger: Logger;
   appFn: ApplicationFunction;
+  /** the process's shared instance (see create-probot.ts); made here when not given */
+  probot?: Probot | null;
 }): Promise<{ middleware: RequestHandler; probot: Probot | null }> {
   const { github } = params.config;
   if (!github.appId || !github.privateKey || !github.webhookSecret) {
@@ -23,13 +24,8 @@ export async function createWebhookMiddleware(params: {
     };
     return { middleware, probot: null };
   }
-  const probot = new Probot({
-    appId: github.appId,
-    privateKey: github.privateKey,
-    secret: github.webhookSecret,
-    baseUrl: githubApiBaseUrl(github),
-    log: params.logger.child({ component: 'probot' }) as never,
-  });
+  const probot = params.probot ?? createProbot(params);
+  if (!probot) throw new Error('unreachable: the GitHub App is configured');
   const handler = await createNodeMiddleware(params.appFn, { probot, webhooksPath: '/' });
   const middleware: RequestHandler = (req, res, next) => {
     void handler(req, res, next);

@@ -1,0 +1,94 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import type { BotIdentity } from '../github/github-app.js';
+
+/** A git operation failed; `message` is safe to show (no token), `kind` says what a user can do about it. */
+export class GitFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'auth' | 'not_found' | 'rejected' | 'other',
+  ) {
+    super(message);
+  }
+}
+
+function authConfig(token: string): string {
+  // A per-command header instead of credentials in the URL: the token never lands in .git/config or in
+  // git's error messages, and each command can carry a token minted just before it.
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return `http.extraHeader=Authorization: Basic ${basic}`;
+}
+
+function git(params: { dir?: string; token?: string; signal?: AbortSignal }): SimpleGit {
+  return simpleGit({
+    baseDir: params.dir,
+    config: params.token ? [authConfig(params.token)] : [],
+    abort: params.signal,
+    allowEnvironment: ['GIT_TERMINAL_PROMPT'],
+    timeout: { block: 120_000 },
+  }).env({ ...process.env, GIT_TERMINAL_PROMPT: '0' });
+}
+
+function classify(err: unknown, token?: string): GitFailure {
+  let text = String((err as Error)?.message ?? err);
+  if (token) text = text.split(token).join('***');
+  const firstLines = text.trim().split('\n').slice(0, 6).join(' ').slice(0, 600);
+  if (/Authentication failed|could not read Username|403|401/i.test(text)) return new GitFailure(firstLines, 'auth');
+  if (/not found|Could not find remote branch|Remote branch .* not found|repository .* does not exist/i.test(text)) return new GitFailure(firstLines, 'not_found');
+  if (/\[remote rejected\]|\[rejected\]|pre-receive hook declined|protected branch/i.test(text)) return new GitFailure(firstLines, 'rejected');
+  return new GitFailure(firstLines, 'other');
+}
+
+export async function createWorkspaceDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'scribe-job-'));
+}
+
+export async function removeWorkspace(dir: string): Promise<void> {
+  await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+export async function remoteBranchExists(params: { url: string; branch: string; token: string; signal?: AbortSignal }): Promise<boolean> {
+  try {
+    const out = await git(params).listRemote(['--heads', params.url, `refs/heads/${params.branch}`]);
+    return out.trim().length > 0;
+  } catch (err) {
+    throw classify(err, params.token);
+  }
+}
+
+/** Shallow single-branch clone of `ref` into `dir`, with the bot as committer and hooks and signing off. */
+export async function cloneRepository(params: { url: string; ref: string; dir: string; token: string; identity: BotIdentity; signal?: AbortSignal }): Promise<void> {
+  try {
+    await git(params).clone(params.url, params.dir, ['--depth', '1', '--single-branch', '--branch', params.ref, '--no-tags']);
+    const repo = git({ dir: params.dir });
+    await repo.addConfig('user.name', params.identity.name);
+    await repo.addConfig('user.email', params.identity.email);
+    await repo.addConfig('commit.gpgsign', 'false');
+  } catch (err) {
+    throw classify(err, params.token);
+  }
+}
+
+export async function checkoutNewBranch(params: { dir: string; branch: string }): Promise<void> {
+  await git(params).checkoutLocalBranch(params.branch);
+}
+
+/** Stages everything and commits it; null when the working tree has no changes. */
+export async function commitAll(params: { dir: string; message: string }): Promise<string | null> {
+  const repo = git(params);
+  await repo.add(['--all']);
+  const staged = await repo.diff(['--cached', '--name-only']);
+  if (!staged.trim()) return null;
+  await repo.commit(params.message);
+  return (await repo.revparse(['HEAD'])).trim();
+}
+
+export async function pushBranch(params: { dir: string; url: string; branch: string; token: string; signal?: AbortSignal }): Promise<void> {
+  try {
+    await git(params).push(params.url, `HEAD:refs/heads/${params.branch}`);
+  } catch (err) {
+    throw classify(err, params.token);
+  }
+}

@@ -1,0 +1,100 @@
+import type { Request, Response, Router } from 'express';
+import type { z } from 'zod';
+import type { RouteModule } from '../app.js';
+import type { AppContext } from '../context.js';
+import { authenticatedProject, requireApiKey } from '../authenticate.js';
+import { jsonBody } from '../json-body.js';
+import { Invalid, Unavailable } from '../../errors.js';
+import { missingForAgentJobs } from '../../config.js';
+import { repositoryUrlFor } from '../../github/github-app.js';
+import { branchName } from '../../git/branch-name.js';
+import { addMessage, archiveJob, createJob, getJob, listJobs } from '../../jobs/job-store.js';
+import { enforceJobRateLimit } from '../../jobs/rate-limit.js';
+import { toJobResponse } from '../../jobs/job-view.js';
+import { CreateJobRequest, ListJobsQuery, MessageRequest } from './agent-jobs-schemas.js';
+import { sendJobEvents } from './agent-jobs-events.js';
+
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({
+    message: issue.code === 'unrecognized_keys' || issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`,
+  }));
+  throw new Invalid(`Invalid ${what}`, details);
+}
+
+function requireConfigured(ctx: AppContext): void {
+  const missing = missingForAgentJobs(ctx.config);
+  if (missing.length) throw new Unavailable(`Agent jobs are not configured on this server: ${missing.join('; ')}`);
+}
+
+type Handler = (req: Request, res: Response) => Promise<void>;
+const handle = (fn: Handler) => (req: Request, res: Response, next: (err?: unknown) => void) => fn(req, res).catch(next);
+
+/**
+ * /v2/agent/:projectId/…: the compatible job API plus Scribe's list, archive and events. `onQueued` lets the
+ * worker of this process start a new job at once instead of at its next poll.
+ */
+export function agentJobRoutes(options: { onQueued?: () => void } = {}): RouteModule {
+  return (router: Router, ctx: AppContext) => {
+    const { db, clock } = ctx;
+    const auth = requireApiKey(ctx);
+    const view = repositoryUrlFor(ctx.config.github);
+    const base = '/v2/agent/:projectId';
+    const queued = () => options.onQueued?.();
+
+    router.post(`${base}/job`, auth, ...jsonBody(), handle(async (req, res) => {
+      const input = parseInput(CreateJobRequest, req.body, 'job request');
+      requireConfigured(ctx);
+      const { models } = ctx.config.jobs;
+      const model = input.model ?? models[0];
+      if (!models.includes(model)) throw new Invalid('Invalid job request', [{ message: `model must be one of ${models.join(', ')}` }]);
+      const project = authenticatedProject(res);
+      await enforceJobRateLimit({ db, clock, projectId: project.id, perHour: ctx.config.jobs.ratePerHour });
+      const job = await createJob({
+        db,
+        clock,
+        projectId: project.id,
+        repository: project.repository,
+        baseRef: input.ref ?? project.ref,
+        branch: (id) => branchName(id, input.prompt),
+        model,
+        draft: input.draft ?? false,
+        prompt: input.prompt,
+      });
+      queued();
+      res.status(201).json(toJobResponse(job, view));
+    }));
+
+    router.get(`${base}/job/:id`, auth, handle(async (req, res) => {
+      res.json(toJobResponse(await getJob(db, authenticatedProject(res).id, String(req.params.id)), view));
+    }));
+
+    router.post(`${base}/job/:id/message`, auth, ...jsonBody(), handle(async (req, res) => {
+      const input = parseInput(MessageRequest, req.body, 'message');
+      const project = authenticatedProject(res);
+      const jobId = String(req.params.id);
+      await getJob(db, project.id, jobId);
+      requireConfigured(ctx);
+      await enforceJobRateLimit({ db, clock, projectId: project.id, perHour: ctx.config.jobs.ratePerHour });
+      const job = await addMessage({ db, clock, projectId: project.id, jobId, prompt: input.prompt });
+      queued();
+      res.json(toJobResponse(job, view));
+    }));
+
+    router.post(`${base}/job/:id/archive`, auth, handle(async (req, res) => {
+      res.json(toJobResponse(await archiveJob({ db, clock, projectId: authenticatedProject(res).id, jobId: String(req.params.id) }), view));
+    }));
+
+    router.get(`${base}/jobs`, auth, handle(async (req, res) => {
+      const query = parseInput(ListJobsQuery, req.query, 'query');
+      const page = await listJobs({ db, projectId: authenticatedProject(res).id, ...query });
+      res.json({ jobs: page.jobs.map((job) => toJobResponse(job, view)), hasMore: page.hasMore });
+    }));
+
+    router.get(`${base}/job/:id/events`, auth, handle(async (req, res) => {
+      const job = await getJob(db, authenticatedProject(res).id, String(req.params.id));
+      await sendJobEvents({ ctx, req, res, job });
+    }));
+  };
+}

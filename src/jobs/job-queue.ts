@@ -1,0 +1,121 @@
+import type { Db } from '../db/client.js';
+import type { DatabaseTarget } from '../db/database-url.js';
+import type { Clock } from '../clock.js';
+import { toJobRecord, type JobRecord } from './job-store.js';
+import type { JobStage } from './job-status.js';
+
+/**
+ * The work queue over AgentJob: an `active` job with no live lease needs a worker. Claiming takes a lease;
+ * the holder renews it by heartbeat; a crashed holder's lease simply expires and the job is claimed again.
+ */
+export interface QueueParams {
+  db: Db;
+  database: DatabaseTarget;
+  clock: Clock;
+  workerId: string;
+  leaseMs: number;
+}
+
+/** Claims up to `limit` jobs. On PostgreSQL rows are locked with SKIP LOCKED, so concurrent claimers never collide. */
+export async function claimJobs(params: QueueParams & { limit: number }): Promise<JobRecord[]> {
+  const { db, clock, workerId, leaseMs, limit } = params;
+  if (limit <= 0) return [];
+  const now = clock();
+  const lease = { leaseOwner: workerId, leaseExpiresAt: new Date(now.getTime() + leaseMs), updatedAt: now };
+  if (params.database.provider === 'postgresql') {
+    return db.$transaction(async (tx) => {
+      const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+        `SELECT "id" FROM "AgentJob"
+          WHERE "status" = 'active' AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < $1::timestamp(3))
+          ORDER BY "updatedAt" ASC LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        now.toISOString(),
+        limit,
+      );
+      const ids = rows.map((r) => r.id);
+      if (!ids.length) return [];
+      await tx.agentJob.updateMany({ where: { id: { in: ids } }, data: { ...lease, attempts: { increment: 1 } } });
+      return (await tx.agentJob.findMany({ where: { id: { in: ids } } })).map(toJobRecord);
+    });
+  }
+  // SQLite serialises writers; the conditional update is the compare-and-set that makes a claim exclusive.
+  return db.$transaction(async (tx) => {
+    const candidates = await tx.agentJob.findMany({
+      where: { status: 'active', OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
+      orderBy: { updatedAt: 'asc' },
+      take: limit,
+      select: { id: true, leaseExpiresAt: true },
+    });
+    const claimed: JobRecord[] = [];
+    for (const c of candidates) {
+      const { count } = await tx.agentJob.updateMany({
+        where: { id: c.id, status: 'active', leaseExpiresAt: c.leaseExpiresAt },
+        data: { ...lease, attempts: { increment: 1 } },
+      });
+      if (count === 1) claimed.push(toJobRecord(await tx.agentJob.findUniqueOrThrow({ where: { id: c.id } })));
+    }
+    return claimed;
+  });
+}
+
+export type HeartbeatResult = 'held' | 'archived' | 'lost';
+
+/** Renews the lease; tells the holder to stop if the job was archived or the lease went to someone else. */
+export async function renewLease(params: QueueParams & { jobId: string }): Promise<HeartbeatResult> {
+  const { db, clock, workerId, leaseMs, jobId } = params;
+  const now = clock();
+  const { count } = await db.agentJob.updateMany({
+    where: { id: jobId, leaseOwner: workerId, status: 'active' },
+    data: { leaseExpiresAt: new Date(now.getTime() + leaseMs) },
+  });
+  if (count === 1) return 'held';
+  const row = await db.agentJob.findUnique({ where: { id: jobId }, select: { status: true } });
+  return row?.status === 'archived' ? 'archived' : 'lost';
+}
+
+/** Gives a job back untouched (graceful shutdown): the claim does not count as an attempt. */
+export async function releaseLease(params: QueueParams & { jobId: string }): Promise<void> {
+  const { db, workerId, jobId } = params;
+  await db.agentJob.updateMany({
+    where: { id: jobId, leaseOwner: workerId },
+    data: { leaseOwner: null, leaseExpiresAt: null, attempts: { decrement: 1 } },
+  });
+}
+
+/**
+ * Ends a run that succeeded. If follow-ups arrived while it ran, the job stays active and unleased so the next
+ * claim runs them; otherwise it is completed. No-op when the lease was lost or the job archived meanwhile.
+ */
+export async function finishRun(
+  params: QueueParams & { jobId: string; handledSeq: number; result: { prNumber: number | null; prLink: string | null; title: string | null; summary: string | null } },
+): Promise<'completed' | 'requeued' | 'dropped'> {
+  const { db, clock, workerId, jobId, handledSeq, result } = params;
+  const now = clock();
+  const pending = await db.agentJobMessage.count({ where: { jobId, seq: { gt: handledSeq } } });
+  const outcome = pending > 0 ? 'requeued' : 'completed';
+  // The pull request exists whatever happened to the job meanwhile, so its link is kept even if archived.
+  if (result.prLink) await db.agentJob.update({ where: { id: jobId }, data: { prNumber: result.prNumber, prLink: result.prLink } });
+  const { count } = await db.agentJob.updateMany({
+    where: { id: jobId, leaseOwner: workerId, status: 'active' },
+    data: {
+      status: outcome === 'completed' ? 'completed' : 'active',
+      handledSeq,
+      title: result.title,
+      summary: result.summary,
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      attempts: 0,
+      runsCompleted: { increment: 1 },
+      updatedAt: now,
+    },
+  });
+  return count === 1 ? outcome : 'dropped';
+}
+
+export async function failRun(params: QueueParams & { jobId: string; error: string; stage: JobStage }): Promise<boolean> {
+  const { db, clock, workerId, jobId } = params;
+  const { count } = await db.agentJob.updateMany({
+    where: { id: jobId, leaseOwner: workerId, status: 'active' },
+    data: { status: 'failed', error: params.error, errorStage: params.stage, leaseOwner: null, leaseExpiresAt: null, attempts: 0, updatedAt: clock() },
+  });
+  return count === 1;
+}

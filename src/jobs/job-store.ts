@@ -1,0 +1,187 @@
+import type { Db } from '../db/client.js';
+import type { Clock } from '../clock.js';
+import { randomId } from '../ids.js';
+import { Conflict, NotFound } from '../errors.js';
+import { isJobStatus, type JobStage, type JobStatus } from './job-status.js';
+
+/** A job as the rest of Scribe sees it (the table is this module's own). */
+export interface JobRecord {
+  id: string;
+  projectId: string;
+  status: JobStatus;
+  repository: string;
+  baseRef: string;
+  branch: string;
+  model: string;
+  draft: boolean;
+  prNumber: number | null;
+  prLink: string | null;
+  error: string | null;
+  errorStage: string | null;
+  title: string | null;
+  summary: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  attempts: number;
+  runsCompleted: number;
+  handledSeq: number;
+  createdAt: Date;
+  updatedAt: Date;
+  archivedAt: Date | null;
+}
+
+export interface JobMessage {
+  seq: number;
+  prompt: string;
+  createdAt: Date;
+}
+
+export const JOB_NOT_FOUND = 'Job not found';
+
+type JobRow = Awaited<ReturnType<Db['agentJob']['findUniqueOrThrow']>>;
+
+export function toJobRecord(row: JobRow): JobRecord {
+  const { leaseOwner: _owner, leaseExpiresAt: _expires, status, ...rest } = row;
+  return { ...rest, status: isJobStatus(status) ? status : 'failed' };
+}
+
+export async function createJob(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  repository: string;
+  baseRef: string;
+  branch: (id: string) => string;
+  model: string;
+  draft: boolean;
+  prompt: string;
+}): Promise<JobRecord> {
+  const { db, clock } = params;
+  const now = clock();
+  const id = randomId('job');
+  const [row] = await db.$transaction([
+    db.agentJob.create({
+      data: {
+        id,
+        projectId: params.projectId,
+        status: 'active',
+        repository: params.repository,
+        baseRef: params.baseRef,
+        branch: params.branch(id),
+        model: params.model,
+        draft: params.draft,
+        createdAt: now,
+        updatedAt: now,
+      },
+    }),
+    db.agentJobMessage.create({ data: { id: randomId('msg'), jobId: id, projectId: params.projectId, seq: 1, prompt: params.prompt, createdAt: now } }),
+    db.agentJobEvent.create({ data: { jobId: id, type: 'created', data: JSON.stringify({ model: params.model, ref: params.baseRef }), createdAt: now } }),
+  ]);
+  return toJobRecord(row);
+}
+
+/** A job of this project, or NotFound with the exact sentence of the contract (also for other projects' jobs). */
+export async function getJob(db: Db, projectId: string, id: string): Promise<JobRecord> {
+  const row = await db.agentJob.findUnique({ where: { id } });
+  if (!row || row.projectId !== projectId) throw new NotFound(JOB_NOT_FOUND);
+  return toJobRecord(row);
+}
+
+export async function listJobs(params: {
+  db: Db;
+  projectId: string;
+  status?: JobStatus;
+  limit: number;
+  offset: number;
+}): Promise<{ jobs: JobRecord[]; hasMore: boolean }> {
+  const rows = await params.db.agentJob.findMany({
+    where: { projectId: params.projectId, ...(params.status ? { status: params.status } : {}) },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    skip: params.offset,
+    take: params.limit + 1,
+  });
+  return { jobs: rows.slice(0, params.limit).map(toJobRecord), hasMore: rows.length > params.limit };
+}
+
+export async function findJobStatus(db: Db, id: string): Promise<JobStatus | null> {
+  const row = await db.agentJob.findUnique({ where: { id }, select: { status: true } });
+  return row && isJobStatus(row.status) ? row.status : null;
+}
+
+export async function listMessages(db: Db, jobId: string): Promise<JobMessage[]> {
+  return db.agentJobMessage.findMany({ where: { jobId }, orderBy: { seq: 'asc' }, select: { seq: true, prompt: true, createdAt: true } });
+}
+
+/**
+ * A follow-up instruction. An active job keeps it queued (its worker runs again after the current run); a
+ * completed or failed job becomes active again; an archived job refuses it.
+ */
+export async function addMessage(params: { db: Db; clock: Clock; projectId: string; jobId: string; prompt: string }): Promise<JobRecord> {
+  const { db, clock, projectId, jobId } = params;
+  for (let attempt = 0; ; attempt++) {
+    const job = await getJob(db, projectId, jobId);
+    if (job.status === 'archived') throw new Conflict('Job is archived; create a new job instead');
+    const last = await db.agentJobMessage.findFirst({ where: { jobId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+    const now = clock();
+    try {
+      const reactivate = job.status !== 'active';
+      const [, row] = await db.$transaction([
+        db.agentJobMessage.create({ data: { id: randomId('msg'), jobId, projectId, seq: (last?.seq ?? 0) + 1, prompt: params.prompt, createdAt: now } }),
+        db.agentJob.update({
+          where: { id: jobId },
+          data: reactivate ? { status: 'active', error: null, errorStage: null, attempts: 0, leaseOwner: null, leaseExpiresAt: null, updatedAt: now } : { updatedAt: now },
+        }),
+        db.agentJobEvent.create({ data: { jobId, type: 'message', data: JSON.stringify({ seq: (last?.seq ?? 0) + 1, queued: !reactivate }), createdAt: now } }),
+      ]);
+      return toJobRecord(row);
+    } catch (err) {
+      // Two follow-ups at once race for the same seq; the unique index turns one away, which simply retries.
+      if (attempt >= 3 || !/unique/i.test(String((err as Error).message))) throw err;
+    }
+  }
+}
+
+/** Archives a job (idempotent). A worker running it notices at its next heartbeat and stops the agent. */
+export async function archiveJob(params: { db: Db; clock: Clock; projectId: string; jobId: string }): Promise<JobRecord> {
+  const { db, clock, projectId, jobId } = params;
+  const job = await getJob(db, projectId, jobId);
+  if (job.status === 'archived') return job;
+  const now = clock();
+  const [row] = await db.$transaction([
+    db.agentJob.update({ where: { id: jobId }, data: { status: 'archived', archivedAt: now, updatedAt: now } }),
+    db.agentJobEvent.create({ data: { jobId, type: 'archived', data: JSON.stringify({ from: job.status }), createdAt: now } }),
+  ]);
+  return toJobRecord(row);
+}
+
+export interface JobEvent {
+  id: number;
+  type: string;
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+export async function appendEvent(params: { db: Db; clock: Clock; jobId: string; type: string; data?: Record<string, unknown> }): Promise<void> {
+  await params.db.agentJobEvent.create({
+    data: { jobId: params.jobId, type: params.type, data: JSON.stringify(params.data ?? {}), createdAt: params.clock() },
+  });
+}
+
+export async function listEvents(params: { db: Db; jobId: string; afterId?: number; limit?: number }): Promise<JobEvent[]> {
+  const rows = await params.db.agentJobEvent.findMany({
+    where: { jobId: params.jobId, ...(params.afterId ? { id: { gt: params.afterId } } : {}) },
+    orderBy: { id: 'asc' },
+    take: params.limit ?? 1000,
+  });
+  return rows.map((row) => ({ ...(JSON.parse(row.data) as Record<string, unknown>), id: row.id, type: row.type, createdAt: row.createdAt.toISOString() }));
+}
+
+/** Adds one model turn's tokens to the job as they are spent, so a poll shows live usage. */
+export async function addUsage(params: { db: Db; jobId: string; inputTokens: number; outputTokens: number }): Promise<void> {
+  await params.db.agentJob.update({
+    where: { id: params.jobId },
+    data: { inputTokens: { increment: params.inputTokens }, outputTokens: { increment: params.outputTokens } },
+  });
+}
+
+export type { JobStage };

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from './job-status.js';
+import type { JobRecord } from './job-store.js';
+
+/** The job object the API returns: the AgentJob schema of the compatible API plus Scribe's own fields. */
+export const JobResponse = z.object({
+  id: z.string(),
+  status: z.enum(JOB_STATUSES),
+  source: z.object({ repository: z.string(), ref: z.string() }),
+  model: z.string(),
+  prLink: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  archivedAt: z.string().nullable(),
+  error: z.string().nullable(),
+  summary: z.string().nullable(),
+  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }),
+});
+export type JobResponse = z.infer<typeof JobResponse>;
+
+export const JobListResponse = z.object({ jobs: z.array(JobResponse), hasMore: z.boolean() });
+
+/** `repositoryUrl` turns "owner/name" into the web address on the configured GitHub host. */
+export function toJobResponse(job: JobRecord, repositoryUrl: (repository: string) => string): JobResponse {
+  return {
+    id: job.id,
+    status: job.status,
+    source: { repository: repositoryUrl(job.repository), ref: job.branch },
+    model: job.model,
+    prLink: job.prLink,
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+    archivedAt: job.archivedAt ? job.archivedAt.toISOString() : null,
+    error: job.status === 'failed' ? job.error : null,
+    summary: job.summary,
+    usage: { inputTokens: job.inputTokens, outputTokens: job.outputTokens },
+  };
+}

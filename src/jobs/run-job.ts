@@ -1,0 +1,136 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Db } from '../db/client.js';
+import type { JobsConfig } from '../config.js';
+import { runAgent as defaultRunAgent, type AgentEvent, type AgentLimits } from '../agent/run-agent.js';
+import { findProject } from '../projects/projects.js';
+import type { GitHubApp } from '../github/github-app.js';
+import { openOrUpdatePullRequest, pullRequestText } from '../github/pull-request.js';
+import { checkoutNewBranch, cloneRepository, commitAll, createWorkspaceDir, pushBranch, remoteBranchExists, removeWorkspace } from '../git/workspace.js';
+import { addUsage, listMessages, type JobRecord } from './job-store.js';
+import { describeFailure } from './job-failure.js';
+import type { JobStage } from './job-status.js';
+
+export interface RunOutcome {
+  handledSeq: number;
+  prNumber: number | null;
+  prLink: string | null;
+  title: string | null;
+  summary: string | null;
+}
+
+export type EmitEvent = (type: string, data?: Record<string, unknown>) => Promise<void>;
+
+/** Runs one claimed job to a pull request (or to nothing to change); throws a JobFailure. */
+export type JobRunner = (params: { job: JobRecord; signal: AbortSignal; emit: EmitEvent }) => Promise<RunOutcome>;
+
+export interface JobRunnerDeps {
+  db: Db;
+  github: GitHubApp;
+  anthropic: Anthropic;
+  jobs: JobsConfig;
+  runAgent?: typeof defaultRunAgent;
+}
+
+const MAX_EVENT_TEXT = 2000;
+
+export function agentLimits(jobs: JobsConfig): AgentLimits {
+  return {
+    maxTurns: jobs.maxTurns,
+    maxOutputTokensPerTurn: jobs.maxOutputTokensPerTurn,
+    maxTotalTokens: jobs.maxTotalTokens,
+    maxWallMs: jobs.timeoutMs,
+    maxRepairRounds: jobs.maxRepairRounds,
+  };
+}
+
+export function jobUrl(jobs: JobsConfig, job: JobRecord): string | null {
+  return jobs.publicUrl ? `${jobs.publicUrl}/v2/agent/${job.projectId}/job/${job.id}` : null;
+}
+
+function agentContext(job: JobRecord, onBranch: boolean, prompts: string[]): string {
+  const lines = [`Repository: ${job.repository}. Your edits become commits on branch ${job.branch}, proposed as a pull request against ${job.baseRef}.`];
+  if (onBranch && prompts.length > 1) {
+    lines.push('The working tree already holds the commits made for the earlier instructions; carry out the last instruction on top of them.');
+  }
+  return lines.join('\n');
+}
+
+export function createJobRunner(deps: JobRunnerDeps): JobRunner {
+  const runAgent = deps.runAgent ?? defaultRunAgent;
+  return async ({ job, signal, emit }) => {
+    const { db, github } = deps;
+    const messages = await listMessages(db, job.id);
+    const prompts = messages.map((m) => m.prompt);
+    const handledSeq = messages.at(-1)?.seq ?? job.handledSeq;
+    const [owner, repo] = job.repository.split('/');
+    let stage: JobStage = 'github';
+    const enter = async (next: JobStage, data: Record<string, unknown> = {}) => {
+      stage = next;
+      await emit('stage', { stage: next, ...data });
+    };
+    const dir = await createWorkspaceDir();
+    try {
+      await enter('github');
+      const project = await findProject(db, job.projectId);
+      const installationId = await github.installationFor(job.repository, project?.installationId ?? null);
+      const octokit = await github.octokit(installationId);
+      await octokit.rest.repos.get({ owner, repo });
+      const identity = await github.botIdentity();
+
+      await enter('clone');
+      const url = github.gitUrl(job.repository);
+      const cloneToken = await github.freshToken(installationId);
+      // The branch already exists after an earlier run of this job (a follow-up, or a run resumed after a crash):
+      // work on top of it so earlier commits are kept and a push is a fast-forward.
+      const onBranch = await remoteBranchExists({ url, branch: job.branch, token: cloneToken, signal });
+      const ref = onBranch ? job.branch : job.baseRef;
+      const started = Date.now();
+      await cloneRepository({ url, ref, dir, token: cloneToken, identity, signal });
+      if (!onBranch) await checkoutNewBranch({ dir, branch: job.branch });
+      await emit('cloned', { ref, ms: Date.now() - started });
+
+      await enter('agent', { model: job.model });
+      const result = await runAgent({
+        workspaceDir: dir,
+        instructions: prompts,
+        context: agentContext(job, onBranch, prompts),
+        model: job.model,
+        client: deps.anthropic,
+        limits: agentLimits(deps.jobs),
+        signal,
+        onEvent: (event) => recordAgentEvent({ db, job, emit, event }),
+      });
+
+      await enter('commit');
+      const sha = await commitAll({ dir, message: `${result.title || 'Documentation update'}\n\n${result.summary}\n\nScribe-Job: ${job.id}` });
+      await emit(sha ? 'committed' : 'no_changes', sha ? { sha } : {});
+      if (!sha && !onBranch) return { handledSeq, prNumber: job.prNumber, prLink: job.prLink, title: result.title, summary: result.summary };
+
+      if (sha) {
+        await enter('push', { branch: job.branch });
+        await pushBranch({ dir, url, branch: job.branch, token: await github.freshToken(installationId), signal });
+      }
+
+      await enter('pull_request');
+      const text = pullRequestText({ title: job.title ?? result.title, summary: result.summary, prompts, jobId: job.id, jobUrl: jobUrl(deps.jobs, job) });
+      const followUp = prompts.length > 1 && sha ? `Follow-up from Scribe job \`${job.id}\`:\n\n> ${prompts.at(-1)!.trim().replace(/\n/g, '\n> ')}\n\n${result.summary}` : undefined;
+      const pr = await openOrUpdatePullRequest({ octokit, repository: job.repository, base: job.baseRef, head: job.branch, text, draft: job.draft, comment: followUp });
+      await emit('pull_request', { number: pr.number, url: pr.url, created: pr.created });
+      return { handledSeq, prNumber: pr.number, prLink: pr.url, title: job.title ?? result.title, summary: result.summary };
+    } catch (err) {
+      throw describeFailure(err, stage, { repository: job.repository, baseRef: job.baseRef, branch: job.branch });
+    } finally {
+      await removeWorkspace(dir);
+    }
+  };
+}
+
+async function recordAgentEvent(params: { db: Db; job: JobRecord; emit: EmitEvent; event: AgentEvent }): Promise<void> {
+  const { type, ...data } = params.event;
+  if (params.event.type === 'turn') {
+    const { usage } = params.event;
+    await addUsage({ db: params.db, jobId: params.job.id, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+  }
+  if (params.event.type === 'text') data.text = params.event.text.slice(0, MAX_EVENT_TEXT) as never;
+  await params.emit(type, data as Record<string, unknown>);
+}

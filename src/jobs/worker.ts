@@ -1,0 +1,160 @@
+import type { Db } from '../db/client.js';
+import type { DatabaseTarget } from '../db/database-url.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { JobsConfig } from '../config.js';
+import { randomId } from '../ids.js';
+import { appendEvent, type JobRecord } from './job-store.js';
+import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueueParams } from './job-queue.js';
+import { JobFailure } from './job-failure.js';
+import type { JobRunner } from './run-job.js';
+
+type StopReason = 'archived' | 'lost' | 'shutdown';
+
+interface Running {
+  job: JobRecord;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Claims jobs up to the configured concurrency and runs them, renewing each lease by heartbeat. The heartbeat is
+ * also how a running job learns it was archived (another process may have archived it), so it is kept short.
+ */
+export class JobWorker {
+  readonly workerId: string;
+  private readonly running = new Map<string, Running>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private tickAgain = false;
+  private stopped = true;
+
+  constructor(
+    private readonly params: { db: Db; database: DatabaseTarget; clock: Clock; logger: Logger; jobs: JobsConfig; runner: JobRunner; workerId?: string },
+  ) {
+    this.workerId = params.workerId ?? randomId('wrk');
+  }
+
+  private get queue(): QueueParams {
+    const { db, database, clock, jobs } = this.params;
+    return { db, database, clock, workerId: this.workerId, leaseMs: jobs.leaseMs };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Looks for work now (a job was just queued in this process) instead of at the next poll. */
+  wake(): void {
+    if (this.stopped) return;
+    void this.tick();
+  }
+
+  get activeJobIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = true;
+    clearTimeout(this.timer);
+    try {
+      do {
+        this.tickAgain = false;
+        const free = this.params.jobs.concurrency - this.running.size;
+        if (this.stopped || free <= 0) break;
+        const claimed = await claimJobs({ ...this.queue, limit: free });
+        for (const job of claimed) this.begin(job);
+        if (claimed.length === free) this.tickAgain = true;
+      } while (this.tickAgain && !this.stopped);
+    } catch (err) {
+      this.params.logger.error({ err }, 'claiming agent jobs failed');
+    } finally {
+      this.ticking = false;
+      if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.params.jobs.pollMs);
+    }
+  }
+
+  private begin(job: JobRecord): void {
+    const controller = new AbortController();
+    const entry: Running = { job, controller, done: Promise.resolve() };
+    this.running.set(job.id, entry);
+    entry.done = this.run(job, controller).finally(() => {
+      this.running.delete(job.id);
+      this.wake();
+    });
+  }
+
+  private async run(job: JobRecord, controller: AbortController): Promise<void> {
+    const { db, clock, logger, jobs } = this.params;
+    const log = logger.child({ jobId: job.id, workerId: this.workerId });
+    const emit = (type: string, data?: Record<string, unknown>) => appendEvent({ db, clock, jobId: job.id, type, data });
+    if (job.attempts > jobs.maxAttempts) {
+      const error = `The worker running this job stopped ${job.attempts - 1} times before finishing (a crash or a restart); send a follow-up message to try again`;
+      if (await failRun({ ...this.queue, jobId: job.id, error, stage: 'worker' })) await emit('failed', { stage: 'worker', error });
+      log.warn('agent job failed: too many interrupted attempts');
+      return;
+    }
+    const heartbeat = setInterval(() => {
+      renewLease({ ...this.queue, jobId: job.id }).then(
+        (state) => {
+          if (state !== 'held') controller.abort(state satisfies StopReason);
+        },
+        (err) => log.warn({ err }, 'lease heartbeat failed'),
+      );
+    }, jobs.heartbeatMs);
+    try {
+      await emit('run_started', { attempt: job.attempts, worker: this.workerId });
+      log.info({ attempt: job.attempts }, 'agent job started');
+      // A run that got all the way through is recorded even if a stop arrived meanwhile: its pull request exists.
+      const outcome = await this.params.runner({ job, signal: controller.signal, emit });
+      const result = await finishRun({ ...this.queue, jobId: job.id, handledSeq: outcome.handledSeq, result: outcome });
+      if (result !== 'dropped') await emit(result, { prLink: outcome.prLink });
+      log.info({ result, prLink: outcome.prLink }, 'agent job run finished');
+    } catch (err) {
+      await this.settleFailure(job, controller, err, emit, log);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async settleFailure(job: JobRecord, controller: AbortController, err: unknown, emit: (type: string, data?: Record<string, unknown>) => Promise<void>, log: Logger): Promise<void> {
+    const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
+    if (reason === 'shutdown') {
+      await releaseLease({ ...this.queue, jobId: job.id });
+      await emit('released', { reason: 'shutdown' });
+      log.info('agent job released at shutdown');
+      return;
+    }
+    if (reason === 'archived') {
+      await emit('stopped', { reason: 'archived' });
+      log.info('agent job stopped: archived');
+      return;
+    }
+    if (reason === 'lost') {
+      log.warn('agent job lease lost; another worker owns it now');
+      return;
+    }
+    const failure = err instanceof JobFailure ? err : new JobFailure('worker', `Unexpected error: ${(err as Error)?.message ?? String(err)}`);
+    if (await failRun({ ...this.queue, jobId: job.id, error: failure.message, stage: failure.stage })) {
+      await emit('failed', { stage: failure.stage, error: failure.message });
+    }
+    log.warn({ stage: failure.stage, error: failure.message }, 'agent job failed');
+  }
+
+  /**
+   * Graceful shutdown: claim nothing more, stop running agents and hand their jobs back at once (another process,
+   * or this one after a restart, picks them up) rather than letting them wait for a lease to expire.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const running = [...this.running.values()];
+    for (const r of running) r.controller.abort('shutdown' satisfies StopReason);
+    await Promise.allSettled(running.map((r) => r.done));
+  }
+}
