@@ -25,6 +25,17 @@ export interface Config {
     model: string;
   };
   jobs: JobsConfig;
+  analytics: AnalyticsConfig;
+}
+
+/** Visitor analytics: identity, client address and the in-memory cache of day sets. */
+export interface AnalyticsConfig {
+  /** how often the key of visitor hashes changes: never keeps multi-day counts exact, daily is Plausible-style */
+  saltRotation: 'never' | 'daily' | 'weekly';
+  /** header a trusted reverse proxy puts the client address in (e.g. x-forwarded-for); unset = the socket address */
+  trustedProxyHeader: string | undefined;
+  /** memory budget of the per-process cache of decoded day sets */
+  cacheMb: number;
 }
 
 /** Agent jobs: worker, lease, rate limit and per-job agent limits. */
@@ -96,6 +107,9 @@ const schemas = {
   SCRIBE_MAX_TOKENS: count(2_000_000, 1),
   SCRIBE_JOB_TIMEOUT: seconds(900),
   SCRIBE_MAX_REPAIR_ROUNDS: count(2, 0),
+  SCRIBE_VISITOR_SALT_ROTATION: z.enum(['never', 'daily', 'weekly']).default('never'),
+  SCRIBE_TRUSTED_PROXY_HEADER: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v), 'must be a header name'),
+  SCRIBE_ANALYTICS_CACHE_MB: count(256, 0),
 };
 
 function count(fallback: number, min: number) {
@@ -160,6 +174,11 @@ export function loadConfig(env: Env = process.env): Config {
       model,
     },
     jobs: readJobsConfig(env, model),
+    analytics: {
+      saltRotation: read(env, 'SCRIBE_VISITOR_SALT_ROTATION'),
+      trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),
+      cacheMb: read(env, 'SCRIBE_ANALYTICS_CACHE_MB'),
+    },
   };
 }
 
