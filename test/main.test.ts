@@ -69,7 +69,7 @@ describe('the service process', () => {
     expect(entries.some((e) => e.msg === 'applied database migrations')).toBe(true);
     const webhook = await fetch(`${first.url}/api/github/webhooks`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(webhook.status).toBe(503);
-    expect((await webhook.json()).error).toMatch(/set APP_ID/);
+    expect(((await webhook.json()) as { error: string }).error).toMatch(/set APP_ID/);
     const key = `scribe_sk_${'Q'.repeat(40)}`;
     const probe = await fetch(`${first.url}/v2/agent/prj_x/job?token=abc`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.77' } });
     expect(probe.status).toBeGreaterThanOrEqual(400);
