@@ -1,0 +1,64 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { WorkspacePathError } from '../resolve-workspace-path.js';
+import { deleteFileTool } from './delete-file.js';
+import { listFilesTool } from './list-files.js';
+import { moveFileTool } from './move-file.js';
+import { searchFilesTool } from './search-files.js';
+import { runTextEditor, textEditorInput, textEditorTool } from './text-editor.js';
+import { ToolError, type ToolContext } from './tool-context.js';
+import type { CustomTool } from './define-tool.js';
+
+const customTools: CustomTool<any>[] = [listFilesTool, searchFilesTool, deleteFileTool, moveFileTool];
+
+/** Everything the model may call, in the shape the Messages API expects. */
+export const agentTools: Anthropic.ToolUnion[] = [textEditorTool, ...customTools.map((tool) => tool.definition)];
+
+export interface ToolCallResult {
+  ok: boolean;
+  /** What the model sees in the tool_result. */
+  content: string;
+  command?: string;
+  path?: string;
+}
+
+function invalidInput(error: z.ZodError): ToolError {
+  return new ToolError(`Invalid input: ${error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+}
+
+function requestedPath(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const { path, from, to } = input as Record<string, unknown>;
+  if (typeof path === 'string') return path;
+  if (typeof from === 'string') return typeof to === 'string' ? `${from} -> ${to}` : from;
+  return undefined;
+}
+
+/**
+ * Execute one tool_use block. Failures never escape: a refused path, a missing match or an unexpected
+ * file-system error all come back as `ok: false` so the model can correct itself.
+ */
+export async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolCallResult> {
+  const command = name === textEditorTool.name && typeof input === 'object' && input !== null ? String((input as { command?: unknown }).command) : undefined;
+  try {
+    if (name === textEditorTool.name) {
+      const parsed = textEditorInput.safeParse(input);
+      if (!parsed.success) {
+        if (command && !['view', 'create', 'str_replace', 'insert'].includes(command)) throw new ToolError(`Unsupported command "${command}"; use view, create, str_replace or insert.`);
+        throw invalidInput(parsed.error);
+      }
+      const outcome = await runTextEditor(parsed.data, context);
+      return { ok: true, content: outcome.content, command, path: outcome.path };
+    }
+    const tool = customTools.find((t) => t.definition.name === name);
+    if (!tool) throw new ToolError(`Unknown tool "${name}".`);
+    const parsed = tool.input.safeParse(input);
+    if (!parsed.success) throw invalidInput(parsed.error);
+    const outcome = await tool.run(parsed.data, context);
+    return { ok: true, content: outcome.content, path: outcome.path };
+  } catch (error) {
+    const known = error instanceof ToolError || error instanceof WorkspacePathError;
+    const message = known ? (error as Error).message : `The operation failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    return { ok: false, content: message, command, path: requestedPath(input) };
+  }
+}
