@@ -21,6 +21,15 @@ function authConfig(token: string): string {
   return `http.extraHeader=Authorization: Basic ${basic}`;
 }
 
+const PASSED_ENV = /^(PATH|HOME|TMPDIR|LANG|LC_[A-Z]+|SSL_CERT_FILE|SSL_CERT_DIR|(https?|no|all)_proxy|(HTTPS?|NO|ALL)_PROXY)$/;
+
+/** Git's environment: only what it needs to run and reach the network, never a prompt for credentials. */
+function gitEnv(): Record<string, string> {
+  const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0' };
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && PASSED_ENV.test(name)) env[name] = value;
+  return env;
+}
+
 function git(params: { dir?: string; token?: string; signal?: AbortSignal }): SimpleGit {
   return simpleGit({
     baseDir: params.dir,
@@ -28,7 +37,7 @@ function git(params: { dir?: string; token?: string; signal?: AbortSignal }): Si
     abort: params.signal,
     allowEnvironment: ['GIT_TERMINAL_PROMPT'],
     timeout: { block: 120_000 },
-  }).env({ ...process.env, GIT_TERMINAL_PROMPT: '0' });
+  }).env(gitEnv());
 }
 
 function classify(err: unknown, token?: string): GitFailure {
@@ -36,7 +45,9 @@ function classify(err: unknown, token?: string): GitFailure {
   if (token) text = text.split(token).join('***');
   const firstLines = text.trim().split('\n').slice(0, 6).join(' ').slice(0, 600);
   if (/Authentication failed|could not read Username|403|401/i.test(text)) return new GitFailure(firstLines, 'auth');
-  if (/not found|Could not find remote branch|Remote branch .* not found|repository .* does not exist/i.test(text)) return new GitFailure(firstLines, 'not_found');
+  // GitHub answers 404 for a repository the token cannot see, so "repository not found" means no access.
+  if (/repository '[^']*' not found|Repository not found/i.test(text)) return new GitFailure(firstLines, 'auth');
+  if (/Remote branch .* not found|Could not find remote branch|couldn't find remote ref/i.test(text)) return new GitFailure(firstLines, 'not_found');
   if (/\[remote rejected\]|\[rejected\]|pre-receive hook declined|protected branch/i.test(text)) return new GitFailure(firstLines, 'rejected');
   return new GitFailure(firstLines, 'other');
 }
@@ -61,7 +72,7 @@ export async function remoteBranchExists(params: { url: string; branch: string; 
 /** Shallow single-branch clone of `ref` into `dir`, with the bot as committer and hooks and signing off. */
 export async function cloneRepository(params: { url: string; ref: string; dir: string; token: string; identity: BotIdentity; signal?: AbortSignal }): Promise<void> {
   try {
-    await git(params).clone(params.url, params.dir, ['--depth', '1', '--single-branch', '--branch', params.ref, '--no-tags']);
+    await git({ token: params.token, signal: params.signal }).clone(params.url, params.dir, ['--depth', '1', '--single-branch', '--branch', params.ref, '--no-tags']);
     const repo = git({ dir: params.dir });
     await repo.addConfig('user.name', params.identity.name);
     await repo.addConfig('user.email', params.identity.email);

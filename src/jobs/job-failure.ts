@@ -1,4 +1,4 @@
-import { AgentError } from '../agent/run-agent.js';
+import { AgentError } from '../agent/agent-error.js';
 import { GitFailure } from '../git/workspace.js';
 import { GitHubAppError, statusOf } from '../github/github-app.js';
 import type { JobStage } from './job-status.js';
@@ -32,8 +32,8 @@ export interface FailureContext {
 export function describeFailure(err: unknown, stage: JobStage, ctx: FailureContext): JobFailure {
   if (err instanceof JobFailure) return err;
   if (err instanceof AgentError) {
-    const detail = err.reason === 'model_error' && err.message ? `: ${err.message}` : '';
-    return new JobFailure('agent', `${AGENT_REASONS[err.reason] ?? 'The agent failed'}${detail}`);
+    // The agent phrases its own errors for the job's user; the table covers an agent that left the message empty.
+    return new JobFailure('agent', err.message.trim() || AGENT_REASONS[err.reason] || 'The agent failed');
   }
   if (err instanceof GitHubAppError) return new JobFailure(stage, err.message);
   if (err instanceof GitFailure) {

@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Db } from '../db/client.js';
 import type { JobsConfig } from '../config.js';
-import { runAgent as defaultRunAgent, type AgentEvent, type AgentLimits } from '../agent/run-agent.js';
+import { runAgent as defaultRunAgent } from '../agent/run-agent.js';
+import type { AgentEvent, AgentLimits } from '../agent/types.js';
 import { findProject } from '../projects/projects.js';
 import type { GitHubApp } from '../github/github-app.js';
 import { openOrUpdatePullRequest, pullRequestText } from '../github/pull-request.js';

@@ -1,0 +1,405 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local "GitHub Enterprise" for tests: the REST routes a GitHub App calls under /api/v3 (app JWTs verified
+ * against the app's public key, installation tokens, repositories, pull requests, comments) and real git over
+ * smart HTTP through `git http-backend` on bare repositories, guarded by installation tokens.
+ */
+export interface RecordedCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  auth: 'jwt' | 'token' | 'none';
+  token?: string;
+  at: number;
+}
+
+export interface GitRequest {
+  method: string;
+  repository: string;
+  service: string;
+  token: string | null;
+  status: number;
+  at: number;
+}
+
+export interface IssuedToken {
+  token: string;
+  installationId: number;
+  issuedAt: number;
+}
+
+export interface PullRequest {
+  number: number;
+  repository: string;
+  title: string;
+  body: string;
+  draft: boolean;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  html_url: string;
+  comments: string[];
+}
+
+export interface GitHubHost {
+  url: string;
+  /** host:port, for GHE_HOST */
+  host: string;
+  app: { id: number; slug: string; privateKey: string; botUserId: number };
+  calls: RecordedCall[];
+  gitRequests: GitRequest[];
+  tokens: IssuedToken[];
+  pulls: PullRequest[];
+  /** an installation that can reach these repositories */
+  addInstallation(id: number, repositories: string[]): void;
+  /** removes a repository from every installation (the App lost access) */
+  revokeAccess(repository: string): void;
+  createRepository(repository: string, files: Record<string, string>, branch?: string): void;
+  /** rejects pushes to refs matching the shell pattern (a pre-receive hook, like branch protection) */
+  protectBranches(repository: string, pattern: string): void;
+  /** answers the next matching REST call with this status */
+  failNext(method: string, pathPattern: RegExp, status: number, message?: string): void;
+  branches(repository: string): string[];
+  readFile(repository: string, ref: string, file: string): string | null;
+  listFiles(repository: string, ref: string): string[];
+  /** `git diff base..head` of the bare repository */
+  diff(repository: string, base: string, head: string, options?: string[]): string;
+  /** commits on ref (newest first): sha, author name and email, subject */
+  log(repository: string, ref: string): { sha: string; author: string; email: string; subject: string }[];
+  close(): Promise<void>;
+}
+
+const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
+const SEED_IDENTITY = ['-c', 'user.name=Docs Author', '-c', 'user.email=author@example.com', '-c', 'commit.gpgsign=false'];
+
+function runGit(args: string[], cwd?: string): string {
+  return execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+}
+
+function base64url(text: string): Buffer {
+  return Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+}
+
+function verifyAppJwt(jwt: string, publicKey: KeyObject, appId: number): boolean {
+  const [header, payload, signature] = jwt.split('.');
+  if (!header || !payload || !signature) return false;
+  if (!verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), publicKey, base64url(signature))) return false;
+  const claims = JSON.parse(base64url(payload).toString('utf8')) as { iss?: unknown; exp?: number };
+  return String(claims.iss) === String(appId) && typeof claims.exp === 'number' && claims.exp * 1000 > Date.now();
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startGitHubHost(options: { appId?: number; slug?: string } = {}): Promise<GitHubHost> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-ghe-'));
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const app = {
+    id: options.appId ?? 4242,
+    slug: options.slug ?? 'scribe-docs',
+    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    botUserId: 900_001,
+  };
+  const verifyKey = createPublicKey(publicKey.export({ type: 'spki', format: 'pem' }));
+  const installations = new Map<number, Set<string>>();
+  const calls: RecordedCall[] = [];
+  const gitRequests: GitRequest[] = [];
+  const tokens: IssuedToken[] = [];
+  const pulls: PullRequest[] = [];
+  const failures: { method: string; pattern: RegExp; status: number; message: string }[] = [];
+  let baseUrl = '';
+
+  const repoDir = (repository: string) => path.join(root, `${repository}.git`);
+  const exists = (repository: string) => fs.existsSync(repoDir(repository));
+  const tokenInfo = (token: string | undefined) => tokens.find((t) => t.token === token && Date.now() - t.issuedAt < 3_600_000);
+  const canReach = (token: string | undefined, repository: string) => {
+    const info = tokenInfo(token);
+    return !!info && !!installations.get(info.installationId)?.has(repository);
+  };
+  const branchExists = (repository: string, branch: string) => {
+    try {
+      runGit(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], repoDir(repository));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  };
+  const notFound = (res: ServerResponse) => send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+  const prJson = (pr: PullRequest) => ({
+    id: pr.number * 1000,
+    number: pr.number,
+    html_url: pr.html_url,
+    url: `${baseUrl}/api/v3/repos/${pr.repository}/pulls/${pr.number}`,
+    state: pr.state,
+    title: pr.title,
+    body: pr.body,
+    draft: pr.draft,
+    head: { ref: pr.head, label: `${pr.repository.split('/')[0]}:${pr.head}` },
+    base: { ref: pr.base },
+    user: { login: `${app.slug}[bot]`, type: 'Bot' },
+  });
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const route = url.pathname.slice('/api/v3'.length) || '/';
+    const raw = await readBody(req);
+    const body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : undefined;
+    const header = req.headers.authorization ?? '';
+    const [scheme, credential] = header.split(/\s+/, 2);
+    const isJwt = /^bearer$/i.test(scheme ?? '') && (credential ?? '').split('.').length === 3;
+    const token = !isJwt && credential ? credential : undefined;
+    const call: RecordedCall = { method: req.method ?? 'GET', path: route, query: Object.fromEntries(url.searchParams), body, auth: isJwt ? 'jwt' : token ? 'token' : 'none', token, at: Date.now() };
+    calls.push(call);
+    const failure = failures.findIndex((f) => f.method === call.method && f.pattern.test(route));
+    if (failure >= 0) {
+      const [f] = failures.splice(failure, 1);
+      return send(res, f.status, { message: f.message });
+    }
+    const jwtOk = isJwt && verifyAppJwt(credential!, verifyKey, app.id);
+    const requireJwt = () => {
+      if (!jwtOk) send(res, 401, { message: 'A JSON web token could not be decoded' });
+      return jwtOk;
+    };
+    let m: RegExpMatchArray | null;
+
+    if (req.method === 'GET' && route === '/app') {
+      if (!requireJwt()) return;
+      return send(res, 200, { id: app.id, slug: app.slug, name: 'Scribe Docs', owner: { login: 'acme' }, html_url: `${baseUrl}/apps/${app.slug}` });
+    }
+    if (req.method === 'GET' && (m = route.match(/^\/users\/([^/]+)$/))) {
+      const login = decodeURIComponent(m[1]);
+      if (login === `${app.slug}[bot]`) return send(res, 200, { login, id: app.botUserId, type: 'Bot' });
+      return notFound(res);
+    }
+    if (req.method === 'POST' && (m = route.match(/^\/app\/installations\/(\d+)\/access_tokens$/))) {
+      if (!requireJwt()) return;
+      const installationId = Number(m[1]);
+      if (!installations.has(installationId)) return notFound(res);
+      const issued: IssuedToken = { token: `ghs_${randomBytes(18).toString('hex')}`, installationId, issuedAt: Date.now() };
+      tokens.push(issued);
+      return send(res, 201, { token: issued.token, expires_at: new Date(issued.issuedAt + 3_600_000).toISOString(), permissions: { contents: 'write', pull_requests: 'write' }, repository_selection: 'selected' });
+    }
+    if ((m = route.match(/^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/))) {
+      const repository = `${m[1]}/${m[2]}`;
+      const rest = m[3] ?? '';
+      if (req.method === 'GET' && rest === '/installation') {
+        if (!requireJwt()) return;
+        const found = [...installations].find(([, repos]) => repos.has(repository));
+        return found ? send(res, 200, { id: found[0], app_id: app.id }) : notFound(res);
+      }
+      if (!exists(repository) || !canReach(token, repository)) return notFound(res);
+      if (req.method === 'GET' && rest === '') {
+        return send(res, 200, { id: 1, name: m[2], full_name: repository, private: true, default_branch: 'main', html_url: `${baseUrl}/${repository}`, owner: { login: m[1] } });
+      }
+      if (req.method === 'GET' && rest === '/pulls') {
+        const head = url.searchParams.get('head');
+        const state = url.searchParams.get('state') ?? 'open';
+        const list = pulls.filter((p) => p.repository === repository && (state === 'all' || p.state === state) && (!head || `${m![1]}:${p.head}` === head));
+        return send(res, 200, list.map(prJson));
+      }
+      if (req.method === 'POST' && rest === '/pulls') {
+        const { head, base, title } = body as { head: string; base: string; title: string };
+        const headBranch = head.includes(':') ? head.split(':')[1] : head;
+        if (!branchExists(repository, headBranch) || !branchExists(repository, base)) {
+          return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] });
+        }
+        if (pulls.some((p) => p.repository === repository && p.head === headBranch && p.state === 'open')) {
+          return send(res, 422, { message: 'Validation Failed', errors: [{ message: `A pull request already exists for ${head}.` }] });
+        }
+        const number = pulls.filter((p) => p.repository === repository).length + 1;
+        const pr: PullRequest = { number, repository, title, body: String(body?.body ?? ''), draft: body?.draft === true, head: headBranch, base, state: 'open', html_url: `${baseUrl}/${repository}/pull/${number}`, comments: [] };
+        pulls.push(pr);
+        return send(res, 201, prJson(pr));
+      }
+      const prMatch = rest.match(/^\/(pulls|issues)\/(\d+)(\/comments)?$/);
+      const pr = prMatch && pulls.find((p) => p.repository === repository && p.number === Number(prMatch[2]));
+      if (prMatch && pr) {
+        if (prMatch[1] === 'pulls' && !prMatch[3] && req.method === 'GET') return send(res, 200, prJson(pr));
+        if (prMatch[1] === 'pulls' && !prMatch[3] && req.method === 'PATCH') {
+          if (typeof body?.title === 'string') pr.title = body.title;
+          if (typeof body?.body === 'string') pr.body = body.body;
+          if (body?.state === 'open' || body?.state === 'closed') pr.state = body.state;
+          return send(res, 200, prJson(pr));
+        }
+        if (prMatch[1] === 'issues' && prMatch[3] && req.method === 'POST') {
+          pr.comments.push(String(body?.body ?? ''));
+          return send(res, 201, { id: pr.comments.length, body: body?.body });
+        }
+      }
+    }
+    return notFound(res);
+  }
+
+  async function handleGit(req: IncomingMessage, res: ServerResponse, url: URL, repository: string): Promise<void> {
+    const service = url.searchParams.get('service') ?? url.pathname.split('/').pop() ?? '';
+    const header = req.headers.authorization ?? '';
+    const basic = header.match(/^Basic\s+(\S+)$/i);
+    const [user, token] = basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':', 2) : [];
+    const record = (status: number) => gitRequests.push({ method: req.method ?? 'GET', repository, service, token: token ?? null, status, at: Date.now() });
+    if (!basic || user !== 'x-access-token' || !canReach(token, repository)) {
+      record(basic ? 403 : 401);
+      // A token that cannot reach the repository looks exactly like a missing repository, as on GitHub.
+      res.writeHead(basic ? 404 : 401, basic ? { 'content-type': 'text/plain' } : { 'www-authenticate': 'Basic realm="GitHub"' });
+      res.end(basic ? 'Repository not found.\n' : 'Authentication required\n');
+      return;
+    }
+    if (!exists(repository)) {
+      record(404);
+      res.writeHead(404).end('Repository not found.\n');
+      return;
+    }
+    const child = spawn('git', ['-c', 'http.receivepack=true', '-c', 'uploadpack.allowFilter=true', 'http-backend'], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: root,
+        ...GIT_ENV,
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: url.pathname,
+        REQUEST_METHOD: req.method ?? 'GET',
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        REMOTE_USER: user,
+        REMOTE_ADDR: '127.0.0.1',
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        HTTP_CONTENT_ENCODING: String(req.headers['content-encoding'] ?? ''),
+        GIT_HTTP_MAX_REQUEST_BUFFER: '100M',
+      },
+    });
+    req.pipe(child.stdin);
+    let head = Buffer.alloc(0);
+    let headersDone = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (headersDone) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      headersDone = true;
+      let status = 200;
+      const headers: Record<string, string> = {};
+      for (const line of head.subarray(0, end).toString('utf8').split('\r\n')) {
+        const i = line.indexOf(':');
+        const name = line.slice(0, i).trim();
+        const value = line.slice(i + 1).trim();
+        if (/^status$/i.test(name)) status = Number.parseInt(value, 10);
+        else headers[name] = value;
+      }
+      record(status);
+      res.writeHead(status, headers);
+      res.write(head.subarray(end + 4));
+    });
+    await new Promise<void>((resolve) => child.on('close', () => resolve()));
+    if (!headersDone) {
+      record(500);
+      res.writeHead(500).end('git http-backend failed\n');
+      return;
+    }
+    res.end();
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const git = url.pathname.match(/^\/([^/]+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/);
+    const work = url.pathname.startsWith('/api/v3/') || url.pathname === '/api/v3' ? handleApi(req, res, url) : git ? handleGit(req, res, url, `${git[1]}/${git[2]}`) : Promise.resolve(notFound(res));
+    work.catch((err: Error) => {
+      if (!res.headersSent) send(res, 500, { message: err.message });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    url: baseUrl,
+    host: `127.0.0.1:${port}`,
+    app,
+    calls,
+    gitRequests,
+    tokens,
+    pulls,
+    addInstallation(id, repositories) {
+      installations.set(id, new Set(repositories));
+    },
+    revokeAccess(repository) {
+      for (const repos of installations.values()) repos.delete(repository);
+    },
+    createRepository(repository, files, branch = 'main') {
+      const bare = repoDir(repository);
+      fs.mkdirSync(bare, { recursive: true });
+      runGit(['init', '--quiet', '--bare', '-b', branch, bare]);
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-seed-'));
+      try {
+        runGit(['init', '--quiet', '-b', branch, work]);
+        for (const [file, content] of Object.entries(files)) {
+          fs.mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+          fs.writeFileSync(path.join(work, file), content);
+        }
+        runGit(['add', '--all'], work);
+        runGit([...SEED_IDENTITY, 'commit', '--quiet', '-m', 'Initial docs'], work);
+        runGit(['push', '--quiet', bare, `${branch}:${branch}`], work);
+      } finally {
+        fs.rmSync(work, { recursive: true, force: true });
+      }
+    },
+    protectBranches(repository, pattern) {
+      const hook = path.join(repoDir(repository), 'hooks', 'pre-receive');
+      fs.writeFileSync(
+        hook,
+        `#!/bin/sh\nwhile read old new ref; do\n  case "$ref" in\n    refs/heads/${pattern}) echo "error: GH006: Protected branch update failed for $ref." >&2; exit 1;;\n  esac\ndone\nexit 0\n`,
+        { mode: 0o755 },
+      );
+    },
+    failNext(method, pathPattern, status, message = 'Server Error') {
+      failures.push({ method, pattern: pathPattern, status, message });
+    },
+    branches(repository) {
+      return runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads/'], repoDir(repository)).split('\n').filter(Boolean);
+    },
+    readFile(repository, ref, file) {
+      try {
+        return runGit(['show', `${ref}:${file}`], repoDir(repository));
+      } catch {
+        return null;
+      }
+    },
+    listFiles(repository, ref) {
+      return runGit(['ls-tree', '-r', '--name-only', ref], repoDir(repository)).split('\n').filter(Boolean);
+    },
+    diff(repository, base, head, options = []) {
+      return runGit(['diff', ...options, `${base}..${head}`], repoDir(repository));
+    },
+    log(repository, ref) {
+      return runGit(['log', '--format=%H%x09%an%x09%ae%x09%s', ref], repoDir(repository))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [sha, author, email, subject] = line.split('\t');
+          return { sha, author, email, subject };
+        });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
