@@ -60,8 +60,10 @@ export async function parsePage(text: string, format: 'md' | 'mdx'): Promise<Par
   try {
     await compile(body, { format, remarkPlugins: [() => (root: unknown) => void (tree = root as Node)] });
   } catch (error) {
-    const reason = (error as { reason?: string }).reason ?? (error as Error).message;
-    const line = (error as { line?: number }).line;
+    // The compiler gives the line either as a field or only inside the reason, as "(3:1-3:17)".
+    const raw = (error as { reason?: string }).reason ?? (error as Error).message;
+    const line = (error as { line?: number }).line ?? Number(/\((\d+):\d+(?:-\d+:\d+)?\)/.exec(raw)?.[1] ?? 0);
+    const reason = raw.replace(/\s*\(\d+:\d+(?:-\d+:\d+)?\)/, '');
     return { error: `${line ? `line ${line}: ` : ''}${reason}`, links: [] };
   }
   const links: PageLink[] = [];

@@ -20,6 +20,7 @@ export async function listFiles(args: z.infer<typeof input>, context: ToolContex
   for await (const entry of walkWorkspace(dir.absolute, dir.relative)) {
     if (!entry.isDirectory && matches(entry.relative)) found.push(entry.relative);
   }
+  found.sort();
   const shown = found.slice(0, MAX_LISTED);
   const more = found.length > MAX_LISTED ? `\n(${found.length - MAX_LISTED} more not shown; narrow the pattern)` : '';
   return { path: dir.relative || '.', content: found.length === 0 ? `No files match ${args.pattern}.` : shown.join('\n') + more };
