@@ -127,11 +127,10 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 }
 
 async function recordAgentEvent(params: { db: Db; job: JobRecord; emit: EmitEvent; event: AgentEvent }): Promise<void> {
-  const { type, ...data } = params.event;
-  if (params.event.type === 'turn') {
-    const { usage } = params.event;
-    await addUsage({ db: params.db, jobId: params.job.id, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+  const { event } = params;
+  if (event.type === 'turn') {
+    await addUsage({ db: params.db, jobId: params.job.id, inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens });
   }
-  if (params.event.type === 'text') data.text = params.event.text.slice(0, MAX_EVENT_TEXT) as never;
-  await params.emit(type, data as Record<string, unknown>);
+  const { type, ...data } = event.type === 'text' ? { ...event, text: event.text.slice(0, MAX_EVENT_TEXT) } : event;
+  await params.emit(type, data);
 }
