@@ -49,6 +49,7 @@ export async function runAgainst(params: {
   limits?: Partial<AgentLimits>;
   signal?: AbortSignal;
   maxRetries?: number;
+  onEvent?: (event: AgentEvent) => void;
 }): Promise<AgentRun> {
   const client = new Anthropic({ apiKey: 'test-key', baseURL: params.standIn.url, ...(params.maxRetries !== undefined && { maxRetries: params.maxRetries }) });
   const events: AgentEvent[] = [];
@@ -61,7 +62,10 @@ export async function runAgainst(params: {
       client,
       limits: { ...DEFAULT_AGENT_LIMITS, ...params.limits },
       signal: params.signal ?? new AbortController().signal,
-      onEvent: (event) => void events.push(event),
+      onEvent: (event) => {
+        events.push(event);
+        params.onEvent?.(event);
+      },
     });
     return { result, events };
   } catch (error) {

@@ -70,3 +70,86 @@ describe('runAgent against the scripted Anthropic stand-in', () => {
     }
   });
 });
+
+describe('runAgent: no-op, follow-ups and repairs', () => {
+  it('finishes without touching files when the model decides nothing needs to change', async () => {
+    const ws = await makeWorkspace(FILES);
+    try {
+      const before = await snapshot(ws.dir);
+      standIn.script([
+        reply([toolUse('search_files', { pattern: 'pricing' })]),
+        reply([text('The docs never mention pricing, so there is nothing to update.')]),
+      ]);
+      const run = await runAgainst({ standIn, workspaceDir: ws.dir, instructions: ['Update the pricing page.'] });
+      expect(run.error).toBeUndefined();
+      expect(await snapshot(ws.dir)).toEqual(before);
+      expect(run.result).toMatchObject({ title: 'The docs never mention pricing, so there is nothing to update', turns: 2 });
+      expect(toolResultsOf(standIn.requests[1])).toEqual([{ type: 'tool_result', tool_use_id: expect.any(String), content: 'No matches for /pricing/.' }]);
+      expect(run.events.some((e) => e.type === 'check')).toBe(false);
+    } finally {
+      await ws.cleanup();
+    }
+  });
+
+  it('sends earlier instructions, context and repository instructions to the model', async () => {
+    const ws = await makeWorkspace({ ...FILES, 'AGENTS.md': 'Write in British English.\n' });
+    try {
+      standIn.script([reply([text('Title: Nothing to do\n\nNo change needed.')])]);
+      const run = await runAgainst({ standIn, workspaceDir: ws.dir, instructions: ['Add a FAQ.', 'Rename it to Questions.'], context: 'PR comment on index.mdx:7' });
+      expect(run.error).toBeUndefined();
+      const [request] = standIn.requests;
+      expect(request.body.messages).toEqual([{ role: 'user', content: expect.stringContaining('<instruction number="1">\nAdd a FAQ.\n</instruction>') }]);
+      expect(request.body.messages[0].content).toContain('<context>\nPR comment on index.mdx:7\n</context>');
+      expect(request.body.messages[0].content).toMatch(/Your task:\n<task>\nRename it to Questions.\n<\/task>$/);
+      expect(request.body.system).toContain('<repository_data source="AGENTS.md">\nWrite in British English.\n');
+      expect(request.body.max_tokens).toBe(8192);
+      expect(request.headers.authorization ?? request.headers['x-api-key']).toBeTruthy();
+    } finally {
+      await ws.cleanup();
+    }
+  });
+
+  it('feeds a broken link back to the model for a repair round, then finishes once it is fixed', async () => {
+    const ws = await makeWorkspace(FILES);
+    try {
+      standIn.script([
+        reply([edit({ command: 'create', path: 'guides/faq.mdx', file_text: '---\ntitle: FAQ\n---\n\nSee [install](/guides/install).\n' })]),
+        reply([text('Title: Add FAQ\n\nAdded a FAQ page.')]),
+        reply([edit({ command: 'str_replace', path: 'guides/faq.mdx', old_str: '/guides/install', new_str: '/guides/setup' })]),
+        reply([text('Title: Add FAQ page\n\nAdded a FAQ page linking to setup.')]),
+      ]);
+      const run = await runAgainst({ standIn, workspaceDir: ws.dir, instructions: ['Add a FAQ page.'] });
+      expect(run.error).toBeUndefined();
+      const checks = run.events.filter((e) => e.type === 'check');
+      expect(checks).toEqual([
+        { type: 'check', problems: ['guides/faq.mdx:5: the link "/guides/install" points at a file that does not exist.'] },
+        { type: 'check', problems: [] },
+      ]);
+      const repairRequest = standIn.requests[2].body.messages.at(-1);
+      expect(repairRequest.role).toBe('user');
+      expect(JSON.stringify(repairRequest.content)).toContain('the link \\"/guides/install\\" points at a file that does not exist');
+      expect(await fs.readFile(path.join(ws.dir, 'guides/faq.mdx'), 'utf8')).toContain('[install](/guides/setup)');
+      expect(run.result).toMatchObject({ title: 'Add FAQ page', summary: 'Added a FAQ page linking to setup.', turns: 4 });
+    } finally {
+      await ws.cleanup();
+    }
+  });
+
+  it('stops repairing after maxRepairRounds and reports what is still wrong in the summary', async () => {
+    const ws = await makeWorkspace(FILES);
+    try {
+      standIn.script([
+        reply([edit({ command: 'create', path: 'broken.mdx', file_text: '# Broken\n\n<Note>\n' })]),
+        reply([text('Title: Add page\n\nDone.')]),
+        reply([text('Title: Add page\n\nI could not fix it.')]),
+      ]);
+      const run = await runAgainst({ standIn, workspaceDir: ws.dir, limits: { maxRepairRounds: 1 } });
+      expect(run.error).toBeUndefined();
+      expect(run.events.filter((e) => e.type === 'check')).toHaveLength(2);
+      expect(run.result?.summary).toMatch(/^I could not fix it\.\n\nThe automatic checks still report:\n- broken\.mdx no longer parses as MDX: line 3: /);
+      expect(standIn.requests).toHaveLength(3);
+    } finally {
+      await ws.cleanup();
+    }
+  });
+});
