@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 import { requestId } from './request-id.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
 import { requestLog } from './request-log.js';
+import { measureRequests } from './routes/metrics.js';
 
 /** A route module: mounts its routes on the router it is given. */
 export type RouteModule = (router: Router, ctx: AppContext) => void;
@@ -21,6 +22,7 @@ export function createHttpApp({ ctx, routes, webhooks }: HttpAppParams): Express
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(requestLog(ctx.logger));
+  app.use(measureRequests);
   app.use('/api/github/webhooks', webhooks);
   const router = express.Router();
   for (const mount of routes) mount(router, ctx);
