@@ -4,7 +4,7 @@ import type { RouteModule } from '../app.js';
 import type { AppContext } from '../context.js';
 import { authenticatedProject, requireApiKey } from '../authenticate.js';
 import { jsonBody } from '../json-body.js';
-import { Invalid, Unavailable } from '../../errors.js';
+import { Conflict, Invalid, Unavailable } from '../../errors.js';
 import { missingForAgentJobs } from '../../config.js';
 import { repositoryUrlFor } from '../../github/github-app.js';
 import { branchName } from '../../git/branch-name.js';
@@ -74,7 +74,8 @@ export function agentJobRoutes(options: { onQueued?: () => void } = {}): RouteMo
       const input = parseInput(MessageRequest, req.body, 'message');
       const project = authenticatedProject(res);
       const jobId = String(req.params.id);
-      await getJob(db, project.id, jobId);
+      // Refused before the rate limit: a message that cannot be accepted must not use up the budget.
+      if ((await getJob(db, project.id, jobId)).status === 'archived') throw new Conflict('Job is archived; create a new job instead');
       requireConfigured(ctx);
       await enforceJobRateLimit({ db, clock, projectId: project.id, perHour: ctx.config.jobs.ratePerHour });
       const job = await addMessage({ db, clock, projectId: project.id, jobId, prompt: input.prompt });
