@@ -25,7 +25,7 @@ function apiErrorType(error: InstanceType<typeof Anthropic.APIError>): string | 
 
 export function wallTimeExceeded(limits: AgentLimits): AgentError {
   const minutes = Math.max(1, Math.round(limits.maxWallMs / 60_000));
-  return new AgentError(`The agent ran past its time limit (${minutes} min) before finishing; split the request into smaller tasks or raise the time limit.`, 'limits');
+  return new AgentError(`The agent ran past its time limit (${minutes} min) before finishing; split the request into smaller tasks or raise the time limit (SCRIBE_JOB_TIMEOUT).`, 'limits');
 }
 
 export function stoppedByCaller(): AgentError {

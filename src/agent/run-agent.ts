@@ -15,10 +15,10 @@ export { AgentError } from './agent-error.js';
 export type { AgentEvent, AgentLimits, AgentResult, AgentRunParams, AgentErrorReason } from './types.js';
 
 export const DEFAULT_AGENT_LIMITS: AgentLimits = {
-  maxTurns: 50,
+  maxTurns: 40,
   maxOutputTokensPerTurn: 8_192,
-  // Every turn resends the whole conversation, so input dominates: 50 turns of ~30k tokens.
-  maxTotalTokens: 1_500_000,
+  // Every turn resends the whole conversation, so input dominates: 40 turns of up to ~50k tokens.
+  maxTotalTokens: 2_000_000,
   maxWallMs: 15 * 60_000,
   maxRepairRounds: 2,
 };
@@ -49,11 +49,11 @@ function checkStopped(run: Run): void {
 function checkBudget(run: Run): void {
   const { maxTurns, maxTotalTokens } = run.params.limits;
   if (run.turns >= maxTurns) {
-    throw new AgentError(`The agent used its limit of ${maxTurns} model turns without finishing; split the request into smaller tasks or raise the turn limit.`, 'limits');
+    throw new AgentError(`The agent used its limit of ${maxTurns} model turns without finishing; split the request into smaller tasks or raise the turn limit (SCRIBE_MAX_TURNS).`, 'limits');
   }
   const used = run.usage.inputTokens + run.usage.outputTokens;
   if (used >= maxTotalTokens) {
-    throw new AgentError(`The agent used ${used} tokens, over its limit of ${maxTotalTokens}, without finishing; split the request into smaller tasks or raise the token limit.`, 'limits');
+    throw new AgentError(`The agent used ${used} tokens, over its limit of ${maxTotalTokens}, without finishing; split the request into smaller tasks or raise the token limit (SCRIBE_MAX_TOKENS).`, 'limits');
   }
 }
 
@@ -76,7 +76,7 @@ async function runToolCalls(run: Run, blocks: Block[]): Promise<ToolResult[]> {
   for (const block of blocks) {
     if (block.type !== 'tool_use') continue;
     checkStopped(run);
-    const result = await runTool(block.name, block.input, run.tools);
+    const result = await runTool(block, run.tools);
     await run.params.onEvent({
       type: 'tool_call',
       tool: block.name,
@@ -147,7 +147,7 @@ async function loop(run: Run): Promise<AgentResult> {
     }
     if (stopReason === 'max_tokens') {
       if (++maxTokensInARow > MAX_CONSECUTIVE_MAX_TOKENS) {
-        throw new AgentError(`The model's replies hit the ${params.limits.maxOutputTokensPerTurn}-token output limit ${maxTokensInARow} times in a row; ask for a smaller change or raise the per-turn output limit.`, 'limits');
+        throw new AgentError(`The model's replies hit the ${params.limits.maxOutputTokensPerTurn}-token output limit ${maxTokensInARow} times in a row; ask for a smaller change or raise the per-turn output limit (SCRIBE_MAX_OUTPUT_TOKENS).`, 'limits');
       }
       if (response.content.length === 0) messages.push({ role: 'assistant', content: [{ type: 'text', text: '…' }] });
       messages.push({ role: 'user', content: continueAfterMaxTokens(response.content, params.limits.maxOutputTokensPerTurn) });

@@ -24,7 +24,8 @@ beforeEach(async () => {
 });
 afterEach(() => ws.cleanup());
 
-const editor = (input: Record<string, unknown>) => runTool('str_replace_based_edit_tool', input, context);
+const call = (name: string, input: Record<string, unknown>) => runTool({ name, input }, context);
+const editor = (input: Record<string, unknown>) => call('str_replace_based_edit_tool', input);
 const read = (file: string) => fs.readFile(path.join(ws.dir, file), 'utf8');
 
 describe('tool definitions', () => {
@@ -105,7 +106,7 @@ describe('text editor: create, str_replace, insert', () => {
   it('rejects unsupported commands and malformed input as errors', async () => {
     expect(await editor({ command: 'undo_edit', path: 'README.md' })).toMatchObject({ ok: false, command: 'undo_edit', content: expect.stringContaining('Unsupported command') });
     expect(await editor({ command: 'create', path: 'x.md' })).toMatchObject({ ok: false, content: expect.stringContaining('file_text') });
-    expect(await runTool('rm_rf', {}, context)).toMatchObject({ ok: false, content: 'Unknown tool "rm_rf".' });
+    expect(await call('rm_rf', {})).toMatchObject({ ok: false, content: 'Unknown tool "rm_rf".' });
   });
 
   it('refuses paths outside the workspace and inside .git for every command', async () => {
@@ -124,47 +125,47 @@ describe('text editor: create, str_replace, insert', () => {
 
 describe('list_files', () => {
   it('lists files matching a glob, never .git or node_modules', async () => {
-    expect((await runTool('list_files', { pattern: '**/*.md' }, context)).content.split('\n')).toEqual(['.hidden/secret.md', 'README.md', 'docs/a.md', 'docs/guide.md']);
-    expect((await runTool('list_files', { pattern: '**/*.mdx', path: 'docs' }, context)).content).toBe('docs/deep/er/page.mdx');
-    expect((await runTool('list_files', { pattern: '**/config' }, context)).content).toBe('No files match **/config.');
-    expect(await runTool('list_files', { pattern: '*', path: '..' }, context)).toMatchObject({ ok: false });
+    expect((await call('list_files', { pattern: '**/*.md' })).content.split('\n')).toEqual(['.hidden/secret.md', 'README.md', 'docs/a.md', 'docs/guide.md']);
+    expect((await call('list_files', { pattern: '**/*.mdx', path: 'docs' })).content).toBe('docs/deep/er/page.mdx');
+    expect((await call('list_files', { pattern: '**/config' })).content).toBe('No files match **/config.');
+    expect(await call('list_files', { pattern: '*', path: '..' })).toMatchObject({ ok: false });
   });
 });
 
 describe('search_files', () => {
   it('finds regex matches with file and line', async () => {
-    const result = await runTool('search_files', { pattern: 'h[ae]llo', case_insensitive: true }, context);
+    const result = await call('search_files', { pattern: 'h[ae]llo', case_insensitive: true });
     expect(result).toMatchObject({ ok: true, content: 'docs/guide.md:3: Hello World' });
-    expect((await runTool('search_files', { pattern: '^repeat$', glob: 'docs/*.md' }, context)).content).toBe('docs/a.md:4: repeat\ndocs/a.md:5: repeat');
-    expect((await runTool('search_files', { pattern: 'dependency' }, context)).content).toBe('No matches for /dependency/.');
+    expect((await call('search_files', { pattern: '^repeat$', glob: 'docs/*.md' })).content).toBe('docs/a.md:4: repeat\ndocs/a.md:5: repeat');
+    expect((await call('search_files', { pattern: 'dependency' })).content).toBe('No matches for /dependency/.');
   });
 
   it('reports invalid and runaway regular expressions as errors', async () => {
-    expect(await runTool('search_files', { pattern: '(' }, context)).toMatchObject({ ok: false, content: expect.stringContaining('Invalid regular expression') });
+    expect(await call('search_files', { pattern: '(' })).toMatchObject({ ok: false, content: expect.stringContaining('Invalid regular expression') });
     await fs.writeFile(path.join(ws.dir, 'docs/evil.md'), `${'a'.repeat(40)}b\n`);
-    expect(await runTool('search_files', { pattern: '^(a+)+$' }, context)).toMatchObject({ ok: false, content: expect.stringContaining('took longer than') });
+    expect(await call('search_files', { pattern: '^(a+)+$' })).toMatchObject({ ok: false, content: expect.stringContaining('took longer than') });
   });
 });
 
 describe('delete_file and move_file', () => {
   it('deletes a file and remembers its content', async () => {
-    expect(await runTool('delete_file', { path: 'docs/guide.md' }, context)).toMatchObject({ ok: true, path: 'docs/guide.md' });
+    expect(await call('delete_file', { path: 'docs/guide.md' })).toMatchObject({ ok: true, path: 'docs/guide.md' });
     await expect(fs.access(path.join(ws.dir, 'docs/guide.md'))).rejects.toThrow();
     expect(context.originals.get('docs/guide.md')).toBe(FILES['docs/guide.md']);
-    expect(await runTool('delete_file', { path: 'docs/guide.md' }, context)).toMatchObject({ ok: false, content: 'docs/guide.md does not exist.' });
-    expect(await runTool('delete_file', { path: 'docs' }, context)).toMatchObject({ ok: false, content: expect.stringContaining('is a directory') });
-    expect(await runTool('delete_file', { path: '.git/config' }, context)).toMatchObject({ ok: false });
-    expect(await runTool('delete_file', { path: '../outside.txt' }, context)).toMatchObject({ ok: false });
+    expect(await call('delete_file', { path: 'docs/guide.md' })).toMatchObject({ ok: false, content: 'docs/guide.md does not exist.' });
+    expect(await call('delete_file', { path: 'docs' })).toMatchObject({ ok: false, content: expect.stringContaining('is a directory') });
+    expect(await call('delete_file', { path: '.git/config' })).toMatchObject({ ok: false });
+    expect(await call('delete_file', { path: '../outside.txt' })).toMatchObject({ ok: false });
     await expect(fs.access(ws.outside)).resolves.toBeUndefined();
   });
 
   it('moves a file into a new directory, refusing to overwrite or leave the workspace', async () => {
-    expect(await runTool('move_file', { from: 'docs/guide.md', to: 'guides/setup.md' }, context)).toMatchObject({ ok: true, path: 'docs/guide.md -> guides/setup.md' });
+    expect(await call('move_file', { from: 'docs/guide.md', to: 'guides/setup.md' })).toMatchObject({ ok: true, path: 'docs/guide.md -> guides/setup.md' });
     expect(await read('guides/setup.md')).toBe(FILES['docs/guide.md']);
     expect(context.originals).toEqual(new Map([['docs/guide.md', FILES['docs/guide.md']], ['guides/setup.md', null]]));
-    expect(await runTool('move_file', { from: 'README.md', to: 'docs/a.md' }, context)).toMatchObject({ ok: false, content: expect.stringContaining('already exists') });
-    expect(await runTool('move_file', { from: 'README.md', to: '../stolen.md' }, context)).toMatchObject({ ok: false, path: 'README.md -> ../stolen.md' });
-    expect(await runTool('move_file', { from: 'README.md', to: '.git/README.md' }, context)).toMatchObject({ ok: false });
+    expect(await call('move_file', { from: 'README.md', to: 'docs/a.md' })).toMatchObject({ ok: false, content: expect.stringContaining('already exists') });
+    expect(await call('move_file', { from: 'README.md', to: '../stolen.md' })).toMatchObject({ ok: false, path: 'README.md -> ../stolen.md' });
+    expect(await call('move_file', { from: 'README.md', to: '.git/README.md' })).toMatchObject({ ok: false });
     await expect(fs.access(path.join(ws.parent, 'stolen.md'))).rejects.toThrow();
     expect(await read('README.md')).toBe(FILES['README.md']);
   });

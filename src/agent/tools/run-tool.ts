@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { WorkspacePathError } from '../resolve-workspace-path.js';
@@ -38,7 +39,8 @@ function requestedPath(input: unknown): string | undefined {
  * Execute one tool_use block. Failures never escape: a refused path, a missing match or an unexpected
  * file-system error all come back as `ok: false` so the model can correct itself.
  */
-export async function runTool(name: string, input: unknown, context: ToolContext): Promise<ToolCallResult> {
+export async function runTool(call: { name: string; input: unknown }, context: ToolContext): Promise<ToolCallResult> {
+  const { name, input } = call;
   const command = name === textEditorTool.name && typeof input === 'object' && input !== null ? String((input as { command?: unknown }).command) : undefined;
   try {
     if (name === textEditorTool.name) {
@@ -58,7 +60,9 @@ export async function runTool(name: string, input: unknown, context: ToolContext
     return { ok: true, content: outcome.content, path: outcome.path };
   } catch (error) {
     const known = error instanceof ToolError || error instanceof WorkspacePathError;
-    const message = known ? (error as Error).message : `The operation failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    // Unexpected file-system errors name absolute paths; the model only knows repository-relative ones.
+    const raw = error instanceof Error ? error.message : String(error);
+    const message = known ? raw : `The operation failed: ${raw.split(`${context.workspaceDir}${path.sep}`).join('')}`;
     return { ok: false, content: message, command, path: requestedPath(input) };
   }
 }
