@@ -25,6 +25,8 @@ export const DEFAULT_AGENT_LIMITS: AgentLimits = {
 
 /** A model that keeps hitting max_tokens is not converging; stop rather than burn the budget. */
 const MAX_CONSECUTIVE_MAX_TOKENS = 3;
+/** The SDK refuses non-streaming requests it expects to run past 10 minutes (about 21k output tokens). */
+const MAX_NON_STREAMING_TOKENS = 16_384;
 /** Tool output goes back into the context window on every later turn; keep any one result bounded. */
 const MAX_TOOL_RESULT_CHARS = 60_000;
 
@@ -60,7 +62,9 @@ function checkBudget(run: Run): void {
 async function callModel(run: Run, system: string, messages: Anthropic.MessageParam[]): Promise<Anthropic.Message> {
   const { client, model, limits } = run.params;
   try {
-    return await client.messages.create({ model, max_tokens: limits.maxOutputTokensPerTurn, system, tools: agentTools, messages }, { signal: run.signal });
+    const body = { model, max_tokens: limits.maxOutputTokensPerTurn, system, tools: agentTools, messages };
+    if (body.max_tokens > MAX_NON_STREAMING_TOKENS) return await client.messages.stream(body, { signal: run.signal }).finalMessage();
+    return await client.messages.create(body, { signal: run.signal });
   } catch (error) {
     throw mapApiError(error, { aborted: run.params.signal.aborted, timedOut: run.deadline.aborted, attempts: client.maxRetries + 1, limits });
   }

@@ -28,6 +28,18 @@ describe('Anthropic stand-in', () => {
     expect(standIn.pending()).toBe(0);
   });
 
+  it('streams the same message as server-sent events when asked', async () => {
+    standIn.script([reply([text('hi'), toolUse('list_files', { pattern: '*' }, 'toolu_2')], { stopReason: 'tool_use', usage: { input_tokens: 3, output_tokens: 4 } })]);
+    const message = await client.messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+    expect(message).toMatchObject({
+      type: 'message',
+      stop_reason: 'tool_use',
+      content: [{ type: 'text', text: 'hi' }, { type: 'tool_use', id: 'toolu_2', name: 'list_files', input: { pattern: '*' } }],
+      usage: { input_tokens: 3, output_tokens: 4 },
+    });
+    expect(standIn.requests[0].body.stream).toBe(true);
+  });
+
   it('routes concurrent conversations by match, then falls back, then fails clearly', async () => {
     standIn.script([reply([text('for A')])], { match: (r) => r.body.messages[0].content === 'A' });
     standIn.script([reply([text('for anyone')])]);

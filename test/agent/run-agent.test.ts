@@ -55,6 +55,24 @@ describe('runAgent against the scripted Anthropic stand-in', () => {
     }
   });
 
+  it('streams when the per-turn output limit is too large for a plain request, with the same outcome', async () => {
+    const ws = await makeWorkspace(FILES);
+    try {
+      standIn.script([
+        reply([text('Fixing.'), edit({ command: 'str_replace', path: 'index.mdx', old_str: 'teh', new_str: 'the' })], { usage: { input_tokens: 10, output_tokens: 20 } }),
+        reply([text('Title: Fix typo\n\nFixed it.')], { usage: { input_tokens: 30, output_tokens: 5 } }),
+      ]);
+      const run = await runAgainst({ standIn, workspaceDir: ws.dir, limits: { maxOutputTokensPerTurn: 32_000 } });
+      expect(run.error).toBeUndefined();
+      expect(standIn.requests.map((r) => [r.body.stream, r.body.max_tokens])).toEqual([[true, 32_000], [true, 32_000]]);
+      expect(run.result).toEqual({ title: 'Fix typo', summary: 'Fixed it.', usage: { inputTokens: 40, outputTokens: 25 }, turns: 2 });
+      expect(await fs.readFile(path.join(ws.dir, 'index.mdx'), 'utf8')).toContain('for the people');
+      expect(toolResultsOf(standIn.requests[1])).toEqual([{ type: 'tool_result', tool_use_id: expect.any(String), content: 'Replaced one occurrence in index.mdx.' }]);
+    } finally {
+      await ws.cleanup();
+    }
+  });
+
   it('maps a persistent 529 to AgentError overloaded after the SDK retries', async () => {
     const ws = await makeWorkspace(FILES);
     try {

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
  * Each request takes the next turn of the first script whose `match` accepts it (scripts without a
  * match accept anything). When nothing is scripted the `fallback` responder answers, if set; otherwise
  * the request fails with a non-retryable 500 saying the script ran out, so a test sees it at once.
+ * Requests with `stream: true` get the same turn as server-sent events.
  * Requests are checked the way the real API checks them (roles alternate, every tool_use answered by a
  * tool_result in the next user message) and refused with 400 `invalid_request_error` otherwise.
  */
@@ -142,6 +143,26 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(data);
 }
 
+/** The same message as server-sent events, the way the API streams it (`stream: true`). */
+function sendEventStream(res: http.ServerResponse, message: { content: ContentBlock[]; stop_reason: string; usage: Usage } & Record<string, unknown>): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': newId('req') });
+  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } });
+  message.content.forEach((block, index) => {
+    if (block.type === 'tool_use') {
+      send('content_block_start', { index, content_block: { ...block, input: {} } });
+      send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    } else {
+      send('content_block_start', { index, content_block: { ...block, text: '' } });
+      send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
+    }
+    send('content_block_stop', { index });
+  });
+  send('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } });
+  send('message_stop', {});
+  res.end();
+}
+
 function errorBody(type: string, message: string) {
   return { type: 'error', error: { type, message } };
 }
@@ -236,7 +257,7 @@ export async function startAnthropicStandIn(): Promise<AnthropicStandIn> {
       return respond(turn.error.status, errorBody(type, turn.error.message ?? type), headers);
     }
     const hasToolUse = turn.content.some((b) => b.type === 'tool_use');
-    respond(200, {
+    const message = {
       id: newId('msg'),
       type: 'message',
       role: 'assistant',
@@ -245,7 +266,12 @@ export async function startAnthropicStandIn(): Promise<AnthropicStandIn> {
       stop_reason: turn.stopReason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
       usage: { input_tokens: turn.usage?.input_tokens ?? 100, output_tokens: turn.usage?.output_tokens ?? 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    });
+    };
+    if ((body as { stream?: boolean }).stream) {
+      recorded.status = 200;
+      return sendEventStream(res, message);
+    }
+    respond(200, message);
   }
 
   const server = http.createServer((req, res) => {
