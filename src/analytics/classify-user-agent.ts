@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import { isbotMatch } from 'isbot';
+
+export type AiKind = 'crawler' | 'search' | 'assistant' | 'agent';
+
+export type Classification =
+  | { class: 'human' }
+  | { class: 'ai'; agent: string; aiKind: AiKind }
+  | { class: 'bot'; agent: string };
+
+interface AgentEntry {
+  name: string;
+  kind: AiKind;
+}
+
+const DATA = new URL('./data/ai-agents.json', import.meta.url);
+const agents = (JSON.parse(fs.readFileSync(DATA, 'utf8')) as { agents: AgentEntry[] }).agents;
+const byName = new Map(agents.map((a) => [a.name.toLowerCase(), a]));
+// Whole-word: a name must not continue into a neighbouring token character, so "GoogleOther" does not match inside
+// "GoogleOther-Image", nor "OpenAI" inside the "openai.com" URL every OpenAI agent carries. Longer names first.
+const WORD = 'A-Za-z0-9_.\\-';
+const escaped = [...byName.values()]
+  .map((a) => a.name)
+  .sort((a, b) => b.length - a.length)
+  .map((n) => n.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'));
+const AI_PATTERN = new RegExp(`(?<![${WORD}])(?:${escaped.join('|')})(?![${WORD}])`, 'i');
+
+const cache = new Map<string, Classification>();
+const CACHE_LIMIT = 20_000;
+
+/**
+ * human, ai (an agent from the curated list in data/ai-agents.json) or bot (anything else automated, by isbot).
+ * The AI list is checked first: isbot also knows many AI crawlers but cannot tell them apart from other bots.
+ */
+export function classifyUserAgent(userAgent: string | undefined | null): Classification {
+  const ua = (userAgent ?? '').trim();
+  if (!ua) return { class: 'bot', agent: 'no user agent' };
+  const cached = cache.get(ua);
+  if (cached) return cached;
+  const result = classifyUncached(ua);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(ua, result);
+  return result;
+}
+
+function classifyUncached(ua: string): Classification {
+  const ai = AI_PATTERN.exec(ua);
+  if (ai) {
+    const entry = byName.get(ai[0].toLowerCase())!;
+    return { class: 'ai', agent: entry.name, aiKind: entry.kind };
+  }
+  const bot = isbotMatch(ua);
+  if (bot !== null) return { class: 'bot', agent: bot.slice(0, 100) };
+  return { class: 'human' };
+}
+
+export const AI_AGENT_COUNT = agents.length;

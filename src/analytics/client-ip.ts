@@ -1,0 +1,28 @@
+import { isIP } from 'node:net';
+import type { Request } from 'express';
+
+/**
+ * The client address of a request: the socket's peer, unless a trusted reverse proxy header is configured. For a
+ * list header (X-Forwarded-For) the right-most entry is used — the one the trusted proxy appended; entries further
+ * left are whatever the client claimed. Returns undefined when there is no usable address.
+ */
+export function clientIp(req: Request, trustedProxyHeader: string | undefined): string | undefined {
+  if (trustedProxyHeader) {
+    const value = req.get(trustedProxyHeader);
+    const last = value?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+    return normalizeIp(last);
+  }
+  return normalizeIp(req.socket.remoteAddress);
+}
+
+/** Canonical text of an address ("::ffff:1.2.3.4" → "1.2.3.4", IPv6 lower-cased), or undefined if not an IP. */
+export function normalizeIp(value: string | undefined | null): string | undefined {
+  if (!value) return undefined;
+  let ip = value.trim();
+  if (ip.startsWith('[') && ip.includes(']')) ip = ip.slice(1, ip.indexOf(']'));
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(ip)) ip = ip.slice(0, ip.indexOf(':'));
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) ip = mapped[1];
+  if (!isIP(ip)) return undefined;
+  return ip.toLowerCase();
+}

@@ -1,0 +1,85 @@
+import roaring from 'roaring';
+
+export const { RoaringBitmap32 } = roaring;
+export type Bitmap = InstanceType<typeof RoaringBitmap32>;
+
+/** Event classes as stored. Other bots are kept in raw events only. */
+export const KIND = { bot: 0, human: 1, ai: 2 } as const;
+export type CountedKind = typeof KIND.human | typeof KIND.ai;
+
+/** Page 0 of every day set is the whole site, so site-wide distinct counts come from the same bitmaps. */
+export const SITE_PAGE = 0;
+
+/**
+ * A (page, visitor) pair is stored in part `(page >> 16) * 65536 + (visitor >> 16)` under the 32-bit key
+ * `(page & 0xffff) << 16 | (visitor & 0xffff)`. Roaring groups keys by their high 16 bits, so inside a part every
+ * container is exactly one page's visitors, and a page's distinct count is its container's cardinality — readable
+ * from the serialized header without touching the members.
+ */
+export function partOf(pageId: number, visitorId: number): number {
+  return (pageId >>> 16) * 65536 + (visitorId >>> 16);
+}
+
+export function pairKey(pageId: number, visitorId: number): number {
+  return (((pageId & 0xffff) << 16) | (visitorId & 0xffff)) >>> 0;
+}
+
+/** Page number of a container in a part. */
+export function pageOf(part: number, containerKey: number): number {
+  return Math.floor(part / 65536) * 65536 + containerKey;
+}
+
+/** One day's (or part of a day's) sets: part → bitmap, per counted kind. */
+export interface PairSets {
+  human: Map<number, Bitmap>;
+  ai: Map<number, Bitmap>;
+}
+
+export function emptyPairSets(): PairSets {
+  return { human: new Map(), ai: new Map() };
+}
+
+/** Adds a visitor's view of a page (and of the site) to pending key lists, grouped by part. */
+export function addPair(target: Map<number, number[]>, pageId: number, visitorId: number): void {
+  for (const page of [pageId, SITE_PAGE]) {
+    const part = partOf(page, visitorId);
+    let keys = target.get(part);
+    if (!keys) target.set(part, (keys = []));
+    keys.push(pairKey(page, visitorId));
+  }
+}
+
+const SERIAL_COOKIE_NO_RUNCONTAINER = 12346;
+const SERIAL_COOKIE = 12347;
+
+/**
+ * Per-container cardinalities of a bitmap in the portable format (CRoaring's spec): container key → count.
+ * Calls `visit(key, cardinality)` for each container.
+ */
+export function forEachContainer(serialized: Buffer, visit: (key: number, cardinality: number) => void): void {
+  const cookie = serialized.readUInt32LE(0);
+  let size: number;
+  let offset: number;
+  if ((cookie & 0xffff) === SERIAL_COOKIE) {
+    size = (cookie >>> 16) + 1;
+    offset = 4 + ((size + 7) >> 3);
+  } else if (cookie === SERIAL_COOKIE_NO_RUNCONTAINER) {
+    size = serialized.readUInt32LE(4);
+    offset = 8;
+  } else {
+    throw new Error('not a portable roaring bitmap');
+  }
+  for (let i = 0; i < size; i++, offset += 4) {
+    visit(serialized.readUInt16LE(offset), serialized.readUInt16LE(offset + 2) + 1);
+  }
+}
+
+/** Distinct visitors per page of the given part bitmap, added into `counts` (page → count). */
+export function addPageCardinalities(part: number, bitmap: Bitmap, counts: Map<number, number>): void {
+  if (bitmap.isEmpty) return;
+  const bytes = bitmap.serialize(true) as Uint8Array;
+  forEachContainer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (key, cardinality) => {
+    const page = pageOf(part, key);
+    counts.set(page, (counts.get(page) ?? 0) + cardinality);
+  });
+}

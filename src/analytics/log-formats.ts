@@ -1,0 +1,117 @@
+import type { PageView } from './prepare-event.js';
+
+export type LogFormat = 'combined' | 'cloudflare' | 'vercel';
+
+/** A log line is a page view, a request that does not count (with why), or malformed (with what is wrong). */
+export type ParsedLine = { view: PageView } | { skip: string } | { error: string };
+
+// %h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i" — nginx's default and Apache's "combined"
+const COMBINED = /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (?:\d+|-) "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"/;
+const CLF_TIME = /^(\d{2})\/([A-Za-z]{3})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Guesses the format from one non-empty line. */
+export function detectFormat(line: string): LogFormat | undefined {
+  const text = line.trim();
+  if (text.startsWith('{')) {
+    try {
+      const record = JSON.parse(text) as Record<string, unknown>;
+      if ('ClientRequestURI' in record || 'EdgeStartTimestamp' in record || 'ClientIP' in record) return 'cloudflare';
+      if ('proxy' in record || ('deploymentId' in record && 'source' in record)) return 'vercel';
+    } catch {
+      return undefined;
+    }
+    return undefined;
+  }
+  return COMBINED.test(text) ? 'combined' : undefined;
+}
+
+export function parseLogLine(line: string, format: LogFormat): ParsedLine {
+  if (format === 'combined') return parseCombined(line);
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return { error: 'not valid JSON' };
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return { error: 'not a JSON object' };
+  return format === 'cloudflare' ? parseCloudflare(record as Record<string, unknown>) : parseVercel(record as Record<string, unknown>);
+}
+
+function unescape(text: string): string {
+  return text.replace(/\\(x[0-9a-fA-F]{2}|.)/g, (_, c: string) => (c.length === 3 ? String.fromCharCode(parseInt(c.slice(1), 16)) : c));
+}
+
+function parseCombined(line: string): ParsedLine {
+  const m = COMBINED.exec(line);
+  if (!m) return { error: 'not a combined log line' };
+  const [, ip, time, request, status, referrer, userAgent] = m;
+  const t = CLF_TIME.exec(time);
+  if (!t || !MONTHS.includes(t[2])) return { error: `unreadable time ${JSON.stringify(time)}` };
+  const offset = (t[7] === '-' ? -1 : 1) * (Number(t[8]) * 60 + Number(t[9])) * 60_000;
+  const timestamp = Date.UTC(+t[3], MONTHS.indexOf(t[2]), +t[1], +t[4], +t[5], +t[6]) - offset;
+  const [method, target] = unescape(request).split(' ');
+  return request_({ method, target, status: Number(status), timestamp, ip, userAgent: unescape(userAgent), referrer: unescape(referrer) });
+}
+
+/** The rules every format shares: successful GETs of pages only. */
+function request_(r: { method: string | undefined; target: string | undefined; status: number; timestamp: number; ip?: string; userAgent?: string; referrer?: string }): ParsedLine {
+  if (!r.method || !r.target) return { error: 'no request method and path' };
+  if (r.method.toUpperCase() !== 'GET') return { skip: `method ${r.method.toUpperCase()}` };
+  if (!(r.status >= 200 && r.status < 400)) return { skip: `status ${r.status}` };
+  if (!Number.isFinite(r.timestamp)) return { error: 'no usable timestamp' };
+  return {
+    view: {
+      timestamp: r.timestamp,
+      url: r.target,
+      userAgent: r.userAgent,
+      ip: r.ip || undefined,
+      referrer: r.referrer && r.referrer !== '-' ? r.referrer : null,
+    },
+  };
+}
+
+/** Logpush timestamps are RFC 3339 text or Unix seconds, milliseconds or nanoseconds, depending on the job. */
+function cloudflareTime(value: unknown): number {
+  if (typeof value === 'string' && !/^\d+$/.test(value)) return Date.parse(value);
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) return NaN;
+  if (n > 1e17) return Math.floor(n / 1e6);
+  if (n > 1e14) return Math.floor(n / 1e3);
+  if (n > 1e11) return n;
+  return n * 1000;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function parseCloudflare(r: Record<string, unknown>): ParsedLine {
+  const uri = text(r.ClientRequestURI) ?? text(r.ClientRequestPath);
+  if (!uri) return { error: 'no ClientRequestURI' };
+  return request_({
+    method: text(r.ClientRequestMethod),
+    target: uri,
+    status: Number(r.EdgeResponseStatus ?? r.OriginResponseStatus),
+    timestamp: cloudflareTime(r.EdgeStartTimestamp ?? r.EdgeEndTimestamp),
+    ip: text(r.ClientIP),
+    userAgent: text(r.ClientRequestUserAgent),
+    referrer: text(r.ClientRequestReferer),
+  });
+}
+
+function parseVercel(r: Record<string, unknown>): ParsedLine {
+  const proxy = r.proxy;
+  if (typeof proxy !== 'object' || proxy === null) return { skip: 'not a request (no proxy record)' };
+  const p = proxy as Record<string, unknown>;
+  const userAgent = Array.isArray(p.userAgent) ? text(p.userAgent[0]) : text(p.userAgent);
+  return request_({
+    method: text(p.method),
+    target: text(p.path),
+    status: Number(p.statusCode ?? r.statusCode),
+    timestamp: Number(p.timestamp ?? r.timestamp),
+    ip: text(p.clientIp),
+    userAgent,
+    referrer: text(p.referer),
+  });
+}

@@ -1,0 +1,158 @@
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { DatabaseTarget } from '../db/database-url.js';
+
+export type Param = string | number | bigint | Buffer | null;
+export type Row = Record<string, unknown>;
+export type ColumnType = 'text' | 'int' | 'bigint';
+
+/**
+ * The analytics module's own connection: the hot paths (batch ingest, folding events into day sets, loading
+ * bitmaps) run thousands of statements per request, which Prisma's per-query overhead would dominate. SQL is
+ * written once with `?` placeholders and quoted identifiers, valid on both SQLite and PostgreSQL.
+ */
+export interface Sql {
+  provider: DatabaseTarget['provider'];
+  query<T = Row>(sql: string, params?: Param[]): Promise<T[]>;
+  run(sql: string, params?: Param[]): Promise<void>;
+  /** multi-row insert; `suffix` e.g. `ON CONFLICT DO NOTHING RETURNING "key"` */
+  insertMany<T = Row>(params: { table: string; columns: [string, ColumnType][]; rows: Param[][]; suffix?: string }): Promise<T[]>;
+  /** one transaction holding the analytics write lock (across processes), run exclusively in this process */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL advisory lock id held by analytics writers (Prisma's migrate lock is 72707369). */
+const WRITE_LOCK_ID = 72707380;
+
+/** Runs async critical sections one at a time. */
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn, fn);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+export function openSql(target: DatabaseTarget): Sql {
+  return target.provider === 'sqlite' ? openSqlite(target.filePath) : openPostgres(target.url);
+}
+
+function openSqlite(filePath: string): Sql {
+  const db = new Database(filePath, { timeout: 10_000 });
+  // WAL lets the Prisma connection read while analytics writes; NORMAL sync is durable across process crashes.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (statements.size > 500) statements.clear();
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const mutex = new Mutex();
+  const direct: Sql = {
+    provider: 'sqlite',
+    async query<T>(text: string, params: Param[] = []) {
+      return prepare(text).all(...params) as T[];
+    },
+    async run(text, params = []) {
+      prepare(text).run(...params);
+    },
+    async insertMany<T>({ table, columns, rows, suffix = '' }: Parameters<Sql['insertMany']>[0]) {
+      const names = columns.map(([c]) => `"${c}"`).join(', ');
+      const statement = prepare(`INSERT INTO "${table}" (${names}) VALUES (${columns.map(() => '?').join(', ')}) ${suffix}`);
+      const out: T[] = [];
+      if (statement.reader) for (const row of rows) out.push(...(statement.all(...row) as T[]));
+      else for (const row of rows) statement.run(...row);
+      return out;
+    },
+    transaction: (fn) => fn(direct),
+    close: async () => undefined,
+  };
+  // One connection: statements outside a transaction wait for it, so they never see its uncommitted writes.
+  return {
+    provider: 'sqlite',
+    query: (text, params) => mutex.run(() => direct.query(text, params)),
+    run: (text, params) => mutex.run(() => direct.run(text, params)),
+    insertMany: (params) => mutex.run(() => direct.insertMany(params)),
+    transaction(fn) {
+      return mutex.run(async () => {
+        prepare('BEGIN IMMEDIATE').run();
+        try {
+          const result = await fn(direct);
+          prepare('COMMIT').run();
+          return result;
+        } catch (err) {
+          if (db.inTransaction) prepare('ROLLBACK').run();
+          throw err;
+        }
+      });
+    },
+    async close() {
+      await mutex.run(async () => db.close());
+    },
+  };
+}
+
+function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+const PG_TYPES: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]' };
+
+function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'transaction' | 'close'>): Sql {
+  return {
+    provider: 'postgresql',
+    async query<T>(text: string, params: Param[] = []) {
+      return (await client.query(numbered(text), params)).rows as T[];
+    },
+    async run(text, params = []) {
+      await client.query(numbered(text), params);
+    },
+    async insertMany<T>({ table, columns, rows, suffix = '' }: Parameters<Sql['insertMany']>[0]) {
+      if (!rows.length) return [];
+      // one statement for the whole batch: columns travel as arrays and are unnested server-side
+      const arrays = columns.map((_, i) => rows.map((r) => (typeof r[i] === 'bigint' ? String(r[i]) : r[i])));
+      const names = columns.map(([c]) => `"${c}"`).join(', ');
+      const unnest = columns.map(([, type], i) => `$${i + 1}::${PG_TYPES[type]}`).join(', ');
+      const result = await client.query(`INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${unnest}) ${suffix}`, arrays);
+      return result.rows as T[];
+    },
+    ...base,
+  };
+}
+
+function openPostgres(url: string): Sql {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // a dropped database or restarted server surfaces on the next query; an idle client's error must not crash us
+  pool.on('error', () => undefined);
+  const mutex = new Mutex();
+  const base: Pick<Sql, 'transaction' | 'close'> = {
+    transaction(fn) {
+      return mutex.run(async () => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK_ID]);
+          const tx = postgresSql(client, { transaction: (inner) => inner(tx), close: async () => undefined });
+          const result = await fn(tx);
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
+        }
+      });
+    },
+    close: () => pool.end(),
+  };
+  return postgresSql(pool, base);
+}
