@@ -109,10 +109,55 @@ function repairMessage(problems: string[], roundsLeft: number): string {
   return `Before this is finished, fix these problems your edits introduced (you have ${roundsLeft} repair round${roundsLeft === 1 ? '' : 's'} left):\n${problems.map((p) => `- ${p}`).join('\n')}\nThen end with the Title line and summary again.`;
 }
 
+/** Add a turn's usage to the run and tell the caller about the turn and any text the model wrote. */
+async function recordTurn(run: Run, response: Anthropic.Message): Promise<string> {
+  run.turns++;
+  const { usage } = response;
+  const turnUsage = {
+    inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+    outputTokens: usage.output_tokens,
+  };
+  run.usage.inputTokens += turnUsage.inputTokens;
+  run.usage.outputTokens += turnUsage.outputTokens;
+  await run.params.onEvent({ type: 'turn', turn: run.turns, stopReason: response.stop_reason, usage: turnUsage });
+  const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+  if (text) await run.params.onEvent({ type: 'text', text });
+  return text;
+}
+
+/** The edit checks; a checker that crashes must not fail a run whose edits may be fine. */
+async function checkRun(run: Run): Promise<{ problems: string[]; repairable: boolean }> {
+  checkStopped(run);
+  try {
+    const problems = await checkEdits({ workspaceDir: run.params.workspaceDir, originals: run.tools.originals });
+    await run.params.onEvent({ type: 'check', problems });
+    return { problems, repairable: true };
+  } catch (error) {
+    const problems = [`The edit checks could not run: ${(error as Error).message}`];
+    await run.params.onEvent({ type: 'check', problems });
+    return { problems, repairable: false };
+  }
+}
+
+function stopFailure(run: Run, stopReason: Anthropic.StopReason | null): AgentError | undefined {
+  if (stopReason === 'refusal') {
+    return new AgentError('The model declined to carry out this request (stop reason: refusal); rephrase the instruction and try again.', 'refusal');
+  }
+  if (stopReason === 'model_context_window_exceeded') {
+    return new AgentError(`The conversation outgrew the model's context window after ${run.turns} turns; split the request into smaller tasks.`, 'context');
+  }
+  return undefined;
+}
+
+/** The API rejects two user messages in a row; an empty assistant reply still needs a placeholder turn. */
+function pushUser(messages: Anthropic.MessageParam[], content: Anthropic.MessageParam['content']): void {
+  if (messages.at(-1)?.role === 'user') messages.push({ role: 'assistant', content: [{ type: 'text', text: '…' }] });
+  messages.push({ role: 'user', content });
+}
+
 async function loop(run: Run): Promise<AgentResult> {
   const { params } = run;
-  const facts = await gatherRepositoryFacts(params.workspaceDir);
-  const system = buildSystemPrompt(facts);
+  const system = buildSystemPrompt(await gatherRepositoryFacts(params.workspaceDir));
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: buildTaskMessage(params) }];
   let lastText = '';
   let repairRounds = 0;
@@ -122,62 +167,36 @@ async function loop(run: Run): Promise<AgentResult> {
     checkStopped(run);
     checkBudget(run);
     const response = await callModel(run, system, messages);
-    run.turns++;
-    const usage = {
-      inputTokens: response.usage.input_tokens + (response.usage.cache_creation_input_tokens ?? 0) + (response.usage.cache_read_input_tokens ?? 0),
-      outputTokens: response.usage.output_tokens,
-    };
-    run.usage.inputTokens += usage.inputTokens;
-    run.usage.outputTokens += usage.outputTokens;
-    await params.onEvent({ type: 'turn', turn: run.turns, stopReason: response.stop_reason, usage });
-    const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
-    if (text) {
-      lastText = text;
-      await params.onEvent({ type: 'text', text });
-    }
+    const text = await recordTurn(run, response);
+    lastText = text || lastText;
     if (response.content.length > 0) messages.push({ role: 'assistant', content: response.content });
     const stopReason = response.stop_reason;
-    if (stopReason !== 'max_tokens') maxTokensInARow = 0;
-
-    if (stopReason === 'refusal') {
-      throw new AgentError('The model declined to carry out this request (stop reason: refusal); rephrase the instruction and try again.', 'refusal');
-    }
-    if (stopReason === 'model_context_window_exceeded') {
-      throw new AgentError(`The conversation outgrew the model's context window after ${run.turns} turns; split the request into smaller tasks.`, 'context');
-    }
-    if (stopReason === 'pause_turn') {
-      // The API paused a long turn; sending the conversation back as it is lets the model resume.
-      continue;
-    }
+    const failure = stopFailure(run, stopReason);
+    if (failure) throw failure;
+    // A paused turn resumes when the conversation is sent back as it is.
+    if (stopReason === 'pause_turn') continue;
     if (stopReason === 'max_tokens') {
       if (++maxTokensInARow > MAX_CONSECUTIVE_MAX_TOKENS) {
         throw new AgentError(`The model's replies hit the ${params.limits.maxOutputTokensPerTurn}-token output limit ${maxTokensInARow} times in a row; ask for a smaller change or raise the per-turn output limit (SCRIBE_MAX_OUTPUT_TOKENS).`, 'limits');
       }
-      if (response.content.length === 0) messages.push({ role: 'assistant', content: [{ type: 'text', text: '…' }] });
-      messages.push({ role: 'user', content: continueAfterMaxTokens(response.content, params.limits.maxOutputTokensPerTurn) });
+      pushUser(messages, continueAfterMaxTokens(response.content, params.limits.maxOutputTokensPerTurn));
       continue;
     }
+    maxTokensInARow = 0;
     if (response.content.some((b) => b.type === 'tool_use')) {
       messages.push({ role: 'user', content: await runToolCalls(run, response.content) });
       continue;
     }
 
     // end_turn (or stop_sequence): the model thinks it is done. Check what it changed first.
-    let unresolved: string[] = [];
-    if (run.tools.originals.size > 0) {
-      checkStopped(run);
-      const problems = await checkEdits({ workspaceDir: params.workspaceDir, originals: run.tools.originals });
-      await params.onEvent({ type: 'check', problems });
-      if (problems.length > 0 && repairRounds < params.limits.maxRepairRounds) {
-        repairRounds++;
-        if (response.content.length === 0) messages.push({ role: 'assistant', content: [{ type: 'text', text: '…' }] });
-        messages.push({ role: 'user', content: repairMessage(problems, params.limits.maxRepairRounds - repairRounds + 1) });
-        continue;
-      }
-      unresolved = problems;
+    const { problems, repairable } = run.tools.originals.size > 0 ? await checkRun(run) : { problems: [], repairable: false };
+    if (problems.length > 0 && repairable && repairRounds < params.limits.maxRepairRounds) {
+      repairRounds++;
+      pushUser(messages, repairMessage(problems, params.limits.maxRepairRounds - repairRounds + 1));
+      continue;
     }
     const result = summarizeResult(text || lastText, params.instructions.at(-1) ?? '');
-    const note = unresolved.length > 0 ? `\n\nThe automatic checks still report:\n${unresolved.map((p) => `- ${p}`).join('\n')}` : '';
+    const note = problems.length > 0 ? `\n\nThe automatic checks still report:\n${problems.map((p) => `- ${p}`).join('\n')}` : '';
     return { title: result.title, summary: result.summary + note, usage: { ...run.usage }, turns: run.turns };
   }
 }

@@ -38,6 +38,14 @@ describe('stop reasons', () => {
     expect(run.events[0]).toEqual({ type: 'turn', turn: 1, stopReason: 'max_tokens', usage: { inputTokens: 100, outputTokens: 50 } });
   });
 
+  it('keeps the conversation valid when a cut-off reply has no content at all', async () => {
+    standIn.script([reply([], { stopReason: 'max_tokens' }), reply([text('Title: Done\n\nOK.')])]);
+    const run = await runAgainst({ standIn, workspaceDir: ws.dir });
+    expect(run.error).toBeUndefined();
+    expect(standIn.requests.map((r) => r.status)).toEqual([200, 200]);
+    expect(standIn.requests[1].body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
   it('gives up with a limits error when max_tokens keeps happening', async () => {
     standIn.script(Array.from({ length: 4 }, () => reply([text('very long…')], { stopReason: 'max_tokens' })));
     const run = await runAgainst({ standIn, workspaceDir: ws.dir });
