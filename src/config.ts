@@ -26,6 +26,11 @@ export interface Config {
   };
   jobs: JobsConfig;
   analytics: AnalyticsConfig;
+  /** what the CLI's job commands use to call a running Scribe through its public API */
+  client: {
+    url: string;
+    apiKey: string | undefined;
+  };
 }
 
 /** Visitor analytics: identity, client address and the in-memory cache of day sets. */
@@ -110,6 +115,8 @@ const schemas = {
   SCRIBE_VISITOR_SALT_ROTATION: z.enum(['never', 'daily', 'weekly']).default('never'),
   SCRIBE_TRUSTED_PROXY_HEADER: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v), 'must be a header name'),
   SCRIBE_ANALYTICS_CACHE_MB: count(256, 0),
+  SCRIBE_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL'),
+  SCRIBE_API_KEY: optionalText,
 };
 
 function count(fallback: number, min: number) {
@@ -178,6 +185,10 @@ export function loadConfig(env: Env = process.env): Config {
       saltRotation: read(env, 'SCRIBE_VISITOR_SALT_ROTATION'),
       trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),
       cacheMb: read(env, 'SCRIBE_ANALYTICS_CACHE_MB'),
+    },
+    client: {
+      url: (read(env, 'SCRIBE_URL') ?? `http://127.0.0.1:${read(env, 'PORT')}`).replace(/\/+$/, ''),
+      apiKey: read(env, 'SCRIBE_API_KEY'),
     },
   };
 }

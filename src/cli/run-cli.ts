@@ -7,6 +7,7 @@ import { DomainError } from '../errors.js';
 import { UsageError, type CliIo, type Command } from './command.js';
 import { projectCommands } from './project-commands.js';
 import { keyCommands } from './key-commands.js';
+import { JobCommandFailed, jobCommands } from './job-commands.js';
 
 /** Every operator command, by "group name". Add a module's commands here. */
 export const commands: Record<string, Command> = {
@@ -19,6 +20,7 @@ export const commands: Record<string, Command> = {
   },
   ...projectCommands,
   ...keyCommands,
+  ...jobCommands,
 };
 
 function usage(): string {
@@ -64,6 +66,10 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
     if (err instanceof ConfigError) {
       io.err(`scribe: invalid configuration: ${err.message}`);
       return 2;
+    }
+    if (err instanceof JobCommandFailed) {
+      io.err(`scribe: ${err.message}`);
+      return 1;
     }
     if (err instanceof DomainError) {
       io.err(`scribe: ${err.message}${err.details?.length ? `: ${err.details.map((d) => d.message).join('; ')}` : ''}`);

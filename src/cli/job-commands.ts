@@ -1,0 +1,134 @@
+import type { Command, CommandContext } from './command.js';
+import { UsageError } from './command.js';
+import { ApiCallError, createApiClient, type ScribeApiClient } from './scribe-api-client.js';
+
+interface Job {
+  id: string;
+  status: 'active' | 'completed' | 'archived' | 'failed';
+  source: { repository: string; ref: string };
+  model: string;
+  prLink: string | null;
+  createdAt: string;
+  error: string | null;
+  summary: string | null;
+  usage: { inputTokens: number; outputTokens: number };
+}
+interface JobEvent {
+  id: number;
+  type: string;
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+const POLL_MS = 1000;
+
+/** One readable line per job event: time, type, then its fields. */
+export function formatEvent(event: JobEvent): string {
+  const { id: _id, type, createdAt, ...fields } = event;
+  const detail = Object.entries(fields)
+    .filter(([, v]) => v !== null && v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
+  const line = `${createdAt.slice(11, 19)}  ${type.padEnd(10)} ${detail}`;
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function describeJob(job: Job): string[] {
+  return [
+    `job ${job.id}  ${job.status}`,
+    `  repository ${job.source.repository}  branch ${job.source.ref}  model ${job.model}`,
+    `  created ${job.createdAt}  tokens in ${job.usage.inputTokens} out ${job.usage.outputTokens}`,
+    ...(job.summary ? [`  summary: ${job.summary}`] : []),
+    ...(job.error ? [`  error: ${job.error}`] : []),
+    `  pull request: ${job.prLink ?? '-'}`,
+  ];
+}
+
+function projectOption(values: CommandContext['values']): string {
+  if (typeof values.project !== 'string' || !values.project) throw new UsageError('--project <id> is required');
+  return encodeURIComponent(values.project);
+}
+
+/** Prints events as they arrive until the job leaves `active`; returns the final job. */
+async function followJob(api: ScribeApiClient, base: string, jobId: string, out: (line: string) => void): Promise<Job> {
+  let after = 0;
+  for (;;) {
+    const { events, status } = await api.get<{ events: JobEvent[]; status: Job['status'] }>(`${base}/job/${jobId}/events?after=${after}`);
+    for (const event of events) {
+      out(formatEvent(event));
+      after = event.id;
+    }
+    if (status !== 'active') return api.get<Job>(`${base}/job/${jobId}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function withApi<T>(ctx: CommandContext, fn: (api: ScribeApiClient) => Promise<T>): Promise<T> {
+  try {
+    return await fn(createApiClient(ctx.config.client));
+  } catch (err) {
+    if (err instanceof ApiCallError) throw new JobCommandFailed(err.message);
+    throw err;
+  }
+}
+
+export class JobCommandFailed extends Error {}
+
+export const jobCommands: Record<string, Command> = {
+  'job create': {
+    usage: 'job create --project <id> "<prompt>" [--ref <branch>] [--draft] [--wait]',
+    options: { project: { type: 'string' }, ref: { type: 'string' }, draft: { type: 'boolean' }, wait: { type: 'boolean' } },
+    async run(ctx) {
+      const base = `/v2/agent/${projectOption(ctx.values)}`;
+      const prompt = ctx.positionals.join(' ').trim();
+      if (!prompt) throw new UsageError('give the instruction as the argument, in quotes');
+      await withApi(ctx, async (api) => {
+        const job = await api.post<Job>(`${base}/job`, {
+          prompt,
+          ...(typeof ctx.values.ref === 'string' ? { ref: ctx.values.ref } : {}),
+          ...(ctx.values.draft ? { draft: true } : {}),
+        });
+        ctx.io.out(`created job ${job.id} on ${job.source.repository} (branch ${job.source.ref})`);
+        if (!ctx.values.wait) {
+          ctx.io.out(job.id);
+          return;
+        }
+        const final = await followJob(api, base, job.id, ctx.io.err);
+        if (final.status === 'failed') throw new JobCommandFailed(`job ${final.id} failed: ${final.error ?? 'no reason given'}`);
+        ctx.io.out(final.status === 'archived' ? `job ${final.id} was archived` : final.prLink ? final.prLink : `job ${final.id} completed without changes: ${final.summary ?? ''}`.trim());
+      });
+    },
+  },
+  'job list': {
+    usage: 'job list --project <id> [--status active|completed|archived|failed] [--limit <n>]',
+    options: { project: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
+    async run(ctx) {
+      const base = `/v2/agent/${projectOption(ctx.values)}`;
+      const query = new URLSearchParams();
+      if (typeof ctx.values.status === 'string') query.set('status', ctx.values.status);
+      if (typeof ctx.values.limit === 'string') query.set('limit', ctx.values.limit);
+      await withApi(ctx, async (api) => {
+        const { jobs, hasMore } = await api.get<{ jobs: (Job & { prompt?: string })[]; hasMore: boolean }>(`${base}/jobs${query.size ? `?${query}` : ''}`);
+        if (!jobs.length) ctx.io.out('no jobs');
+        for (const job of jobs) ctx.io.out(`${job.id}\t${job.status}\t${job.createdAt}\t${job.prLink ?? '-'}\t${(job.summary ?? job.error ?? '').slice(0, 80)}`);
+        if (hasMore) ctx.io.out('(more: raise --limit)');
+      });
+    },
+  },
+  'job show': {
+    usage: 'job show <id> --project <id>',
+    options: { project: { type: 'string' } },
+    async run(ctx) {
+      const base = `/v2/agent/${projectOption(ctx.values)}`;
+      const [jobId] = ctx.positionals;
+      if (!jobId) throw new UsageError('give the job id');
+      await withApi(ctx, async (api) => {
+        const job = await api.get<Job>(`${base}/job/${encodeURIComponent(jobId)}`);
+        describeJob(job).forEach((line) => ctx.io.out(line));
+        const { events } = await api.get<{ events: JobEvent[] }>(`${base}/job/${encodeURIComponent(jobId)}/events`);
+        ctx.io.out(`events (${events.length}):`);
+        for (const event of events) ctx.io.out(`  ${formatEvent(event)}`);
+      });
+    },
+  },
+};
