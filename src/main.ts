@@ -10,6 +10,8 @@ import { createHttpApp } from './http/app.js';
 import type { AppContext } from './http/context.js';
 import { healthRoutes } from './http/routes/health.js';
 import { analyticsRoutes } from './http/routes/analytics.js';
+import { metricsRoutes } from './http/routes/metrics.js';
+import { apiDocsRoutes } from './http/routes/api-docs.js';
 import { createWebhookMiddleware } from './github/webhook-middleware.js';
 import { createProbot } from './github/create-probot.js';
 import { startAgentJobs } from './jobs/start-agent-jobs.js';
@@ -35,7 +37,7 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
   const probot = createProbot({ config, logger });
   const webhooks = await createWebhookMiddleware({ config, logger, appFn: () => undefined, probot });
   const agentJobs = startAgentJobs({ ctx, probot });
-  const app = createHttpApp({ ctx, routes: [healthRoutes, analyticsRoutes, agentJobs.routes], webhooks: webhooks.middleware });
+  const app = createHttpApp({ ctx, routes: [healthRoutes, analyticsRoutes, metricsRoutes, apiDocsRoutes, agentJobs.routes], webhooks: webhooks.middleware });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
