@@ -53,7 +53,8 @@ export async function gatherRepositoryFacts(workspaceDir: string): Promise<Repos
   let sampledPages = 0;
   for await (const entry of walkWorkspace(workspaceDir, '', { maxEntries: 20_000 })) {
     const ext = /\.(mdx?|markdown)$/i.exec(entry.relative)?.[1].toLowerCase();
-    if (entry.isDirectory || !ext) continue;
+    // Instruction files are Markdown too, but not pages of the site.
+    if (entry.isDirectory || !ext || INSTRUCTION_FILES.includes(entry.relative)) continue;
     pageCounts[ext === 'mdx' ? 'mdx' : 'md']++;
     if (sampledPages >= FRONTMATTER_SAMPLE) continue;
     const text = await readWorkspaceText(workspaceDir, entry.relative);

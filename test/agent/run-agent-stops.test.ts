@@ -139,6 +139,17 @@ describe('abort', () => {
     expect(run.events.at(-1)).toEqual({ type: 'error', message: (run.error as Error).message });
   });
 
+  it('stops within seconds when the signal fires while the SDK waits to retry an overloaded model', async () => {
+    standIn.script([overloaded(3, { retryAfterMs: 60_000 })]);
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 300);
+    const run = await runAgainst({ standIn, workspaceDir: ws.dir, signal: controller.signal });
+    expectAgentError(run.error, 'aborted', /stopped/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(standIn.requests).toHaveLength(1);
+  });
+
   it('does not call the model at all when already aborted, and stops between tool calls', async () => {
     const controller = new AbortController();
     controller.abort();
