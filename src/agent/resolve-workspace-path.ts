@@ -64,7 +64,10 @@ async function realPathOf(target: string): Promise<{ real: string; exists: boole
       const real = await fs.realpath(current);
       return { real: path.join(real, ...missing), exists: missing.length === 0 };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw new WorkspacePathError(`${path.basename(current)}: a parent of this path is a file, not a directory.`);
+      if (code === 'ELOOP') throw new WorkspacePathError(`${path.basename(current)}: too many levels of symbolic links.`);
+      if (code !== 'ENOENT') throw error;
       // A dangling symlink would make a later write land wherever it points, possibly outside.
       const link = await fs.lstat(current).catch(() => undefined);
       if (link?.isSymbolicLink()) throw new WorkspacePathError(`${path.basename(current)} is a symbolic link to a missing target; refusing to use it.`);

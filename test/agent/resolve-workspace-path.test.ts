@@ -49,6 +49,13 @@ describe('resolveWorkspacePath', () => {
     await refused('dangling.md');
   });
 
+  it('refuses paths through a file and symlink loops', async () => {
+    await expect(resolveWorkspacePath(ws.dir, 'docs/intro.md/child.md')).rejects.toThrow(/parent of this path is a file/);
+    await fs.symlink('loop-b', path.join(ws.dir, 'loop-a'));
+    await fs.symlink('loop-a', path.join(ws.dir, 'loop-b'));
+    await expect(resolveWorkspacePath(ws.dir, 'loop-a/x.md')).rejects.toThrow(/symbolic links/);
+  });
+
   it('follows symlinks that stay inside to their real target', async () => {
     await expect(resolveWorkspacePath(ws.dir, 'alias.md')).resolves.toMatchObject({ relative: 'docs/intro.md', exists: true });
     await expect(resolveWorkspacePath(ws.dir, 'docs-alias/new.md')).resolves.toMatchObject({ relative: 'docs/new.md', exists: false });
