@@ -19,7 +19,8 @@ export interface GitHubApp {
   octokit(installationId: number): Promise<InstallationOctokit>;
   /** a newly minted installation token: they live one hour, and a job can outlive a cached one */
   freshToken(installationId: number): Promise<string>;
-  botIdentity(): Promise<BotIdentity>;
+  /** `installation` looks up the bot user: app (JWT) credentials only reach the /app routes */
+  botIdentity(installation: InstallationOctokit): Promise<BotIdentity>;
 }
 
 export class GitHubAppError extends Error {
@@ -67,18 +68,20 @@ export function createGitHubApp(params: { probot: Probot; github: Config['github
     octokit: (installationId) => probot.auth(installationId),
 
     async freshToken(installationId) {
-      const octokit = await probot.auth(installationId);
-      const auth = (await octokit.auth({ type: 'installation', refresh: true })) as { token: string };
-      return auth.token;
+      // Minted directly through the REST route rather than taken from Probot's token cache, which may hand out a
+      // token minutes from expiry.
+      const app = await probot.auth();
+      const { data } = await app.rest.apps.createInstallationAccessToken({ installation_id: installationId });
+      return data.token;
     },
 
-    botIdentity() {
+    botIdentity(installation) {
       identity ??= (async () => {
         const app = await probot.auth();
         const { data } = await app.rest.apps.getAuthenticated();
         const slug = data?.slug ?? 'scribe';
         const login = `${slug}[bot]`;
-        const { data: user } = await app.rest.users.getByUsername({ username: login });
+        const { data: user } = await installation.rest.users.getByUsername({ username: login });
         // GitHub attributes commits to the bot through its noreply address: <user id>+<login>@users.noreply.<host>.
         return { name: login, email: `${user.id}+${login}@users.noreply.${hostName}` };
       })();

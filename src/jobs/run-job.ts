@@ -76,7 +76,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       const installationId = await github.installationFor(job.repository, project?.installationId ?? null);
       const octokit = await github.octokit(installationId);
       await octokit.rest.repos.get({ owner, repo });
-      const identity = await github.botIdentity();
+      const identity = await github.botIdentity(octokit);
 
       await enter('clone');
       const url = github.gitUrl(job.repository);
