@@ -15,6 +15,9 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
 const validateAgentJob = ajv.compile(openapi.components.schemas.AgentJob);
 
+/** fetch's Response with the loosely typed JSON body these tests inspect */
+type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
+
 function expectAgentJob(body: unknown): void {
   const ok = validateAgentJob(body);
   if (!ok) throw new Error(`not an AgentJob: ${JSON.stringify(validateAgentJob.errors)}`);
@@ -42,7 +45,7 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     await app.close();
   });
 
-  const call = (path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+  const call = (path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<JsonResponse> =>
     fetch(`${app.url}${path}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
@@ -197,7 +200,7 @@ describe('agent job API without the App or the model configured', () => {
     try {
       const project = await app.project();
       const key = await app.key(project.id, 'write');
-      const res = await fetch(`${app.url}/v2/agent/${project.id}/job`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"prompt":"x"}' });
+      const res: JsonResponse = await fetch(`${app.url}/v2/agent/${project.id}/job`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"prompt":"x"}' });
       expect(res.status).toBe(503);
       const { error } = await res.json();
       expect(error).toMatch(/APP_ID/);
