@@ -13,6 +13,8 @@ export interface CheckEditsParams {
 
 const MAX_PROBLEMS = 25;
 const PAGE = /\.(mdx?|markdown)$/i;
+/** Docusaurus 3 (by default) and Mintlify compile .md pages with the MDX parser too, so they must be valid MDX. */
+const MDX_EVERYWHERE = new Set(['docusaurus', 'mintlify']);
 
 /** Links found by a quick scan, for the many pages that are read only to look for links to removed files. */
 function scanLinks(text: string): PageLink[] {
@@ -58,7 +60,7 @@ export async function checkEdits(params: CheckEditsParams): Promise<string[]> {
     if (!PAGE.test(file) || removed.has(file)) continue;
     const text = await readWorkspaceText(workspaceDir, file);
     if (text === undefined) continue;
-    const format = /\.mdx$/i.test(file) ? 'mdx' : 'md';
+    const format = /\.mdx$/i.test(file) || MDX_EVERYWHERE.has(layout.framework) ? 'mdx' : 'md';
     const parsed = await parsePage(text, format);
     if (parsed.error) {
       const wasBroken = before !== null && (await parsePage(before, format)).error !== undefined;

@@ -129,6 +129,14 @@ describe('checkEdits', () => {
     ]);
   });
 
+  it('holds .md pages of a Mintlify site to MDX rules, since Mintlify compiles them as MDX', async () => {
+    const problems = await withChanges(async (dir) => {
+      await write(dir, 'guides/other.md', `${FILES['guides/other.md']}\nUse { to open a block.\n`);
+      return new Map([['guides/other.md', FILES['guides/other.md']]]);
+    });
+    expect(problems).toEqual([expect.stringMatching(/^guides\/other\.md no longer parses as MDX: line 3: /)]);
+  });
+
   it('checks MkDocs nav entries relative to docs_dir', async () => {
     const ws = await makeWorkspace({ 'mkdocs.yml': 'site_name: X\nnav:\n  - Home: index.md\n', 'docs/index.md': '# Home\n' });
     try {

@@ -85,6 +85,12 @@ describe('text editor: create, str_replace, insert', () => {
     expect(await read('docs/guide.md')).toBe('# Guide');
   });
 
+  it('matches across Windows line endings, keeping them', async () => {
+    await fs.writeFile(path.join(ws.dir, 'crlf.md'), '# Title\r\n\r\nOld line\r\nNext\r\n');
+    expect(await editor({ command: 'str_replace', path: 'crlf.md', old_str: 'Old line\nNext', new_str: 'New line\nNext' })).toMatchObject({ ok: true });
+    expect(await read('crlf.md')).toBe('# Title\r\n\r\nNew line\r\nNext\r\n');
+  });
+
   it('fails without changing the file when old_str matches zero or several times', async () => {
     const none = await editor({ command: 'str_replace', path: 'docs/a.md', old_str: 'absent', new_str: 'x' });
     expect(none).toMatchObject({ ok: false, content: expect.stringContaining('No match for old_str') });

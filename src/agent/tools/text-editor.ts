@@ -66,11 +66,18 @@ async function rewrite(context: ToolContext, requested: string, transform: (text
 async function strReplace(input: Extract<TextEditorInput, { command: 'str_replace' }>, context: ToolContext): Promise<ToolOutcome> {
   if (input.old_str === '') throw new ToolError('old_str must not be empty.');
   const relative = await rewrite(context, input.path, (text) => {
-    const count = text.split(input.old_str).length - 1;
+    let oldStr = input.old_str;
+    let newStr = input.new_str ?? '';
+    // The model writes \n; a file checked out with Windows line endings would otherwise never match.
+    if (!text.includes(oldStr) && text.includes('\r\n') && oldStr.includes('\n')) {
+      oldStr = oldStr.replace(/\r?\n/g, '\r\n');
+      newStr = newStr.replace(/\r?\n/g, '\r\n');
+    }
+    const count = text.split(oldStr).length - 1;
     if (count === 0) throw new ToolError(`No match for old_str in ${input.path}. It must match exactly, including whitespace and indentation; view the file first.`);
     if (count > 1) throw new ToolError(`old_str matches ${count} places in ${input.path}; include more surrounding text so it matches exactly one.`);
-    const at = text.indexOf(input.old_str);
-    return text.slice(0, at) + (input.new_str ?? '') + text.slice(at + input.old_str.length);
+    const at = text.indexOf(oldStr);
+    return text.slice(0, at) + newStr + text.slice(at + oldStr.length);
   });
   return { path: relative, content: `Replaced one occurrence in ${relative}.` };
 }
