@@ -73,6 +73,21 @@ export type ApiKey = Prisma.ApiKeyModel
  */
 export type Setting = Prisma.SettingModel
 /**
+ * Model WebhookDelivery
+ * 
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
+ * Model JobPullRequest
+ * 
+ */
+export type JobPullRequest = Prisma.JobPullRequestModel
+/**
+ * Model GitHubTrigger
+ * 
+ */
+export type GitHubTrigger = Prisma.GitHubTriggerModel
+/**
  * Model AgentJob
  * 
  */

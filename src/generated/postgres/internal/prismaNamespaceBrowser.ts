@@ -62,6 +62,9 @@ export const ModelName = {
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
+  WebhookDelivery: 'WebhookDelivery',
+  JobPullRequest: 'JobPullRequest',
+  GitHubTrigger: 'GitHubTrigger',
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
   AgentJobEvent: 'AgentJobEvent'
@@ -170,6 +173,7 @@ export const ProjectScalarFieldEnum = {
   hostnames: 'hostnames',
   source: 'source',
   disabledAt: 'disabledAt',
+  disabledReason: 'disabledReason',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -199,6 +203,51 @@ export const SettingScalarFieldEnum = {
 } as const
 
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  event: 'event',
+  action: 'action',
+  status: 'status',
+  outcome: 'outcome',
+  receivedAt: 'receivedAt',
+  processedAt: 'processedAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const JobPullRequestScalarFieldEnum = {
+  jobId: 'jobId',
+  repository: 'repository',
+  number: 'number',
+  state: 'state',
+  merged: 'merged',
+  mergedAt: 'mergedAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type JobPullRequestScalarFieldEnum = (typeof JobPullRequestScalarFieldEnum)[keyof typeof JobPullRequestScalarFieldEnum]
+
+
+export const GitHubTriggerScalarFieldEnum = {
+  id: 'id',
+  jobId: 'jobId',
+  seq: 'seq',
+  kind: 'kind',
+  repository: 'repository',
+  installationId: 'installationId',
+  issueNumber: 'issueNumber',
+  reviewCommentId: 'reviewCommentId',
+  path: 'path',
+  line: 'line',
+  commentId: 'commentId',
+  repliedAt: 'repliedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type GitHubTriggerScalarFieldEnum = (typeof GitHubTriggerScalarFieldEnum)[keyof typeof GitHubTriggerScalarFieldEnum]
 
 
 export const AgentJobScalarFieldEnum = {

@@ -408,6 +408,9 @@ export const ModelName = {
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
+  WebhookDelivery: 'WebhookDelivery',
+  JobPullRequest: 'JobPullRequest',
+  GitHubTrigger: 'GitHubTrigger',
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
   AgentJobEvent: 'AgentJobEvent'
@@ -426,7 +429,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "project" | "apiKey" | "setting" | "agentJob" | "agentJobMessage" | "agentJobEvent"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1244,6 +1247,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    WebhookDelivery: {
+      payload: Prisma.$WebhookDeliveryPayload<ExtArgs>
+      fields: Prisma.WebhookDeliveryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookDeliveryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookDeliveryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookDeliveryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookDeliveryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookDeliveryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookDeliveryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookDeliveryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookDeliveryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookDeliveryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        update: {
+          args: Prisma.WebhookDeliveryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookDeliveryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookDeliveryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookDeliveryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookDeliveryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookDeliveryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookDelivery>
+        }
+        groupBy: {
+          args: Prisma.WebhookDeliveryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookDeliveryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryCountAggregateOutputType> | number
+        }
+      }
+    }
+    JobPullRequest: {
+      payload: Prisma.$JobPullRequestPayload<ExtArgs>
+      fields: Prisma.JobPullRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.JobPullRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.JobPullRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.JobPullRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.JobPullRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>
+        }
+        findMany: {
+          args: Prisma.JobPullRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>[]
+        }
+        create: {
+          args: Prisma.JobPullRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>
+        }
+        createMany: {
+          args: Prisma.JobPullRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.JobPullRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.JobPullRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>
+        }
+        update: {
+          args: Prisma.JobPullRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.JobPullRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.JobPullRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.JobPullRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.JobPullRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$JobPullRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.JobPullRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateJobPullRequest>
+        }
+        groupBy: {
+          args: Prisma.JobPullRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.JobPullRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.JobPullRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.JobPullRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    GitHubTrigger: {
+      payload: Prisma.$GitHubTriggerPayload<ExtArgs>
+      fields: Prisma.GitHubTriggerFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.GitHubTriggerFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.GitHubTriggerFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>
+        }
+        findFirst: {
+          args: Prisma.GitHubTriggerFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.GitHubTriggerFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>
+        }
+        findMany: {
+          args: Prisma.GitHubTriggerFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>[]
+        }
+        create: {
+          args: Prisma.GitHubTriggerCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>
+        }
+        createMany: {
+          args: Prisma.GitHubTriggerCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.GitHubTriggerCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>[]
+        }
+        delete: {
+          args: Prisma.GitHubTriggerDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>
+        }
+        update: {
+          args: Prisma.GitHubTriggerUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>
+        }
+        deleteMany: {
+          args: Prisma.GitHubTriggerDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.GitHubTriggerUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.GitHubTriggerUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>[]
+        }
+        upsert: {
+          args: Prisma.GitHubTriggerUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$GitHubTriggerPayload>
+        }
+        aggregate: {
+          args: Prisma.GitHubTriggerAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateGitHubTrigger>
+        }
+        groupBy: {
+          args: Prisma.GitHubTriggerGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GitHubTriggerGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.GitHubTriggerCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.GitHubTriggerCountAggregateOutputType> | number
+        }
+      }
+    }
     AgentJob: {
       payload: Prisma.$AgentJobPayload<ExtArgs>
       fields: Prisma.AgentJobFieldRefs
@@ -1589,6 +1814,7 @@ export const ProjectScalarFieldEnum = {
   hostnames: 'hostnames',
   source: 'source',
   disabledAt: 'disabledAt',
+  disabledReason: 'disabledReason',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt'
 } as const
@@ -1618,6 +1844,51 @@ export const SettingScalarFieldEnum = {
 } as const
 
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  event: 'event',
+  action: 'action',
+  status: 'status',
+  outcome: 'outcome',
+  receivedAt: 'receivedAt',
+  processedAt: 'processedAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const JobPullRequestScalarFieldEnum = {
+  jobId: 'jobId',
+  repository: 'repository',
+  number: 'number',
+  state: 'state',
+  merged: 'merged',
+  mergedAt: 'mergedAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type JobPullRequestScalarFieldEnum = (typeof JobPullRequestScalarFieldEnum)[keyof typeof JobPullRequestScalarFieldEnum]
+
+
+export const GitHubTriggerScalarFieldEnum = {
+  id: 'id',
+  jobId: 'jobId',
+  seq: 'seq',
+  kind: 'kind',
+  repository: 'repository',
+  installationId: 'installationId',
+  issueNumber: 'issueNumber',
+  reviewCommentId: 'reviewCommentId',
+  path: 'path',
+  line: 'line',
+  commentId: 'commentId',
+  repliedAt: 'repliedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type GitHubTriggerScalarFieldEnum = (typeof GitHubTriggerScalarFieldEnum)[keyof typeof GitHubTriggerScalarFieldEnum]
 
 
 export const AgentJobScalarFieldEnum = {
@@ -1905,6 +2176,9 @@ export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
   apiKey?: Prisma.ApiKeyOmit
   setting?: Prisma.SettingOmit
+  webhookDelivery?: Prisma.WebhookDeliveryOmit
+  jobPullRequest?: Prisma.JobPullRequestOmit
+  gitHubTrigger?: Prisma.GitHubTriggerOmit
   agentJob?: Prisma.AgentJobOmit
   agentJobMessage?: Prisma.AgentJobMessageOmit
   agentJobEvent?: Prisma.AgentJobEventOmit

@@ -816,10 +816,6 @@ export type AgentJobScalarRelationFilter = {
   isNot?: Prisma.AgentJobWhereInput
 }
 
-export type BoolFieldUpdateOperationsInput = {
-  set?: boolean
-}
-
 export type AgentJobCreateNestedOneWithoutMessagesInput = {
   create?: Prisma.XOR<Prisma.AgentJobCreateWithoutMessagesInput, Prisma.AgentJobUncheckedCreateWithoutMessagesInput>
   connectOrCreate?: Prisma.AgentJobCreateOrConnectWithoutMessagesInput

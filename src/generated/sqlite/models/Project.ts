@@ -42,6 +42,7 @@ export type ProjectMinAggregateOutputType = {
   hostnames: string | null
   source: string | null
   disabledAt: Date | null
+  disabledReason: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -54,6 +55,7 @@ export type ProjectMaxAggregateOutputType = {
   hostnames: string | null
   source: string | null
   disabledAt: Date | null
+  disabledReason: string | null
   createdAt: Date | null
   updatedAt: Date | null
 }
@@ -66,6 +68,7 @@ export type ProjectCountAggregateOutputType = {
   hostnames: number
   source: number
   disabledAt: number
+  disabledReason: number
   createdAt: number
   updatedAt: number
   _all: number
@@ -88,6 +91,7 @@ export type ProjectMinAggregateInputType = {
   hostnames?: true
   source?: true
   disabledAt?: true
+  disabledReason?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -100,6 +104,7 @@ export type ProjectMaxAggregateInputType = {
   hostnames?: true
   source?: true
   disabledAt?: true
+  disabledReason?: true
   createdAt?: true
   updatedAt?: true
 }
@@ -112,6 +117,7 @@ export type ProjectCountAggregateInputType = {
   hostnames?: true
   source?: true
   disabledAt?: true
+  disabledReason?: true
   createdAt?: true
   updatedAt?: true
   _all?: true
@@ -211,6 +217,7 @@ export type ProjectGroupByOutputType = {
   hostnames: string
   source: string
   disabledAt: Date | null
+  disabledReason: string | null
   createdAt: Date
   updatedAt: Date
   _count: ProjectCountAggregateOutputType | null
@@ -246,6 +253,7 @@ export type ProjectWhereInput = {
   hostnames?: Prisma.StringFilter<"Project"> | string
   source?: Prisma.StringFilter<"Project"> | string
   disabledAt?: Prisma.DateTimeNullableFilter<"Project"> | Date | string | null
+  disabledReason?: Prisma.StringNullableFilter<"Project"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
@@ -259,6 +267,7 @@ export type ProjectOrderByWithRelationInput = {
   hostnames?: Prisma.SortOrder
   source?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  disabledReason?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
@@ -275,6 +284,7 @@ export type ProjectWhereUniqueInput = Prisma.AtLeast<{
   hostnames?: Prisma.StringFilter<"Project"> | string
   source?: Prisma.StringFilter<"Project"> | string
   disabledAt?: Prisma.DateTimeNullableFilter<"Project"> | Date | string | null
+  disabledReason?: Prisma.StringNullableFilter<"Project"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Project"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
@@ -288,6 +298,7 @@ export type ProjectOrderByWithAggregationInput = {
   hostnames?: Prisma.SortOrder
   source?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  disabledReason?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
   _count?: Prisma.ProjectCountOrderByAggregateInput
@@ -308,6 +319,7 @@ export type ProjectScalarWhereWithAggregatesInput = {
   hostnames?: Prisma.StringWithAggregatesFilter<"Project"> | string
   source?: Prisma.StringWithAggregatesFilter<"Project"> | string
   disabledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Project"> | Date | string | null
+  disabledReason?: Prisma.StringNullableWithAggregatesFilter<"Project"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Project"> | Date | string
 }
@@ -320,6 +332,7 @@ export type ProjectCreateInput = {
   hostnames?: string
   source?: string
   disabledAt?: Date | string | null
+  disabledReason?: string | null
   createdAt: Date | string
   updatedAt: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutProjectInput
@@ -333,6 +346,7 @@ export type ProjectUncheckedCreateInput = {
   hostnames?: string
   source?: string
   disabledAt?: Date | string | null
+  disabledReason?: string | null
   createdAt: Date | string
   updatedAt: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutProjectInput
@@ -346,6 +360,7 @@ export type ProjectUpdateInput = {
   hostnames?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.StringFieldUpdateOperationsInput | string
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutProjectNestedInput
@@ -359,6 +374,7 @@ export type ProjectUncheckedUpdateInput = {
   hostnames?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.StringFieldUpdateOperationsInput | string
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutProjectNestedInput
@@ -372,6 +388,7 @@ export type ProjectCreateManyInput = {
   hostnames?: string
   source?: string
   disabledAt?: Date | string | null
+  disabledReason?: string | null
   createdAt: Date | string
   updatedAt: Date | string
 }
@@ -384,6 +401,7 @@ export type ProjectUpdateManyMutationInput = {
   hostnames?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.StringFieldUpdateOperationsInput | string
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -396,6 +414,7 @@ export type ProjectUncheckedUpdateManyInput = {
   hostnames?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.StringFieldUpdateOperationsInput | string
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -408,6 +427,7 @@ export type ProjectCountOrderByAggregateInput = {
   hostnames?: Prisma.SortOrder
   source?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
+  disabledReason?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -424,6 +444,7 @@ export type ProjectMaxOrderByAggregateInput = {
   hostnames?: Prisma.SortOrder
   source?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
+  disabledReason?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -436,6 +457,7 @@ export type ProjectMinOrderByAggregateInput = {
   hostnames?: Prisma.SortOrder
   source?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
+  disabledReason?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
 }
@@ -481,6 +503,7 @@ export type ProjectCreateWithoutApiKeysInput = {
   hostnames?: string
   source?: string
   disabledAt?: Date | string | null
+  disabledReason?: string | null
   createdAt: Date | string
   updatedAt: Date | string
 }
@@ -493,6 +516,7 @@ export type ProjectUncheckedCreateWithoutApiKeysInput = {
   hostnames?: string
   source?: string
   disabledAt?: Date | string | null
+  disabledReason?: string | null
   createdAt: Date | string
   updatedAt: Date | string
 }
@@ -521,6 +545,7 @@ export type ProjectUpdateWithoutApiKeysInput = {
   hostnames?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.StringFieldUpdateOperationsInput | string
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -533,6 +558,7 @@ export type ProjectUncheckedUpdateWithoutApiKeysInput = {
   hostnames?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.StringFieldUpdateOperationsInput | string
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -576,6 +602,7 @@ export type ProjectSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   hostnames?: boolean
   source?: boolean
   disabledAt?: boolean
+  disabledReason?: boolean
   createdAt?: boolean
   updatedAt?: boolean
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
@@ -590,6 +617,7 @@ export type ProjectSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   hostnames?: boolean
   source?: boolean
   disabledAt?: boolean
+  disabledReason?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["project"]>
@@ -602,6 +630,7 @@ export type ProjectSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   hostnames?: boolean
   source?: boolean
   disabledAt?: boolean
+  disabledReason?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }, ExtArgs["result"]["project"]>
@@ -614,11 +643,12 @@ export type ProjectSelectScalar = {
   hostnames?: boolean
   source?: boolean
   disabledAt?: boolean
+  disabledReason?: boolean
   createdAt?: boolean
   updatedAt?: boolean
 }
 
-export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "repository" | "ref" | "installationId" | "hostnames" | "source" | "disabledAt" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
+export type ProjectOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "repository" | "ref" | "installationId" | "hostnames" | "source" | "disabledAt" | "disabledReason" | "createdAt" | "updatedAt", ExtArgs["result"]["project"]>
 export type ProjectInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Project$apiKeysArgs<ExtArgs>
   _count?: boolean | Prisma.ProjectCountOutputTypeDefaultArgs<ExtArgs>
@@ -639,6 +669,7 @@ export type $ProjectPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     hostnames: string
     source: string
     disabledAt: Date | null
+    disabledReason: string | null
     createdAt: Date
     updatedAt: Date
   }, ExtArgs["result"]["project"]>
@@ -1072,6 +1103,7 @@ export interface ProjectFieldRefs {
   readonly hostnames: Prisma.FieldRef<"Project", 'String'>
   readonly source: Prisma.FieldRef<"Project", 'String'>
   readonly disabledAt: Prisma.FieldRef<"Project", 'DateTime'>
+  readonly disabledReason: Prisma.FieldRef<"Project", 'String'>
   readonly createdAt: Prisma.FieldRef<"Project", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Project", 'DateTime'>
 }
