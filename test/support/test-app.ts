@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { createHttpApp, type RouteModule } from '../../src/http/app.js';
 import type { AppContext } from '../../src/http/context.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -12,6 +12,8 @@ import { createTestDatabase, type Provider } from './databases.js';
 
 export interface TestApp {
   url: string;
+  /** the express app itself (for route introspection) */
+  app: Express;
   ctx: AppContext;
   /** creates a project and returns it */
   project(input?: { repository?: string; ref?: string; hostnames?: string[]; installationId?: number }): Promise<Project>;
@@ -54,6 +56,7 @@ export async function startTestApp(params: {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    app,
     ctx,
     project: (input = {}) =>
       addProject({

@@ -1,5 +1,7 @@
 import type { OperationDoc } from './operation-doc.js';
 import { serviceOperations } from './service-operations.js';
+import { agentJobOperations } from '../routes/agent-jobs-docs.js';
+import { analyticsOperations } from '../routes/analytics-docs.js';
 
 /** Every operation of the API, in the order the reference shows them. */
-export const apiOperations: OperationDoc[] = [...serviceOperations];
+export const apiOperations: OperationDoc[] = [...agentJobOperations, ...analyticsOperations, ...serviceOperations];

@@ -90,7 +90,10 @@ export function buildOpenApi(params: { operations: OperationDoc[]; version: stri
             requestBody: {
               required: true,
               content: Object.fromEntries(
-                op.body.map((b) => [b.contentType, { schema: b.schema ? jsonSchema(b.schema, 'input') : { type: 'string' }, ...(b.description ? { description: b.description } : {}) }]),
+                op.body.map((b) => [
+                  b.contentType,
+                  { schema: { ...(b.schema ? jsonSchema(b.schema, 'input') : { type: 'string' }), ...(b.description ? { description: b.description } : {}) } },
+                ]),
               ),
             },
           }
