@@ -58,6 +58,18 @@ describe('Anthropic stand-in', () => {
     expect((await ask('x')).content).toEqual([{ type: 'text', text: 'ok' }]);
   });
 
+  it('sends retry-after, retry-after-ms and x-should-retry when scripted', async () => {
+    standIn.script([{ error: { status: 429, message: 'slow down' }, retryAfter: 2, retryAfterMs: 5, shouldRetry: true }]);
+    const response = await fetch(`${standIn.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+      body: JSON.stringify({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(response.status).toBe(429);
+    expect([response.headers.get('retry-after'), response.headers.get('retry-after-ms'), response.headers.get('x-should-retry')]).toEqual(['2', '5', 'true']);
+    expect(await response.json()).toEqual({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } });
+  });
+
   it('refuses requests the real API would refuse', () => {
     expect(validateMessagesRequest({ model: 'm', max_tokens: 5, messages: [{ role: 'assistant', content: 'x' }] })).toMatch(/first message/);
     const unanswered = {

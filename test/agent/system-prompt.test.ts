@@ -35,10 +35,12 @@ describe('gatherRepositoryFacts', () => {
     }
   });
 
-  it('detects Docusaurus, MkDocs (with docs_dir) and plain Markdown, and .scribe/instructions.md', async () => {
+  it('detects Docusaurus, MkDocs (with docs_dir), mint.json, a docs/ subfolder and plain Markdown, and .scribe/instructions.md', async () => {
     const cases: [Record<string, string>, Partial<RepositoryFacts>][] = [
       [{ 'docusaurus.config.ts': 'export default {}', 'docs/intro.md': '# Intro\n' }, { framework: 'docusaurus', configPath: 'docusaurus.config.ts', docsRoot: 'docs' }],
       [{ 'mkdocs.yml': 'site_name: X\ndocs_dir: pages\nnav:\n  - index.md\n', 'pages/index.md': '# X\n' }, { framework: 'mkdocs', docsRoot: 'pages', navigationPages: ['index.md'] }],
+      [{ 'mint.json': JSON.stringify({ navigation: [{ group: 'G', pages: ['a'] }] }), 'a.mdx': '# A\n' }, { framework: 'mintlify', configPath: 'mint.json', docsRoot: '', navigationPages: ['a'] }],
+      [{ 'docs/docs.json': JSON.stringify({ navigation: { pages: ['intro'] } }), 'docs/intro.mdx': '# I\n' }, { framework: 'mintlify', configPath: 'docs/docs.json', docsRoot: 'docs', navigationPages: ['intro'] }],
       [{ 'README.md': '# Hi\n', '.scribe/instructions.md': 'Be brief.\n' }, { framework: 'markdown', docsRoot: '', instructionFiles: [{ path: '.scribe/instructions.md', text: 'Be brief.\n', truncated: false }] }],
     ];
     for (const [files, expected] of cases) {
