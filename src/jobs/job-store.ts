@@ -103,6 +103,19 @@ export async function listJobs(params: {
   return { jobs: rows.slice(0, params.limit).map(toJobRecord), hasMore: rows.length > params.limit };
 }
 
+/**
+ * The job a pull request belongs to: by the number recorded on the job, else by its branch (a pull_request
+ * delivery can arrive before the run that opened the pull request has recorded it).
+ */
+export async function findJobByPullRequest(params: { db: Db; repository: string; number: number; branch?: string }): Promise<JobRecord | null> {
+  const { db, repository, number, branch } = params;
+  const row = await db.agentJob.findFirst({
+    where: { repository, OR: [{ prNumber: number }, ...(branch ? [{ branch }] : [])] },
+    orderBy: { createdAt: 'desc' },
+  });
+  return row ? toJobRecord(row) : null;
+}
+
 export async function findJobStatus(db: Db, id: string): Promise<JobStatus | null> {
   const row = await db.agentJob.findUnique({ where: { id }, select: { status: true } });
   return row && isJobStatus(row.status) ? row.status : null;

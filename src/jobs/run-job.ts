@@ -8,7 +8,7 @@ import type { GitHubApp } from '../github/github-app.js';
 import { openOrUpdatePullRequest, pullRequestText } from '../github/pull-request.js';
 import { checkoutNewBranch, cloneRepository, commitAll, createWorkspaceDir, pushBranch, remoteBranchExists, removeWorkspace } from '../git/workspace.js';
 import { addUsage, listMessages, type JobRecord } from './job-store.js';
-import { describeFailure } from './job-failure.js';
+import { describeFailure, JobFailure } from './job-failure.js';
 import type { JobStage } from './job-status.js';
 
 export interface RunOutcome {
@@ -30,6 +30,8 @@ export interface JobRunnerDeps {
   anthropic: Anthropic;
   jobs: JobsConfig;
   runAgent?: typeof defaultRunAgent;
+  /** extra context for the message a run carries out (e.g. the file and line of the review comment it came from) */
+  messageContext?: (job: JobRecord, seq: number) => Promise<string | null>;
 }
 
 const MAX_EVENT_TEXT = 2000;
@@ -48,11 +50,12 @@ export function jobUrl(jobs: JobsConfig, job: JobRecord): string | null {
   return jobs.publicUrl ? `${jobs.publicUrl}/v2/agent/${job.projectId}/job/${job.id}` : null;
 }
 
-function agentContext(job: JobRecord, onBranch: boolean, prompts: string[]): string {
+function agentContext(job: JobRecord, onBranch: boolean, prompts: string[], extra: string | null): string {
   const lines = [`Repository: ${job.repository}. Your edits become commits on branch ${job.branch}, proposed as a pull request against ${job.baseRef}.`];
   if (onBranch && prompts.length > 1) {
     lines.push('The working tree already holds the commits made for the earlier instructions; carry out the last instruction on top of them.');
   }
+  if (extra) lines.push(extra);
   return lines.join('\n');
 }
 
@@ -73,6 +76,9 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     try {
       await enter('github');
       const project = await findProject(db, job.projectId);
+      if (project?.disabledAt) {
+        throw new JobFailure('github', `The project for ${job.repository} is disabled: ${project.disabledReason ?? 'an operator disabled it'}. Install the GitHub App on the repository again to use it`);
+      }
       const installationId = await github.installationFor(job.repository, project?.installationId ?? null);
       const octokit = await github.octokit(installationId);
       await octokit.rest.repos.get({ owner, repo });
@@ -94,7 +100,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       const result = await runAgent({
         workspaceDir: dir,
         instructions: prompts,
-        context: agentContext(job, onBranch, prompts),
+        context: agentContext(job, onBranch, prompts, (await deps.messageContext?.(job, handledSeq)) ?? null),
         model: job.model,
         client: deps.anthropic,
         limits: agentLimits(deps.jobs),

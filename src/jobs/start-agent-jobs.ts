@@ -5,7 +5,8 @@ import type { AppContext } from '../http/context.js';
 import type { RouteModule } from '../http/app.js';
 import { agentJobRoutes } from '../http/routes/agent-jobs.js';
 import { createGitHubApp } from '../github/github-app.js';
-import { createJobRunner } from './run-job.js';
+import { createJobRunner, type JobRunner } from './run-job.js';
+import type { JobRecord } from './job-store.js';
 import { JobWorker } from './worker.js';
 
 export interface AgentJobs {
@@ -14,19 +15,27 @@ export interface AgentJobs {
   stop(): Promise<void>;
 }
 
+/** What the GitHub side plugs into jobs: replies when a run ends, a comment when a job is archived, message context. */
+export interface AgentJobHooks {
+  wrapRunner?: (runner: JobRunner) => JobRunner;
+  onArchived?: (job: JobRecord) => void;
+  messageContext?: (job: JobRecord, seq: number) => Promise<string | null>;
+}
+
 /** The agent-jobs feature of one process: its routes and, when the App and the model are configured, its worker. */
-export function startAgentJobs(params: { ctx: AppContext; probot: Probot | null }): AgentJobs {
-  const { ctx, probot } = params;
+export function startAgentJobs(params: { ctx: AppContext; probot: Probot | null; hooks?: AgentJobHooks }): AgentJobs {
+  const { ctx, probot, hooks = {} } = params;
   const { config } = ctx;
   let worker: JobWorker | null = null;
   if (probot && missingForAgentJobs(config).length === 0) {
     const anthropic = new Anthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL });
-    const runner = createJobRunner({ db: ctx.db, github: createGitHubApp({ probot, github: config.github }), anthropic, jobs: config.jobs });
+    const plain = createJobRunner({ db: ctx.db, github: createGitHubApp({ probot, github: config.github }), anthropic, jobs: config.jobs, messageContext: hooks.messageContext });
+    const runner = hooks.wrapRunner ? hooks.wrapRunner(plain) : plain;
     worker = new JobWorker({ db: ctx.db, database: ctx.database, clock: ctx.clock, logger: ctx.logger.child({ component: 'jobs' }), jobs: config.jobs, runner });
     worker.start();
   }
   return {
-    routes: agentJobRoutes({ onQueued: () => worker?.wake() }),
+    routes: agentJobRoutes({ onQueued: () => worker?.wake(), onArchived: hooks.onArchived }),
     worker,
     stop: async () => worker?.stop(),
   };

@@ -13,6 +13,8 @@ export interface Project {
   hostnames: string[];
   source: 'manual' | 'installation';
   disabledAt: Date | null;
+  /** why it was disabled (e.g. the GitHub App was removed from the repository); null while enabled */
+  disabledReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -69,6 +71,11 @@ export async function listProjects(db: Db): Promise<Project[]> {
 
 export async function findProject(db: Db, id: string): Promise<Project | null> {
   const row = await db.project.findUnique({ where: { id } });
+  return row ? toProject(row) : null;
+}
+
+export async function findProjectByRepository(db: Db, repository: string): Promise<Project | null> {
+  const row = await db.project.findUnique({ where: { repository } });
   return row ? toProject(row) : null;
 }
 

@@ -8,7 +8,8 @@ import { Conflict, Invalid, Unavailable } from '../../errors.js';
 import { missingForAgentJobs } from '../../config.js';
 import { repositoryUrlFor } from '../../github/github-app.js';
 import { branchName } from '../../git/branch-name.js';
-import { addMessage, archiveJob, createJob, getJob, listJobs } from '../../jobs/job-store.js';
+import { addMessage, archiveJob, createJob, getJob, listJobs, type JobRecord } from '../../jobs/job-store.js';
+import { pullRequestStates } from '../../github/pull-request-state.js';
 import { enforceJobRateLimit } from '../../jobs/rate-limit.js';
 import { toJobResponse } from '../../jobs/job-view.js';
 import { CreateJobRequest, ListJobsQuery, MessageRequest } from './agent-jobs-schemas.js';
@@ -35,13 +36,18 @@ const handle = (fn: Handler) => (req: Request, res: Response, next: (err?: unkno
  * /v2/agent/:projectId/…: the compatible job API plus Scribe's list, archive and events. `onQueued` lets the
  * worker of this process start a new job at once instead of at its next poll.
  */
-export function agentJobRoutes(options: { onQueued?: () => void } = {}): RouteModule {
+export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (job: JobRecord) => void } = {}): RouteModule {
   return (router: Router, ctx: AppContext) => {
     const { db, clock } = ctx;
     const auth = requireApiKey(ctx);
     const view = repositoryUrlFor(ctx.config.github);
     const base = '/v2/agent/:projectId';
     const queued = () => options.onQueued?.();
+    // The pull request state GitHub reported (merged, closed) lives with the GitHub module; fetched for the page at once.
+    const present = async (jobs: JobRecord[]) => {
+      const states = await pullRequestStates(db, jobs.map((job) => job.id));
+      return jobs.map((job) => toJobResponse(job, view, states.get(job.id)));
+    };
 
     router.post(`${base}/job`, auth, ...jsonBody(), handle(async (req, res) => {
       const input = parseInput(CreateJobRequest, req.body, 'job request');
@@ -67,7 +73,7 @@ export function agentJobRoutes(options: { onQueued?: () => void } = {}): RouteMo
     }));
 
     router.get(`${base}/job/:id`, auth, handle(async (req, res) => {
-      res.json(toJobResponse(await getJob(db, authenticatedProject(res).id, String(req.params.id)), view));
+      res.json((await present([await getJob(db, authenticatedProject(res).id, String(req.params.id))]))[0]);
     }));
 
     router.post(`${base}/job/:id/message`, auth, ...jsonBody(), handle(async (req, res) => {
@@ -80,17 +86,19 @@ export function agentJobRoutes(options: { onQueued?: () => void } = {}): RouteMo
       await enforceJobRateLimit({ db, clock, projectId: project.id, perHour: ctx.config.jobs.ratePerHour });
       const job = await addMessage({ db, clock, projectId: project.id, jobId, prompt: input.prompt });
       queued();
-      res.json(toJobResponse(job, view));
+      res.json((await present([job]))[0]);
     }));
 
     router.post(`${base}/job/:id/archive`, auth, handle(async (req, res) => {
-      res.json(toJobResponse(await archiveJob({ db, clock, projectId: authenticatedProject(res).id, jobId: String(req.params.id) }), view));
+      const job = await archiveJob({ db, clock, projectId: authenticatedProject(res).id, jobId: String(req.params.id) });
+      options.onArchived?.(job);
+      res.json((await present([job]))[0]);
     }));
 
     router.get(`${base}/jobs`, auth, handle(async (req, res) => {
       const query = parseInput(ListJobsQuery, req.query, 'query');
       const page = await listJobs({ db, projectId: authenticatedProject(res).id, ...query });
-      res.json({ jobs: page.jobs.map((job) => toJobResponse(job, view)), hasMore: page.hasMore });
+      res.json({ jobs: await present(page.jobs), hasMore: page.hasMore });
     }));
 
     router.get(`${base}/job/:id/events`, auth, handle(async (req, res) => {

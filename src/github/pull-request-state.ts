@@ -1,0 +1,31 @@
+import type { Db } from '../db/client.js';
+import type { Clock } from '../clock.js';
+
+/** What GitHub last told Scribe about a job's pull request (`pr` on the job object). */
+export interface PullRequestState {
+  state: 'open' | 'closed';
+  merged: boolean;
+  mergedAt: string | null;
+}
+
+export async function recordPullRequestState(params: {
+  db: Db;
+  clock: Clock;
+  jobId: string;
+  repository: string;
+  number: number;
+  state: PullRequestState;
+}): Promise<void> {
+  const { db, jobId, repository, number, state } = params;
+  const data = { repository, number, state: state.state, merged: state.merged, mergedAt: state.mergedAt ? new Date(state.mergedAt) : null, updatedAt: params.clock() };
+  await db.jobPullRequest.upsert({ where: { jobId }, create: { jobId, ...data }, update: data });
+}
+
+/** Recorded states of these jobs' pull requests; a job missing from the map has no recorded event. */
+export async function pullRequestStates(db: Db, jobIds: string[]): Promise<Map<string, PullRequestState>> {
+  if (!jobIds.length) return new Map();
+  const rows = await db.jobPullRequest.findMany({ where: { jobId: { in: jobIds } } });
+  return new Map(
+    rows.map((row) => [row.jobId, { state: row.state === 'closed' ? 'closed' : 'open', merged: row.merged, mergedAt: row.mergedAt ? row.mergedAt.toISOString() : null }]),
+  );
+}
