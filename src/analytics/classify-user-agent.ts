@@ -50,8 +50,19 @@ function classifyUncached(ua: string): Classification {
     return { class: 'ai', agent: entry.name, aiKind: entry.kind };
   }
   const bot = isbotMatch(ua);
-  if (bot !== null) return { class: 'bot', agent: bot.slice(0, 100) };
+  if (bot !== null) return { class: 'bot', agent: botName(ua, bot) };
   return { class: 'human' };
+}
+
+/** The product token isbot's match sits in ("bingbot" for the match "bot" in "bingbot/2.0"). */
+function botName(ua: string, match: string): string {
+  const at = ua.toLowerCase().indexOf(match.toLowerCase());
+  if (at < 0) return match.slice(0, 100);
+  let start = at;
+  let end = at + match.length;
+  while (start > 0 && /[\w.-]/.test(ua[start - 1])) start--;
+  while (end < ua.length && /[\w.-]/.test(ua[end])) end++;
+  return ua.slice(start, end).slice(0, 100);
 }
 
 export const AI_AGENT_COUNT = agents.length;

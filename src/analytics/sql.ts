@@ -44,6 +44,8 @@ function openSqlite(filePath: string): Sql {
   // WAL lets the Prisma connection read while analytics writes; NORMAL sync is durable across process crashes.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // the visitor index takes random inserts (hashes); SQLite's default 2 MB page cache would thrash on it
+  db.pragma('cache_size = -131072');
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);

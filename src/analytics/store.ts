@@ -117,14 +117,23 @@ export class AnalyticsStore {
       else ids.set(hash, id);
     }
     const unknown: string[] = [];
-    for (let i = 0; i < missing.length; i += IN_CHUNK) {
-      const chunk = missing.slice(i, i + IN_CHUNK);
-      const rows = await tx.query<{ id: number; hash: string }>(
-        `SELECT "id", "hash" FROM "AnalyticsVisitor" WHERE "projectId" = ? AND "hash" IN (${chunk.map(() => '?').join(',')})`,
-        [projectId, ...chunk],
-      );
-      for (const r of rows) ids.set(r.hash, Number(r.id));
-      for (const h of chunk) if (!ids.has(h)) unknown.push(h);
+    if (tx.provider === 'sqlite') {
+      // in-process SQLite: one indexed lookup per hash is cheaper than building IN lists
+      for (const hash of missing) {
+        const [row] = await tx.query<{ id: number }>('SELECT "id" FROM "AnalyticsVisitor" WHERE "projectId" = ? AND "hash" = ?', [projectId, hash]);
+        if (row) ids.set(hash, row.id);
+        else unknown.push(hash);
+      }
+    } else {
+      for (let i = 0; i < missing.length; i += IN_CHUNK) {
+        const chunk = missing.slice(i, i + IN_CHUNK);
+        const rows = await tx.query<{ id: number; hash: string }>(
+          `SELECT "id", "hash" FROM "AnalyticsVisitor" WHERE "projectId" = ? AND "hash" = ANY(?::text[])`,
+          [projectId, chunk as unknown as string],
+        );
+        for (const r of rows) ids.set(r.hash, Number(r.id));
+        for (const h of chunk) if (!ids.has(h)) unknown.push(h);
+      }
     }
     for (let i = 0; i < unknown.length; i += IN_CHUNK * 10) {
       const rows = await tx.insertMany<{ id: number; hash: string }>({

@@ -68,7 +68,7 @@ describe.each(PROVIDERS)('analytics export on %s', (provider) => {
     });
 
   async function get(kind: 'visitors' | 'views', query: Record<string, string | number> = {}, id = projectId) {
-    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
     const res = await fetch(`${app.url}/v1/analytics/${id}/${kind}?${qs}`, { headers: { authorization: `Bearer ${readKey}` } });
     const body = (await res.json()) as { totals: Counts; visitors: Row[]; views: Row[]; hasMore: boolean; error?: string };
     return { status: res.status, body };
@@ -210,7 +210,7 @@ describe.each(PROVIDERS)('analytics paging on %s', (provider) => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(events),
     });
-    expect((await res.json()).accepted).toBe(events.length);
+    expect(((await res.json()) as { accepted: number }).accepted).toBe(events.length);
     const expected = Array.from({ length: 53 }, (_, i) => ({ path: `/p${i}`, total: (i % 7) + 1 })).sort(
       (a, b) => b.total - a.total || (a.path < b.path ? -1 : 1),
     );

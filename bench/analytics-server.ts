@@ -1,0 +1,27 @@
+/**
+ * The benchmark's server process: Scribe's HTTP app with the analytics routes, on the database in DATABASE_URL.
+ * Prints "READY <port>" when listening. Run by bench/analytics.ts, which measures its memory from outside.
+ */
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { openDatabase } from '../src/db/client.js';
+import { createHttpApp } from '../src/http/app.js';
+import type { AppContext } from '../src/http/context.js';
+import { analyticsRoutes } from '../src/http/routes/analytics.js';
+
+const config = loadConfig();
+const database = openDatabase(config.database);
+const ctx: AppContext = {
+  config,
+  db: database.db,
+  database: config.database,
+  clock: () => new Date(),
+  logger: createLogger('warn'),
+  secret: config.secret ?? 'bench-secret-bench-secret-bench-secret-00',
+};
+const app = createHttpApp({ ctx, routes: [analyticsRoutes], webhooks: (_req, res) => void res.status(404).end() });
+const server = app.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`READY ${typeof address === 'object' && address ? address.port : 0}\n`);
+});
+server.keepAliveTimeout = 60_000;
