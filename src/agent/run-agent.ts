@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { AgentError } from './agent-error.js';
+import { withCacheBreakpoints } from './cache-breakpoints.js';
 import { checkEdits } from './check-edits.js';
 import { gatherRepositoryFacts } from './gather-repository-facts.js';
 import { mapApiError, stoppedByCaller, wallTimeExceeded } from './map-api-error.js';
@@ -62,7 +63,7 @@ function checkBudget(run: Run): void {
 async function callModel(run: Run, system: string, messages: Anthropic.MessageParam[]): Promise<Anthropic.Message> {
   const { client, model, limits } = run.params;
   try {
-    const body = { model, max_tokens: limits.maxOutputTokensPerTurn, system, tools: agentTools, messages };
+    const body = { model, max_tokens: limits.maxOutputTokensPerTurn, tools: agentTools, ...withCacheBreakpoints(system, messages) };
     if (body.max_tokens > MAX_NON_STREAMING_TOKENS) return await client.messages.stream(body, { signal: run.signal }).finalMessage();
     return await client.messages.create(body, { signal: run.signal });
   } catch (error) {

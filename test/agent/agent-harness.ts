@@ -73,8 +73,26 @@ export async function runAgainst(params: {
   }
 }
 
+/** A content block without its prompt-cache marker, so tests can compare what the model reads. */
+function uncached<T>(block: T): T {
+  const { cache_control: _ignored, ...rest } = block as T & { cache_control?: unknown };
+  return rest as T;
+}
+
 /** The tool_result blocks the agent sent in a recorded request's last message. */
 export function toolResultsOf(request: { body: any }): { tool_use_id: string; content: string; is_error?: boolean }[] {
   const last = request.body.messages.at(-1);
-  return Array.isArray(last.content) ? last.content.filter((b: any) => b.type === 'tool_result') : [];
+  return Array.isArray(last.content) ? last.content.filter((b: any) => b.type === 'tool_result').map(uncached) : [];
+}
+
+/** The system prompt text of a recorded request (sent as cache-marked text blocks). */
+export function systemOf(request: { body: any }): string {
+  const { system } = request.body;
+  return typeof system === 'string' ? system : system.map((b: { text: string }) => b.text).join('\n');
+}
+
+/** The text of a recorded request's message at `index` (string or text blocks). */
+export function messageText(request: { body: any }, index: number): string {
+  const { content } = request.body.messages.at(index);
+  return typeof content === 'string' ? content : content.filter((b: any) => b.type === 'text').map((b: any) => b.text).join('\n');
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkEdits } from '../../src/agent/check-edits.js';
 import { edit, reply, startAnthropicStandIn, text, type AnthropicStandIn } from '../support/anthropic-server.js';
-import { runAgainst, snapshot } from './agent-harness.js';
+import { runAgainst, snapshot, systemOf } from './agent-harness.js';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/agent/mintlify-site');
 
@@ -53,7 +53,7 @@ describe('a realistic Mintlify site', () => {
       'docs.json': before['docs.json'].replace('"guides/deployment"]', '"guides/deployment", "guides/troubleshooting"]'),
     });
     expect(run.result).toMatchObject({ title: 'Add a troubleshooting guide', turns: 5 });
-    const system = standIn.requests[0].body.system as string;
+    const system = systemOf(standIn.requests[0]);
     expect(system).toContain('index\nquickstart\nguides/configuration\nguides/deployment');
     expect(system).toContain('<repository_data source="AGENTS.md">\n# Writing rules for agents');
     expect(system).toContain('description (4/4), title (4/4)');

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../../src/agent/run-agent.js';
 import { edit, overloaded, reply, startAnthropicStandIn, text, toolUse, type AnthropicStandIn } from '../support/anthropic-server.js';
-import { makeWorkspace, runAgainst, snapshot, toolResultsOf } from './agent-harness.js';
+import { makeWorkspace, messageText, runAgainst, snapshot, systemOf, toolResultsOf } from './agent-harness.js';
 
 let standIn: AnthropicStandIn;
 beforeAll(async () => {
@@ -48,7 +48,7 @@ describe('runAgent against the scripted Anthropic stand-in', () => {
       const first = standIn.requests[0].body;
       expect(first.tools[0]).toEqual({ type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' });
       expect(first.tools.map((t: any) => t.name)).toEqual(['str_replace_based_edit_tool', 'list_files', 'search_files', 'delete_file', 'move_file']);
-      expect(first.system).toContain('Docs framework: mintlify (config: docs.json)');
+      expect(systemOf(standIn.requests[0])).toContain('Docs framework: mintlify (config: docs.json)');
       expect(first.model).toBe('claude-test');
     } finally {
       await ws.cleanup();
@@ -116,10 +116,12 @@ describe('runAgent: no-op, follow-ups and repairs', () => {
       const run = await runAgainst({ standIn, workspaceDir: ws.dir, instructions: ['Add a FAQ.', 'Rename it to Questions.'], context: 'PR comment on index.mdx:7' });
       expect(run.error).toBeUndefined();
       const [request] = standIn.requests;
-      expect(request.body.messages).toEqual([{ role: 'user', content: expect.stringContaining('<instruction number="1">\nAdd a FAQ.\n</instruction>') }]);
-      expect(request.body.messages[0].content).toContain('<context>\nPR comment on index.mdx:7\n</context>');
-      expect(request.body.messages[0].content).toMatch(/Your task:\n<task>\nRename it to Questions.\n<\/task>$/);
-      expect(request.body.system).toContain('<repository_data source="AGENTS.md">\nWrite in British English.\n');
+      expect(request.body.messages).toHaveLength(1);
+      const task = messageText(request, 0);
+      expect(task).toContain('<instruction number="1">\nAdd a FAQ.\n</instruction>');
+      expect(task).toContain('<context>\nPR comment on index.mdx:7\n</context>');
+      expect(task).toMatch(/Your task:\n<task>\nRename it to Questions.\n<\/task>$/);
+      expect(systemOf(request)).toContain('<repository_data source="AGENTS.md">\nWrite in British English.\n');
       expect(request.body.max_tokens).toBe(8192);
       expect(request.headers.authorization ?? request.headers['x-api-key']).toBeTruthy();
     } finally {
@@ -145,7 +147,7 @@ describe('runAgent: no-op, follow-ups and repairs', () => {
       ]);
       const repairRequest = standIn.requests[2].body.messages.at(-1);
       expect(repairRequest.role).toBe('user');
-      expect(JSON.stringify(repairRequest.content)).toContain('the link \\"/guides/install\\" points at a file that does not exist');
+      expect(messageText(standIn.requests[2], -1)).toContain('the link "/guides/install" points at a file that does not exist');
       expect(await fs.readFile(path.join(ws.dir, 'guides/faq.mdx'), 'utf8')).toContain('[install](/guides/setup)');
       expect(run.result).toMatchObject({ title: 'Add FAQ page', summary: 'Added a FAQ page linking to setup.', turns: 4 });
     } finally {
