@@ -38,6 +38,9 @@ export function mapApiError(error: unknown, context: FailureContext): AgentError
   if (context.aborted) return stoppedByCaller();
   if (context.timedOut) return wallTimeExceeded(context.limits);
   const attempts = `after ${context.attempts} attempt${context.attempts === 1 ? '' : 's'}`;
+  if (error instanceof Anthropic.APIUserAbortError) {
+    return new AgentError('The model call was cancelled before it finished; try again.', 'model_error');
+  }
   if (error instanceof Anthropic.APIConnectionTimeoutError) {
     return new AgentError(`The model API did not answer in time ${attempts}; try again later.`, 'model_error');
   }

@@ -91,6 +91,12 @@ describe('API errors', () => {
     expectAgentError(run.error, 'overloaded', 'The model was overloaded (HTTP 529) after 1 attempt; try again later.');
   });
 
+  it('says so when the model API cannot be reached at all', async () => {
+    const nowhere = { url: 'http://127.0.0.1:1' } as AnthropicStandIn;
+    const run = await runAgainst({ standIn: nowhere, workspaceDir: ws.dir, maxRetries: 0 });
+    expectAgentError(run.error, 'model_error', 'Could not reach the model API after 1 attempt; check ANTHROPIC_BASE_URL and the network, then try again.');
+  });
+
   it('maps auth, rate-limit and server errors to model_error sentences', async () => {
     standIn.script([{ error: { status: 401, message: 'invalid x-api-key' } }]);
     expectAgentError((await runAgainst({ standIn, workspaceDir: ws.dir })).error, 'model_error', 'The model API rejected the API key (HTTP 401); check ANTHROPIC_API_KEY.');
