@@ -109,6 +109,20 @@ describe('runAgent: no-op, follow-ups and repairs', () => {
     }
   });
 
+  it('cuts very long tool output so one result cannot flood the context window', async () => {
+    const ws = await makeWorkspace({ ...FILES, 'big.md': `${'word '.repeat(20)}\n`.repeat(1000) });
+    try {
+      standIn.script([reply([edit({ command: 'view', path: 'big.md' })]), reply([text('Title: Read it\n\nNothing to change.')])]);
+      const run = await runAgainst({ standIn, workspaceDir: ws.dir });
+      expect(run.error).toBeUndefined();
+      const [result] = toolResultsOf(standIn.requests[1]);
+      expect(result.content.length).toBeLessThan(61_000);
+      expect(result.content).toMatch(/\(output cut at 60000 characters; view a smaller range or narrow the search\)$/);
+    } finally {
+      await ws.cleanup();
+    }
+  });
+
   it('sends earlier instructions, context and repository instructions to the model', async () => {
     const ws = await makeWorkspace({ ...FILES, 'AGENTS.md': 'Write in British English.\n' });
     try {
