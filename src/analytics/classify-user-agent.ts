@@ -13,7 +13,7 @@ interface AgentEntry {
   kind: AiKind;
 }
 
-const DATA = new URL('./data/ai-agents.json', import.meta.url);
+const DATA = new URL('./agent-list/ai-agents.json', import.meta.url);
 const agents = (JSON.parse(fs.readFileSync(DATA, 'utf8')) as { agents: AgentEntry[] }).agents;
 const byName = new Map(agents.map((a) => [a.name.toLowerCase(), a]));
 // Whole-word: a name must not continue into a neighbouring token character, so "GoogleOther" does not match inside
@@ -29,7 +29,7 @@ const cache = new Map<string, Classification>();
 const CACHE_LIMIT = 20_000;
 
 /**
- * human, ai (an agent from the curated list in data/ai-agents.json) or bot (anything else automated, by isbot).
+ * human, ai (an agent from the curated list in agent-list/ai-agents.json) or bot (anything else automated, by isbot).
  * The AI list is checked first: isbot also knows many AI crawlers but cannot tell them apart from other bots.
  */
 export function classifyUserAgent(userAgent: string | undefined | null): Classification {

@@ -103,7 +103,7 @@ describe.each(PROVIDERS)('analytics ingest on %s', (provider) => {
 
   it('imports nginx/Apache combined logs, counting only successful GETs of pages, and reports why lines were skipped', async () => {
     const projectId = await freshProject();
-    const file = fs.readFileSync(path.join(FIXTURES, 'access.log'));
+    const file = fs.readFileSync(path.join(FIXTURES, 'access-combined.txt'));
     const res = await logs(projectId, file, 'text/plain');
     expect(res.status).toBe(202);
     const summary = (await res.json()) as Record<string, unknown>;
@@ -175,7 +175,7 @@ describe.each(PROVIDERS)('analytics ingest on %s', (provider) => {
 
   it('never stores a raw IP address', async () => {
     const projectId = await freshProject();
-    await logs(projectId, fs.readFileSync(path.join(FIXTURES, 'access.log')), 'text/plain');
+    await logs(projectId, fs.readFileSync(path.join(FIXTURES, 'access-combined.txt')), 'text/plain');
     await events(projectId, JSON.stringify([{ timestamp: '2026-11-20T10:00:00Z', path: '/p', userAgent: CHROME, ip: '198.51.100.77' }]));
     const dump = JSON.stringify([
       await app.ctx.db.$queryRawUnsafe('SELECT * FROM "AnalyticsEvent"'),
