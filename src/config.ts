@@ -18,6 +18,8 @@ export interface Config {
     webhookSecret: string | undefined;
     host: string | undefined;
     protocol: 'http' | 'https';
+    /** the App's slug (`@<slug>` mentions); asked of GitHub when unset */
+    appSlug: string | undefined;
   };
   anthropic: {
     apiKey: string | undefined;
@@ -96,6 +98,7 @@ const schemas = {
   WEBHOOK_SECRET: optionalText,
   GHE_HOST: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9.-]+(:\d+)?$/.test(v), 'must be a host name (and optional :port), without a scheme'),
   GHE_PROTOCOL: z.enum(['http', 'https']).default('https'),
+  SCRIBE_APP_SLUG: optionalText.refine((v) => v === undefined || /^[a-z0-9][a-z0-9-]*$/i.test(v), 'must be a GitHub App slug (letters, digits and dashes)'),
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
   SCRIBE_MODEL: optionalText,
@@ -174,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
       webhookSecret: read(env, 'WEBHOOK_SECRET'),
       host: read(env, 'GHE_HOST'),
       protocol: read(env, 'GHE_PROTOCOL'),
+      appSlug: read(env, 'SCRIBE_APP_SLUG'),
     },
     anthropic: {
       apiKey: read(env, 'ANTHROPIC_API_KEY'),

@@ -14,7 +14,8 @@ import { metricsRoutes } from './http/routes/metrics.js';
 import { apiDocsRoutes } from './http/routes/api-docs.js';
 import { createWebhookMiddleware } from './github/webhook-middleware.js';
 import { createProbot } from './github/create-probot.js';
-import { startAgentJobs } from './jobs/start-agent-jobs.js';
+import { startAgentJobs, type AgentJobs } from './jobs/start-agent-jobs.js';
+import { startGitHubLifecycle } from './github/github-lifecycle.js';
 
 export interface RunningScribe {
   server: Server;
@@ -35,9 +36,13 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
   for (const missing of missingForAgentJobs(config)) logger.warn(`agent jobs are disabled until you ${missing}`);
 
   const probot = createProbot({ config, logger });
-  const webhooks = await createWebhookMiddleware({ config, logger, appFn: () => undefined, probot });
-  const agentJobs = startAgentJobs({ ctx, probot });
-  const app = createHttpApp({ ctx, routes: [healthRoutes, analyticsRoutes, metricsRoutes, apiDocsRoutes, agentJobs.routes], webhooks: webhooks.middleware });
+  // The webhook side queues jobs and wakes the worker; the worker's runs answer the comments that queued them.
+  let agentJobs: AgentJobs | undefined;
+  const github = startGitHubLifecycle({ ctx, probot, wakeWorker: () => agentJobs?.worker?.wake() });
+  const webhooks = await createWebhookMiddleware({ config, logger, appFn: github.appFn, probot });
+  agentJobs = startAgentJobs({ ctx, probot, hooks: github.jobHooks });
+  const jobs = agentJobs;
+  const app = createHttpApp({ ctx, routes: [healthRoutes, analyticsRoutes, metricsRoutes, apiDocsRoutes, jobs.routes], webhooks: webhooks.middleware });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -52,8 +57,9 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
     url: `http://127.0.0.1:${port}`,
     async stop() {
       // Workers first: they hand their jobs back through the database, which must still be open.
-      await agentJobs.stop();
+      await jobs.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await github.stop();
       server.closeAllConnections();
       await database.close();
     },

@@ -1,0 +1,30 @@
+import type { ApplicationFunction, Probot } from 'probot';
+import type { AppContext } from '../http/context.js';
+import type { AgentJobHooks } from '../jobs/start-agent-jobs.js';
+import { createGitHubApp } from './github-app.js';
+import { createAppSlug } from './app-slug.js';
+import { createJobReplies } from './job-replies.js';
+import { BackgroundTasks } from './background-tasks.js';
+import { createWebhookApp } from './webhooks/webhook-app.js';
+
+export interface GitHubLifecycle {
+  appFn: ApplicationFunction;
+  jobHooks: AgentJobHooks;
+  /** waits for webhook work and replies already started */
+  stop(): Promise<void>;
+}
+
+/** Webhook handling and job replies for one process; inert until the GitHub App is configured. */
+export function startGitHubLifecycle(params: { ctx: AppContext; probot: Probot | null; wakeWorker: () => void }): GitHubLifecycle {
+  const { ctx, probot } = params;
+  if (!probot) return { appFn: () => undefined, jobHooks: {}, stop: async () => undefined };
+  const logger = ctx.logger.child({ component: 'github' });
+  const tasks = new BackgroundTasks(logger);
+  const github = createGitHubApp({ probot, github: ctx.config.github });
+  const appSlug = createAppSlug({ probot, override: ctx.config.github.appSlug });
+  return {
+    appFn: createWebhookApp({ db: ctx.db, clock: ctx.clock, logger, config: ctx.config, github, appSlug, wakeWorker: params.wakeWorker, tasks }),
+    jobHooks: createJobReplies({ db: ctx.db, clock: ctx.clock, logger, jobs: ctx.config.jobs, github, tasks }),
+    stop: () => tasks.drain(),
+  };
+}

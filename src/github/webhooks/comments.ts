@@ -1,0 +1,58 @@
+import { isBot, parseMention } from './parse-mention.js';
+import { sanitizeComment } from './sanitize-comment.js';
+import { queueFollowUp } from './follow-ups.js';
+import { runIssueCommand } from './issue-commands.js';
+import { ignored, type Delivery, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
+
+/** What both kinds of comment share once the App is mentioned by a person. */
+export interface Mention {
+  repository: string;
+  installationId: number;
+  author: string;
+  commentId: number;
+  /** sanitised instruction, mention removed; may be empty */
+  instruction: string;
+}
+
+type Comment = { id: number; body?: string | null; user: { login: string; type?: string } | null };
+
+async function readMention(deps: WebhookDeps, payload: { comment: Comment; sender?: { login: string; type?: string }; repository: { full_name: string }; installation?: { id: number } }): Promise<Mention | string> {
+  const { comment } = payload;
+  if (isBot(comment.user) || (payload.sender && isBot(payload.sender))) return 'comment by a bot';
+  if (!payload.installation) return 'delivery without an installation';
+  // Sanitised before anything reads it: a mention hidden in an HTML comment must not trigger work either.
+  const instruction = parseMention(sanitizeComment(comment.body ?? ''), await deps.appSlug());
+  if (instruction === null) return 'the App is not mentioned';
+  return { repository: payload.repository.full_name, installationId: payload.installation.id, author: comment.user!.login, commentId: comment.id, instruction };
+}
+
+/** issue_comment.created: on a Scribe pull request a follow-up, on an issue a command. */
+export async function handleIssueComment(deps: WebhookDeps, delivery: Delivery<'issue_comment'>): Promise<HandlerResult> {
+  const { payload } = delivery;
+  if (payload.action !== 'created') return ignored(`issue_comment.${payload.action} needs nothing`);
+  const mention = await readMention(deps, payload);
+  if (typeof mention === 'string') return ignored(mention);
+  const { issue } = payload;
+  if (issue.pull_request) return queueFollowUp(deps, delivery.octokit, { ...mention, pullNumber: issue.number, review: null });
+  return runIssueCommand(deps, delivery.octokit, {
+    ...mention,
+    issue: { number: issue.number, title: sanitizeComment(issue.title), body: sanitizeComment(issue.body ?? '') },
+  });
+}
+
+/** pull_request_review_comment.created: a follow-up whose file and line the agent is told about. */
+export async function handleReviewComment(deps: WebhookDeps, delivery: Delivery<'pull_request_review_comment'>): Promise<HandlerResult> {
+  const { payload } = delivery;
+  if (payload.action !== 'created') return ignored(`pull_request_review_comment.${payload.action} needs nothing`);
+  const mention = await readMention(deps, payload);
+  if (typeof mention === 'string') return ignored(mention);
+  const { comment } = payload;
+  // Replies in a thread point at the thread's first comment; GitHub only accepts replies to that one.
+  const threadId = comment.in_reply_to_id ?? comment.id;
+  return queueFollowUp(deps, delivery.octokit, {
+    ...mention,
+    pullNumber: payload.pull_request.number,
+    branch: payload.pull_request.head.repo?.full_name === mention.repository ? payload.pull_request.head.ref : undefined,
+    review: { threadId, path: comment.path, line: comment.line ?? comment.original_line ?? null },
+  });
+}
