@@ -39,7 +39,7 @@ export const projectCommands: Record<string, Command> = {
         return;
       }
       for (const p of projects) {
-        const state = p.disabledAt ? 'disabled' : 'enabled';
+        const state = p.disabledAt ? `disabled: ${p.disabledReason ?? 'by an operator'}` : 'enabled';
         const install = p.installationId ? `installation ${p.installationId}` : 'no installation';
         io.out(`${p.id}\t${p.repository}\t${p.ref}\t${install}\t${p.source}\t${state}\thosts: ${p.hostnames.join(',') || '-'}`);
       }

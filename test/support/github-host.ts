@@ -49,6 +49,17 @@ export interface PullRequest {
   comments: string[];
 }
 
+/** A comment posted through the REST API: on an issue or pull request, or a reply in a review comment's thread. */
+export interface PostedComment {
+  id: number;
+  repository: string;
+  number: number;
+  body: string;
+  /** the review comment whose thread this replies to; null for a conversation comment */
+  inReplyTo: number | null;
+  token?: string;
+}
+
 export interface GitHubHost {
   url: string;
   /** host:port, for GHE_HOST */
@@ -58,6 +69,10 @@ export interface GitHubHost {
   gitRequests: GitRequest[];
   tokens: IssuedToken[];
   pulls: PullRequest[];
+  /** every comment posted (issues, pull requests, review replies), in order */
+  comments: PostedComment[];
+  /** a collaborator's permission (`maintain` is reported as permission write, role maintain); others get 404 */
+  setPermission(repository: string, login: string, role: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'): void;
   /** an installation that can reach these repositories */
   addInstallation(id: number, repositories: string[]): void;
   /** removes a repository from every installation (the App lost access) */
@@ -65,6 +80,8 @@ export interface GitHubHost {
   createRepository(repository: string, files: Record<string, string>, branch?: string): void;
   /** rejects pushes to refs matching the shell pattern (a pre-receive hook, like branch protection) */
   protectBranches(repository: string, pattern: string): void;
+  /** answers the next matching REST call only after this many milliseconds (a slow GitHub) */
+  delayNext(method: string, pathPattern: RegExp, ms: number): void;
   /** answers the next matching REST call with this status */
   failNext(method: string, pathPattern: RegExp, status: number, message?: string): void;
   branches(repository: string): string[];
@@ -117,7 +134,11 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   const gitRequests: GitRequest[] = [];
   const tokens: IssuedToken[] = [];
   const pulls: PullRequest[] = [];
+  const comments: PostedComment[] = [];
+  const permissions = new Map<string, string>();
+  const defaultBranches = new Map<string, string>();
   const failures: { method: string; pattern: RegExp; status: number; message: string }[] = [];
+  const delays: { method: string; pattern: RegExp; ms: number }[] = [];
   let baseUrl = '';
 
   const repoDir = (repository: string) => path.join(root, `${repository}.git`);
@@ -141,6 +162,10 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     res.end(JSON.stringify(body));
   };
   const notFound = (res: ServerResponse) => send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+  const repoJson = (repository: string) => {
+    const [owner, name] = repository.split('/');
+    return { id: 1, name, full_name: repository, private: true, default_branch: defaultBranches.get(repository) ?? 'main', html_url: `${baseUrl}/${repository}`, owner: { login: owner } };
+  };
   const prJson = (pr: PullRequest) => ({
     id: pr.number * 1000,
     number: pr.number,
@@ -165,6 +190,11 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     const token = !isJwt && credential ? credential : undefined;
     const call: RecordedCall = { method: req.method ?? 'GET', path: route, query: Object.fromEntries(url.searchParams), body, auth: isJwt ? 'jwt' : token ? 'token' : 'none', token, at: Date.now() };
     calls.push(call);
+    const delay = delays.findIndex((d) => d.method === call.method && d.pattern.test(route));
+    if (delay >= 0) {
+      const [d] = delays.splice(delay, 1);
+      await new Promise((resolve) => setTimeout(resolve, d.ms));
+    }
     const failure = failures.findIndex((f) => f.method === call.method && f.pattern.test(route));
     if (failure >= 0) {
       const [f] = failures.splice(failure, 1);
@@ -194,6 +224,20 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       tokens.push(issued);
       return send(res, 201, { token: issued.token, expires_at: new Date(issued.issuedAt + 3_600_000).toISOString(), permissions: { contents: 'write', pull_requests: 'write' }, repository_selection: 'selected' });
     }
+    if (req.method === 'GET' && route === '/installation/repositories') {
+      const info = tokenInfo(token);
+      if (!info) return send(res, 401, { message: 'Bad credentials' });
+      const names = [...(installations.get(info.installationId) ?? [])].filter(exists).sort();
+      const perPage = Number(url.searchParams.get('per_page') ?? 30);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const slice = names.slice((page - 1) * perPage, page * perPage);
+      if (page * perPage < names.length) {
+        const next = new URL(url.toString().replace('http://localhost', baseUrl));
+        next.searchParams.set('page', String(page + 1));
+        res.setHeader('link', `<${next}>; rel="next"`);
+      }
+      return send(res, 200, { total_count: names.length, repositories: slice.map(repoJson) });
+    }
     if ((m = route.match(/^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/))) {
       const repository = `${m[1]}/${m[2]}`;
       const rest = m[3] ?? '';
@@ -203,8 +247,29 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
         return found ? send(res, 200, { id: found[0], app_id: app.id }) : notFound(res);
       }
       if (!exists(repository) || !canReach(token, repository)) return notFound(res);
-      if (req.method === 'GET' && rest === '') {
-        return send(res, 200, { id: 1, name: m[2], full_name: repository, private: true, default_branch: 'main', html_url: `${baseUrl}/${repository}`, owner: { login: m[1] } });
+      if (req.method === 'GET' && rest === '') return send(res, 200, repoJson(repository));
+      const permission = rest.match(/^\/collaborators\/([^/]+)\/permission$/);
+      if (req.method === 'GET' && permission) {
+        const login = decodeURIComponent(permission[1]);
+        const role = permissions.get(`${repository}#${login.toLowerCase()}`);
+        if (!role) return notFound(res);
+        const legacy = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        return send(res, 200, { permission: legacy, role_name: role, user: { login, type: 'User' } });
+      }
+      const reply = rest.match(/^\/pulls\/(\d+)\/comments\/(\d+)\/replies$/);
+      if (req.method === 'POST' && reply) {
+        if (!pulls.some((p) => p.repository === repository && p.number === Number(reply[1]))) return notFound(res);
+        const posted: PostedComment = { id: comments.length + 1, repository, number: Number(reply[1]), body: String(body?.body ?? ''), inReplyTo: Number(reply[2]), token };
+        comments.push(posted);
+        return send(res, 201, { id: posted.id, body: posted.body, in_reply_to_id: posted.inReplyTo });
+      }
+      const issueComment = rest.match(/^\/issues\/(\d+)\/comments$/);
+      if (req.method === 'POST' && issueComment) {
+        const number = Number(issueComment[1]);
+        const posted: PostedComment = { id: comments.length + 1, repository, number, body: String(body?.body ?? ''), inReplyTo: null, token };
+        comments.push(posted);
+        pulls.find((p) => p.repository === repository && p.number === number)?.comments.push(posted.body);
+        return send(res, 201, { id: posted.id, body: posted.body });
       }
       if (req.method === 'GET' && rest === '/pulls') {
         const head = url.searchParams.get('head');
@@ -235,10 +300,6 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
           if (typeof body?.body === 'string') pr.body = body.body;
           if (body?.state === 'open' || body?.state === 'closed') pr.state = body.state;
           return send(res, 200, prJson(pr));
-        }
-        if (prMatch[1] === 'issues' && prMatch[3] && req.method === 'POST') {
-          pr.comments.push(String(body?.body ?? ''));
-          return send(res, 201, { id: pr.comments.length, body: body?.body });
         }
       }
     }
@@ -336,6 +397,10 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     gitRequests,
     tokens,
     pulls,
+    comments,
+    setPermission(repository, login, role) {
+      permissions.set(`${repository}#${login.toLowerCase()}`, role);
+    },
     addInstallation(id, repositories) {
       installations.set(id, new Set(repositories));
     },
@@ -344,6 +409,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     },
     createRepository(repository, files, branch = 'main') {
       const bare = repoDir(repository);
+      defaultBranches.set(repository, branch);
       fs.mkdirSync(bare, { recursive: true });
       runGit(['init', '--quiet', '--bare', '-b', branch, bare]);
       const work = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-seed-'));
@@ -367,6 +433,9 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
         `#!/bin/sh\nwhile read old new ref; do\n  case "$ref" in\n    refs/heads/${pattern}) echo "error: GH006: Protected branch update failed for $ref." >&2; exit 1;;\n  esac\ndone\nexit 0\n`,
         { mode: 0o755 },
       );
+    },
+    delayNext(method, pathPattern, ms) {
+      delays.push({ method, pattern: pathPattern, ms });
     },
     failNext(method, pathPattern, status, message = 'Server Error') {
       failures.push({ method, pattern: pathPattern, status, message });

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createRequire } from 'node:module';
+import { Webhooks } from '@octokit/webhooks';
+import { startScribe, type RunningScribe } from '../../src/main.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createApiKey } from '../../src/keys/api-keys.js';
+import { findDelivery, type DeliveryRecord } from '../../src/github/webhooks/deliveries.js';
+import { createTestDatabase, type Provider } from '../support/databases.js';
+import { startGitHubHost, type GitHubHost } from '../support/github-host.js';
+import { startAnthropicStandIn, type AnthropicStandIn } from '../support/anthropic-server.js';
+import { scribeEnv } from '../support/scribe-process.js';
+import type { Database } from '../../src/db/client.js';
+import { waitFor } from '../jobs/wait-for.js';
+
+export const WEBHOOK_SECRET = 'test-webhook-secret';
+
+interface Example {
+  name: string;
+  examples: Record<string, any>[];
+}
+const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Example[];
+
+/**
+ * A real payload from @octokit/webhooks-examples (a deep copy), the first of `event` with this action that `pick`
+ * accepts; tests then adapt repository, installation and users to the local GitHub host.
+ */
+export function examplePayload(event: string, action: string, pick: (payload: any) => boolean = () => true): any {
+  const found = examples.find((e) => e.name === event)?.examples.find((p) => p.action === action && pick(p));
+  if (!found) throw new Error(`no ${event}.${action} example`);
+  return structuredClone(found);
+}
+
+/** Points a payload's repository at owner/name on the local host. */
+export function onRepository(payload: any, repository: string, installationId: number): any {
+  const [owner, name] = repository.split('/');
+  payload.repository = { ...payload.repository, name, full_name: repository, owner: { ...payload.repository.owner, login: owner } };
+  payload.installation = { id: installationId, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' };
+  return payload;
+}
+
+export function asUser(login: string, type: 'User' | 'Bot' = 'User'): Record<string, unknown> {
+  return { login, id: login.length * 1000 + 7, node_id: 'MDQ6VXNlcjE=', type, site_admin: false };
+}
+
+export interface GitHubE2E {
+  github: GitHubHost;
+  anthropic: AnthropicStandIn;
+  database: Database & { drop(): Promise<void> };
+  scribe: RunningScribe;
+  /** JSON log lines of the service */
+  logs: Record<string, any>[];
+  /** POSTs a signed delivery; returns the HTTP status and the delivery id */
+  deliver(event: string, payload: unknown, options?: { id?: string; signature?: string }): Promise<{ status: number; id: string; ms: number }>;
+  /** waits until the delivery's background work has finished and returns its row */
+  settled(id: string): Promise<DeliveryRecord>;
+  /** deliver + settled */
+  send(event: string, payload: unknown, options?: { id?: string }): Promise<DeliveryRecord>;
+  keyFor(projectId: string): Promise<string>;
+  api(path: string, init?: { method?: string; body?: unknown; key: string }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** The real service in this process (HTTP, Probot webhooks, worker) against the local GitHub host and model stand-in. */
+export async function startGitHubE2E(provider: Provider, extra: Record<string, string> = {}): Promise<GitHubE2E> {
+  const github = await startGitHubHost();
+  const anthropic = await startAnthropicStandIn();
+  const database = await createTestDatabase(provider);
+  const logs: Record<string, any>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logs.push(JSON.parse(line) as Record<string, any>);
+      callback();
+    },
+  });
+  const env = scribeEnv({
+    databaseUrl: database.target.url,
+    github,
+    anthropicUrl: anthropic.url,
+    extra: { PORT: '0', SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra },
+  });
+  const config = { ...loadConfig(env), database: database.target };
+  const scribe = await startScribe(config, createLogger('info', sink));
+  const signer = new Webhooks({ secret: WEBHOOK_SECRET });
+
+  const e2e: GitHubE2E = {
+    github,
+    anthropic,
+    database,
+    scribe,
+    logs,
+    async deliver(event, payload, options = {}) {
+      const id = options.id ?? randomUUID();
+      const body = JSON.stringify(payload);
+      const started = Date.now();
+      const res = await fetch(`${scribe.url}/api/github/webhooks`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': event,
+          'x-github-delivery': id,
+          'x-hub-signature-256': options.signature ?? (await signer.sign(body)),
+          'user-agent': 'GitHub-Hookshot/test',
+        },
+      });
+      await res.arrayBuffer();
+      return { status: res.status, id, ms: Date.now() - started };
+    },
+    async settled(id) {
+      return waitFor(async () => {
+        const row = await findDelivery(database.db, id);
+        return row && row.status !== 'received' ? row : undefined;
+      }, `delivery ${id} to be processed`, 20_000, 20);
+    },
+    async send(event, payload, options) {
+      const { status, id } = await e2e.deliver(event, payload, options);
+      if (status !== 200) throw new Error(`delivery answered ${status}`);
+      return e2e.settled(id);
+    },
+    async keyFor(projectId) {
+      return (await createApiKey({ db: database.db, clock: () => new Date(), projectId, scope: 'write' })).key;
+    },
+    async api(path, init) {
+      const res = await fetch(`${scribe.url}${path}`, {
+        method: init?.method ?? (init?.body === undefined ? 'GET' : 'POST'),
+        headers: { authorization: `Bearer ${init?.key}`, ...(init?.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: init?.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    async close() {
+      await scribe.stop();
+      await anthropic.close();
+      await github.close();
+      await database.drop();
+    },
+  };
+  return e2e;
+}
