@@ -53,7 +53,7 @@ describe('concurrent start-ups on one PostgreSQL', () => {
       expect(results.filter((applied) => applied.length === 0)).toHaveLength(2);
       const client = new pg.Client({ connectionString: database.target.url });
       await client.connect();
-      const { rows } = await client.query('SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name');
+      const { rows } = await client.query('SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name ORDER BY migration_name');
       await client.end();
       expect(rows).toEqual(names.map((migration_name) => ({ migration_name, n: 1 })));
     } finally {
