@@ -41,9 +41,9 @@ export function openSql(target: DatabaseTarget): Sql {
 
 function openSqlite(filePath: string): Sql {
   const db = new Database(filePath, { timeout: 10_000 });
-  // WAL lets the Prisma connection read while analytics writes; NORMAL sync is durable across process crashes.
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  // No WAL: Prisma's schema engine cannot migrate a WAL database while another connection has it open (it times
+  // out), and operator commands migrate first. With the rollback journal, readers still proceed during our write
+  // transactions until their brief commit.
   // the visitor index takes random inserts (hashes); SQLite's default 2 MB page cache would thrash on it
   db.pragma('cache_size = -131072');
   const statements = new Map<string, Database.Statement>();

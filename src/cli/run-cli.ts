@@ -8,6 +8,7 @@ import { UsageError, type CliIo, type Command } from './command.js';
 import { projectCommands } from './project-commands.js';
 import { keyCommands } from './key-commands.js';
 import { JobCommandFailed, jobCommands } from './job-commands.js';
+import { logsCommands } from './logs-import.js';
 
 /** Every operator command, by "group name". Add a module's commands here. */
 export const commands: Record<string, Command> = {
@@ -21,6 +22,7 @@ export const commands: Record<string, Command> = {
   ...projectCommands,
   ...keyCommands,
   ...jobCommands,
+  ...logsCommands,
 };
 
 function usage(): string {
