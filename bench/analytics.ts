@@ -24,7 +24,7 @@ const PATHS = 5000;
 const VISITORS = 1_000_000;
 const DAYS = 30;
 const BATCH = 10_000;
-const IN_FLIGHT = 2;
+const IN_FLIGHT = 4;
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_URL = process.env.SCRIBE_TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -138,7 +138,8 @@ async function createDatabase(provider: DatabaseTarget['provider']): Promise<{ t
 }
 
 function startServer(target: DatabaseTarget): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/analytics-server.ts')], {
+  const flags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(ROOT, 'bench/analytics-server.ts')], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: target.url, LOG_LEVEL: 'warn', SCRIBE_SECRET: 'bench-secret-bench-secret-bench-secret-00' },
     stdio: ['ignore', 'pipe', 'inherit'],

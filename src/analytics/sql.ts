@@ -14,9 +14,16 @@ export type ColumnType = 'text' | 'int' | 'bigint';
 export interface Sql {
   provider: DatabaseTarget['provider'];
   query<T = Row>(sql: string, params?: Param[]): Promise<T[]>;
+  /** rows as arrays of column values, in select order: cheaper for large scans */
+  rows(sql: string, params?: Param[]): Promise<unknown[][]>;
   run(sql: string, params?: Param[]): Promise<void>;
   /** multi-row insert; `suffix` e.g. `ON CONFLICT DO NOTHING RETURNING "key"` */
   insertMany<T = Row>(params: { table: string; columns: [string, ColumnType][]; rows: Param[][]; suffix?: string }): Promise<T[]>;
+  /**
+   * Ids of `keys` in a dictionary table (`id` autoincrement, unique (`projectId`, key column)), inserting the
+   * missing ones. Call inside a transaction.
+   */
+  dictionaryIds(params: { table: string; column: string; projectId: string; keys: string[] }): Promise<Map<string, number>>;
   /** one transaction holding the analytics write lock (across processes), run exclusively in this process */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -62,6 +69,9 @@ function openSqlite(filePath: string): Sql {
     async query<T>(text: string, params: Param[] = []) {
       return prepare(text).all(...params) as T[];
     },
+    async rows(text, params = []) {
+      return prepare(text).raw(true).all(...params) as unknown[][];
+    },
     async run(text, params = []) {
       prepare(text).run(...params);
     },
@@ -73,6 +83,17 @@ function openSqlite(filePath: string): Sql {
       else for (const row of rows) statement.run(...row);
       return out;
     },
+    async dictionaryIds({ table, column, projectId, keys }) {
+      // in-process SQLite: one indexed probe per key beats building IN lists
+      const select = prepare(`SELECT "id" FROM "${table}" WHERE "projectId" = ? AND "${column}" = ?`).pluck();
+      const insert = prepare(`INSERT INTO "${table}" ("projectId", "${column}") VALUES (?, ?)`);
+      const ids = new Map<string, number>();
+      for (const key of keys) {
+        const id = select.get(projectId, key) as number | undefined;
+        ids.set(key, id ?? Number(insert.run(projectId, key).lastInsertRowid));
+      }
+      return ids;
+    },
     transaction: (fn) => fn(direct),
     close: async () => undefined,
   };
@@ -80,8 +101,10 @@ function openSqlite(filePath: string): Sql {
   return {
     provider: 'sqlite',
     query: (text, params) => mutex.run(() => direct.query(text, params)),
+    rows: (text, params) => mutex.run(() => direct.rows(text, params)),
     run: (text, params) => mutex.run(() => direct.run(text, params)),
     insertMany: (params) => mutex.run(() => direct.insertMany(params)),
+    dictionaryIds: (params) => mutex.run(() => direct.dictionaryIds(params)),
     transaction(fn) {
       return mutex.run(async () => {
         prepare('BEGIN IMMEDIATE').run();
@@ -114,6 +137,9 @@ function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'trans
     async query<T>(text: string, params: Param[] = []) {
       return (await client.query(numbered(text), params)).rows as T[];
     },
+    async rows(text, params = []) {
+      return (await client.query({ text: numbered(text), values: params, rowMode: 'array' })).rows as unknown[][];
+    },
     async run(text, params = []) {
       await client.query(numbered(text), params);
     },
@@ -125,6 +151,22 @@ function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'trans
       const unnest = columns.map(([, type], i) => `$${i + 1}::${PG_TYPES[type]}`).join(', ');
       const result = await client.query(`INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${unnest}) ${suffix}`, arrays);
       return result.rows as T[];
+    },
+    async dictionaryIds({ table, column, projectId, keys }) {
+      const ids = new Map<string, number>();
+      for (let i = 0; i < keys.length; i += 5000) {
+        const chunk = keys.slice(i, i + 5000);
+        const found = await client.query(`SELECT "id", "${column}" AS key FROM "${table}" WHERE "projectId" = $1 AND "${column}" = ANY($2::text[])`, [projectId, chunk]);
+        for (const r of found.rows as { id: number; key: string }[]) ids.set(r.key, Number(r.id));
+        const missing = chunk.filter((k) => !ids.has(k));
+        if (!missing.length) continue;
+        const added = await client.query(
+          `INSERT INTO "${table}" ("projectId", "${column}") SELECT $1, unnest($2::text[]) RETURNING "id", "${column}" AS key`,
+          [projectId, missing],
+        );
+        for (const r of added.rows as { id: number; key: string }[]) ids.set(r.key, Number(r.id));
+      }
+      return ids;
     },
     ...base,
   };

@@ -25,7 +25,8 @@ export interface StoredDay {
 
 const FOLD_CHUNK = 200_000;
 const IN_CHUNK = 500;
-const VISITOR_CACHE_LIMIT = 300_000;
+/** ~100 bytes each */
+const VISITOR_CACHE_LIMIT = 1_000_000;
 
 /**
  * The analytics tables. Raw events are the source of truth; `fold()` derives the per-day sets and view counts from
@@ -34,7 +35,9 @@ const VISITOR_CACHE_LIMIT = 300_000;
  */
 export class AnalyticsStore {
   private pages = new Map<string, Map<string, number>>();
-  private visitors = new Map<string, number>();
+  /** projectId → visitor hash → id: most views come from visitors seen before */
+  private visitors = new Map<string, Map<string, number>>();
+  private visitorCount = 0;
 
   constructor(readonly sql: Sql) {}
 
@@ -57,6 +60,7 @@ export class AnalyticsStore {
       // ids cached inside a rolled-back transaction would point nowhere
       this.pages.delete(projectId);
       this.visitors.clear();
+      this.visitorCount = 0;
       throw err;
     }
   }
@@ -109,48 +113,39 @@ export class AnalyticsStore {
   }
 
   private async visitorIds(tx: Sql, projectId: string, hashes: string[]): Promise<Map<string, number>> {
+    let cached = this.visitors.get(projectId);
+    if (!cached) this.visitors.set(projectId, (cached = new Map()));
     const ids = new Map<string, number>();
     const missing: string[] = [];
-    for (const hash of new Set(hashes)) {
-      const id = this.visitors.get(`${projectId}\0${hash}`);
-      if (id === undefined) missing.push(hash);
-      else ids.set(hash, id);
-    }
-    const unknown: string[] = [];
-    if (tx.provider === 'sqlite') {
-      // in-process SQLite: one indexed lookup per hash is cheaper than building IN lists
-      for (const hash of missing) {
-        const [row] = await tx.query<{ id: number }>('SELECT "id" FROM "AnalyticsVisitor" WHERE "projectId" = ? AND "hash" = ?', [projectId, hash]);
-        if (row) ids.set(hash, row.id);
-        else unknown.push(hash);
-      }
-    } else {
-      for (let i = 0; i < missing.length; i += IN_CHUNK) {
-        const chunk = missing.slice(i, i + IN_CHUNK);
-        const rows = await tx.query<{ id: number; hash: string }>(
-          `SELECT "id", "hash" FROM "AnalyticsVisitor" WHERE "projectId" = ? AND "hash" = ANY(?::text[])`,
-          [projectId, chunk as unknown as string],
-        );
-        for (const r of rows) ids.set(r.hash, Number(r.id));
-        for (const h of chunk) if (!ids.has(h)) unknown.push(h);
+    for (const hash of hashes) {
+      const id = cached.get(hash);
+      if (id !== undefined) ids.set(hash, id);
+      else if (!ids.has(hash)) {
+        ids.set(hash, -1);
+        missing.push(hash);
       }
     }
-    for (let i = 0; i < unknown.length; i += IN_CHUNK * 10) {
-      const rows = await tx.insertMany<{ id: number; hash: string }>({
-        table: 'AnalyticsVisitor',
-        columns: [['projectId', 'text'], ['hash', 'text']],
-        rows: unknown.slice(i, i + IN_CHUNK * 10).map((h) => [projectId, h]),
-        suffix: 'RETURNING "id", "hash"',
-      });
-      for (const r of rows) ids.set(r.hash, Number(r.id));
+    const found = await tx.dictionaryIds({ table: 'AnalyticsVisitor', column: 'hash', projectId, keys: missing });
+    if ((this.visitorCount += found.size) > VISITOR_CACHE_LIMIT) {
+      this.visitors.clear();
+      this.visitors.set(projectId, (cached = new Map()));
+      this.visitorCount = found.size;
     }
-    if (this.visitors.size + missing.length > VISITOR_CACHE_LIMIT) this.visitors.clear();
-    for (const h of missing) this.visitors.set(`${projectId}\0${h}`, ids.get(h)!);
+    for (const [hash, id] of found) {
+      ids.set(hash, id);
+      cached.set(hash, id);
+    }
     return ids;
   }
 
   /** Folds raw events after the watermark into the day sets and view counts; returns how many it read. */
   async fold(): Promise<number> {
+    // the common case, nothing new, costs one read and no write lock
+    const [pending] = await this.sql.query<{ mark: unknown; top: unknown }>(
+      'SELECT (SELECT "value" FROM "AnalyticsState" WHERE "name" = ?) AS mark, (SELECT MAX("id") FROM "AnalyticsEvent") AS top',
+      ['folded'],
+    );
+    if (pending.top === null || Number(pending.top) <= Number(pending.mark ?? 0)) return 0;
     let total = 0;
     for (;;) {
       const n = await this.sql.transaction((tx) => this.foldChunk(tx));
@@ -162,24 +157,24 @@ export class AnalyticsStore {
   private async foldChunk(tx: Sql): Promise<number> {
     const [state] = await tx.query<{ value: unknown }>('SELECT "value" FROM "AnalyticsState" WHERE "name" = ?', ['folded']);
     const mark = Number(state?.value ?? 0);
-    const rows = await tx.query<{ id: number; projectId: string; ts: unknown; pageId: number; visitorId: number | null; kind: number }>(
+    const rows = (await tx.rows(
       'SELECT "id", "projectId", "ts", "pageId", "visitorId", "kind" FROM "AnalyticsEvent" WHERE "id" > ? ORDER BY "id" LIMIT ?',
       [mark, FOLD_CHUNK],
-    );
+    )) as [number, string, number | string, number, number | null, number][];
     if (!rows.length) return 0;
     const pairs = new Map<string, Map<number, number[]>>(); // project\0day\0kind → part → keys
     const views = new Map<string, number>(); // project\0day\0page\0kind → views
     const days = new Set<string>();
-    for (const r of rows) {
-      if (r.kind === KIND.bot || r.visitorId === null) continue;
-      const day = Math.floor(Number(r.ts) / DAY_MS);
-      const dayKey = `${r.projectId}\0${day}`;
+    for (const [, projectId, ts, pageId, visitorId, kind] of rows) {
+      if (kind === KIND.bot || visitorId === null) continue;
+      const day = Math.floor(Number(ts) / DAY_MS);
+      const dayKey = `${projectId}\0${day}`;
       days.add(dayKey);
-      const setKey = `${dayKey}\0${r.kind}`;
+      const setKey = `${dayKey}\0${kind}`;
       let parts = pairs.get(setKey);
       if (!parts) pairs.set(setKey, (parts = new Map()));
-      addPair(parts, r.pageId, r.visitorId);
-      const viewKey = `${dayKey}\0${r.pageId}\0${r.kind}`;
+      addPair(parts, pageId, visitorId);
+      const viewKey = `${dayKey}\0${pageId}\0${kind}`;
       views.set(viewKey, (views.get(viewKey) ?? 0) + 1);
     }
     for (const [setKey, parts] of pairs) {
@@ -220,7 +215,7 @@ export class AnalyticsStore {
     });
     await tx.run(
       'INSERT INTO "AnalyticsState" ("name", "value") VALUES (?, ?) ON CONFLICT ("name") DO UPDATE SET "value" = excluded."value"',
-      ['folded', rows[rows.length - 1].id],
+      ['folded', rows[rows.length - 1][0]],
     );
     return rows.length;
   }
