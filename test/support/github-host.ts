@@ -69,6 +69,8 @@ export interface GitHubHost {
   gitRequests: GitRequest[];
   tokens: IssuedToken[];
   pulls: PullRequest[];
+  /** App manifests registered through the manifest flow's "new GitHub App" page */
+  manifests: { manifest: Record<string, any>; organization: string | null; code: string }[];
   /** every comment posted (issues, pull requests, review replies), in order */
   comments: PostedComment[];
   /** a collaborator's permission (`maintain` is reported as permission write, role maintain); others get 404 */
@@ -135,6 +137,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   const tokens: IssuedToken[] = [];
   const pulls: PullRequest[] = [];
   const comments: PostedComment[] = [];
+  const manifests: { manifest: Record<string, any>; organization: string | null; code: string }[] = [];
   const permissions = new Map<string, string>();
   const defaultBranches = new Map<string, string>();
   const failures: { method: string; pattern: RegExp; status: number; message: string }[] = [];
@@ -223,6 +226,26 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       const issued: IssuedToken = { token: `ghs_${randomBytes(18).toString('hex')}`, installationId, issuedAt: Date.now() };
       tokens.push(issued);
       return send(res, 201, { token: issued.token, expires_at: new Date(issued.issuedAt + 3_600_000).toISOString(), permissions: { contents: 'write', pull_requests: 'write' }, repository_selection: 'selected' });
+    }
+    const conversion = route.match(/^\/app-manifests\/([^/]+)\/conversions$/);
+    if (req.method === 'POST' && conversion) {
+      const index = manifests.findIndex((m) => m.code === conversion[1]);
+      if (index < 0) return notFound(res);
+      const { manifest } = manifests[index];
+      // A code converts once.
+      manifests[index] = { ...manifests[index], code: '' };
+      return send(res, 201, {
+        id: app.id,
+        slug: app.slug,
+        name: manifest.name,
+        html_url: `${baseUrl}/apps/${app.slug}`,
+        pem: app.privateKey,
+        webhook_secret: 'generated-webhook-secret',
+        client_id: 'Iv1.local',
+        client_secret: 'client-secret',
+        events: manifest.default_events,
+        permissions: manifest.default_permissions,
+      });
     }
     if (req.method === 'GET' && route === '/installation/repositories') {
       const info = tokenInfo(token);
@@ -376,8 +399,26 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     res.end();
   }
 
+  /** The browser side of the manifest flow: GitHub's "new GitHub App" form posts here, then redirects back with a code. */
+  async function handleNewApp(req: IncomingMessage, res: ServerResponse, url: URL, organization: string | null): Promise<void> {
+    const form = new URLSearchParams((await readBody(req)).toString('utf8'));
+    const manifest = JSON.parse(form.get('manifest') ?? '{}') as Record<string, any>;
+    const code = randomBytes(10).toString('hex');
+    manifests.push({ manifest, organization, code });
+    const back = new URL(String(manifest.redirect_url));
+    back.searchParams.set('code', code);
+    const state = url.searchParams.get('state');
+    if (state) back.searchParams.set('state', state);
+    res.writeHead(302, { location: back.toString() }).end();
+  }
+
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const newApp = req.method === 'POST' ? url.pathname.match(/^(?:\/organizations\/([^/]+))?\/settings\/apps\/new$/) : null;
+    if (newApp) {
+      handleNewApp(req, res, url, newApp[1] ?? null).catch((err: Error) => send(res, 500, { message: err.message }));
+      return;
+    }
     const git = url.pathname.match(/^\/([^/]+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/);
     const work = url.pathname.startsWith('/api/v3/') || url.pathname === '/api/v3' ? handleApi(req, res, url) : git ? handleGit(req, res, url, `${git[1]}/${git[2]}`) : Promise.resolve(notFound(res));
     work.catch((err: Error) => {
@@ -398,6 +439,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     tokens,
     pulls,
     comments,
+    manifests,
     setPermission(repository, login, role) {
       permissions.set(`${repository}#${login.toLowerCase()}`, role);
     },
