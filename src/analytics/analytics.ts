@@ -8,6 +8,7 @@ import { AnalyticsStore, type NewEvent } from './store.js';
 import { DayCache } from './day-cache.js';
 import { createVisitorHasher, type VisitorHasher } from './visitor-hash.js';
 import { prepareEvent, type PageView } from './prepare-event.js';
+import { ingestedEvents, rejectedEvents } from '../metrics/metrics.js';
 import { countViews, countVisitors, type Counts, type RangeCounts, type TimeRange } from './count-range.js';
 
 export interface IngestResult {
@@ -21,6 +22,8 @@ export interface Page {
   rows: (Counts & { path: string })[];
   hasMore: boolean;
 }
+
+const CLASS_NAMES = ['bot', 'human', 'ai'];
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -52,6 +55,10 @@ export class Analytics {
     });
     const duplicates = events.length ? (await this.store.insertEvents(projectId, events)).size : 0;
     if (events.length) this.scheduleFold();
+    const byClass = [0, 0, 0];
+    for (const e of events) byClass[e.kind]++;
+    byClass.forEach((n, kind) => n && ingestedEvents.inc({ class: CLASS_NAMES[kind] }, n));
+    for (const r of rejected) rejectedEvents.inc({ reason: r.error });
     return { accepted: events.length, duplicates, rejected };
   }
 

@@ -10,6 +10,7 @@ import type { PageView } from '../../analytics/prepare-event.js';
 import { analyticsFor, zodDetails } from './analytics-context.js';
 import { analyticsTrackerRoutes } from './analytics-tracker.js';
 import type { TimeRange } from '../../analytics/count-range.js';
+import { rejectedEvents } from '../../metrics/metrics.js';
 
 const DEFAULT_RANGE_MS = 30 * 86_400_000;
 /** events stamped further ahead than this are refused (clock skew allowance) */
@@ -93,6 +94,7 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
         indexes.push(index);
       });
       const project = authenticatedProject(res);
+      if (rejected.length) rejectedEvents.inc({ reason: 'invalid event' }, rejected.length);
       const result = await analyticsFor(ctx).ingest(project.id, views, indexes);
       rejected.push(...result.rejected);
       rejected.sort((a, b) => a.index - b.index);
