@@ -82,6 +82,10 @@ export function createJobReplies(deps: RepliesDeps): Required<AgentJobHooks> {
       deps.tasks.run('archive comment', () => safely('comment on the archived job', job, () => commentOnArchive(job)));
     },
 
+    async answeredOnGitHub(job: JobRecord, seq: number): Promise<boolean> {
+      return (await findTrigger(db, job.id, seq)) !== null;
+    },
+
     async messageContext(job: JobRecord, seq: number): Promise<string | null> {
       const trigger = await findTrigger(db, job.id, seq);
       if (!trigger?.path) return null;

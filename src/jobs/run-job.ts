@@ -32,6 +32,8 @@ export interface JobRunnerDeps {
   runAgent?: typeof defaultRunAgent;
   /** extra context for the message a run carries out (e.g. the file and line of the review comment it came from) */
   messageContext?: (job: JobRecord, seq: number) => Promise<string | null>;
+  /** whether the message came from a GitHub comment that gets its own reply (so no separate follow-up comment) */
+  answeredOnGitHub?: (job: JobRecord, seq: number) => Promise<boolean>;
 }
 
 const MAX_EVENT_TEXT = 2000;
@@ -120,7 +122,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
       await enter('pull_request');
       const text = pullRequestText({ title: job.title ?? result.title, summary: result.summary, prompts, jobId: job.id, jobUrl: jobUrl(deps.jobs, job) });
-      const followUp = prompts.length > 1 && sha ? `Follow-up from Scribe job \`${job.id}\`:\n\n> ${prompts.at(-1)!.trim().replace(/\n/g, '\n> ')}\n\n${result.summary}` : undefined;
+      const announce = prompts.length > 1 && sha && !(await deps.answeredOnGitHub?.(job, handledSeq));
+      const followUp = announce ? `Follow-up from Scribe job \`${job.id}\`:\n\n> ${prompts.at(-1)!.trim().replace(/\n/g, '\n> ')}\n\n${result.summary}` : undefined;
       const pr = await openOrUpdatePullRequest({ octokit, repository: job.repository, base: job.baseRef, head: job.branch, text, draft: job.draft, comment: followUp });
       await emit('pull_request', { number: pr.number, url: pr.url, created: pr.created });
       return { handledSeq, prNumber: pr.number, prLink: pr.url, title: job.title ?? result.title, summary: result.summary };

@@ -20,6 +20,7 @@ export interface AgentJobHooks {
   wrapRunner?: (runner: JobRunner) => JobRunner;
   onArchived?: (job: JobRecord) => void;
   messageContext?: (job: JobRecord, seq: number) => Promise<string | null>;
+  answeredOnGitHub?: (job: JobRecord, seq: number) => Promise<boolean>;
 }
 
 /** The agent-jobs feature of one process: its routes and, when the App and the model are configured, its worker. */
@@ -29,7 +30,7 @@ export function startAgentJobs(params: { ctx: AppContext; probot: Probot | null;
   let worker: JobWorker | null = null;
   if (probot && missingForAgentJobs(config).length === 0) {
     const anthropic = new Anthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL });
-    const plain = createJobRunner({ db: ctx.db, github: createGitHubApp({ probot, github: config.github }), anthropic, jobs: config.jobs, messageContext: hooks.messageContext });
+    const plain = createJobRunner({ db: ctx.db, github: createGitHubApp({ probot, github: config.github }), anthropic, jobs: config.jobs, messageContext: hooks.messageContext, answeredOnGitHub: hooks.answeredOnGitHub });
     const runner = hooks.wrapRunner ? hooks.wrapRunner(plain) : plain;
     worker = new JobWorker({ db: ctx.db, database: ctx.database, clock: ctx.clock, logger: ctx.logger.child({ component: 'jobs' }), jobs: config.jobs, runner });
     worker.start();

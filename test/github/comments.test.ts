@@ -146,6 +146,8 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     // One follow-up however often the delivery arrives.
     expect((await listMessages(e2e.database.db, jobId)).map((m) => m.seq)).toEqual([1, 2]);
     expect(e2e.github.comments.filter((c) => c.inReplyTo === payload.comment.id)).toHaveLength(1);
+    // The thread reply is the answer: no second, generic follow-up comment on the conversation.
+    expect(commentsOn(pull).filter((c) => c.body.startsWith('Follow-up from Scribe job'))).toEqual([]);
   });
 
   it('a conversation comment whose instruction needs no change gets a reply saying why', async () => {
