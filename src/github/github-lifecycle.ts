@@ -6,6 +6,11 @@ import { createAppSlug } from './app-slug.js';
 import { createJobReplies } from './job-replies.js';
 import { BackgroundTasks } from './background-tasks.js';
 import { createWebhookApp } from './webhooks/webhook-app.js';
+import { pruneDeliveries } from './webhooks/deliveries.js';
+
+/** How long delivery ids are kept for de-duplication; far longer than GitHub offers redelivery. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 6 * 3_600_000;
 
 export interface GitHubLifecycle {
   appFn: ApplicationFunction;
@@ -22,9 +27,19 @@ export function startGitHubLifecycle(params: { ctx: AppContext; probot: Probot |
   const tasks = new BackgroundTasks(logger);
   const github = createGitHubApp({ probot, github: ctx.config.github });
   const appSlug = createAppSlug({ probot, override: ctx.config.github.appSlug });
+  const prune = () =>
+    tasks.run('prune webhook deliveries', async () => {
+      const removed = await pruneDeliveries({ db: ctx.db, before: new Date(ctx.clock().getTime() - DELIVERY_RETENTION_MS) });
+      if (removed) logger.info({ removed }, 'forgot old webhook deliveries');
+    });
+  prune();
+  const pruning = setInterval(prune, PRUNE_EVERY_MS).unref();
   return {
     appFn: createWebhookApp({ db: ctx.db, clock: ctx.clock, logger, config: ctx.config, github, appSlug, wakeWorker: params.wakeWorker, tasks }),
     jobHooks: createJobReplies({ db: ctx.db, clock: ctx.clock, logger, jobs: ctx.config.jobs, github, tasks }),
-    stop: () => tasks.drain(),
+    stop: async () => {
+      clearInterval(pruning);
+      await tasks.drain();
+    },
   };
 }

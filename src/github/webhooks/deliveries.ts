@@ -39,3 +39,12 @@ export async function findDelivery(db: Db, id: string): Promise<DeliveryRecord |
   const row = await db.webhookDelivery.findUnique({ where: { id } });
   return row ? { ...row, status: row.status as DeliveryStatus } : null;
 }
+
+/**
+ * Forgets deliveries received before `before`. GitHub offers redelivery of recent deliveries only (days, not
+ * months), so old ids no longer protect against anything and the table stays small.
+ */
+export async function pruneDeliveries(params: { db: Db; before: Date }): Promise<number> {
+  const { count } = await params.db.webhookDelivery.deleteMany({ where: { receivedAt: { lt: params.before } } });
+  return count;
+}

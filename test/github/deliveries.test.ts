@@ -1,0 +1,31 @@
+import { finishDelivery, findDelivery, pruneDeliveries, recordDelivery } from '../../src/github/webhooks/deliveries.js';
+import { createTestDatabase, PROVIDERS } from '../support/databases.js';
+
+describe.each(PROVIDERS)('webhook delivery records on %s', (provider) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+  const clock = () => new Date('2026-11-22T00:00:00.000Z');
+
+  it('exactly one of many concurrent receivers of the same delivery id gets to process it', async () => {
+    const db = database.db;
+    const results = await Promise.all(Array.from({ length: 8 }, () => recordDelivery({ db, clock, id: 'same-id', event: 'issue_comment', action: 'created' })));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await recordDelivery({ db, clock, id: 'same-id', event: 'issue_comment', action: 'created' })).toBe(false);
+    await finishDelivery({ db, clock, id: 'same-id', status: 'ignored', outcome: 'the App is not mentioned' });
+    expect(await findDelivery(db, 'same-id')).toMatchObject({ event: 'issue_comment', action: 'created', status: 'ignored', outcome: 'the App is not mentioned', processedAt: clock() });
+  });
+
+  it('forgets only deliveries older than the cut-off', async () => {
+    const db = database.db;
+    await recordDelivery({ db, clock: () => new Date('2026-09-01T00:00:00.000Z'), id: 'old', event: 'ping', action: null });
+    await recordDelivery({ db, clock: () => new Date('2026-11-21T00:00:00.000Z'), id: 'recent', event: 'ping', action: null });
+    expect(await pruneDeliveries({ db, before: new Date('2026-10-23T00:00:00.000Z') })).toBe(1);
+    expect(await findDelivery(db, 'old')).toBeNull();
+    expect(await findDelivery(db, 'recent')).not.toBeNull();
+  });
+});
