@@ -66,6 +66,12 @@ export interface JobsConfig {
   maxTotalTokens: number;
   timeoutMs: number;
   maxRepairRounds: number;
+  /**
+   * Octokit's client-side pacing of GitHub writes (one per second, one notifying write such as a new pull request
+   * every three seconds, per installation), as GitHub asks for against secondary rate limits. Off only for hosts
+   * without those limits.
+   */
+  githubThrottle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +121,7 @@ const schemas = {
   SCRIBE_MAX_TOKENS: count(2_000_000, 1),
   SCRIBE_JOB_TIMEOUT: seconds(900),
   SCRIBE_MAX_REPAIR_ROUNDS: count(2, 0),
+  SCRIBE_GITHUB_THROTTLE: z.enum(['true', 'false']).default('true'),
   SCRIBE_VISITOR_SALT_ROTATION: z.enum(['never', 'daily', 'weekly']).default('never'),
   SCRIBE_TRUSTED_PROXY_HEADER: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v), 'must be a header name'),
   SCRIBE_ANALYTICS_CACHE_MB: count(256, 0),
@@ -213,6 +220,7 @@ function readJobsConfig(env: Env, model: string): JobsConfig {
     maxTotalTokens: read(env, 'SCRIBE_MAX_TOKENS'),
     timeoutMs: read(env, 'SCRIBE_JOB_TIMEOUT') * 1000,
     maxRepairRounds: read(env, 'SCRIBE_MAX_REPAIR_ROUNDS'),
+    githubThrottle: read(env, 'SCRIBE_GITHUB_THROTTLE') === 'true',
   };
 }
 

@@ -52,8 +52,35 @@ function classify(err: unknown, token?: string): GitFailure {
   return new GitFailure(firstLines, 'other');
 }
 
+const WORKSPACE_PREFIX = 'scribe-job-';
+
+/** A private (0700) temp directory named after this process, so a later process can tell whether it is orphaned. */
 export async function createWorkspaceDir(): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), 'scribe-job-'));
+  return fs.mkdtemp(path.join(os.tmpdir(), `${WORKSPACE_PREFIX}${process.pid}-`));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes workspaces left by processes that no longer run (killed before their cleanup could run). Other live
+ * Scribe processes on the machine keep theirs. Returns how many were removed.
+ */
+export async function sweepOrphanWorkspaces(): Promise<number> {
+  let removed = 0;
+  for (const name of await fs.readdir(os.tmpdir()).catch(() => [] as string[])) {
+    const pid = Number(name.slice(WORKSPACE_PREFIX.length).split('-')[0]);
+    if (!name.startsWith(WORKSPACE_PREFIX) || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    await removeWorkspace(path.join(os.tmpdir(), name));
+    removed++;
+  }
+  return removed;
 }
 
 export async function removeWorkspace(dir: string): Promise<void> {
@@ -69,31 +96,26 @@ export async function remoteBranchExists(params: { url: string; branch: string; 
   }
 }
 
-/** Shallow single-branch clone of `ref` into `dir`, with the bot as committer and hooks and signing off. */
+/** Shallow single-branch clone of `ref` into `dir`, with the bot as committer and signing off (one git process). */
 export async function cloneRepository(params: { url: string; ref: string; dir: string; token: string; identity: BotIdentity; signal?: AbortSignal }): Promise<void> {
+  const { identity } = params;
   try {
-    await git({ token: params.token, signal: params.signal }).clone(params.url, params.dir, ['--depth', '1', '--single-branch', '--branch', params.ref, '--no-tags']);
-    const repo = git({ dir: params.dir });
-    await repo.addConfig('user.name', params.identity.name);
-    await repo.addConfig('user.email', params.identity.email);
-    await repo.addConfig('commit.gpgsign', 'false');
+    await git({ token: params.token, signal: params.signal }).clone(params.url, params.dir, [
+      '--depth', '1', '--single-branch', '--branch', params.ref, '--no-tags',
+      '--config', `user.name=${identity.name}`, '--config', `user.email=${identity.email}`, '--config', 'commit.gpgsign=false',
+    ]);
   } catch (err) {
     throw classify(err, params.token);
   }
 }
 
-export async function checkoutNewBranch(params: { dir: string; branch: string }): Promise<void> {
-  await git(params).checkoutLocalBranch(params.branch);
-}
-
 /** Stages everything and commits it; null when the working tree has no changes. */
 export async function commitAll(params: { dir: string; message: string }): Promise<string | null> {
   const repo = git(params);
+  if (!(await repo.raw(['status', '--porcelain', '--untracked-files=all'])).trim()) return null;
   await repo.add(['--all']);
-  const staged = await repo.diff(['--cached', '--name-only']);
-  if (!staged.trim()) return null;
-  await repo.commit(params.message);
-  return (await repo.revparse(['HEAD'])).trim();
+  const result = await repo.commit(params.message);
+  return result.commit || (await repo.revparse(['HEAD'])).trim();
 }
 
 export async function pushBranch(params: { dir: string; url: string; branch: string; token: string; signal?: AbortSignal }): Promise<void> {

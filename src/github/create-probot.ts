@@ -1,4 +1,4 @@
-import { Probot } from 'probot';
+import { Probot, ProbotOctokit } from 'probot';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { randomHex } from '../ids.js';
@@ -22,5 +22,7 @@ export function createProbot(params: { config: Config; logger: Logger }): Probot
     secret: github.webhookSecret ?? randomHex(32),
     baseUrl: githubApiBaseUrl(github),
     log: params.logger.child({ component: 'probot' }) as never,
+    // The function form: Probot merges an object shallowly, which would drop the throttle's other settings.
+    ...(params.config.jobs.githubThrottle ? {} : { Octokit: ProbotOctokit.defaults((options: object) => ({ ...options, throttle: { enabled: false } })) }),
   });
 }

@@ -6,7 +6,7 @@ import type { AgentEvent, AgentLimits } from '../agent/types.js';
 import { findProject } from '../projects/projects.js';
 import type { GitHubApp } from '../github/github-app.js';
 import { openOrUpdatePullRequest, pullRequestText } from '../github/pull-request.js';
-import { checkoutNewBranch, cloneRepository, commitAll, createWorkspaceDir, pushBranch, remoteBranchExists, removeWorkspace } from '../git/workspace.js';
+import { cloneRepository, commitAll, createWorkspaceDir, pushBranch, remoteBranchExists, removeWorkspace } from '../git/workspace.js';
 import { addUsage, listMessages, type JobRecord } from './job-store.js';
 import { describeFailure, JobFailure } from './job-failure.js';
 import type { JobStage } from './job-status.js';
@@ -89,13 +89,14 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       await enter('clone');
       const url = github.gitUrl(job.repository);
       const cloneToken = await github.freshToken(installationId);
-      // The branch already exists after an earlier run of this job (a follow-up, or a run resumed after a crash):
-      // work on top of it so earlier commits are kept and a push is a fast-forward.
-      const onBranch = await remoteBranchExists({ url, branch: job.branch, token: cloneToken, signal });
+      // The branch may exist after an earlier run of this job (a follow-up, or a run resumed after a crash): work
+      // on top of it so earlier commits are kept and a push is a fast-forward. A first attempt cannot have one.
+      const mayHaveBranch = job.runsCompleted > 0 || job.attempts > 1;
+      const onBranch = mayHaveBranch && (await remoteBranchExists({ url, branch: job.branch, token: cloneToken, signal }));
       const ref = onBranch ? job.branch : job.baseRef;
       const started = Date.now();
+      // Pushes go to HEAD:refs/heads/<branch>, so the clone needs no local branch of that name.
       await cloneRepository({ url, ref, dir, token: cloneToken, identity, signal });
-      if (!onBranch) await checkoutNewBranch({ dir, branch: job.branch });
       await emit('cloned', { ref, ms: Date.now() - started });
 
       await enter('agent', { model: job.model });

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { JobsConfig } from '../config.js';
 import { randomId } from '../ids.js';
+import { sweepOrphanWorkspaces } from '../git/workspace.js';
 import { appendEvent, type JobRecord } from './job-store.js';
 import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueueParams } from './job-queue.js';
 import { JobFailure } from './job-failure.js';
@@ -42,6 +43,10 @@ export class JobWorker {
 
   start(): void {
     this.stopped = false;
+    sweepOrphanWorkspaces().then(
+      (removed) => removed && this.params.logger.info({ removed }, 'removed workspaces of crashed processes'),
+      (err) => this.params.logger.warn({ err }, 'could not sweep old workspaces'),
+    );
     this.wake();
   }
 

@@ -91,7 +91,7 @@ export async function startE2E(provider: Provider, extra: Record<string, string>
         databaseUrl,
         github,
         anthropicUrl: anthropic.url,
-        extra: { TMPDIR: tmp, SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra, ...more },
+        extra: { TMPDIR: tmp, SCRIBE_GITHUB_THROTTLE: 'false', SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra, ...more },
       });
       const scribe = await startScribeProcess({ env });
       processes.push(scribe);
