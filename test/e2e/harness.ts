@@ -40,7 +40,8 @@ export interface E2E {
   key: string;
   scribe: ScribeProcess;
   start(extra?: Record<string, string>): Promise<ScribeProcess>;
-  addProject(repository: string, files?: Record<string, string>): Promise<{ projectId: string; key: string }>;
+  /** a repository on the host and a project (with a write key) for it; `installed: false` keeps the App off it */
+  addProject(repository: string, options?: { files?: Record<string, string>; links?: Record<string, string>; installed?: boolean }): Promise<{ projectId: string; key: string }>;
   request(path: string, init?: { method?: string; body?: unknown; key?: string; on?: ScribeProcess }): Promise<{ status: number; body: any }>;
   createJob(body: Record<string, unknown>, options?: { projectId?: string; key?: string; on?: ScribeProcess }): Promise<Job>;
   job(id: string, projectId?: string): Promise<Job>;
@@ -69,14 +70,16 @@ export async function startE2E(provider: Provider, extra: Record<string, string>
   const databaseUrl = database.target.url;
   const clock = () => new Date();
   const keys = new Map<string, string>();
-  const makeProject = async (repository: string, files: Record<string, string> = DOCS) => {
-    github.createRepository(repository, files);
+  const installed = new Set(['acme/docs']);
+  const makeProject = async (repository: string, options: { files?: Record<string, string>; links?: Record<string, string>; installed?: boolean } = {}) => {
+    github.createRepository(repository, options.files ?? DOCS, 'main', options.links);
+    if (options.installed !== false) installed.add(repository);
+    github.addInstallation(INSTALLATION_ID, [...installed]);
     const project = await addProject({ db: database.db, clock, repository, ref: 'main', installationId: INSTALLATION_ID });
     const { key } = await createApiKey({ db: database.db, clock, projectId: project.id, scope: 'write' });
     keys.set(project.id, key);
     return { projectId: project.id, key };
   };
-  github.addInstallation(INSTALLATION_ID, ['acme/docs']);
   const main = await makeProject('acme/docs');
 
   const e2e: E2E = {
@@ -97,9 +100,7 @@ export async function startE2E(provider: Provider, extra: Record<string, string>
       processes.push(scribe);
       return scribe;
     },
-    async addProject(repository, files) {
-      return makeProject(repository, files);
-    },
+    addProject: makeProject,
     async request(urlPath, init = {}) {
       const on = init.on ?? e2e.scribe;
       const res = await fetch(`${on.url}${urlPath}`, {

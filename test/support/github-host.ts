@@ -79,7 +79,8 @@ export interface GitHubHost {
   addInstallation(id: number, repositories: string[]): void;
   /** removes a repository from every installation (the App lost access) */
   revokeAccess(repository: string): void;
-  createRepository(repository: string, files: Record<string, string>, branch?: string): void;
+  /** a bare repository whose first commit holds `files` (and `links`: symlink path → target) */
+  createRepository(repository: string, files: Record<string, string>, branch?: string, links?: Record<string, string>): void;
   /** rejects pushes to refs matching the shell pattern (a pre-receive hook, like branch protection) */
   protectBranches(repository: string, pattern: string): void;
   /** answers the next matching REST call only after this many milliseconds (a slow GitHub) */
@@ -449,7 +450,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     revokeAccess(repository) {
       for (const repos of installations.values()) repos.delete(repository);
     },
-    createRepository(repository, files, branch = 'main') {
+    createRepository(repository, files, branch = 'main', links = {}) {
       const bare = repoDir(repository);
       defaultBranches.set(repository, branch);
       fs.mkdirSync(bare, { recursive: true });
@@ -461,6 +462,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
           fs.mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
           fs.writeFileSync(path.join(work, file), content);
         }
+        for (const [link, target] of Object.entries(links)) fs.symlinkSync(target, path.join(work, link));
         runGit(['add', '--all'], work);
         runGit([...SEED_IDENTITY, 'commit', '--quiet', '-m', 'Initial docs'], work);
         runGit(['push', '--quiet', bare, `${branch}:${branch}`], work);

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { edit, reply, text } from '../support/anthropic-server.js';
+import { forTask, leftoverWorkspaces, startE2E, type E2E } from './harness.js';
+
+const final = (title: string) => reply([text(`Title: ${title}\n\nDone.`)]);
+
+// These outcomes do not depend on the database; one provider keeps the suite fast.
+describe('agent job failures and refusals end to end', () => {
+  let e2e: E2E;
+  let outside: string;
+  beforeAll(async () => {
+    e2e = await startE2E('sqlite');
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-outside-'));
+  });
+  afterAll(async () => {
+    await e2e?.close();
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('a repository the installation cannot access → failed at the github stage with what to do', async () => {
+    const { projectId, key } = await e2e.addProject('acme/secret', { installed: false });
+    const created = await e2e.createJob({ prompt: '[secret] Fix typos' }, { projectId, key });
+    const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail', projectId);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/cannot access acme\/secret: install the app/);
+    expect((await e2e.events(created.id, projectId)).find((e) => e.type === 'failed')).toMatchObject({ stage: 'github' });
+    expect(e2e.anthropic.requests.some((r) => JSON.stringify(r.body).includes('[secret]'))).toBe(false);
+  });
+
+  it('a push rejected by branch protection → failed at the push stage, no pull request', async () => {
+    const { projectId, key } = await e2e.addProject('acme/locked');
+    e2e.github.protectBranches('acme/locked', 'scribe/*');
+    e2e.anthropic.script([reply([edit({ command: 'create', path: 'new.md', file_text: '# New\n' })]), final('Add a page')], forTask('[locked]'));
+    const created = await e2e.createJob({ prompt: '[locked] Add a page' }, { projectId, key });
+    const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail', projectId);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/rejected the push to scribe\/.* \(branch protection or a push rule\)/);
+    expect(job.error).toMatch(/GH006: Protected branch update failed/);
+    expect((await e2e.events(created.id, projectId)).find((e) => e.type === 'failed')).toMatchObject({ stage: 'push' });
+    expect(e2e.github.branches('acme/locked')).toEqual(['main']);
+    expect(e2e.github.pulls.some((p) => p.repository === 'acme/locked')).toBe(false);
+    expect(leftoverWorkspaces(e2e)).toEqual([]);
+  });
+
+  it('a ref that does not exist → failed at the clone stage naming the branch', async () => {
+    const created = await e2e.createJob({ prompt: '[noref] Fix typos', ref: 'release/9.9' });
+    const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail');
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/Branch release\/9\.9 was not found in acme\/docs/);
+  });
+
+  it('path escapes by the model (../, absolute, a symlink in the repository, .git) are refused; files outside stay untouched', async () => {
+    const { projectId, key } = await e2e.addProject('acme/linked', { links: { 'shared-notes': outside } });
+    fs.writeFileSync(path.join(outside, 'keep.md'), 'original\n');
+    e2e.anthropic.script(
+      [
+        reply([
+          edit({ command: 'create', path: '../escaped.md', file_text: 'x' }),
+          edit({ command: 'create', path: path.join(outside, 'absolute.md'), file_text: 'x' }),
+          edit({ command: 'create', path: 'shared-notes/through-link.md', file_text: 'x' }),
+          edit({ command: 'str_replace', path: 'shared-notes/keep.md', old_str: 'original', new_str: 'changed' }),
+          edit({ command: 'create', path: '.git/hooks/pre-commit', file_text: '#!/bin/sh\nexit 0\n' }),
+        ]),
+        final('Nothing possible'),
+      ],
+      forTask('[escape]'),
+    );
+    const created = await e2e.createJob({ prompt: '[escape] Write notes everywhere' }, { projectId, key });
+    const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to finish', projectId);
+    expect(job).toMatchObject({ status: 'completed', prLink: null });
+    const calls = (await e2e.events(created.id, projectId)).filter((e) => e.type === 'tool_call');
+    expect(calls).toHaveLength(5);
+    expect(calls.every((c) => c.ok === false)).toBe(true);
+    expect(fs.readdirSync(outside)).toEqual(['keep.md']);
+    expect(fs.readFileSync(path.join(outside, 'keep.md'), 'utf8')).toBe('original\n');
+    expect(fs.existsSync(path.join(e2e.tmp, 'escaped.md'))).toBe(false);
+    expect(e2e.github.branches('acme/linked')).toEqual(['main']);
+  });
+});
