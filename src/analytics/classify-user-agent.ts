@@ -25,6 +25,11 @@ const escaped = [...byName.values()]
   .map((n) => n.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'));
 const AI_PATTERN = new RegExp(`(?<![${WORD}])(?:${escaped.join('|')})(?![${WORD}])`, 'i');
 
+/** The kind of a listed AI agent, by its name as stored with its page views. */
+export function aiKindOf(agent: string): AiKind | undefined {
+  return byName.get(agent.toLowerCase())?.kind;
+}
+
 const cache = new Map<string, Classification>();
 const CACHE_LIMIT = 20_000;
 

@@ -34,35 +34,119 @@ export function splitRange({ from, to }: TimeRange): { days: [number, number] | 
 }
 
 interface Sources {
-  days: StoredDay[];
+  /** day sets, or unions of several days' sets, covering the whole days of the range */
+  segments: StoredDay[];
   edges: { pageId: number; visitorId: number; kind: number }[];
 }
 
-async function gather(params: { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange }): Promise<Sources> {
-  const { store, cache, projectId, range } = params;
-  const { days, edges } = splitRange(range);
-  const loaded: StoredDay[] = [];
-  if (days) {
-    for (const [day, generation] of await store.dayGenerations(projectId, days[0], days[1])) {
-      let data = cache.get(projectId, day, generation);
-      if (!data) {
-        data = await store.loadDay(projectId, day);
-        cache.set(projectId, day, generation, data);
-      }
-      loaded.push(data);
-    }
+interface Context {
+  store: AnalyticsStore;
+  cache: DayCache;
+  projectId: string;
+  generations: Map<number, number>;
+}
+
+/** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
+const SEGMENT_DAYS = [16, 4, 1];
+
+export function segmentsOf(firstDay: number, endDay: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let day = firstDay; day < endDay; ) {
+    const size = SEGMENT_DAYS.find((s) => day % s === 0 && day + s <= endDay)!;
+    out.push([day, size]);
+    day += size;
   }
-  const raw = [];
-  for (const edge of edges) raw.push(...(await store.rawEvents(projectId, edge.from, edge.to)));
-  return { days: loaded, edges: raw };
+  return out;
+}
+
+async function daySets(ctx: Context, day: number): Promise<StoredDay | undefined> {
+  const generation = ctx.generations.get(day);
+  if (generation === undefined) return undefined;
+  const key = `${ctx.projectId}:1:${day}`;
+  let data = ctx.cache.get(key, String(generation));
+  if (!data) {
+    data = await ctx.store.loadDay(ctx.projectId, day);
+    ctx.cache.set(key, String(generation), data);
+  }
+  return data;
 }
 
 /**
- * Exact distinct visitors per page and site-wide over a range: per part, the union of every day's bitmap (and of
+ * The union of `size` days' sets from `start`, built from its four quarter segments and cached under the
+ * generations of its days, so a union over past days is built once and rebuilt only when one of them changes.
+ */
+async function segmentSets(ctx: Context, start: number, size: number): Promise<StoredDay | undefined> {
+  if (size === 1) return daySets(ctx, start);
+  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
+  if (generations.every((g) => g === 0)) return undefined;
+  const key = `${ctx.projectId}:${size}:${start}`;
+  const version = generations.join(',');
+  const cached = ctx.cache.get(key, version);
+  if (cached) return cached;
+  const quarter = size / 4;
+  const children: StoredDay[] = [];
+  for (let i = 0; i < 4; i++) {
+    const child = await segmentSets(ctx, start + i * quarter, quarter);
+    if (child) children.push(child);
+  }
+  const sets = new Map<number, Map<number, Bitmap>>();
+  let bytes = 0;
+  for (const kind of [KIND.human, KIND.ai]) {
+    const byPart = new Map<number, Bitmap[]>();
+    for (const child of children) {
+      for (const [part, bitmap] of child.sets.get(kind) ?? []) {
+        const list = byPart.get(part);
+        if (list) list.push(bitmap);
+        else byPart.set(part, [bitmap]);
+      }
+    }
+    const unions = new Map<number, Bitmap>();
+    for (const [part, list] of byPart) {
+      const union = unionOf(list);
+      bytes += union.getSerializationSizeInBytes(true);
+      unions.set(part, union);
+    }
+    sets.set(kind, unions);
+  }
+  const data: StoredDay = { sets, views: new Map(), bytes };
+  ctx.cache.set(key, version, data);
+  return data;
+}
+
+/** A new bitmap holding the union; accumulating in place beats orMany on many small containers. */
+function unionOf(list: Bitmap[]): Bitmap {
+  const union = list[0].clone();
+  for (let i = 1; i < list.length; i++) union.orInPlace(list[i]);
+  return union;
+}
+
+async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeRange[]) {
+  const raw = [];
+  for (const edge of edges) raw.push(...(await store.rawEvents(projectId, edge.from, edge.to)));
+  return raw;
+}
+
+async function gather(params: { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange }, segmented: boolean): Promise<Sources> {
+  const { store, projectId, range } = params;
+  const { days, edges } = splitRange(range);
+  const segments: StoredDay[] = [];
+  if (days) {
+    const ctx: Context = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
+    const pieces: [number, number][] = segmented ? segmentsOf(days[0], days[1]) : [...ctx.generations.keys()].map((d) => [d, 1]);
+    for (const [start, size] of pieces) {
+      const data = await segmentSets(ctx, start, size);
+      if (data) segments.push(data);
+    }
+  }
+  return { segments, edges: await edgeEvents(store, projectId, edges) };
+}
+
+/**
+ * Exact distinct visitors per page and site-wide over a range: per part, the union of the range's day sets (and of
  * the edges' pairs) is taken per class and across classes; each page's count is its container's cardinality.
  */
 export async function countVisitors(params: { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange }): Promise<RangeCounts> {
-  const sources = await gather(params);
+  const sources = await gather(params, true);
   const byKind = new Map<number, Map<number, Bitmap[]>>([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
@@ -73,25 +157,46 @@ export async function countVisitors(params: { store: AnalyticsStore; cache: DayC
     if (list) list.push(bitmap);
     else parts.set(part, [bitmap]);
   };
-  for (const day of sources.days) for (const [kind, parts] of day.sets) for (const [part, bitmap] of parts) push(kind, part, bitmap);
+  for (const segment of sources.segments) for (const [kind, parts] of segment.sets) for (const [part, bitmap] of parts) push(kind, part, bitmap);
   const edgeKeys = new Map<number, Map<number, number[]>>([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
   ]);
   for (const e of sources.edges) addPair(edgeKeys.get(e.kind)!, e.pageId, e.visitorId);
-  for (const [kind, parts] of edgeKeys) for (const [part, keys] of parts) push(kind, part, new RoaringBitmap32(keys));
+  const edgeBitmaps: Bitmap[] = [];
+  for (const [kind, parts] of edgeKeys) {
+    for (const [part, keys] of parts) {
+      const bitmap = new RoaringBitmap32(keys);
+      edgeBitmaps.push(bitmap);
+      push(kind, part, bitmap);
+    }
+  }
 
   const human = new Map<number, number>();
   const ai = new Map<number, number>();
   const total = new Map<number, number>();
   const allParts = new Set([...byKind.get(KIND.human)!.keys(), ...byKind.get(KIND.ai)!.keys()]);
-  const union = (list: Bitmap[] | undefined) => (!list ? new RoaringBitmap32() : list.length === 1 ? list[0] : RoaringBitmap32.orMany(list));
-  for (const part of allParts) {
-    const h = union(byKind.get(KIND.human)!.get(part));
-    const a = union(byKind.get(KIND.ai)!.get(part));
-    addPageCardinalities(part, h, human);
-    addPageCardinalities(part, a, ai);
-    addPageCardinalities(part, RoaringBitmap32.or(h, a), total);
+  // Unions are large and live in native memory the JS garbage collector does not see: they are freed
+  // explicitly as soon as their cardinalities are read (cached sets are never freed here).
+  const temporary: Bitmap[] = [];
+  const union = (list: Bitmap[] | undefined) => {
+    if (list?.length === 1) return list[0];
+    const result = list ? unionOf(list) : new RoaringBitmap32();
+    temporary.push(result);
+    return result;
+  };
+  try {
+    for (const part of allParts) {
+      const h = union(byKind.get(KIND.human)!.get(part));
+      const a = union(byKind.get(KIND.ai)!.get(part));
+      addPageCardinalities(part, h, human);
+      addPageCardinalities(part, a, ai);
+      addPageCardinalities(part, union([h, a]), total);
+      for (const bitmap of temporary.splice(0)) bitmap.dispose();
+    }
+  } finally {
+    for (const bitmap of temporary) bitmap.dispose();
+    for (const bitmap of edgeBitmaps) bitmap.dispose();
   }
   const counts = (page: number): Counts => ({ human: human.get(page) ?? 0, ai: ai.get(page) ?? 0, total: total.get(page) ?? 0 });
   const pages = new Map<number, Counts>();
@@ -101,7 +206,7 @@ export async function countVisitors(params: { store: AnalyticsStore; cache: DayC
 
 /** Page views per page and site-wide over a range. */
 export async function countViews(params: { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange }): Promise<RangeCounts> {
-  const sources = await gather(params);
+  const sources = await gather(params, false);
   const pages = new Map<number, Counts>();
   const totals: Counts = { human: 0, ai: 0, total: 0 };
   const add = (page: number, kind: number, n: number) => {
@@ -113,7 +218,7 @@ export async function countViews(params: { store: AnalyticsStore; cache: DayCach
     totals[field] += n;
     totals.total += n;
   };
-  for (const day of sources.days) {
+  for (const day of sources.segments) {
     for (const [key, n] of day.views) {
       const [page, kind] = key.split(':');
       add(Number(page), Number(kind), n);

@@ -1,42 +1,42 @@
 import type { StoredDay } from './store.js';
 
 /**
- * Decoded day sets kept in memory, checked against the day's generation on every use: a day whose events were
- * folded again since it was cached is reloaded. Least recently used days go first when over the byte budget.
+ * Decoded day sets and multi-day unions kept in memory. Every entry carries the version of the data it was built
+ * from (the generations of its days) and is only returned for that same version: a day whose events were folded
+ * again since is reloaded, and unions over it are rebuilt. Least recently used entries go first when over the
+ * byte budget.
  */
 export class DayCache {
-  private entries = new Map<string, { generation: number; day: StoredDay }>();
+  private entries = new Map<string, { version: string; data: StoredDay }>();
   private bytes = 0;
 
   constructor(private readonly budgetBytes: number) {}
 
-  get(projectId: string, day: number, generation: number): StoredDay | undefined {
-    const key = `${projectId}:${day}`;
+  get(key: string, version: string): StoredDay | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (entry.generation !== generation) {
-      this.bytes -= entry.day.bytes;
+    if (entry.version !== version) {
+      this.bytes -= entry.data.bytes;
       return undefined;
     }
     this.entries.set(key, entry);
-    return entry.day;
+    return entry.data;
   }
 
-  set(projectId: string, day: number, generation: number, data: StoredDay): void {
-    const key = `${projectId}:${day}`;
+  set(key: string, version: string, data: StoredDay): void {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
-      this.bytes -= old.day.bytes;
+      this.bytes -= old.data.bytes;
     }
     if (data.bytes > this.budgetBytes) return;
-    this.entries.set(key, { generation, day: data });
+    this.entries.set(key, { version, data });
     this.bytes += data.bytes;
     for (const [k, entry] of this.entries) {
       if (this.bytes <= this.budgetBytes) break;
       this.entries.delete(k);
-      this.bytes -= entry.day.bytes;
+      this.bytes -= entry.data.bytes;
     }
   }
 

@@ -188,6 +188,7 @@ export class AnalyticsStore {
         const bitmap = existing ? RoaringBitmap32.deserialize(existing.pairs, true) : new RoaringBitmap32();
         bitmap.addMany(keys);
         const blob = Buffer.from(bitmap.serialize(true) as Uint8Array);
+        bitmap.dispose(); // native memory: do not wait for the garbage collector
         await tx.run(
           'INSERT INTO "AnalyticsDaySet" ("projectId", "day", "kind", "part", "pairs") VALUES (?, ?, ?, ?, ?) ' +
             'ON CONFLICT ("projectId", "day", "kind", "part") DO UPDATE SET "pairs" = excluded."pairs"',

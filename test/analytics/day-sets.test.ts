@@ -1,5 +1,5 @@
 import { addPageCardinalities, addPair, pageOf, partOf, RoaringBitmap32, SITE_PAGE } from '../../src/analytics/day-sets.js';
-import { splitRange } from '../../src/analytics/count-range.js';
+import { segmentsOf, splitRange } from '../../src/analytics/count-range.js';
 
 describe('day sets', () => {
   it('count distinct visitors per page from container cardinalities, across parts', () => {
@@ -38,5 +38,21 @@ describe('splitRange', () => {
       edges: [{ from: 10 * DAY - 5, to: 10 * DAY }, { from: 13 * DAY, to: 13 * DAY + 7 }],
     });
     expect(splitRange({ from: 10 * DAY + 1, to: 11 * DAY + 1 })).toEqual({ days: null, edges: [{ from: 10 * DAY + 1, to: 11 * DAY + 1 }] });
+  });
+});
+
+describe('segmentsOf', () => {
+  it('covers whole days with aligned 16-, 4- and 1-day unions, each day exactly once', () => {
+    expect(segmentsOf(16, 32)).toEqual([[16, 16]]);
+    expect(segmentsOf(13, 43)).toEqual([[13, 1], [14, 1], [15, 1], [16, 16], [32, 4], [36, 4], [40, 1], [41, 1], [42, 1]]);
+    for (let from = 0; from < 40; from++) {
+      for (let to = from + 1; to < 80; to += 3) {
+        const days = segmentsOf(from, to).flatMap(([start, size]) => {
+          expect(start % size).toBe(0);
+          return Array.from({ length: size }, (_, i) => start + i);
+        });
+        expect(days).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
+      }
+    }
   });
 });
