@@ -36,7 +36,7 @@ export function prepareEvent(params: { projectId: string; view: PageView; hasher
   else if (ip && classification.class === 'ai') identity = { type: 'ai', ip, agent: classification.agent };
   if (classification.class !== 'bot' && !identity) return { error: 'no client address or visitorId to identify the visitor' };
   return {
-    ts: view.timestamp,
+    ts: Math.floor(view.timestamp),
     path,
     visitorHash: classification.class === 'bot' ? null : hasher(projectId, identity!, view.timestamp),
     kind: KIND[classification.class],
