@@ -12,6 +12,8 @@ import { healthRoutes } from './http/routes/health.js';
 import { analyticsRoutes } from './http/routes/analytics.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { apiDocsRoutes } from './http/routes/api-docs.js';
+import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js';
+import { dashboardRoutes } from './http/routes/dashboard.js';
 import { appSetupRoutes } from './http/routes/app-setup.js';
 import { createWebhookMiddleware } from './github/webhook-middleware.js';
 import { createProbot } from './github/create-probot.js';
@@ -43,7 +45,7 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
   const webhooks = await createWebhookMiddleware({ config, logger, appFn: github.appFn, probot });
   agentJobs = startAgentJobs({ ctx, probot, hooks: github.jobHooks });
   const jobs = agentJobs;
-  const app = createHttpApp({ ctx, routes: [healthRoutes, analyticsRoutes, metricsRoutes, apiDocsRoutes, jobs.routes, ...(config.github.appId ? [] : [appSetupRoutes])], webhooks: webhooks.middleware });
+  const app = createHttpApp({ ctx, routes: [healthRoutes, analyticsRoutes, analyticsBreakdownRoutes, dashboardRoutes, metricsRoutes, apiDocsRoutes, jobs.routes, ...(config.github.appId ? [] : [appSetupRoutes])], webhooks: webhooks.middleware });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

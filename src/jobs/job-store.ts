@@ -87,6 +87,12 @@ export async function getJob(db: Db, projectId: string, id: string): Promise<Job
   return toJobRecord(row);
 }
 
+/** The original instruction (message 1) of each job. */
+export async function originalPrompts(db: Db, jobIds: string[]): Promise<Map<string, string>> {
+  const rows = await db.agentJobMessage.findMany({ where: { jobId: { in: jobIds }, seq: 1 }, select: { jobId: true, prompt: true } });
+  return new Map(rows.map((r) => [r.jobId, r.prompt]));
+}
+
 export async function listJobs(params: {
   db: Db;
   projectId: string;

@@ -20,6 +20,8 @@ export const JobResponse = z.object({
   summary: z.string().nullable(),
   usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }),
   pr: JobPullRequestState.nullable(),
+  /** the job's original instruction (follow-ups are in its events) */
+  prompt: z.string().nullable(),
 });
 export type JobResponse = z.infer<typeof JobResponse>;
 
@@ -29,7 +31,7 @@ export const JobListResponse = z.object({ jobs: z.array(JobResponse), hasMore: z
  * `repositoryUrl` turns "owner/name" into the web address on the configured GitHub host; `pr` is the recorded state
  * of the job's pull request (a pull request with no recorded event is open).
  */
-export function toJobResponse(job: JobRecord, repositoryUrl: (repository: string) => string, pr?: JobPullRequestState): JobResponse {
+export function toJobResponse(job: JobRecord, repositoryUrl: (repository: string) => string, pr?: JobPullRequestState, prompt?: string): JobResponse {
   return {
     id: job.id,
     status: job.status,
@@ -43,5 +45,6 @@ export function toJobResponse(job: JobRecord, repositoryUrl: (repository: string
     summary: job.summary,
     usage: { inputTokens: job.inputTokens, outputTokens: job.outputTokens },
     pr: pr ?? (job.prLink ? { state: 'open', merged: false, mergedAt: null } : null),
+    prompt: prompt ?? null,
   };
 }

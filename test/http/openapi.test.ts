@@ -2,6 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
 import { analyticsRoutes } from '../../src/http/routes/analytics.js';
+import { analyticsBreakdownRoutes } from '../../src/http/routes/analytics-breakdowns.js';
+import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
 import { apiDocsRoutes } from '../../src/http/routes/api-docs.js';
 import { healthRoutes } from '../../src/http/routes/health.js';
 import { metricsRoutes } from '../../src/http/routes/metrics.js';
@@ -10,8 +12,8 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
 
-/** HTML pages of the reference itself: served next to the API but not part of it. */
-const NOT_API = new Set(['get /docs', 'get /docs/init.js', 'options /api/event']);
+/** Pages for people (the reference and the dashboard) and CORS preflight: served next to the API, not part of it. */
+const NOT_API = new Set(['get /docs', 'get /docs/init.js', 'get /dashboard', 'get /dashboard/vendor/chart.umd.min.js', 'options /api/event']);
 
 describe('the OpenAPI document', () => {
   let app: TestApp;
@@ -23,7 +25,7 @@ describe('the OpenAPI document', () => {
   beforeAll(async () => {
     app = await startTestApp({
       provider: 'sqlite',
-      routes: [healthRoutes, metricsRoutes, apiDocsRoutes, analyticsRoutes, agentJobRoutes()],
+      routes: [healthRoutes, metricsRoutes, apiDocsRoutes, analyticsRoutes, analyticsBreakdownRoutes, dashboardRoutes, agentJobRoutes()],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });
     projectId = (await app.project({ hostnames: ['docs.example.com'] })).id;
@@ -38,7 +40,7 @@ describe('the OpenAPI document', () => {
 
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(document.openapi).toBe('3.1.0');
-    const result = await new Validator().validate(document as object);
+    const result = await new Validator().validate(document as never);
     expect(result).toEqual({ valid: true });
   });
 
@@ -86,6 +88,10 @@ describe('the OpenAPI document', () => {
     expect((await call('GET', '/v1/analytics/{projectId}/visitors', { key: read, path: `/v1/analytics/${projectId}/visitors?limit=0` })).status).toBe(400);
     expect((await call('GET', '/v1/analytics/{projectId}/visitors')).status).toBe(401);
     expect((await call('GET', '/v1/analytics/{projectId}/views', { key: read })).status).toBe(200);
+    const daily = await call('GET', '/v1/analytics/{projectId}/visitors/daily', { key: read });
+    expect((daily.body as { days: unknown[] }).days).toHaveLength(31);
+    expect((await call('GET', '/v1/analytics/{projectId}/visitors/daily', { key: read, path: `/v1/analytics/${projectId}/visitors/daily?dateFrom=2020-01-01` })).status).toBe(400);
+    expect((await call('GET', '/v1/analytics/{projectId}/agents', { key: read })).status).toBe(200);
     expect((await call('GET', '/v1/analytics/{projectId}/views', { key: read, path: '/v1/analytics/prj_other/views' })).status).toBe(403);
     expect((await call('GET', '/js/scribe.js')).status).toBe(200);
     expect((await call('POST', '/api/event', { body: JSON.stringify({ projectId, url: 'https://docs.example.com/intro' }), contentType: 'text/plain' })).status).toBe(202);

@@ -8,7 +8,7 @@ import { Conflict, Invalid, Unavailable } from '../../errors.js';
 import { missingForAgentJobs } from '../../config.js';
 import { repositoryUrlFor } from '../../github/github-app.js';
 import { branchName } from '../../git/branch-name.js';
-import { addMessage, archiveJob, createJob, getJob, listJobs, type JobRecord } from '../../jobs/job-store.js';
+import { addMessage, archiveJob, createJob, getJob, listJobs, originalPrompts, type JobRecord } from '../../jobs/job-store.js';
 import { pullRequestStates } from '../../github/pull-request-state.js';
 import { enforceJobRateLimit } from '../../jobs/rate-limit.js';
 import { toJobResponse } from '../../jobs/job-view.js';
@@ -45,8 +45,9 @@ export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (j
     const queued = () => options.onQueued?.();
     // The pull request state GitHub reported (merged, closed) lives with the GitHub module; fetched for the page at once.
     const present = async (jobs: JobRecord[]) => {
-      const states = await pullRequestStates(db, jobs.map((job) => job.id));
-      return jobs.map((job) => toJobResponse(job, view, states.get(job.id)));
+      const ids = jobs.map((job) => job.id);
+      const [states, prompts] = await Promise.all([pullRequestStates(db, ids), originalPrompts(db, ids)]);
+      return jobs.map((job) => toJobResponse(job, view, states.get(job.id), prompts.get(job.id)));
     };
 
     router.post(`${base}/job`, auth, ...jsonBody(), handle(async (req, res) => {
@@ -69,7 +70,7 @@ export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (j
         prompt: input.prompt,
       });
       queued();
-      res.status(201).json(toJobResponse(job, view));
+      res.status(201).json(toJobResponse(job, view, undefined, input.prompt));
     }));
 
     router.get(`${base}/job/:id`, auth, handle(async (req, res) => {

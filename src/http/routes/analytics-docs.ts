@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi/operation-doc.js';
+import { AgentsResponse, DailyVisitorsResponse } from './analytics-breakdowns.js';
 import { EventsResponse, ExportQuery, LogsQuery, LogsResponse, MAX_BATCH, ServerEvent, TrackerEvent, ViewsResponse, VisitorsResponse } from '../../analytics/schemas.js';
 
 const ProjectPath = z.object({ projectId: z.string().describe('The project id (`scribe project list`).') });
@@ -32,6 +33,30 @@ export const analyticsOperations: OperationDoc[] = [
     pathParams: ProjectPath,
     query: ExportQuery,
     responses: { 200: { description: 'Totals and one page of per-path view counts', schema: ViewsResponse } },
+  },
+  {
+    method: 'get',
+    path: '/v1/analytics/{projectId}/visitors/daily',
+    operationId: 'getDailyVisitors',
+    summary: 'Site-wide unique visitors per UTC day, human vs AI (Scribe addition)',
+    description: `Same date rules as the export (at most 400 days); each day is the exact count the visitors export gives for that day alone. \`limit\`/\`offset\` are accepted and ignored.`,
+    tag: 'Analytics',
+    auth: 'read',
+    pathParams: ProjectPath,
+    query: ExportQuery,
+    responses: { 200: { description: 'One entry per day the range touches', schema: DailyVisitorsResponse } },
+  },
+  {
+    method: 'get',
+    path: '/v1/analytics/{projectId}/agents',
+    operationId: 'getAiAgents',
+    summary: 'AI traffic by agent and kind (Scribe addition)',
+    description: 'Distinct AI visitors (client address + agent) and page views per AI agent, most visitors first. Same date rules as the export; `limit`/`offset` are accepted and ignored.',
+    tag: 'Analytics',
+    auth: 'read',
+    pathParams: ProjectPath,
+    query: ExportQuery,
+    responses: { 200: { description: 'One entry per AI agent seen in the range', schema: AgentsResponse } },
   },
   {
     method: 'post',

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { RouteModule } from '../app.js';
+import { authenticatedProject, requireApiKey } from '../authenticate.js';
+import { Invalid } from '../../errors.js';
+import { aiAgents, dailyVisitors, MAX_DAILY_DAYS } from '../../analytics/breakdowns.js';
+import { analyticsFor } from './analytics-context.js';
+import { exportParams } from './analytics.js';
+
+export const DailyVisitorsResponse = z.object({
+  days: z.array(z.object({ date: z.string(), human: z.number().int(), ai: z.number().int(), total: z.number().int() })),
+});
+export const AgentsResponse = z.object({
+  agents: z.array(
+    z.object({
+      agent: z.string(),
+      kind: z.enum(['crawler', 'search', 'assistant', 'agent', 'unknown']),
+      visitors: z.number().int(),
+      views: z.number().int(),
+    }),
+  ),
+});
+
+/** Read endpoints the dashboard charts use: unique visitors per day, and AI traffic per agent. Same range rules as the exports. */
+export const analyticsBreakdownRoutes: RouteModule = (router, ctx) => {
+  const auth = requireApiKey(ctx);
+  router.get('/v1/analytics/:projectId/visitors/daily', auth, async (req, res, next) => {
+    try {
+      const { range } = exportParams(req, ctx.clock());
+      if (range.to - range.from > MAX_DAILY_DAYS * 86_400_000) {
+        throw new Invalid('Invalid query parameters', [{ message: `the range may span at most ${MAX_DAILY_DAYS} days` }]);
+      }
+      const days = await dailyVisitors({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
+      res.json({ days } satisfies z.input<typeof DailyVisitorsResponse>);
+    } catch (err) {
+      next(err);
+    }
+  });
+  router.get('/v1/analytics/:projectId/agents', auth, async (req, res, next) => {
+    try {
+      const { range } = exportParams(req, ctx.clock());
+      const agents = await aiAgents({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
+      res.json({ agents } satisfies z.input<typeof AgentsResponse>);
+    } catch (err) {
+      next(err);
+    }
+  });
+};
