@@ -208,6 +208,17 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     expect(types.filter((t) => t.startsWith('pull_request_'))).toEqual(['pull_request_closed', 'pull_request_reopened', 'pull_request_comment', 'pull_request_closed']);
   });
 
+  it('a command whose job fails gets a reply with the job’s error', async () => {
+    e2e.anthropic.script([reply([text('I will not do that.')], { stopReason: 'refusal' })], forTask('[refuse] Rewrite'));
+    const delivery = await e2e.send('issue_comment', issueComment({ number: 21, login: 'maintainer-max', body: '@scribe-docs [refuse] Rewrite the legal page' }));
+    const failedJob = /job (job_\w+) created/.exec(delivery.outcome!)![1];
+    const answer = await waitFor(() => commentsOn(21).find((c) => c.body.startsWith('I could not finish')), 'the failure reply', 30_000);
+    expect(commentsOn(21)[0].body).toContain('On it');
+    const { body } = await e2e.api(`/v2/agent/${projectId}/job/${failedJob}`, { key });
+    expect(body.status).toBe('failed');
+    expect(answer.body).toBe(`I could not finish this (Scribe job [\`${failedJob}\`](https://scribe.acme.test/v2/agent/${projectId}/job/${failedJob})): ${body.error}`);
+  });
+
   it('a pull request that is not Scribe’s is left alone', async () => {
     expect(await e2e.send('pull_request', pullRequestEvent('closed', { pull: 999, branch: 'feature/other', merged: true }))).toMatchObject({ status: 'ignored', outcome: 'not a Scribe pull request' });
   });

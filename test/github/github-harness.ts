@@ -78,7 +78,7 @@ export async function startGitHubE2E(provider: Provider, extra: Record<string, s
     databaseUrl: database.target.url,
     github,
     anthropicUrl: anthropic.url,
-    extra: { PORT: '0', SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra },
+    extra: { PORT: '0', SCRIBE_GITHUB_THROTTLE: 'false', SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra },
   });
   const config = { ...loadConfig(env), database: database.target };
   const scribe = await startScribe(config, createLogger('info', sink));

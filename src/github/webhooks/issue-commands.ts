@@ -70,7 +70,8 @@ export async function runIssueCommand(deps: WebhookDeps, octokit: InstallationOc
       commentId: command.commentId,
     },
   });
-  deps.wakeWorker();
+  // Acknowledged before this process's worker is woken, so the link comes before the result on a fast run.
   await reply(commandAcceptedText({ author: command.author, jobId: job.id, jobUrl: jobUrl(config.jobs, job) }));
+  deps.wakeWorker();
   return done(`job ${job.id} created`);
 }
