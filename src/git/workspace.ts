@@ -112,10 +112,13 @@ export async function cloneRepository(params: { url: string; ref: string; dir: s
 /** Stages everything and commits it; null when the working tree has no changes. */
 export async function commitAll(params: { dir: string; message: string }): Promise<string | null> {
   const repo = git(params);
-  if (!(await repo.raw(['status', '--porcelain', '--untracked-files=all'])).trim()) return null;
   await repo.add(['--all']);
+  // git commit with nothing staged exits without a commit, which simple-git reports as an empty hash: two git
+  // processes for the usual case instead of a status check first.
   const result = await repo.commit(params.message);
-  return result.commit || (await repo.revparse(['HEAD'])).trim();
+  if (result.commit) return result.commit;
+  if (!(await repo.raw(['status', '--porcelain'])).trim()) return null;
+  return (await repo.revparse(['HEAD'])).trim();
 }
 
 export async function pushBranch(params: { dir: string; url: string; branch: string; token: string; signal?: AbortSignal }): Promise<void> {
