@@ -47,6 +47,6 @@ describe('GitHub App access against a GitHub Enterprise host', () => {
 
   it('addresses repositories on the configured host, or on github.com', () => {
     expect(app().gitUrl('acme/docs')).toBe(`${host.url}/acme/docs.git`);
-    expect(repositoryUrlFor({ appId: undefined, privateKey: undefined, webhookSecret: undefined, host: undefined, protocol: 'https' })('acme/docs')).toBe('https://github.com/acme/docs');
+    expect(repositoryUrlFor(loadConfig({}).github)('acme/docs')).toBe('https://github.com/acme/docs');
   });
 });
