@@ -29,3 +29,11 @@ server.keepAliveTimeout = 900_000;
 
 // lets --cpu-prof write its profile when the benchmark stops the server
 process.on('SIGTERM', () => process.exit(0));
+
+if (process.env.BENCH_MEMORY_LOG) {
+  setInterval(() => {
+    const m = process.memoryUsage();
+    const mb = (n: number) => Math.round(n / 1_048_576);
+    process.stderr.write(`memory rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`);
+  }, 5000).unref();
+}

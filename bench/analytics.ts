@@ -138,7 +138,8 @@ async function createDatabase(provider: DatabaseTarget['provider']): Promise<{ t
 }
 
 function startServer(target: DatabaseTarget): Promise<{ child: ChildProcess; url: string }> {
-  const flags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  // the heap cap a deployment would set (see README): V8 otherwise grows the heap far beyond its live size
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-old-space-size=512').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(ROOT, 'bench/analytics-server.ts')], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: target.url, LOG_LEVEL: 'warn', SCRIBE_SECRET: 'bench-secret-bench-secret-bench-secret-00' },
