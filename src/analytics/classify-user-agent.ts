@@ -70,4 +70,3 @@ function botName(ua: string, match: string): string {
   return ua.slice(start, end).slice(0, 100);
 }
 
-export const AI_AGENT_COUNT = agents.length;

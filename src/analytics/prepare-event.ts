@@ -1,5 +1,5 @@
 import { classifyUserAgent } from './classify-user-agent.js';
-import { normalizeReferrer } from './classify-referrer.js';
+import { assistantFromReferrer, normalizeReferrer } from './classify-referrer.js';
 import { normalizeIp } from './client-ip.js';
 import { pagePath } from './page-path.js';
 import { KIND } from './day-sets.js';
@@ -40,8 +40,14 @@ export function prepareEvent(params: { projectId: string; view: PageView; hasher
     path,
     visitorHash: classification.class === 'bot' ? null : hasher(projectId, identity!, view.timestamp),
     kind: KIND[classification.class],
-    agent: classification.class === 'human' ? null : classification.agent,
+    // a human sent by an AI assistant stays human; the assistant is noted beside the kept referrer
+    agent: classification.class === 'human' ? referredBy(view.referrer) : classification.agent,
     referrer: normalizeReferrer(view.referrer),
     key: view.key ?? null,
   };
+}
+
+function referredBy(referrer: string | null | undefined): string | null {
+  const assistant = assistantFromReferrer(referrer);
+  return assistant ? `via ${assistant}` : null;
 }

@@ -61,11 +61,14 @@ describe.each(PROVIDERS)('browser tracker on %s', (provider) => {
     const body = await views(app, project.id);
     expect(body.totals).toEqual({ human: 2, ai: 0, total: 2 });
     expect(body.views.map((v) => v.path)).toEqual(['/start']);
-    const referrers = await app.ctx.db.$queryRawUnsafe<{ referrer: string | null }[]>(
-      'SELECT "referrer" FROM "AnalyticsEvent" WHERE "projectId" = $1 ORDER BY "id"'.replace('$1', provider === 'sqlite' ? '?' : '$1'),
+    const stored = await app.ctx.db.$queryRawUnsafe<{ referrer: string | null; agent: string | null; kind: number }[]>(
+      'SELECT "referrer", "agent", "kind" FROM "AnalyticsEvent" WHERE "projectId" = $1 ORDER BY "id"'.replace('$1', provider === 'sqlite' ? '?' : '$1'),
       project.id,
     );
-    expect(referrers.map((r) => r.referrer)).toEqual(['https://chatgpt.com/c/123', null]);
+    expect(stored.map((r) => [r.referrer, r.agent, Number(r.kind)])).toEqual([
+      ['https://chatgpt.com/c/123', 'via ChatGPT', 1],
+      [null, null, 1],
+    ]);
   });
 
   it('answers 202 but drops events for other hostnames, origins, unknown projects and bots', async () => {
