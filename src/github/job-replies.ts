@@ -96,7 +96,7 @@ export function createJobReplies(deps: RepliesDeps): Required<AgentJobHooks> {
 
   async function commentOnArchive(job: JobRecord): Promise<void> {
     if (!job.prNumber) return;
-    if ((await pullRequestStates(db, [job.id])).get(job.id)?.state === 'closed') return;
+    if ((await pullRequestStates(db, [job])).get(job.id)?.state === 'closed') return;
     // Archiving is idempotent; the comment is not repeated.
     if ((await listEvents({ db, jobId: job.id, limit: 100_000 })).some((e) => e.type === 'pull_request_comment' && e.reason === 'archived')) return;
     const project = await findProject(db, job.projectId);

@@ -21,11 +21,18 @@ export async function recordPullRequestState(params: {
   await db.jobPullRequest.upsert({ where: { jobId }, create: { jobId, ...data }, update: data });
 }
 
-/** Recorded states of these jobs' pull requests; a job missing from the map has no recorded event. */
-export async function pullRequestStates(db: Db, jobIds: string[]): Promise<Map<string, PullRequestState>> {
-  if (!jobIds.length) return new Map();
-  const rows = await db.jobPullRequest.findMany({ where: { jobId: { in: jobIds } } });
+/**
+ * Recorded states of these jobs' current pull requests; a job missing from the map has no recorded event. A state
+ * recorded for another pull request than the job's current one (a follow-up after a close opens a new one) is not
+ * the job's state any more.
+ */
+export async function pullRequestStates(db: Db, jobs: { id: string; prNumber: number | null }[]): Promise<Map<string, PullRequestState>> {
+  const current = new Map(jobs.filter((job) => job.prNumber !== null).map((job) => [job.id, job.prNumber]));
+  if (!current.size) return new Map();
+  const rows = await db.jobPullRequest.findMany({ where: { jobId: { in: [...current.keys()] } } });
   return new Map(
-    rows.map((row) => [row.jobId, { state: row.state === 'closed' ? 'closed' : 'open', merged: row.merged, mergedAt: row.mergedAt ? row.mergedAt.toISOString() : null }]),
+    rows
+      .filter((row) => current.get(row.jobId) === row.number)
+      .map((row) => [row.jobId, { state: row.state === 'closed' ? 'closed' : 'open', merged: row.merged, mergedAt: row.mergedAt ? row.mergedAt.toISOString() : null }]),
   );
 }

@@ -33,10 +33,12 @@ export async function handleIssueComment(deps: WebhookDeps, delivery: Delivery<'
   const mention = await readMention(deps, payload);
   if (typeof mention === 'string') return ignored(mention);
   const { issue } = payload;
-  if (issue.pull_request) return queueFollowUp(deps, delivery.octokit, { ...mention, pullNumber: issue.number, review: null });
-  return runIssueCommand(deps, delivery.octokit, {
-    ...mention,
-    issue: { number: issue.number, title: sanitizeComment(issue.title), body: sanitizeComment(issue.body ?? '') },
+  const { octokit } = delivery;
+  if (issue.pull_request) return queueFollowUp({ deps, octokit, mention: { ...mention, pullNumber: issue.number, review: null } });
+  return runIssueCommand({
+    deps,
+    octokit,
+    command: { ...mention, issue: { number: issue.number, title: sanitizeComment(issue.title), body: sanitizeComment(issue.body ?? '') } },
   });
 }
 
@@ -49,10 +51,14 @@ export async function handleReviewComment(deps: WebhookDeps, delivery: Delivery<
   const { comment } = payload;
   // Replies in a thread point at the thread's first comment; GitHub only accepts replies to that one.
   const threadId = comment.in_reply_to_id ?? comment.id;
-  return queueFollowUp(deps, delivery.octokit, {
-    ...mention,
-    pullNumber: payload.pull_request.number,
-    branch: payload.pull_request.head.repo?.full_name === mention.repository ? payload.pull_request.head.ref : undefined,
-    review: { threadId, path: comment.path, line: comment.line ?? comment.original_line ?? null },
+  return queueFollowUp({
+    deps,
+    octokit: delivery.octokit,
+    mention: {
+      ...mention,
+      pullNumber: payload.pull_request.number,
+      branch: payload.pull_request.head.repo?.full_name === mention.repository ? payload.pull_request.head.ref : undefined,
+      review: { threadId, path: comment.path, line: comment.line ?? comment.original_line ?? null },
+    },
   });
 }

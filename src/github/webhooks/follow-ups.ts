@@ -20,7 +20,8 @@ export interface FollowUpMention extends Mention {
  * reply comes when the run carrying it out ends (see job-replies.ts). Refusals the author can act on (archived
  * job, rate limit) are answered at once.
  */
-export async function queueFollowUp(deps: WebhookDeps, octokit: InstallationOctokit, mention: FollowUpMention): Promise<HandlerResult> {
+export async function queueFollowUp(params: { deps: WebhookDeps; octokit: InstallationOctokit; mention: FollowUpMention }): Promise<HandlerResult> {
+  const { deps, octokit, mention } = params;
   const { db, clock } = deps;
   const job = await findJobByPullRequest({ db, repository: mention.repository, number: mention.pullNumber, branch: mention.branch });
   if (!job) return ignored('not a Scribe pull request');

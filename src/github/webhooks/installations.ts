@@ -9,7 +9,7 @@ export async function handleInstallation(deps: WebhookDeps, delivery: Delivery<'
   const { db, clock } = deps;
   switch (payload.action) {
     case 'created':
-      return adoptRepositories(deps, delivery.octokit, installationId, (payload.repositories ?? []).map((r) => r.full_name));
+      return adoptRepositories({ deps, octokit: delivery.octokit, installationId, repositories: (payload.repositories ?? []).map((r) => r.full_name) });
     case 'deleted':
       return done(`disabled ${await disableInstalledProjects({ db, clock, installationId, reason: DISABLED.uninstalled })} project(s)`);
     case 'suspend':
@@ -26,14 +26,15 @@ export async function handleInstallationRepositories(deps: WebhookDeps, delivery
   const { payload } = delivery;
   const installationId = payload.installation.id;
   if (payload.action === 'added') {
-    return adoptRepositories(deps, delivery.octokit, installationId, payload.repositories_added.map((r) => r.full_name));
+    return adoptRepositories({ deps, octokit: delivery.octokit, installationId, repositories: payload.repositories_added.map((r) => r.full_name) });
   }
   const repositories = payload.repositories_removed.map((r) => r.full_name ?? '').filter(Boolean);
   const count = await disableInstalledProjects({ db: deps.db, clock: deps.clock, installationId, repositories, reason: DISABLED.removed });
   return done(`disabled ${count} project(s)`);
 }
 
-async function adoptRepositories(deps: WebhookDeps, octokit: InstallationOctokit, installationId: number, repositories: string[]): Promise<HandlerResult> {
+async function adoptRepositories(params: { deps: WebhookDeps; octokit: InstallationOctokit; installationId: number; repositories: string[] }): Promise<HandlerResult> {
+  const { deps, octokit, installationId, repositories } = params;
   const branches = await defaultBranches(octokit, repositories);
   const changes: string[] = [];
   for (const repository of repositories) {

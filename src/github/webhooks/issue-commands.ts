@@ -23,7 +23,8 @@ export interface IssueCommand extends Mention {
  * `@<slug> <instruction>` on an issue of a project's repository, by someone with write access: a new job whose
  * prompt is the instruction plus the issue, a reply linking to it now, and another with the pull request later.
  */
-export async function runIssueCommand(deps: WebhookDeps, octokit: InstallationOctokit, command: IssueCommand): Promise<HandlerResult> {
+export async function runIssueCommand(params: { deps: WebhookDeps; octokit: InstallationOctokit; command: IssueCommand }): Promise<HandlerResult> {
+  const { deps, octokit, command } = params;
   const { db, clock, config } = deps;
   const project = await findProjectByRepository(db, command.repository);
   if (!project || project.disabledAt) return ignored('the repository is not an enabled Scribe project');

@@ -46,7 +46,7 @@ export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (j
     // The pull request state GitHub reported (merged, closed) lives with the GitHub module; fetched for the page at once.
     const present = async (jobs: JobRecord[]) => {
       const ids = jobs.map((job) => job.id);
-      const [states, prompts] = await Promise.all([pullRequestStates(db, ids), originalPrompts(db, ids)]);
+      const [states, prompts] = await Promise.all([pullRequestStates(db, jobs), originalPrompts(db, ids)]);
       return jobs.map((job) => toJobResponse(job, view, states.get(job.id), prompts.get(job.id)));
     };
 
