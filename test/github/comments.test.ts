@@ -177,6 +177,17 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     expect(e2e.anthropic.requests.length).toBe(requests);
   });
 
+  it('a delivery whose GitHub calls fail is marked failed, queues nothing and is logged without its payload', async () => {
+    e2e.github.failNext('GET', /^\/repos\/acme\/docs\/collaborators\/writer-wendy\/permission$/, 403, 'Resource not accessible by integration');
+    const messages = (await listMessages(e2e.database.db, jobId)).length;
+    const delivery = await e2e.send('issue_comment', issueComment({ number: pull, onPull: true, login: 'writer-wendy', body: '@scribe-docs [marker-7c1d] tighten the wording' }));
+    expect(delivery.status).toBe('failed');
+    expect(delivery.outcome).toContain('Resource not accessible by integration');
+    expect((await listMessages(e2e.database.db, jobId)).length).toBe(messages);
+    expect(e2e.logs.some((l) => l.delivery === delivery.id && l.msg === 'webhook delivery failed')).toBe(true);
+    expect(JSON.stringify(e2e.logs)).not.toContain('marker-7c1d');
+  });
+
   it('records closing, reopening and merging on the job; closing does not archive it; archiving comments on the open pull request', async () => {
     const closed = await e2e.send('pull_request', pullRequestEvent('closed', { pull, branch, merged: false }));
     expect(closed).toMatchObject({ status: 'done', outcome: `job ${jobId}: pull request closed` });
