@@ -41,10 +41,12 @@ export async function openOrUpdatePullRequest(params: {
   text: PullRequestText;
   draft: boolean;
   comment?: string;
+  /** false when no pull request can exist yet (the branch was just pushed for the first time): saves a lookup */
+  mayExist?: boolean;
 }): Promise<{ number: number; url: string; created: boolean }> {
   const { octokit, base, head, text } = params;
   const [owner, repo] = params.repository.split('/');
-  const { data: open } = await octokit.rest.pulls.list({ owner, repo, head: `${owner}:${head}`, state: 'open', per_page: 1 });
+  const open = params.mayExist === false ? [] : (await octokit.rest.pulls.list({ owner, repo, head: `${owner}:${head}`, state: 'open', per_page: 1 })).data;
   if (open[0]) {
     const pr = open[0];
     await octokit.rest.pulls.update({ owner, repo, pull_number: pr.number, title: text.title, body: text.body });

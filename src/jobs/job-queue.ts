@@ -89,26 +89,33 @@ export async function finishRun(
   params: QueueParams & { jobId: string; handledSeq: number; result: { prNumber: number | null; prLink: string | null; title: string | null; summary: string | null } },
 ): Promise<'completed' | 'requeued' | 'dropped'> {
   const { db, clock, workerId, jobId, handledSeq, result } = params;
-  const now = clock();
-  const pending = await db.agentJobMessage.count({ where: { jobId, seq: { gt: handledSeq } } });
-  const outcome = pending > 0 ? 'requeued' : 'completed';
-  // The pull request exists whatever happened to the job meanwhile, so its link is kept even if archived.
+  const held = { id: jobId, leaseOwner: workerId, status: 'active' };
+  for (;;) {
+    const job = await db.agentJob.findFirst({ where: held, select: { updatedAt: true } });
+    if (!job) break;
+    const pending = await db.agentJobMessage.count({ where: { jobId, seq: { gt: handledSeq } } });
+    const outcome = pending > 0 ? 'requeued' : 'completed';
+    // A follow-up accepted after the count above bumps updatedAt, so this update misses and the loop looks again.
+    const { count } = await db.agentJob.updateMany({
+      where: { ...held, updatedAt: job.updatedAt },
+      data: {
+        status: outcome === 'completed' ? 'completed' : 'active',
+        handledSeq,
+        title: result.title,
+        summary: result.summary,
+        ...(result.prLink ? { prNumber: result.prNumber, prLink: result.prLink } : {}),
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        attempts: 0,
+        runsCompleted: { increment: 1 },
+        updatedAt: clock(),
+      },
+    });
+    if (count === 1) return outcome;
+  }
+  // Archived or taken over meanwhile; the pull request exists all the same, so its link is kept.
   if (result.prLink) await db.agentJob.update({ where: { id: jobId }, data: { prNumber: result.prNumber, prLink: result.prLink } });
-  const { count } = await db.agentJob.updateMany({
-    where: { id: jobId, leaseOwner: workerId, status: 'active' },
-    data: {
-      status: outcome === 'completed' ? 'completed' : 'active',
-      handledSeq,
-      title: result.title,
-      summary: result.summary,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      attempts: 0,
-      runsCompleted: { increment: 1 },
-      updatedAt: now,
-    },
-  });
-  return count === 1 ? outcome : 'dropped';
+  return 'dropped';
 }
 
 export async function failRun(params: QueueParams & { jobId: string; error: string; stage: JobStage }): Promise<boolean> {

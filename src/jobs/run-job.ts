@@ -7,7 +7,7 @@ import { findProject } from '../projects/projects.js';
 import type { GitHubApp } from '../github/github-app.js';
 import { openOrUpdatePullRequest, pullRequestText } from '../github/pull-request.js';
 import { cloneRepository, commitAll, createWorkspaceDir, pushBranch, remoteBranchExists, removeWorkspace } from '../git/workspace.js';
-import { addUsage, listMessages, type JobRecord } from './job-store.js';
+import { listMessages, type JobRecord } from './job-store.js';
 import { describeFailure, JobFailure } from './job-failure.js';
 import type { JobStage } from './job-status.js';
 
@@ -108,7 +108,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         client: deps.anthropic,
         limits: agentLimits(deps.jobs),
         signal,
-        onEvent: (event) => recordAgentEvent({ db, job, emit, event }),
+        onEvent: (event) => recordAgentEvent(emit, event),
       });
 
       await enter('commit');
@@ -125,7 +125,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       const text = pullRequestText({ title: job.title ?? result.title, summary: result.summary, prompts, jobId: job.id, jobUrl: jobUrl(deps.jobs, job) });
       const announce = prompts.length > 1 && sha && !(await deps.answeredOnGitHub?.(job, handledSeq));
       const followUp = announce ? `Follow-up from Scribe job \`${job.id}\`:\n\n> ${prompts.at(-1)!.trim().replace(/\n/g, '\n> ')}\n\n${result.summary}` : undefined;
-      const pr = await openOrUpdatePullRequest({ octokit, repository: job.repository, base: job.baseRef, head: job.branch, text, draft: job.draft, comment: followUp });
+      const pr = await openOrUpdatePullRequest({ octokit, repository: job.repository, base: job.baseRef, head: job.branch, text, draft: job.draft, comment: followUp, mayExist: onBranch });
       await emit('pull_request', { number: pr.number, url: pr.url, created: pr.created });
       return { handledSeq, prNumber: pr.number, prLink: pr.url, title: job.title ?? result.title, summary: result.summary };
     } catch (err) {
@@ -136,11 +136,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   };
 }
 
-async function recordAgentEvent(params: { db: Db; job: JobRecord; emit: EmitEvent; event: AgentEvent }): Promise<void> {
-  const { event } = params;
-  if (event.type === 'turn') {
-    await addUsage({ db: params.db, jobId: params.job.id, inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens });
-  }
+/** Agent events go to the job's log; a `turn` event's usage is summed on the job by the log itself. */
+function recordAgentEvent(emit: EmitEvent, event: AgentEvent): Promise<void> {
   const { type, ...data } = event.type === 'text' ? { ...event, text: event.text.slice(0, MAX_EVENT_TEXT) } : event;
-  await params.emit(type, data);
+  return emit(type, data);
 }

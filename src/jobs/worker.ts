@@ -5,7 +5,8 @@ import type { Logger } from '../logger.js';
 import type { JobsConfig } from '../config.js';
 import { randomId } from '../ids.js';
 import { sweepOrphanWorkspaces } from '../git/workspace.js';
-import { appendEvent, type JobRecord } from './job-store.js';
+import type { JobRecord } from './job-store.js';
+import { JobEventLog } from './event-log.js';
 import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueueParams } from './job-queue.js';
 import { JobFailure } from './job-failure.js';
 import type { JobRunner } from './run-job.js';
@@ -97,11 +98,13 @@ export class JobWorker {
   private async run(job: JobRecord, controller: AbortController): Promise<void> {
     const { db, clock, logger, jobs } = this.params;
     const log = logger.child({ jobId: job.id, workerId: this.workerId });
-    const emit = (type: string, data?: Record<string, unknown>) => appendEvent({ db, clock, jobId: job.id, type, data });
+    const events = new JobEventLog({ db, clock, jobId: job.id, logger: log });
+    const emit = events.emit;
     if (job.attempts > jobs.maxAttempts) {
       const error = `The worker running this job stopped ${job.attempts - 1} times before finishing (a crash or a restart); send a follow-up message to try again`;
       if (await failRun({ ...this.queue, jobId: job.id, error, stage: 'worker' })) await emit('failed', { stage: 'worker', error });
       log.warn('agent job failed: too many interrupted attempts');
+      await events.flush();
       return;
     }
     const heartbeat = setInterval(() => {
@@ -117,13 +120,17 @@ export class JobWorker {
       log.info({ attempt: job.attempts }, 'agent job started');
       // A run that got all the way through is recorded even if a stop arrived meanwhile: its pull request exists.
       const outcome = await this.params.runner({ job, signal: controller.signal, emit });
+      // Every step is stored before the job leaves `active`, so a client that sees the end sees the whole log.
+      await events.flush();
       const result = await finishRun({ ...this.queue, jobId: job.id, handledSeq: outcome.handledSeq, result: outcome });
       if (result !== 'dropped') await emit(result, { prLink: outcome.prLink });
       log.info({ result, prLink: outcome.prLink }, 'agent job run finished');
     } catch (err) {
+      await events.flush();
       await this.settleFailure(job, controller, err, emit, log);
     } finally {
       clearInterval(heartbeat);
+      await events.flush();
     }
   }
 
