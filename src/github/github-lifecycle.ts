@@ -6,11 +6,13 @@ import { createAppSlug } from './app-slug.js';
 import { createJobReplies } from './job-replies.js';
 import { BackgroundTasks } from './background-tasks.js';
 import { createWebhookApp } from './webhooks/webhook-app.js';
-import { pruneDeliveries } from './webhooks/deliveries.js';
+import { markInterrupted, pruneDeliveries } from './webhooks/deliveries.js';
 
 /** How long delivery ids are kept for de-duplication; far longer than GitHub offers redelivery. */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 6 * 3_600_000;
+/** A delivery's background work takes seconds; one still unfinished after this was cut off. */
+const INTERRUPTED_AFTER_MS = 15 * 60_000;
 
 export interface GitHubLifecycle {
   appFn: ApplicationFunction;
@@ -29,8 +31,11 @@ export function startGitHubLifecycle(params: { ctx: AppContext; probot: Probot |
   const appSlug = createAppSlug({ probot, override: ctx.config.github.appSlug });
   const prune = () =>
     tasks.run('prune webhook deliveries', async () => {
-      const removed = await pruneDeliveries({ db: ctx.db, before: new Date(ctx.clock().getTime() - DELIVERY_RETENTION_MS) });
+      const now = ctx.clock().getTime();
+      const removed = await pruneDeliveries({ db: ctx.db, before: new Date(now - DELIVERY_RETENTION_MS) });
       if (removed) logger.info({ removed }, 'forgot old webhook deliveries');
+      const interrupted = await markInterrupted({ db: ctx.db, clock: ctx.clock, receivedBefore: new Date(now - INTERRUPTED_AFTER_MS) });
+      if (interrupted) logger.warn({ interrupted }, 'webhook deliveries were interrupted by a stop and will not be processed');
     });
   prune();
   const pruning = setInterval(prune, PRUNE_EVERY_MS).unref();

@@ -1,4 +1,4 @@
-import { finishDelivery, findDelivery, pruneDeliveries, recordDelivery } from '../../src/github/webhooks/deliveries.js';
+import { finishDelivery, findDelivery, markInterrupted, pruneDeliveries, recordDelivery } from '../../src/github/webhooks/deliveries.js';
 import { createTestDatabase, PROVIDERS } from '../support/databases.js';
 
 describe.each(PROVIDERS)('webhook delivery records on %s', (provider) => {
@@ -18,6 +18,19 @@ describe.each(PROVIDERS)('webhook delivery records on %s', (provider) => {
     expect(await recordDelivery({ db, clock, id: 'same-id', event: 'issue_comment', action: 'created' })).toBe(false);
     await finishDelivery({ db, clock, id: 'same-id', status: 'ignored', outcome: 'the App is not mentioned' });
     expect(await findDelivery(db, 'same-id')).toMatchObject({ event: 'issue_comment', action: 'created', status: 'ignored', outcome: 'the App is not mentioned', processedAt: clock() });
+  });
+
+  it('marks deliveries a stop cut off as failed, and leaves finished and recent ones alone', async () => {
+    const db = database.db;
+    const at = (iso: string) => () => new Date(iso);
+    await recordDelivery({ db, clock: at('2026-11-21T23:00:00.000Z'), id: 'cut-off', event: 'issue_comment', action: 'created' });
+    await recordDelivery({ db, clock: at('2026-11-21T23:00:00.000Z'), id: 'finished', event: 'issue_comment', action: 'created' });
+    await finishDelivery({ db, clock: at('2026-11-21T23:00:01.000Z'), id: 'finished', status: 'done', outcome: 'ok' });
+    await recordDelivery({ db, clock: at('2026-11-21T23:59:00.000Z'), id: 'in-flight', event: 'issue_comment', action: 'created' });
+    expect(await markInterrupted({ db, clock, receivedBefore: new Date('2026-11-21T23:45:00.000Z') })).toBe(1);
+    expect(await findDelivery(db, 'cut-off')).toMatchObject({ status: 'failed', outcome: expect.stringMatching(/^interrupted/) });
+    expect(await findDelivery(db, 'finished')).toMatchObject({ status: 'done' });
+    expect(await findDelivery(db, 'in-flight')).toMatchObject({ status: 'received' });
   });
 
   it('forgets only deliveries older than the cut-off', async () => {

@@ -48,3 +48,15 @@ export async function pruneDeliveries(params: { db: Db; before: Date }): Promise
   const { count } = await params.db.webhookDelivery.deleteMany({ where: { receivedAt: { lt: params.before } } });
   return count;
 }
+
+/**
+ * Deliveries still `received` long after they arrived were cut off by a crash or a kill: at-most-once means they are
+ * not run again, but they are marked so an operator can see which GitHub events went unanswered.
+ */
+export async function markInterrupted(params: { db: Db; clock: Clock; receivedBefore: Date }): Promise<number> {
+  const { count } = await params.db.webhookDelivery.updateMany({
+    where: { status: 'received', receivedAt: { lt: params.receivedBefore } },
+    data: { status: 'failed', outcome: 'interrupted before it finished (the process stopped); not retried', processedAt: params.clock() },
+  });
+  return count;
+}
