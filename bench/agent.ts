@@ -8,7 +8,8 @@
  *
  * Everything is local: the GitHub Enterprise and Anthropic stand-ins of test/support, a real Scribe process on a
  * temporary SQLite database. Flags: --runs N (overhead samples, default 5), --jobs N (default 20),
- * --github-throttle (keep Octokit's write pacing on: one new pull request per 3 s per installation).
+ * --github-throttle (keep Octokit's write pacing on: one new pull request per 3 s per installation), --postgres
+ * (a throwaway PostgreSQL database instead of SQLite).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +34,7 @@ const flag = (name: string, fallback: number) => {
 const RUNS = flag('--runs', 5);
 const JOBS = flag('--jobs', 20);
 const THROTTLE = args.includes('--github-throttle');
+const PROVIDER = args.includes('--postgres') ? 'postgresql' : 'sqlite';
 const FILES = 2000;
 const REPO = 'acme/big-docs';
 const INSTALLATION = 5;
@@ -113,6 +115,30 @@ async function waitAllDone(api: Api, ids: string[]): Promise<JobView[]> {
   }
 }
 
+interface StepEvent {
+  type: string;
+  stage?: string;
+  createdAt: string;
+}
+
+/** Where one job's time went, from its own step log: milliseconds per phase. */
+async function breakdown(api: Api, id: string): Promise<Record<string, number>> {
+  const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/job/${id}/events`, { headers: { authorization: `Bearer ${api.key}` } });
+  const events = ((await res.json()) as { events: StepEvent[] }).events;
+  const at = (match: (e: StepEvent) => boolean) => Date.parse(events.find(match)!.createdAt);
+  const stage = (name: string) => at((e) => e.type === 'stage' && e.stage === name);
+  const ends = at((e) => e.type === 'completed');
+  return {
+    'claim': at((e) => e.type === 'run_started') - at((e) => e.type === 'created'),
+    'github (token checks)': stage('clone') - stage('github'),
+    'clone (token + git clone)': stage('agent') - stage('clone'),
+    'agent (model turns, tools, edit checks)': stage('commit') - stage('agent'),
+    'commit': stage('push') - stage('commit'),
+    'push (token + git push)': stage('pull_request') - stage('push'),
+    'pull request + finish': ends - stage('pull_request'),
+  };
+}
+
 function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024;
@@ -122,7 +148,7 @@ async function main(): Promise<void> {
   const host = await startGitHubHost();
   const anthropic = await startAnthropicStandIn();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-bench-'));
-  const database = await createEmptyDatabase('sqlite');
+  const database = await createEmptyDatabase(PROVIDER);
   await migrateDatabase(database.target);
   const { db, close } = openDatabase(database.target);
   host.createRepository(REPO, docsFiles());
@@ -142,23 +168,31 @@ async function main(): Promise<void> {
   host.tokens.push({ token: floorToken, installationId: INSTALLATION, issuedAt: Date.now() });
   let next = 0;
 
-  console.log(`agent jobs benchmark: ${FILES} Markdown files, instant scripted model, ${RUNS} samples, GitHub write pacing ${THROTTLE ? 'on' : 'off'}\n`);
-  // Warm-up (JIT, first JWT, first clone) is not counted on either side.
-  await gitFloor(host, floorToken, 1999);
-  const floors: number[] = [];
-  for (let i = 0; i < RUNS; i++) floors.push(await gitFloor(host, floorToken, 1990 - i));
-
+  console.log(`agent jobs benchmark: ${FILES} Markdown files, instant scripted model, ${RUNS} samples, ${PROVIDER}, GitHub write pacing ${THROTTLE ? 'on' : 'off'}\n`);
   const single = await startScribeProcess({
     env: scribeEnv({ databaseUrl: database.target.url, github: host, anthropicUrl: anthropic.url, extra: { TMPDIR: tmp, SCRIBE_JOB_RATE_LIMIT: '10000', SCRIBE_GITHUB_THROTTLE: String(THROTTLE) } }),
   });
   const api: Api = { scribe: single, projectId: project.id, key };
-  await waitDone(api, await submit(api, next++));
+  const phases: Record<string, number>[] = [];
+  const scribeSample = async () => {
+    const started = performance.now();
+    const id = await submit(api, next++);
+    const job = await waitDone(api, id);
+    const elapsed = performance.now() - started;
+    if (!job.prLink) throw new Error(`job ended ${job.status} without a pull request: ${job.error}`);
+    phases.push(await breakdown(api, id));
+    return elapsed;
+  };
+  // Warm-up (JIT, first JWT, first clone) is not counted on either side; samples alternate so both see the same
+  // machine load.
+  await gitFloor(host, floorToken, 1999);
+  await scribeSample();
+  phases.length = 0;
+  const floors: number[] = [];
   const latencies: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    const job = await waitDone(api, await submit(api, next++));
-    if (!job.prLink) throw new Error(`job ended ${job.status} without a pull request: ${job.error}`);
-    latencies.push(performance.now() - started);
+    floors.push(await gitFloor(host, floorToken, 1990 - i));
+    latencies.push(await scribeSample());
   }
   await single.stop();
   const floor = median(floors);
@@ -166,7 +200,10 @@ async function main(): Promise<void> {
   console.log('1. POST /job → prLink, one job at a time (median)');
   console.log(`   git floor (clone --depth 1 + commit + push): ${ms(floor)}   samples ${floors.map(ms).join(', ')}`);
   console.log(`   Scribe:                                      ${ms(scribe)}   samples ${latencies.map(ms).join(', ')}`);
-  console.log(`   overhead ratio Scribe / floor: ${(scribe / floor).toFixed(2)}× (target ≤ 1.5×)\n`);
+  console.log(`   overhead ratio Scribe / floor: ${(scribe / floor).toFixed(2)}× (target ≤ 1.5×)`);
+  console.log('   where a job\'s time goes (median ms, from the job\'s events):');
+  for (const phase of Object.keys(phases[0])) console.log(`     ${phase.padEnd(42)} ${median(phases.map((p) => p[phase])).toFixed(0).padStart(6)}`);
+  console.log('');
 
   const results: Record<string, unknown> = { files: FILES, floorMs: Math.round(floor), scribeMs: Math.round(scribe), ratio: Number((scribe / floor).toFixed(2)) };
   console.log(`2. ${JOBS} jobs submitted at once`);
