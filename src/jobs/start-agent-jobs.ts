@@ -36,7 +36,13 @@ export function startAgentJobs(params: { ctx: AppContext; probot: Probot | null;
     worker.start();
   }
   return {
-    routes: agentJobRoutes({ onQueued: () => worker?.wake(), onArchived: hooks.onArchived }),
+    routes: agentJobRoutes({
+      onQueued: () => worker?.wake(),
+      onArchived: (job) => {
+        worker?.checkNow(job.id);
+        hooks.onArchived?.(job);
+      },
+    }),
     worker,
     stop: async () => worker?.stop(),
   };

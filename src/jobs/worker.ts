@@ -17,6 +17,8 @@ interface Running {
   job: JobRecord;
   controller: AbortController;
   done: Promise<void>;
+  /** renews the lease now and stops the run if the job was archived or taken over */
+  check(): void;
 }
 
 /**
@@ -87,15 +89,21 @@ export class JobWorker {
 
   private begin(job: JobRecord): void {
     const controller = new AbortController();
-    const entry: Running = { job, controller, done: Promise.resolve() };
+    const entry: Running = { job, controller, done: Promise.resolve(), check: () => undefined };
     this.running.set(job.id, entry);
-    entry.done = this.run(job, controller).finally(() => {
+    entry.done = this.run(entry).finally(() => {
       this.running.delete(job.id);
       this.wake();
     });
   }
 
-  private async run(job: JobRecord, controller: AbortController): Promise<void> {
+  /** A job archived through this process stops now rather than at its next heartbeat. */
+  checkNow(jobId: string): void {
+    this.running.get(jobId)?.check();
+  }
+
+  private async run(entry: Running): Promise<void> {
+    const { job, controller } = entry;
     const { db, clock, logger, jobs } = this.params;
     const log = logger.child({ jobId: job.id, workerId: this.workerId });
     const events = new JobEventLog({ db, clock, jobId: job.id, logger: log });
@@ -107,14 +115,15 @@ export class JobWorker {
       await events.flush();
       return;
     }
-    const heartbeat = setInterval(() => {
+    entry.check = () => {
       renewLease({ ...this.queue, jobId: job.id }).then(
         (state) => {
           if (state !== 'held') controller.abort(state satisfies StopReason);
         },
         (err) => log.warn({ err }, 'lease heartbeat failed'),
       );
-    }, jobs.heartbeatMs);
+    };
+    const heartbeat = setInterval(entry.check, jobs.heartbeatMs);
     try {
       await emit('run_started', { attempt: job.attempts, worker: this.workerId });
       log.info({ attempt: job.attempts }, 'agent job started');

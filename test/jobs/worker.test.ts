@@ -144,7 +144,8 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
     expect(await job(id)).toMatchObject({ status: 'active', attempts: 0 });
     // Three crashed holders: claims that were never finished or released.
     for (let i = 0; i < 3; i++) {
-      await claimJobs({ db: database.db, database: database.target, clock: () => new Date(Date.now() - 60_000), workerId: `dead${i}`, leaseMs: 1, limit: 1 });
+      const deadClock = () => new Date(Date.now() - 60_000 + i * 1_000);
+      expect(await claimJobs({ db: database.db, database: database.target, clock: deadClock, workerId: `dead${i}`, leaseMs: 1, limit: 1 })).toHaveLength(1);
     }
     worker(control.runner, jobsConfig({ maxAttempts: 3 }));
     await waitFor(async () => (await job(id)).status === 'failed', 'failed');
