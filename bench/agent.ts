@@ -139,9 +139,10 @@ async function breakdown(api: Api, id: string): Promise<Record<string, number>> 
   };
 }
 
-function peakRssMb(pid: number): number {
+/** Peak (VmHWM) or current (VmRSS) resident memory of a process, in MB. */
+function rssMb(pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024;
 }
 
 async function main(): Promise<void> {
@@ -217,17 +218,18 @@ async function main(): Promise<void> {
       }),
     });
     const batch: Api = { scribe: scribeProcess, projectId: project.id, key };
+    const idle = rssMb(scribeProcess.pid, 'VmRSS');
     const started = performance.now();
     const ids = await Promise.all(Array.from({ length: JOBS }, () => submit(batch, next++)));
     const jobs = await waitAllDone(batch, ids);
     const elapsed = performance.now() - started;
     const failed = jobs.filter((j) => j.status !== 'completed' || !j.prLink);
     if (failed.length) throw new Error(`${failed.length} of ${JOBS} jobs did not complete with a pull request: ${failed[0].error}`);
-    const peak = peakRssMb(scribeProcess.pid);
+    const peak = rssMb(scribeProcess.pid);
     await scribeProcess.stop();
     const throughput = JOBS / (elapsed / 1000);
-    console.log(`   concurrency ${concurrency}: all ${JOBS} completed in ${(elapsed / 1000).toFixed(2)} s → ${throughput.toFixed(2)} jobs/s; Scribe peak RSS ${peak.toFixed(0)} MB`);
-    results[`c${concurrency}`] = { seconds: Number((elapsed / 1000).toFixed(2)), jobsPerSecond: Number(throughput.toFixed(2)), peakRssMb: Math.round(peak) };
+    console.log(`   concurrency ${concurrency}: all ${JOBS} completed in ${(elapsed / 1000).toFixed(2)} s → ${throughput.toFixed(2)} jobs/s; Scribe peak RSS ${peak.toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`);
+    results[`c${concurrency}`] = { seconds: Number((elapsed / 1000).toFixed(2)), jobsPerSecond: Number(throughput.toFixed(2)), peakRssMb: Math.round(peak), idleRssMb: Math.round(idle) };
   }
   const c2 = results.c2 as { jobsPerSecond: number };
   const c4 = results.c4 as { jobsPerSecond: number };
