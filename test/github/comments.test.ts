@@ -225,8 +225,11 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     const failedJob = /job (job_\w+) created/.exec(delivery.outcome!)![1];
     const answer = await waitFor(() => commentsOn(21).find((c) => c.body.startsWith('I could not finish')), 'the failure reply', 30_000);
     expect(commentsOn(21)[0].body).toContain('On it');
-    const { body } = await e2e.api(`/v2/agent/${projectId}/job/${failedJob}`, { key });
-    expect(body.status).toBe('failed');
+    // The reply is posted as the run ends; the job is marked failed right after.
+    const body = await waitFor(async () => {
+      const { body: job } = await e2e.api(`/v2/agent/${projectId}/job/${failedJob}`, { key });
+      return job.status === 'failed' ? job : undefined;
+    }, 'the job to be failed');
     expect(answer.body).toBe(`I could not finish this (Scribe job [\`${failedJob}\`](https://scribe.acme.test/v2/agent/${projectId}/job/${failedJob})): ${body.error}`);
   });
 
