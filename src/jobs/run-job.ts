@@ -83,12 +83,12 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       }
       const installationId = await github.installationFor(job.repository, project?.installationId ?? null);
       const octokit = await github.octokit(installationId);
-      await octokit.rest.repos.get({ owner, repo });
-      const identity = await github.botIdentity(octokit);
+      // Independent round trips, side by side: the access check, the bot identity (cached after the first job) and
+      // the token the clone uses, minted here, a moment before the clone.
+      const [, identity, cloneToken] = await Promise.all([octokit.rest.repos.get({ owner, repo }), github.botIdentity(octokit), github.freshToken(installationId)]);
 
       await enter('clone');
       const url = github.gitUrl(job.repository);
-      const cloneToken = await github.freshToken(installationId);
       // The branch may exist after an earlier run of this job (a follow-up, or a run resumed after a crash): work
       // on top of it so earlier commits are kept and a push is a fast-forward. A first attempt cannot have one.
       const mayHaveBranch = job.runsCompleted > 0 || job.attempts > 1;
@@ -112,13 +112,16 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       });
 
       await enter('commit');
+      // The push token is minted while git commits; it is used within the second.
+      const pushToken = github.freshToken(installationId);
+      pushToken.catch(() => undefined);
       const sha = await commitAll({ dir, message: `${result.title || 'Documentation update'}\n\n${result.summary}\n\nScribe-Job: ${job.id}` });
       await emit(sha ? 'committed' : 'no_changes', sha ? { sha } : {});
       if (!sha && !onBranch) return { handledSeq, prNumber: job.prNumber, prLink: job.prLink, title: result.title, summary: result.summary };
 
       if (sha) {
         await enter('push', { branch: job.branch });
-        await pushBranch({ dir, url, branch: job.branch, token: await github.freshToken(installationId), signal });
+        await pushBranch({ dir, url, branch: job.branch, token: await pushToken, signal });
       }
 
       await enter('pull_request');
