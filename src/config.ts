@@ -83,7 +83,8 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-5';
+// The SDK warns that claude-sonnet-4-5 reaches end-of-life on 2026-11-30; its successor is the default.
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
 const optionalText = z
   .string()

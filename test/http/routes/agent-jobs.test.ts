@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../support/test-app.js';
 import { PROVIDERS } from '../../support/databases.js';
 
 const FAKE_PEM = '-----BEGIN PRIVATE KEY-----\\nMIIB\\n-----END PRIVATE KEY-----';
-const CONFIGURED = { APP_ID: '12', PRIVATE_KEY: FAKE_PEM, ANTHROPIC_API_KEY: 'sk-test', GHE_HOST: 'ghe.acme.test', SCRIBE_MODELS: 'claude-opus-4-1', SCRIBE_JOB_RATE_LIMIT: '40' };
+const CONFIGURED = { APP_ID: '12', PRIVATE_KEY: FAKE_PEM, ANTHROPIC_API_KEY: 'sk-test', GHE_HOST: 'ghe.acme.test', SCRIBE_MODELS: 'claude-opus-4-8', SCRIBE_JOB_RATE_LIMIT: '40' };
 
 const openapi = JSON.parse(fs.readFileSync('/work/shared/spec/mintlify/admin-openapi.json', 'utf8'));
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -62,7 +62,7 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     expect(job).toMatchObject({
       status: 'active',
       source: { repository: `https://ghe.acme.test/acme/docs-${provider}`, ref: expect.stringMatching(/^scribe\/[a-z0-9]{8}-document-the-dry-run-flag-in-the-cli-pag$/) },
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       prLink: null,
       archivedAt: null,
       error: null,
@@ -77,14 +77,14 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
   });
 
   it('accepts ref, model and draft, and refuses bad input with details', async () => {
-    const ok = await create({ prompt: 'x', ref: 'release/2.0', model: 'claude-opus-4-1', draft: true });
+    const ok = await create({ prompt: 'x', ref: 'release/2.0', model: 'claude-opus-4-8', draft: true });
     expect(ok.status).toBe(201);
-    expect(await ok.json()).toMatchObject({ model: 'claude-opus-4-1' });
+    expect(await ok.json()).toMatchObject({ model: 'claude-opus-4-8' });
     for (const [body, detail] of [
       [{}, /prompt/],
       [{ prompt: '' }, /prompt must not be empty/],
       [{ prompt: 'a'.repeat(20_001) }, /at most 20000/],
-      [{ prompt: 'x', model: 'gpt-9' }, /model must be one of claude-sonnet-4-5, claude-opus-4-1/],
+      [{ prompt: 'x', model: 'gpt-9' }, /model must be one of claude-sonnet-4-6, claude-opus-4-8/],
       [{ prompt: 'x', ref: 'bad..ref' }, /ref must be a valid branch name/],
       [{ prompt: 'x', draft: 'yes' }, /draft must be true or false/],
     ] as const) {
