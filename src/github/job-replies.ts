@@ -38,7 +38,7 @@ export function createJobReplies(deps: RepliesDeps): Required<AgentJobHooks> {
       if (!(await claimReply({ db, clock, id: trigger.id }))) continue;
       const body = runReplyText({
         kind: trigger.kind,
-        author: null,
+        author: trigger.author,
         jobId: job.id,
         jobUrl: jobUrl(deps.jobs, job),
         ...('outcome' in end

@@ -15,6 +15,8 @@ export interface Trigger {
   path: string | null;
   line: number | null;
   commentId: number;
+  /** who wrote the comment; mentioned in the reply */
+  author: string | null;
   repliedAt: Date | null;
   createdAt: Date;
 }

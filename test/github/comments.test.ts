@@ -103,7 +103,7 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     branch = pr.head;
     pull = pr.number;
     const finished = await waitFor(() => commentsOn(12)[1], 'the reply with the pull request');
-    expect(finished.body).toContain(`I opened ${pr.html_url}`);
+    expect(finished.body).toContain(`@writer-wendy I opened ${pr.html_url}`);
     expect(finished.body).toContain('Added the init step to the start guide.');
 
     // The model saw the instruction and the issue, sanitised: nothing hidden, no invisible characters.
@@ -134,7 +134,7 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     const threadReply = await waitFor(() => e2e.github.comments.find((c) => c.inReplyTo === payload.comment.id), 'the reply in the review thread', 30_000);
     const [head] = e2e.github.log(REPO, branch);
     expect(head.subject).toBe('Use --yes');
-    expect(threadReply.body).toContain(`I pushed ${head.sha.slice(0, 7)} to \`${branch}\`.`);
+    expect(threadReply.body).toContain(`@maintainer-max I pushed ${head.sha.slice(0, 7)} to \`${branch}\`.`);
     expect(threadReply.body).toContain('Added --yes to the init command.');
     expect(e2e.github.readFile(REPO, branch, 'guide/start.md')).toContain('acme init --yes');
 
@@ -154,7 +154,7 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     e2e.anthropic.script([final('Nothing to do', 'The guide already names the flag.')], forTask('[noop] Check'));
     const before = commentsOn(pull).length;
     await e2e.send('issue_comment', issueComment({ number: pull, onPull: true, login: 'writer-wendy', body: '@Scribe-Docs, [noop] Check that the flag is named' }));
-    const answer = await waitFor(() => commentsOn(pull).slice(before).find((c) => c.body.includes('changed nothing')), 'the reply', 30_000);
+    const answer = await waitFor(() => commentsOn(pull).slice(before).find((c) => c.body.startsWith('@writer-wendy I changed nothing')), 'the reply', 30_000);
     expect(answer.body).toContain('The guide already names the flag.');
     expect(answer.inReplyTo).toBeNull();
     // The reply is posted as the run ends; the job is completed right after.
@@ -223,14 +223,14 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     e2e.anthropic.script([reply([text('I will not do that.')], { stopReason: 'refusal' })], forTask('[refuse] Rewrite'));
     const delivery = await e2e.send('issue_comment', issueComment({ number: 21, login: 'maintainer-max', body: '@scribe-docs [refuse] Rewrite the legal page' }));
     const failedJob = /job (job_\w+) created/.exec(delivery.outcome!)![1];
-    const answer = await waitFor(() => commentsOn(21).find((c) => c.body.startsWith('I could not finish')), 'the failure reply', 30_000);
+    const answer = await waitFor(() => commentsOn(21).find((c) => c.body.startsWith('@maintainer-max I could not finish')), 'the failure reply', 30_000);
     expect(commentsOn(21)[0].body).toContain('On it');
     // The reply is posted as the run ends; the job is marked failed right after.
     const body = await waitFor(async () => {
       const { body: job } = await e2e.api(`/v2/agent/${projectId}/job/${failedJob}`, { key });
       return job.status === 'failed' ? job : undefined;
     }, 'the job to be failed');
-    expect(answer.body).toBe(`I could not finish this (Scribe job [\`${failedJob}\`](https://scribe.acme.test/v2/agent/${projectId}/job/${failedJob})): ${body.error}`);
+    expect(answer.body).toBe(`@maintainer-max I could not finish this (Scribe job [\`${failedJob}\`](https://scribe.acme.test/v2/agent/${projectId}/job/${failedJob})): ${body.error}`);
   });
 
   it('a pull request that is not Scribe’s is left alone', async () => {

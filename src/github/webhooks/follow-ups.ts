@@ -53,6 +53,7 @@ export async function queueFollowUp(params: { deps: WebhookDeps; octokit: Instal
       path: mention.review?.path ?? null,
       line: mention.review?.line ?? null,
       commentId: mention.commentId,
+      author: mention.author,
     },
   });
   deps.wakeWorker();

@@ -69,6 +69,7 @@ export async function runIssueCommand(params: { deps: WebhookDeps; octokit: Inst
       path: null,
       line: null,
       commentId: command.commentId,
+      author: command.author,
     },
   });
   // Acknowledged before this process's worker is woken, so the link comes before the result on a fast run.

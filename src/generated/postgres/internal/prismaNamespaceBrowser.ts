@@ -243,6 +243,7 @@ export const GitHubTriggerScalarFieldEnum = {
   path: 'path',
   line: 'line',
   commentId: 'commentId',
+  author: 'author',
   repliedAt: 'repliedAt',
   createdAt: 'createdAt'
 } as const

@@ -56,6 +56,7 @@ export type GitHubTriggerMinAggregateOutputType = {
   path: string | null
   line: number | null
   commentId: number | null
+  author: string | null
   repliedAt: Date | null
   createdAt: Date | null
 }
@@ -72,6 +73,7 @@ export type GitHubTriggerMaxAggregateOutputType = {
   path: string | null
   line: number | null
   commentId: number | null
+  author: string | null
   repliedAt: Date | null
   createdAt: Date | null
 }
@@ -88,6 +90,7 @@ export type GitHubTriggerCountAggregateOutputType = {
   path: number
   line: number
   commentId: number
+  author: number
   repliedAt: number
   createdAt: number
   _all: number
@@ -124,6 +127,7 @@ export type GitHubTriggerMinAggregateInputType = {
   path?: true
   line?: true
   commentId?: true
+  author?: true
   repliedAt?: true
   createdAt?: true
 }
@@ -140,6 +144,7 @@ export type GitHubTriggerMaxAggregateInputType = {
   path?: true
   line?: true
   commentId?: true
+  author?: true
   repliedAt?: true
   createdAt?: true
 }
@@ -156,6 +161,7 @@ export type GitHubTriggerCountAggregateInputType = {
   path?: true
   line?: true
   commentId?: true
+  author?: true
   repliedAt?: true
   createdAt?: true
   _all?: true
@@ -259,6 +265,7 @@ export type GitHubTriggerGroupByOutputType = {
   path: string | null
   line: number | null
   commentId: number
+  author: string | null
   repliedAt: Date | null
   createdAt: Date
   _count: GitHubTriggerCountAggregateOutputType | null
@@ -298,6 +305,7 @@ export type GitHubTriggerWhereInput = {
   path?: Prisma.StringNullableFilter<"GitHubTrigger"> | string | null
   line?: Prisma.IntNullableFilter<"GitHubTrigger"> | number | null
   commentId?: Prisma.IntFilter<"GitHubTrigger"> | number
+  author?: Prisma.StringNullableFilter<"GitHubTrigger"> | string | null
   repliedAt?: Prisma.DateTimeNullableFilter<"GitHubTrigger"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"GitHubTrigger"> | Date | string
 }
@@ -314,6 +322,7 @@ export type GitHubTriggerOrderByWithRelationInput = {
   path?: Prisma.SortOrderInput | Prisma.SortOrder
   line?: Prisma.SortOrderInput | Prisma.SortOrder
   commentId?: Prisma.SortOrder
+  author?: Prisma.SortOrderInput | Prisma.SortOrder
   repliedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -334,6 +343,7 @@ export type GitHubTriggerWhereUniqueInput = Prisma.AtLeast<{
   path?: Prisma.StringNullableFilter<"GitHubTrigger"> | string | null
   line?: Prisma.IntNullableFilter<"GitHubTrigger"> | number | null
   commentId?: Prisma.IntFilter<"GitHubTrigger"> | number
+  author?: Prisma.StringNullableFilter<"GitHubTrigger"> | string | null
   repliedAt?: Prisma.DateTimeNullableFilter<"GitHubTrigger"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"GitHubTrigger"> | Date | string
 }, "id" | "jobId_seq">
@@ -350,6 +360,7 @@ export type GitHubTriggerOrderByWithAggregationInput = {
   path?: Prisma.SortOrderInput | Prisma.SortOrder
   line?: Prisma.SortOrderInput | Prisma.SortOrder
   commentId?: Prisma.SortOrder
+  author?: Prisma.SortOrderInput | Prisma.SortOrder
   repliedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.GitHubTriggerCountOrderByAggregateInput
@@ -374,6 +385,7 @@ export type GitHubTriggerScalarWhereWithAggregatesInput = {
   path?: Prisma.StringNullableWithAggregatesFilter<"GitHubTrigger"> | string | null
   line?: Prisma.IntNullableWithAggregatesFilter<"GitHubTrigger"> | number | null
   commentId?: Prisma.IntWithAggregatesFilter<"GitHubTrigger"> | number
+  author?: Prisma.StringNullableWithAggregatesFilter<"GitHubTrigger"> | string | null
   repliedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"GitHubTrigger"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"GitHubTrigger"> | Date | string
 }
@@ -390,6 +402,7 @@ export type GitHubTriggerCreateInput = {
   path?: string | null
   line?: number | null
   commentId: number
+  author?: string | null
   repliedAt?: Date | string | null
   createdAt: Date | string
 }
@@ -406,6 +419,7 @@ export type GitHubTriggerUncheckedCreateInput = {
   path?: string | null
   line?: number | null
   commentId: number
+  author?: string | null
   repliedAt?: Date | string | null
   createdAt: Date | string
 }
@@ -422,6 +436,7 @@ export type GitHubTriggerUpdateInput = {
   path?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   line?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   commentId?: Prisma.IntFieldUpdateOperationsInput | number
+  author?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   repliedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -438,6 +453,7 @@ export type GitHubTriggerUncheckedUpdateInput = {
   path?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   line?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   commentId?: Prisma.IntFieldUpdateOperationsInput | number
+  author?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   repliedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -454,6 +470,7 @@ export type GitHubTriggerCreateManyInput = {
   path?: string | null
   line?: number | null
   commentId: number
+  author?: string | null
   repliedAt?: Date | string | null
   createdAt: Date | string
 }
@@ -470,6 +487,7 @@ export type GitHubTriggerUpdateManyMutationInput = {
   path?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   line?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   commentId?: Prisma.IntFieldUpdateOperationsInput | number
+  author?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   repliedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -486,6 +504,7 @@ export type GitHubTriggerUncheckedUpdateManyInput = {
   path?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   line?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   commentId?: Prisma.IntFieldUpdateOperationsInput | number
+  author?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   repliedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -507,6 +526,7 @@ export type GitHubTriggerCountOrderByAggregateInput = {
   path?: Prisma.SortOrder
   line?: Prisma.SortOrder
   commentId?: Prisma.SortOrder
+  author?: Prisma.SortOrder
   repliedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -532,6 +552,7 @@ export type GitHubTriggerMaxOrderByAggregateInput = {
   path?: Prisma.SortOrder
   line?: Prisma.SortOrder
   commentId?: Prisma.SortOrder
+  author?: Prisma.SortOrder
   repliedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -548,6 +569,7 @@ export type GitHubTriggerMinOrderByAggregateInput = {
   path?: Prisma.SortOrder
   line?: Prisma.SortOrder
   commentId?: Prisma.SortOrder
+  author?: Prisma.SortOrder
   repliedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
@@ -575,6 +597,7 @@ export type GitHubTriggerSelect<ExtArgs extends runtime.Types.Extensions.Interna
   path?: boolean
   line?: boolean
   commentId?: boolean
+  author?: boolean
   repliedAt?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["gitHubTrigger"]>
@@ -591,6 +614,7 @@ export type GitHubTriggerSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   path?: boolean
   line?: boolean
   commentId?: boolean
+  author?: boolean
   repliedAt?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["gitHubTrigger"]>
@@ -607,6 +631,7 @@ export type GitHubTriggerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   path?: boolean
   line?: boolean
   commentId?: boolean
+  author?: boolean
   repliedAt?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["gitHubTrigger"]>
@@ -623,11 +648,12 @@ export type GitHubTriggerSelectScalar = {
   path?: boolean
   line?: boolean
   commentId?: boolean
+  author?: boolean
   repliedAt?: boolean
   createdAt?: boolean
 }
 
-export type GitHubTriggerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "jobId" | "seq" | "kind" | "repository" | "installationId" | "issueNumber" | "reviewCommentId" | "path" | "line" | "commentId" | "repliedAt" | "createdAt", ExtArgs["result"]["gitHubTrigger"]>
+export type GitHubTriggerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "jobId" | "seq" | "kind" | "repository" | "installationId" | "issueNumber" | "reviewCommentId" | "path" | "line" | "commentId" | "author" | "repliedAt" | "createdAt", ExtArgs["result"]["gitHubTrigger"]>
 
 export type $GitHubTriggerPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "GitHubTrigger"
@@ -644,6 +670,7 @@ export type $GitHubTriggerPayload<ExtArgs extends runtime.Types.Extensions.Inter
     path: string | null
     line: number | null
     commentId: number
+    author: string | null
     repliedAt: Date | null
     createdAt: Date
   }, ExtArgs["result"]["gitHubTrigger"]>
@@ -1080,6 +1107,7 @@ export interface GitHubTriggerFieldRefs {
   readonly path: Prisma.FieldRef<"GitHubTrigger", 'String'>
   readonly line: Prisma.FieldRef<"GitHubTrigger", 'Int'>
   readonly commentId: Prisma.FieldRef<"GitHubTrigger", 'Int'>
+  readonly author: Prisma.FieldRef<"GitHubTrigger", 'String'>
   readonly repliedAt: Prisma.FieldRef<"GitHubTrigger", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"GitHubTrigger", 'DateTime'>
 }

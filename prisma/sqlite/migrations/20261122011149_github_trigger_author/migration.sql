@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "GitHubTrigger" ADD COLUMN "author" TEXT;
