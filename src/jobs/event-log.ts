@@ -30,7 +30,9 @@ export class JobEventLog {
   };
 
   async flush(): Promise<void> {
-    while (this.scheduled || this.pending.length) await this.draining;
+    // Waits for a batch being written as well as for anything queued behind it.
+    do await this.draining;
+    while (this.scheduled || this.pending.length);
   }
 
   private async drain(): Promise<void> {

@@ -195,12 +195,4 @@ export async function listEvents(params: { db: Db; jobId: string; afterId?: numb
   return rows.map((row) => ({ ...(JSON.parse(row.data) as Record<string, unknown>), id: row.id, type: row.type, createdAt: row.createdAt.toISOString() }));
 }
 
-/** Adds one model turn's tokens to the job as they are spent, so a poll shows live usage. */
-export async function addUsage(params: { db: Db; jobId: string; inputTokens: number; outputTokens: number }): Promise<void> {
-  await params.db.agentJob.update({
-    where: { id: params.jobId },
-    data: { inputTokens: { increment: params.inputTokens }, outputTokens: { increment: params.outputTokens } },
-  });
-}
-
 export type { JobStage };

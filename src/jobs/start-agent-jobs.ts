@@ -28,6 +28,8 @@ export function startAgentJobs(params: { ctx: AppContext; probot: Probot | null;
   const { ctx, probot, hooks = {} } = params;
   const { config } = ctx;
   let worker: JobWorker | null = null;
+  // Ends open event streams at shutdown, so closing the HTTP server does not wait on them.
+  const shutdown = new AbortController();
   if (probot && missingForAgentJobs(config).length === 0) {
     const anthropic = new Anthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL });
     const plain = createJobRunner({ db: ctx.db, github: createGitHubApp({ probot, github: config.github }), anthropic, jobs: config.jobs, messageContext: hooks.messageContext, answeredOnGitHub: hooks.answeredOnGitHub });
@@ -37,6 +39,7 @@ export function startAgentJobs(params: { ctx: AppContext; probot: Probot | null;
   }
   return {
     routes: agentJobRoutes({
+      shutdown: shutdown.signal,
       onQueued: () => worker?.wake(),
       onArchived: (job) => {
         worker?.checkNow(job.id);
@@ -44,6 +47,9 @@ export function startAgentJobs(params: { ctx: AppContext; probot: Probot | null;
       },
     }),
     worker,
-    stop: async () => worker?.stop(),
+    stop: async () => {
+      shutdown.abort();
+      await worker?.stop();
+    },
   };
 }

@@ -39,7 +39,12 @@ describe.each(PROVIDERS)('durable execution on %s', (provider) => {
     anthropic.script([reply([text('…')], { delayMs: 60_000 })], forTask('[sigterm]'));
     const created = await e2e.createJob({ prompt: '[sigterm] Add a FAQ page' });
     await waitFor(() => anthropic.requests.some(asks('[sigterm]')), 'the model call');
+    // A client following the job's events must not hold the shutdown up: its stream ends.
+    const stream = await fetch(`${e2e.scribe.url}/v2/agent/${e2e.projectId}/job/${created.id}/events`, { headers: { authorization: `Bearer ${e2e.key}`, accept: 'text/event-stream' } });
+    const reader = stream.body!.getReader();
+    await reader.read();
     expect(await e2e.scribe.stop()).toBe(0);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
     expect(leftoverWorkspaces(e2e)).toEqual([]);
     anthropic.script([reply([edit({ command: 'create', path: 'faq.md', file_text: '# FAQ\n' })]), final('Add a FAQ')], forTask('[sigterm]'));
     e2e.scribe = await e2e.start({ SCRIBE_JOB_LEASE_SECONDS: '600' });

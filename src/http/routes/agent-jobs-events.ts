@@ -18,8 +18,8 @@ function afterId(req: Request): number {
  * follows it until the job leaves `active`. The stream reads the database, not process memory, so it is live
  * whichever Scribe process runs the job.
  */
-export async function sendJobEvents(params: { ctx: AppContext; req: Request; res: Response; job: JobRecord }): Promise<void> {
-  const { ctx, req, res, job } = params;
+export async function sendJobEvents(params: { ctx: AppContext; req: Request; res: Response; job: JobRecord; shutdown?: AbortSignal }): Promise<void> {
+  const { ctx, req, res, job, shutdown } = params;
   let after = afterId(req);
   const wantsStream = (req.get('accept') ?? '').includes('text/event-stream');
   if (!wantsStream) {
@@ -34,9 +34,18 @@ export async function sendJobEvents(params: { ctx: AppContext; req: Request; res
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
   let closed = false;
+  let wake = () => {};
   req.on('close', () => {
     closed = true;
+    wake();
   });
+  // At shutdown the stream just ends (the job may still be active); a client reconnects with Last-Event-ID.
+  const onShutdown = () => {
+    closed = true;
+    wake();
+  };
+  shutdown?.addEventListener('abort', onShutdown);
+  if (shutdown?.aborted) closed = true;
   let lastWrite = Date.now();
   while (!closed) {
     const events = await listEvents({ db: ctx.db, jobId: job.id, afterId: after });
@@ -58,7 +67,14 @@ export async function sendJobEvents(params: { ctx: AppContext; req: Request; res
       res.write(': keep-alive\n\n');
       lastWrite = Date.now();
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
+  shutdown?.removeEventListener('abort', onShutdown);
   res.end();
 }

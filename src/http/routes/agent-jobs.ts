@@ -36,7 +36,7 @@ const handle = (fn: Handler) => (req: Request, res: Response, next: (err?: unkno
  * /v2/agent/:projectId/…: the compatible job API plus Scribe's list, archive and events. `onQueued` lets the
  * worker of this process start a new job at once instead of at its next poll.
  */
-export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (job: JobRecord) => void } = {}): RouteModule {
+export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (job: JobRecord) => void; shutdown?: AbortSignal } = {}): RouteModule {
   return (router: Router, ctx: AppContext) => {
     const { db, clock } = ctx;
     const auth = requireApiKey(ctx);
@@ -104,7 +104,7 @@ export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (j
 
     router.get(`${base}/job/:id/events`, auth, handle(async (req, res) => {
       const job = await getJob(db, authenticatedProject(res).id, String(req.params.id));
-      await sendJobEvents({ ctx, req, res, job });
+      await sendJobEvents({ ctx, req, res, job, shutdown: options.shutdown });
     }));
   };
 }
