@@ -113,10 +113,15 @@ async function segmentSets(ctx: Context, start: number, size: number): Promise<S
   return data;
 }
 
-/** A new bitmap holding the union; accumulating in place beats orMany on many small containers. */
+/**
+ * A new bitmap holding the union. Accumulating in place beats orMany on many small containers; starting from a
+ * copy of the largest input means the others are merged into it rather than it into them.
+ */
 function unionOf(list: Bitmap[]): Bitmap {
-  const union = list[0].clone();
-  for (let i = 1; i < list.length; i++) union.orInPlace(list[i]);
+  let largest = 0;
+  for (let i = 1; i < list.length; i++) if (list[i].size > list[largest].size) largest = i;
+  const union = list[largest].clone();
+  for (let i = 0; i < list.length; i++) if (i !== largest) union.orInPlace(list[i]);
   return union;
 }
 
@@ -191,7 +196,9 @@ export async function countVisitors(params: { store: AnalyticsStore; cache: DayC
       const a = union(byKind.get(KIND.ai)!.get(part));
       addPageCardinalities(part, h, human);
       addPageCardinalities(part, a, ai);
-      addPageCardinalities(part, union([h, a]), total);
+      // the human union is ours to change once read: merging the (smaller) AI union into it saves a copy
+      if (temporary.includes(h)) addPageCardinalities(part, h.orInPlace(a), total);
+      else addPageCardinalities(part, union([h, a]), total);
       for (const bitmap of temporary.splice(0)) bitmap.dispose();
     }
   } finally {
