@@ -12,6 +12,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { analyticsRoutes } from './http/routes/analytics.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { apiDocsRoutes } from './http/routes/api-docs.js';
+import { registerJobMetrics } from './jobs/job-metrics.js';
 import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js';
 import { dashboardRoutes } from './http/routes/dashboard.js';
 import { appSetupRoutes } from './http/routes/app-setup.js';
@@ -35,6 +36,7 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
   const clock = systemClock;
   const secret = await resolveServerSecret({ db, configured: config.secret, clock });
   const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
+  const stopJobMetrics = registerJobMetrics({ db, clock });
 
   for (const missing of missingForAgentJobs(config)) logger.warn(`agent jobs are disabled until you ${missing}`);
 
@@ -64,6 +66,7 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await github.stop();
       server.closeAllConnections();
+      stopJobMetrics();
       await database.close();
     },
   };
