@@ -8,8 +8,8 @@
  *
  * Everything is local: the GitHub Enterprise and Anthropic stand-ins of test/support, a real Scribe process on a
  * temporary SQLite database. Flags: --runs N (overhead samples, default 5), --jobs N (default 20),
- * --github-throttle (keep Octokit's write pacing on: one new pull request per 3 s per installation), --postgres
- * (a throwaway PostgreSQL database instead of SQLite).
+ * --poll-ms N (how often the client polls a job, default 50), --github-throttle (keep Octokit's write pacing on: one new pull request per 3 s per installation), --postgres
+ * (a throwaway PostgreSQL database instead of SQLite), --overhead-only (skip part 2).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,8 +33,10 @@ const flag = (name: string, fallback: number) => {
 };
 const RUNS = flag('--runs', 5);
 const JOBS = flag('--jobs', 20);
+const ONLY_OVERHEAD = args.includes('--overhead-only');
 const THROTTLE = args.includes('--github-throttle');
 const PROVIDER = args.includes('--postgres') ? 'postgresql' : 'sqlite';
+const POLL_MS = flag('--poll-ms', 50);
 const FILES = 2000;
 const REPO = 'acme/big-docs';
 const INSTALLATION = 5;
@@ -55,6 +57,8 @@ const pageOf = (n: number) => `docs/s${Math.floor(n / 100)}/page-${n}.md`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 
+const floorPhases: Record<string, number>[] = [];
+
 async function gitFloor(host: GitHubHost, token: string, n: number): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-floor-'));
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
@@ -62,11 +66,14 @@ async function gitFloor(host: GitHubHost, token: string, n: number): Promise<num
   const env = { PATH: process.env.PATH ?? '', HOME: dir, GIT_TERMINAL_PROMPT: '0' };
   const started = performance.now();
   await run('git', [...auth, 'clone', '-q', '--depth', '1', '--single-branch', '--branch', 'main', `${host.url}/${REPO}.git`, `${dir}/w`], { env });
+  const cloned = performance.now();
   const file = path.join(dir, 'w', pageOf(n));
   fs.appendFileSync(file, `\nFloor edit ${n}.\n`);
   await run('git', ['-C', `${dir}/w`, '-c', 'user.name=floor', '-c', 'user.email=floor@example.com', 'commit', '-q', '-am', `floor ${n}`], { env });
+  const committed = performance.now();
   await run('git', [...auth, '-C', `${dir}/w`, 'push', '-q', 'origin', `HEAD:refs/heads/floor-${n}`], { env });
   const elapsed = performance.now() - started;
+  floorPhases.push({ clone: cloned - started, commit: committed - cloned, push: elapsed - (committed - started) });
   fs.rmSync(dir, { recursive: true, force: true });
   return elapsed;
 }
@@ -94,13 +101,13 @@ interface JobView {
   error: string | null;
 }
 
-/** One job, polled every 10 ms: the client a latency-minded caller would write. */
+/** One job, polled every POLL_MS: a latency-minded client that still leaves the server (and git) the CPU. */
 async function waitDone(api: Api, id: string): Promise<JobView> {
   for (;;) {
     const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/job/${id}`, { headers: { authorization: `Bearer ${api.key}` } });
     const job = (await res.json()) as JobView;
     if (job.status !== 'active') return job;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
@@ -189,6 +196,7 @@ async function main(): Promise<void> {
   await gitFloor(host, floorToken, 1999);
   await scribeSample();
   phases.length = 0;
+  floorPhases.length = 0;
   const floors: number[] = [];
   const latencies: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -200,6 +208,7 @@ async function main(): Promise<void> {
   const scribe = median(latencies);
   console.log('1. POST /job → prLink, one job at a time (median)');
   console.log(`   git floor (clone --depth 1 + commit + push): ${ms(floor)}   samples ${floors.map(ms).join(', ')}`);
+  console.log(`     (clone ${ms(median(floorPhases.map((p) => p.clone)))}, commit ${ms(median(floorPhases.map((p) => p.commit)))}, push ${ms(median(floorPhases.map((p) => p.push)))})`);
   console.log(`   Scribe:                                      ${ms(scribe)}   samples ${latencies.map(ms).join(', ')}`);
   console.log(`   overhead ratio Scribe / floor: ${(scribe / floor).toFixed(2)}× (target ≤ 1.5×)`);
   console.log('   where a job\'s time goes (median ms, from the job\'s events):');
@@ -208,7 +217,7 @@ async function main(): Promise<void> {
 
   const results: Record<string, unknown> = { files: FILES, floorMs: Math.round(floor), scribeMs: Math.round(scribe), ratio: Number((scribe / floor).toFixed(2)) };
   console.log(`2. ${JOBS} jobs submitted at once`);
-  for (const concurrency of [2, 4]) {
+  for (const concurrency of ONLY_OVERHEAD ? [] : [2, 4]) {
     const scribeProcess = await startScribeProcess({
       env: scribeEnv({
         databaseUrl: database.target.url,
@@ -231,9 +240,9 @@ async function main(): Promise<void> {
     console.log(`   concurrency ${concurrency}: all ${JOBS} completed in ${(elapsed / 1000).toFixed(2)} s → ${throughput.toFixed(2)} jobs/s; Scribe peak RSS ${peak.toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`);
     results[`c${concurrency}`] = { seconds: Number((elapsed / 1000).toFixed(2)), jobsPerSecond: Number(throughput.toFixed(2)), peakRssMb: Math.round(peak), idleRssMb: Math.round(idle) };
   }
-  const c2 = results.c2 as { jobsPerSecond: number };
-  const c4 = results.c4 as { jobsPerSecond: number };
-  console.log(`   throughput ratio concurrency 4 / 2: ${(c4.jobsPerSecond / c2.jobsPerSecond).toFixed(2)}×`);
+  const c2 = results.c2 as { jobsPerSecond: number } | undefined;
+  const c4 = results.c4 as { jobsPerSecond: number } | undefined;
+  if (c2 && c4) console.log(`   throughput ratio concurrency 4 / 2: ${(c4.jobsPerSecond / c2.jobsPerSecond).toFixed(2)}×`);
   console.log(`\n${JSON.stringify({ bench: 'agent', ...results })}`);
 
   await anthropic.close();
