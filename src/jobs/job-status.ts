@@ -19,3 +19,6 @@ export function isJobStatus(value: string): value is JobStatus {
 
 /** Where a run was when it failed; shown in the job's events and kept on the job. */
 export type JobStage = 'github' | 'clone' | 'agent' | 'commit' | 'push' | 'pull_request' | 'worker';
+
+/** Why a worker stops a run: the job was archived, its lease went to another worker, or the process is stopping. */
+export type StopReason = 'archived' | 'lost' | 'shutdown';

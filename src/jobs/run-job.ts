@@ -9,7 +9,7 @@ import { openOrUpdatePullRequest, pullRequestText } from '../github/pull-request
 import { cloneRepository, commitAll, createWorkspaceDir, pushBranch, remoteBranchExists, removeWorkspace } from '../git/workspace.js';
 import { listMessages, type JobRecord } from './job-store.js';
 import { describeFailure, JobFailure } from './job-failure.js';
-import type { JobStage } from './job-status.js';
+import type { JobStage, StopReason } from './job-status.js';
 
 export interface RunOutcome {
   handledSeq: number;
@@ -111,6 +111,9 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
         onEvent: (event) => recordAgentEvent(emit, event),
       });
 
+      // From here on a shutdown lets the run finish (commit, push and pull request take seconds), so the process
+      // never hands back a job whose edits may already be pushed; an archive or a lost lease still stops it.
+      if (signal.aborted && signal.reason !== ('shutdown' satisfies StopReason)) throw new JobFailure('agent', 'The run was stopped');
       await enter('commit');
       // The push token is minted while git commits; it is used within the second.
       const pushToken = github.freshToken(installationId);
@@ -121,7 +124,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
 
       if (sha) {
         await enter('push', { branch: job.branch });
-        await pushBranch({ dir, url, branch: job.branch, token: await pushToken, signal });
+        if (signal.aborted && signal.reason !== ('shutdown' satisfies StopReason)) throw new JobFailure('push', 'The run was stopped');
+        await pushBranch({ dir, url, branch: job.branch, token: await pushToken });
       }
 
       await enter('pull_request');

@@ -9,9 +9,9 @@ import type { JobRecord } from './job-store.js';
 import { JobEventLog } from './event-log.js';
 import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueueParams } from './job-queue.js';
 import { JobFailure } from './job-failure.js';
+import type { StopReason } from './job-status.js';
 import type { JobRunner } from './run-job.js';
 
-type StopReason = 'archived' | 'lost' | 'shutdown';
 
 interface Running {
   job: JobRecord;
