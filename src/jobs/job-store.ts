@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
 import { Conflict, NotFound } from '../errors.js';
-import { isJobStatus, type JobStage, type JobStatus } from './job-status.js';
+import { isJobStatus, type JobStatus } from './job-status.js';
 
 /** A job as the rest of Scribe sees it (the table is this module's own). */
 export interface JobRecord {
@@ -195,4 +195,3 @@ export async function listEvents(params: { db: Db; jobId: string; afterId?: numb
   return rows.map((row) => ({ ...(JSON.parse(row.data) as Record<string, unknown>), id: row.id, type: row.type, createdAt: row.createdAt.toISOString() }));
 }
 
-export type { JobStage };
