@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { migrateDatabase, migrationNames, schemaDrift } from '../../src/db/migrate.js';
 import { createEmptyDatabase, PROVIDERS, type TestDatabase } from '../support/databases.js';
@@ -56,6 +59,21 @@ describe('concurrent start-ups on one PostgreSQL', () => {
       const { rows } = await client.query('SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name ORDER BY migration_name');
       await client.end();
       expect(rows).toEqual(names.map((migration_name) => ({ migration_name, n: 1 })));
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('two scribe processes starting at once on one PostgreSQL', () => {
+  it('one applies the migrations, the other finds the database up to date', async () => {
+    const database = await createEmptyDatabase('postgresql');
+    try {
+      const bin = path.resolve(import.meta.dirname, '../../bin/scribe.js');
+      const run = () => promisify(execFile)(process.execPath, [bin, 'migrate'], { env: { PATH: process.env.PATH, DATABASE_URL: database.target.url } });
+      const outputs = (await Promise.all([run(), run()])).map((r) => r.stdout.trim()).sort();
+      expect(outputs).toEqual([`applied ${migrationNames(database.target).join(', ')}`, 'database is up to date']);
+      expect(await schemaDrift(database.target)).toBe('');
     } finally {
       await database.drop();
     }
