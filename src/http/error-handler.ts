@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited, Unauthenticated, Unavailable } from '../errors.js';
 import { UnsupportedMediaType } from './json-body.js';
 
-const STATUS = new Map<Function, number>([
+const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [Invalid, 400],
   [Unauthenticated, 401],
   [Forbidden, 403],
@@ -12,7 +12,7 @@ const STATUS = new Map<Function, number>([
   [UnsupportedMediaType, 415],
   [RateLimited, 429],
   [Unavailable, 503],
-]);
+];
 
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
   next(new NotFound(`No route for ${req.method} ${req.path}`));
@@ -43,7 +43,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 function toResponse(err: unknown, requestId: string | undefined) {
   if (err instanceof DomainError) {
-    const status = STATUS.get(err.constructor) ?? 500;
+    // instanceof, so a module's own subclass of NotFound (say) keeps its parent's status
+    const status = STATUS.find(([type]) => err instanceof type)?.[1] ?? 500;
     return {
       status,
       body: { error: err.message, ...(err.details?.length ? { details: err.details } : {}) },
