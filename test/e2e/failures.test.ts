@@ -78,4 +78,16 @@ describe('agent job failures and refusals end to end', () => {
     expect(fs.existsSync(path.join(e2e.tmp, 'escaped.md'))).toBe(false);
     expect(e2e.github.branches('acme/linked')).toEqual(['main']);
   });
+
+  it('limits exceeded → failed with the limit named and what to change (here SCRIBE_MAX_TURNS=1)', async () => {
+    await e2e.scribe.stop();
+    e2e.scribe = await e2e.start({ SCRIBE_MAX_TURNS: '1' });
+    e2e.anthropic.script([reply([edit({ command: 'view', path: 'index.mdx' })]), final('Never reached')], forTask('[limits]'));
+    const created = await e2e.createJob({ prompt: '[limits] Review the home page' });
+    const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail');
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/limit of 1 model turns/);
+    expect((await e2e.events(created.id)).find((e) => e.type === 'failed')).toMatchObject({ stage: 'agent' });
+    expect(job.usage).toEqual({ inputTokens: 100, outputTokens: 50 });
+  });
 });
