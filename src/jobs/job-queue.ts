@@ -16,6 +16,10 @@ export interface QueueParams {
   leaseMs: number;
 }
 
+// Prisma's defaults (2 s to start, 5 s to run) are tight for SQLite, where every claimer and writer of the process
+// shares one connection: a busy machine would turn a claim into an error instead of a short wait.
+const CLAIM_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+
 /** Claims up to `limit` jobs. On PostgreSQL rows are locked with SKIP LOCKED, so concurrent claimers never collide. */
 export async function claimJobs(params: QueueParams & { limit: number }): Promise<JobRecord[]> {
   const { db, clock, workerId, leaseMs, limit } = params;
@@ -35,7 +39,7 @@ export async function claimJobs(params: QueueParams & { limit: number }): Promis
       if (!ids.length) return [];
       await tx.agentJob.updateMany({ where: { id: { in: ids } }, data: { ...lease, attempts: { increment: 1 } } });
       return (await tx.agentJob.findMany({ where: { id: { in: ids } } })).map(toJobRecord);
-    });
+    }, CLAIM_TRANSACTION);
   }
   // SQLite serialises writers; the conditional update is the compare-and-set that makes a claim exclusive.
   return db.$transaction(async (tx) => {
@@ -54,7 +58,7 @@ export async function claimJobs(params: QueueParams & { limit: number }): Promis
       if (count === 1) claimed.push(toJobRecord(await tx.agentJob.findUniqueOrThrow({ where: { id: c.id } })));
     }
     return claimed;
-  });
+  }, CLAIM_TRANSACTION);
 }
 
 export type HeartbeatResult = 'held' | 'archived' | 'lost';
