@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import { modelTokens } from '../metrics/metrics.js';
 
 interface Pending {
   type: string;
@@ -18,7 +19,7 @@ export class JobEventLog {
   private draining: Promise<void> = Promise.resolve();
   private scheduled = false;
 
-  constructor(private readonly params: { db: Db; clock: Clock; jobId: string; logger: Logger }) {}
+  constructor(private readonly params: { db: Db; clock: Clock; jobId: string; model: string; logger: Logger }) {}
 
   emit = (type: string, data: Record<string, unknown> = {}): Promise<void> => {
     this.pending.push({ type, data, createdAt: this.params.clock() });
@@ -48,6 +49,8 @@ export class JobEventLog {
       inputTokens += usage?.inputTokens ?? 0;
       outputTokens += usage?.outputTokens ?? 0;
     }
+    if (inputTokens) modelTokens.inc({ model: this.params.model, direction: 'input' }, inputTokens);
+    if (outputTokens) modelTokens.inc({ model: this.params.model, direction: 'output' }, outputTokens);
     try {
       await db.$transaction([
         db.agentJobEvent.createMany({ data: batch.map((e) => ({ jobId, type: e.type, data: JSON.stringify(e.data), createdAt: e.createdAt })) }),

@@ -11,6 +11,7 @@ import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueuePara
 import { JobFailure } from './job-failure.js';
 import type { StopReason } from './job-status.js';
 import type { JobRunner } from './run-job.js';
+import { jobDuration, leaseLosses } from '../metrics/metrics.js';
 
 
 interface Running {
@@ -106,7 +107,7 @@ export class JobWorker {
     const { job, controller } = entry;
     const { db, clock, logger, jobs } = this.params;
     const log = logger.child({ jobId: job.id, workerId: this.workerId });
-    const events = new JobEventLog({ db, clock, jobId: job.id, logger: log });
+    const events = new JobEventLog({ db, clock, jobId: job.id, model: job.model, logger: log });
     const emit = events.emit;
     if (job.attempts > jobs.maxAttempts) {
       const error = `The worker running this job stopped ${job.attempts - 1} times before finishing (a crash or a restart); send a follow-up message to try again`;
@@ -124,6 +125,8 @@ export class JobWorker {
       );
     };
     const heartbeat = setInterval(entry.check, jobs.heartbeatMs);
+    const timer = jobDuration.startTimer();
+    let outcomeLabel = 'failed';
     try {
       await emit('run_started', { attempt: job.attempts, worker: this.workerId });
       log.info({ attempt: job.attempts }, 'agent job started');
@@ -133,11 +136,14 @@ export class JobWorker {
       await events.flush();
       const result = await finishRun({ ...this.queue, jobId: job.id, handledSeq: outcome.handledSeq, result: outcome });
       if (result !== 'dropped') await emit(result, { prLink: outcome.prLink });
+      outcomeLabel = result;
       log.info({ result, prLink: outcome.prLink }, 'agent job run finished');
     } catch (err) {
       await events.flush();
+      outcomeLabel = controller.signal.aborted ? String(controller.signal.reason) : 'failed';
       await this.settleFailure(job, controller, err, emit, log);
     } finally {
+      timer({ outcome: outcomeLabel });
       clearInterval(heartbeat);
       await events.flush();
     }
@@ -157,6 +163,7 @@ export class JobWorker {
       return;
     }
     if (reason === 'lost') {
+      leaseLosses.inc();
       log.warn('agent job lease lost; another worker owns it now');
       return;
     }

@@ -9,6 +9,7 @@ import { JobFailure } from '../../src/jobs/job-failure.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import type { JobRunner, RunOutcome } from '../../src/jobs/run-job.js';
 import { waitFor } from './wait-for.js';
+import { jobDuration, leaseLosses } from '../../src/metrics/metrics.js';
 
 const jobsConfig = (overrides: Partial<JobsConfig> = {}): JobsConfig => ({ ...loadConfig({}).jobs, heartbeatMs: 25, pollMs: 50, leaseMs: 5_000, ...overrides });
 
@@ -76,6 +77,27 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
     const events = await listEvents({ db: database.db, jobId: ids[0] });
     expect(events.map((e) => e.type)).toEqual(['created', 'run_started', 'stage', 'completed']);
     expect(await job(ids[0])).toMatchObject({ prLink: 'http://ghe/acme/docs/pull/1', summary: 's' });
+  });
+
+  it('times runs by outcome and counts lease losses in the metrics', async () => {
+    const durations = async (outcome: string) => (await jobDuration.get()).values.find((v) => v.metricName === 'scribe_job_duration_seconds_count' && v.labels.outcome === outcome)?.value ?? 0;
+    const losses = async () => (await leaseLosses.get()).values[0]?.value ?? 0;
+    const before = { completed: await durations('completed'), lost: await durations('lost'), losses: await losses() };
+    const control = controlledRunner();
+    control.bind(database.db);
+    const done = (await newJob('finishes')).id;
+    worker(control.runner);
+    await waitFor(() => control.runs.length === 1, 'first run');
+    control.runs[0].release();
+    await waitFor(async () => (await job(done)).status === 'completed', 'completed');
+    const stolen = (await newJob('loses its lease')).id;
+    await waitFor(() => control.runs.length === 2, 'second run');
+    // Another worker took the job over (as after this one stalled past its lease): the next heartbeat notices.
+    await database.db.agentJob.update({ where: { id: stolen }, data: { leaseOwner: 'someone-else' } });
+    await waitFor(() => control.runs[1].signal.aborted, 'run stopped');
+    await waitFor(async () => (await losses()) === before.losses + 1, 'lease loss counted');
+    await waitFor(async () => (await durations('lost')) === before.lost + 1, 'lost run timed');
+    expect(await durations('completed')).toBe(before.completed + 1);
   });
 
   it('fails a job with the stage and sentence of its failure', async () => {
