@@ -70,8 +70,9 @@ export async function checkEdits(params: CheckEditsParams): Promise<string[]> {
     const earlierUrls = new Set(before === null ? [] : scanLinks(before).map((l) => l.url));
     for (const link of parsed.links) {
       const candidates = linkCandidates({ fromFile: file, url: link.url, layout });
-      if (!candidates || (await anyExists(candidates))) continue;
-      if (earlierUrls.has(link.url) && !touchesRemoved(candidates)) continue;
+      // The pure test first: a link the page already had, to nothing the agent removed, needs no disk look-up.
+      if (!candidates || (earlierUrls.has(link.url) && !touchesRemoved(candidates))) continue;
+      if (await anyExists(candidates)) continue;
       problems.push(`${file}:${link.line}: the link "${link.url}" points at a file that does not exist.`);
     }
   }
@@ -84,8 +85,10 @@ export async function checkEdits(params: CheckEditsParams): Promise<string[]> {
     if (now.error && originals.has(layout.configPath)) problems.push(`${layout.configPath} is no longer valid JSON: ${now.error}`);
     for (const page of now.pages) {
       const candidates = navigationCandidates(page, layout);
-      if (await anyExists(candidates)) continue;
+      // Entries the navigation already had, to nothing removed, are skipped without touching the disk: a large
+      // site has thousands, and only new or affected entries can be the agent's doing.
       if (earlier.has(page) && !touchesRemoved(candidates)) continue;
+      if (await anyExists(candidates)) continue;
       problems.push(`${layout.configPath}: the navigation entry "${page}" has no page (expected ${candidates.join(' or ')}).`);
     }
   }
