@@ -14,15 +14,7 @@ import { enforceJobRateLimit } from '../../jobs/rate-limit.js';
 import { toJobResponse } from '../../jobs/job-view.js';
 import { CreateJobRequest, ListJobsQuery, MessageRequest } from './agent-jobs-schemas.js';
 import { sendJobEvents } from './agent-jobs-events.js';
-
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({
-    message: issue.code === 'unrecognized_keys' || issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`,
-  }));
-  throw new Invalid(`Invalid ${what}`, details);
-}
+import { parseInput } from '../parse-input.js';
 
 function requireConfigured(ctx: AppContext): void {
   const missing = missingForAgentJobs(ctx.config);

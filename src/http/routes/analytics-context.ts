@@ -1,6 +1,4 @@
-import type { z } from 'zod';
 import type { AppContext } from '../context.js';
-import type { ErrorDetail } from '../../errors.js';
 import { Analytics } from '../../analytics/analytics.js';
 
 const instances = new WeakMap<AppContext, Analytics>();
@@ -19,9 +17,4 @@ export async function closeAnalytics(ctx: AppContext): Promise<void> {
   const analytics = instances.get(ctx);
   instances.delete(ctx);
   await analytics?.close();
-}
-
-/** zod issues as error details: "field: problem". */
-export function zodDetails(error: z.ZodError): ErrorDetail[] {
-  return error.issues.map((issue) => ({ message: issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message }));
 }

@@ -9,7 +9,8 @@ import { TRACKER_SCRIPT } from '../../analytics/tracker-script.js';
 import { clientIp } from '../../analytics/client-ip.js';
 import { urlHostname } from '../../analytics/page-path.js';
 import { findProject, type Project } from '../../projects/projects.js';
-import { analyticsFor, zodDetails } from './analytics-context.js';
+import { analyticsFor } from './analytics-context.js';
+import { zodDetails } from '../parse-input.js';
 
 function allowed(project: Project, url: string | undefined): boolean {
   if (!url) return false;

@@ -7,7 +7,8 @@ import { Invalid } from '../../errors.js';
 import { ExportQuery, LogsQuery, MAX_BATCH, ServerEvent, type EventsResponse, type LogsResponse, type ViewsResponse, type VisitorsResponse } from '../../analytics/schemas.js';
 import { importLogs } from '../../analytics/import-logs.js';
 import type { PageView } from '../../analytics/prepare-event.js';
-import { analyticsFor, zodDetails } from './analytics-context.js';
+import { analyticsFor } from './analytics-context.js';
+import { parseInput, zodDetails } from '../parse-input.js';
 import { analyticsTrackerRoutes } from './analytics-tracker.js';
 import type { TimeRange } from '../../analytics/count-range.js';
 import { rejectedEvents } from '../../metrics/metrics.js';
@@ -16,15 +17,9 @@ const DEFAULT_RANGE_MS = 30 * 86_400_000;
 /** events stamped further ahead than this are refused (clock skew allowance) */
 const FUTURE_SLACK_MS = 5 * 60_000;
 
-function parse<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new Invalid(`Invalid ${what}`, zodDetails(result.error));
-  return result.data;
-}
-
 /** dateFrom inclusive, dateTo exclusive; dateTo defaults to now and dateFrom to 30 days before dateTo. */
 export function exportParams(req: Request, now: Date) {
-  const query = parse(ExportQuery, req.query, 'query parameters');
+  const query = parseInput(ExportQuery, req.query, 'query parameters');
   const to = query.dateTo ?? now.getTime();
   const from = query.dateFrom ?? to - DEFAULT_RANGE_MS;
   if (from >= to) throw new Invalid('Invalid query parameters', [{ message: 'dateFrom must be before dateTo' }]);
@@ -107,7 +102,7 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
     auth,
     requireLogContentType,
     route(async (req, res) => {
-      const { format } = parse(LogsQuery, req.query, 'query parameters');
+      const { format } = parseInput(LogsQuery, req.query, 'query parameters');
       const project = authenticatedProject(res);
       const analytics = analyticsFor(ctx);
       const summary = await importLogs({
