@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateKeyPairSync } from 'node:crypto';
 import { Webhooks } from '@octokit/webhooks';
 import Database from 'better-sqlite3';
+import { testAppPrivateKey } from './support/app-private-key.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -99,7 +99,7 @@ describe('the service process', () => {
   });
 
   it('serves signed GitHub webhooks through Probot on the same server and rejects bad signatures', async () => {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const privateKey = testAppPrivateKey();
     const started = await startProcess(cwd, { APP_ID: '1', PRIVATE_KEY: privateKey, WEBHOOK_SECRET: 'hook-secret', ANTHROPIC_API_KEY: 'test', LOG_LEVEL: 'debug' });
     try {
       const body = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });

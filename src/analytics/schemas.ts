@@ -45,8 +45,6 @@ export const PathCounts = TrafficCounts.extend({ path: z.string() });
 export const VisitorsResponse = z.object({ totals: TrafficCounts, visitors: z.array(PathCounts), hasMore: z.boolean() });
 export const ViewsResponse = z.object({ totals: TrafficCounts, views: z.array(PathCounts), hasMore: z.boolean() });
 
-export const ErrorResponse = z.object({ error: z.string(), details: z.array(z.object({ message: z.string() })).optional() });
-
 export const MAX_BATCH = 10_000;
 
 /** One server-side page view. */

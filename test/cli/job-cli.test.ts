@@ -1,12 +1,12 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { CliIo } from '../../src/cli/command.js';
 import { formatEvent } from '../../src/cli/job-commands.js';
 import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
 import { appendEvent, archiveJob, listJobs } from '../../src/jobs/job-store.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { testAppPrivateKey } from '../support/app-private-key.js';
 
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const privateKey = testAppPrivateKey();
 
 describe('scribe job … (the public API as a client)', () => {
   let app: TestApp;

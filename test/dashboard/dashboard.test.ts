@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { generateKeyPairSync } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
 import { analyticsRoutes } from '../../src/http/routes/analytics.js';
@@ -8,6 +7,7 @@ import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
 import { appendEvent } from '../../src/jobs/job-store.js';
 import { launchBrowser, SCREENSHOT_DIR } from '../support/browser.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { testAppPrivateKey } from '../support/app-private-key.js';
 
 // Browser globals, for the functions page.evaluate runs inside the page (the project compiles without the DOM lib).
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -17,7 +17,7 @@ declare const sessionStorage: any;
 declare const localStorage: any;
 type Element = unknown;
 
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const privateKey = testAppPrivateKey();
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';

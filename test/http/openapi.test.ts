@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
 import { analyticsRoutes } from '../../src/http/routes/analytics.js';
@@ -9,8 +8,9 @@ import { healthRoutes } from '../../src/http/routes/health.js';
 import { metricsRoutes } from '../../src/http/routes/metrics.js';
 import { openApiConformance, routedOperations } from '../support/openapi-conformance.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { testAppPrivateKey } from '../support/app-private-key.js';
 
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const privateKey = testAppPrivateKey();
 
 /** Pages for people (the reference and the dashboard) and CORS preflight: served next to the API, not part of it. */
 const NOT_API = new Set(['get /docs', 'get /docs/init.js', 'get /dashboard', 'get /dashboard/vendor/chart.umd.min.js', 'options /api/event']);
