@@ -93,7 +93,9 @@ export async function openSchemaEngine(target: DatabaseTarget, schemaFiles: Sche
   const bg = await bindings;
   const adapter =
     target.provider === 'sqlite'
-      ? new PrismaBetterSqlite3({ url: target.url })
+      ? // A running server's writers (analytics folds, workers) may hold SQLite's write lock for a while; a migration
+        // run beside them (`scribe migrate`, the CLI's first use) waits for it rather than failing after 5 s.
+        new PrismaBetterSqlite3({ url: target.url, timeout: 60_000 })
       : new PrismaPg(new pg.Pool({ connectionString: target.url, max: 2, Client: CharAsTextClient }), { disposeExternalPool: true });
   // engine.free() does not close the connections the engine opened, so they are tracked and disposed here
   // (an open SQLite handle would keep the file locked; an open pg pool would keep the process alive).
