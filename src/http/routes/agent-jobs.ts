@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Router } from 'express';
 import type { z } from 'zod';
 import type { RouteModule } from '../app.js';
 import type { AppContext } from '../context.js';
@@ -21,9 +21,6 @@ function requireConfigured(ctx: AppContext): void {
   if (missing.length) throw new Unavailable(`Agent jobs are not configured on this server: ${missing.join('; ')}`);
 }
 
-type Handler = (req: Request, res: Response) => Promise<void>;
-const handle = (fn: Handler) => (req: Request, res: Response, next: (err?: unknown) => void) => fn(req, res).catch(next);
-
 /**
  * /v2/agent/:projectId/…: the compatible job API plus Scribe's list, archive and events. `onQueued` lets the
  * worker of this process start a new job at once instead of at its next poll.
@@ -42,7 +39,7 @@ export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (j
       return jobs.map((job) => toJobResponse(job, view, states.get(job.id), prompts.get(job.id)));
     };
 
-    router.post(`${base}/job`, auth, ...jsonBody(), handle(async (req, res) => {
+    router.post(`${base}/job`, auth, ...jsonBody(), async (req, res) => {
       const input = parseInput(CreateJobRequest, req.body, 'job request');
       requireConfigured(ctx);
       const { models } = ctx.config.jobs;
@@ -63,13 +60,13 @@ export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (j
       });
       queued();
       res.status(201).json(toJobResponse(job, view, undefined, input.prompt));
-    }));
+    });
 
-    router.get(`${base}/job/:id`, auth, handle(async (req, res) => {
+    router.get(`${base}/job/:id`, auth, async (req, res) => {
       res.json((await present([await getJob(db, authenticatedProject(res).id, String(req.params.id))]))[0]);
-    }));
+    });
 
-    router.post(`${base}/job/:id/message`, auth, ...jsonBody(), handle(async (req, res) => {
+    router.post(`${base}/job/:id/message`, auth, ...jsonBody(), async (req, res) => {
       const input = parseInput(MessageRequest, req.body, 'message');
       const project = authenticatedProject(res);
       const jobId = String(req.params.id);
@@ -80,23 +77,23 @@ export function agentJobRoutes(options: { onQueued?: () => void; onArchived?: (j
       const job = await addMessage({ db, clock, projectId: project.id, jobId, prompt: input.prompt });
       queued();
       res.json((await present([job]))[0]);
-    }));
+    });
 
-    router.post(`${base}/job/:id/archive`, auth, handle(async (req, res) => {
+    router.post(`${base}/job/:id/archive`, auth, async (req, res) => {
       const job = await archiveJob({ db, clock, projectId: authenticatedProject(res).id, jobId: String(req.params.id) });
       options.onArchived?.(job);
       res.json((await present([job]))[0]);
-    }));
+    });
 
-    router.get(`${base}/jobs`, auth, handle(async (req, res) => {
+    router.get(`${base}/jobs`, auth, async (req, res) => {
       const query = parseInput(ListJobsQuery, req.query, 'query');
       const page = await listJobs({ db, projectId: authenticatedProject(res).id, ...query });
       res.json({ jobs: await present(page.jobs), hasMore: page.hasMore });
-    }));
+    });
 
-    router.get(`${base}/job/:id/events`, auth, handle(async (req, res) => {
+    router.get(`${base}/job/:id/events`, auth, async (req, res) => {
       const job = await getJob(db, authenticatedProject(res).id, String(req.params.id));
       await sendJobEvents({ ctx, req, res, job, shutdown: options.shutdown });
-    }));
+    });
   };
 }

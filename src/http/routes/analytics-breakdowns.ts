@@ -23,25 +23,18 @@ export const AgentsResponse = z.object({
 /** Read endpoints the dashboard charts use: unique visitors per day, and AI traffic per agent. Same range rules as the exports. */
 export const analyticsBreakdownRoutes: RouteModule = (router, ctx) => {
   const auth = requireApiKey(ctx);
-  router.get('/v1/analytics/:projectId/visitors/daily', auth, async (req, res, next) => {
-    try {
-      const { range } = exportParams(req, ctx.clock());
-      if (range.to - range.from > MAX_DAILY_DAYS * 86_400_000) {
-        throw new Invalid('Invalid query parameters', [{ message: `the range may span at most ${MAX_DAILY_DAYS} days` }]);
-      }
-      const days = await dailyVisitors({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
-      res.json({ days } satisfies z.input<typeof DailyVisitorsResponse>);
-    } catch (err) {
-      next(err);
+  // Express 5 hands a rejected handler promise to the error handler, so these need no try/catch.
+  router.get('/v1/analytics/:projectId/visitors/daily', auth, async (req, res) => {
+    const { range } = exportParams(req, ctx.clock());
+    if (range.to - range.from > MAX_DAILY_DAYS * 86_400_000) {
+      throw new Invalid('Invalid query parameters', [{ message: `the range may span at most ${MAX_DAILY_DAYS} days` }]);
     }
+    const days = await dailyVisitors({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
+    res.json({ days } satisfies z.input<typeof DailyVisitorsResponse>);
   });
-  router.get('/v1/analytics/:projectId/agents', auth, async (req, res, next) => {
-    try {
-      const { range } = exportParams(req, ctx.clock());
-      const agents = await aiAgents({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
-      res.json({ agents } satisfies z.input<typeof AgentsResponse>);
-    } catch (err) {
-      next(err);
-    }
+  router.get('/v1/analytics/:projectId/agents', auth, async (req, res) => {
+    const { range } = exportParams(req, ctx.clock());
+    const agents = await aiAgents({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
+    res.json({ agents } satisfies z.input<typeof AgentsResponse>);
   });
 };

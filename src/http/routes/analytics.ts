@@ -26,16 +26,6 @@ export function exportParams(req: Request, now: Date) {
   return { range: { from, to } satisfies TimeRange, page: { limit: query.limit, offset: query.offset } };
 }
 
-const route =
-  (fn: RequestHandler): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      await fn(req, res, next);
-    } catch (err) {
-      next(err);
-    }
-  };
-
 /** Visitor analytics: the compatible exports, server-side and log ingestion, and the browser tracker. */
 export const analyticsRoutes: RouteModule = (router, ctx) => {
   analyticsTrackerRoutes(router, ctx);
@@ -44,28 +34,28 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
   router.get(
     '/v1/analytics/:projectId/visitors',
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
       const result = await analyticsFor(ctx).visitors(authenticatedProject(res).id, range, page);
       res.json({ totals: result.totals, visitors: result.rows, hasMore: result.hasMore } satisfies z.input<typeof VisitorsResponse>);
-    }),
+    },
   );
 
   router.get(
     '/v1/analytics/:projectId/views',
     auth,
-    route(async (req, res) => {
+    async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
       const result = await analyticsFor(ctx).views(authenticatedProject(res).id, range, page);
       res.json({ totals: result.totals, views: result.rows, hasMore: result.hasMore } satisfies z.input<typeof ViewsResponse>);
-    }),
+    },
   );
 
   router.post(
     '/v1/analytics/:projectId/events',
     auth,
     ...jsonBody({ limit: '32mb' }),
-    route(async (req, res) => {
+    async (req, res) => {
       const body: unknown = req.body;
       if (!Array.isArray(body)) throw new Invalid('Body must be a JSON array of events', [{ message: 'expected an array' }]);
       if (body.length > MAX_BATCH) throw new Invalid(`At most ${MAX_BATCH.toLocaleString('en')} events per request`, [{ message: `got ${body.length}` }]);
@@ -94,14 +84,14 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
       rejected.push(...result.rejected);
       rejected.sort((a, b) => a.index - b.index);
       res.status(202).json({ accepted: result.accepted, duplicates: result.duplicates, rejected } satisfies z.input<typeof EventsResponse>);
-    }),
+    },
   );
 
   router.post(
     '/v1/analytics/:projectId/logs',
     auth,
     requireLogContentType,
-    route(async (req, res) => {
+    async (req, res) => {
       const { format } = parseInput(LogsQuery, req.query, 'query parameters');
       const project = authenticatedProject(res);
       const analytics = analyticsFor(ctx);
@@ -112,7 +102,7 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
         lineKey: (line) => analytics.logLineKey(project.id, line),
       });
       res.status(202).json(summary satisfies z.input<typeof LogsResponse>);
-    }),
+    },
   );
 };
 
