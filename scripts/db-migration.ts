@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { openSchemaEngine, readSchemaFile } from '../src/db/schema-engine.js';
+import { isEmptyMigration } from '../src/db/migrate.js';
 import type { DatabaseTarget } from '../src/db/database-url.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -61,7 +62,7 @@ for (const dir of ['sqlite', 'postgres']) {
       await engine.close();
     }
   });
-  if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
+  if (isEmptyMigration(sql)) {
     console.log(`${dir}: schema and migrations agree, nothing to write`);
     continue;
   }

@@ -53,5 +53,10 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<string[]>
 /** SQL that would bring the live database to the schema; empty when there is no drift. */
 export async function schemaDrift(target: DatabaseTarget): Promise<string> {
   const sql = await withEngine(target, (engine, schema) => engine.diff({ from: 'database', schemaFiles: [schema] }));
-  return /^\s*(-- This is an empty migration\.?)?\s*$/.test(sql) ? '' : sql;
+  return isEmptyMigration(sql) ? '' : sql;
+}
+
+/** The engine answers "-- This is an empty migration." (or nothing) when two schemas agree. */
+export function isEmptyMigration(sql: string): boolean {
+  return /^\s*(-- This is an empty migration\.?)?\s*$/.test(sql);
 }
