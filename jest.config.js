@@ -1,4 +1,4 @@
-/** Jest in ESM mode with SWC (see ../shared/TOOLCHAIN.md): Probot, Octokit and friends are ESM-only. */
+/** Jest in ESM mode with SWC: Probot, Octokit and friends are ESM-only, and Jest cannot load them as CommonJS on Node 20. */
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],

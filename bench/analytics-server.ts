@@ -8,6 +8,7 @@ import { openDatabase } from '../src/db/client.js';
 import { createHttpApp } from '../src/http/app.js';
 import type { AppContext } from '../src/http/context.js';
 import { analyticsRoutes } from '../src/http/routes/analytics.js';
+import { Analytics } from '../src/analytics/analytics.js';
 
 const config = loadConfig();
 const database = openDatabase(config.database);
@@ -19,7 +20,8 @@ const ctx: AppContext = {
   logger: createLogger('warn'),
   secret: config.secret ?? 'bench-secret-bench-secret-bench-secret-00',
 };
-const app = createHttpApp({ ctx, routes: [analyticsRoutes], webhooks: (_req, res) => void res.status(404).end() });
+const analytics = new Analytics({ target: config.database, secret: ctx.secret, config: config.analytics, logger: ctx.logger, clock: ctx.clock });
+const app = createHttpApp({ ctx, routes: [analyticsRoutes({ analytics })], webhooks: (_req, res) => void res.status(404).end() });
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`READY ${typeof address === 'object' && address ? address.port : 0}\n`);

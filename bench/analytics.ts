@@ -6,11 +6,7 @@
  *   npm run bench:analytics                          # 1M and 10M page views, both databases
  *   npm run bench:analytics -- --sizes 1000000 --providers sqlite
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/client.js';
@@ -18,6 +14,7 @@ import { addProject } from '../src/projects/projects.js';
 import { createApiKey } from '../src/keys/api-keys.js';
 import { openSql } from '../src/analytics/sql.js';
 import { naiveVisitors } from '../src/analytics/naive-counts.js';
+import { createDatabase, startServer } from './bench-server.js';
 
 const DAY = 86_400_000;
 const PATHS = 5000;
@@ -25,8 +22,6 @@ const VISITORS = 1_000_000;
 const DAYS = 30;
 const BATCH = 10_000;
 const IN_FLIGHT = 4;
-const ROOT = path.resolve(import.meta.dirname, '..');
-const ADMIN_URL = process.env.SCRIBE_TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -110,48 +105,6 @@ function* batches(total: number, endDay: number): Generator<string> {
     }
   }
   if (batch.length) yield JSON.stringify(batch);
-}
-
-async function createDatabase(provider: DatabaseTarget['provider']): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
-  if (provider === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-bench-'));
-    const filePath = path.join(dir, 'bench.db');
-    return { target: { provider, url: `file:${filePath}`, filePath }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `scribe_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    target: { provider, url: url.toString() },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-function startServer(target: DatabaseTarget): Promise<{ child: ChildProcess; url: string }> {
-  // the heap cap a deployment would set (see README): V8 otherwise grows the heap far beyond its live size
-  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-old-space-size=512').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(ROOT, 'bench/analytics-server.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: target.url, LOG_LEVEL: 'warn', SCRIBE_SECRET: 'bench-secret-bench-secret-bench-secret-00' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const m = /READY (\d+)/.exec(chunk.toString());
-      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}` });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
 }
 
 function peakRssMb(pid: number): number {

@@ -1,14 +1,49 @@
 #!/usr/bin/env bash
 # The whole test suite: type-check, then every jest test against SQLite and a real PostgreSQL.
 # Each test file creates and drops its own throwaway PostgreSQL database; the cluster is started if it is down.
+#
+# The suite runs from a copy of the repository's files in a fresh temporary directory with nothing beside it
+# (node_modules is linked, not copied), so a test or script that reads a file outside the repository fails here
+# as it would on a user's fresh clone. SCRIBE_TEST_IN_PLACE=1 runs it where it is instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ -z "${SCRIBE_TEST_IN_PLACE:-}" ] && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/scribe-test.XXXXXX")
+  trap 'rm -rf "$scratch"' EXIT
+  copy="$scratch/scribe"
+  mkdir -p "$copy"
+  # tracked and new (not ignored) files, as a clone would have them plus uncommitted work
+  git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C "$copy"
+  ln -s "$PWD/node_modules" "$copy/node_modules"
+  echo "running the suite from $copy (nothing beside it)"
+  status=0
+  SCRIBE_TEST_IN_PLACE=1 bash "$copy/scripts/test.sh" "$@" || status=$?
+  rm -rf test-results && cp -r "$copy/test-results" . 2>/dev/null || true
+  exit "$status"
+fi
+
 bash scripts/ensure-postgres.sh
 rm -f test-results/summary.txt
+echo "checking that nothing reads outside the repository…"
+if ! bash scripts/check-self-contained.sh; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "checking that imports point one way (scripts/check-imports.ts)…"
+if ! npx tsx scripts/check-imports.ts; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 echo "type-checking…"
 if ! npx tsc --noEmit -p tsconfig.json; then
   echo "0 passed, 1 failed"
   exit 1
+fi
+# The browser tests' Chromium comes inside the @sparticuz/chromium package and is unpacked on first use: do it once
+# here, before jest's workers could race to unpack it.
+if [ -z "${SCRIBE_CHROMIUM:-}" ]; then
+  node -e "import('@sparticuz/chromium').then((m) => m.default.executablePath()).then((p) => console.log('chromium: ' + p))"
 fi
 status=0
 NODE_OPTIONS=--experimental-vm-modules npx jest "$@" || status=$?

@@ -24,10 +24,12 @@ export interface Config {
   anthropic: {
     apiKey: string | undefined;
     baseURL: string | undefined;
-    model: string;
   };
   jobs: JobsConfig;
+  /** runs one automation may start per 24 hours; beyond it runs are recorded as skipped */
+  automations: { runsPerDay: number; schedulePollMs: number };
   analytics: AnalyticsConfig;
+  trackerCommit: TrackerCommitConfig;
   /** what the CLI's job commands use to call a running Scribe through its public API */
   client: {
     url: string;
@@ -43,6 +45,14 @@ export interface AnalyticsConfig {
   trustedProxyHeader: string | undefined;
   /** memory budget of the per-process cache of decoded day sets */
   cacheMb: number;
+  /** operators' published AI agent ranges to use instead of the shipped src/analytics/ai-user-agents/ai-ranges.json */
+  aiRangesFile?: string;
+}
+
+/** Group commit of browser tracker events: at most `maxEvents` per transaction, waiting at most `maxDelayMs` to fill. */
+export interface TrackerCommitConfig {
+  maxEvents: number;
+  maxDelayMs: number;
 }
 
 /** Agent jobs: worker, lease, rate limit and per-job agent limits. */
@@ -83,6 +93,16 @@ export class ConfigError extends Error {
   }
 }
 
+/** The agent's limits for one run when the environment sets none (SCRIBE_MAX_TURNS and friends). */
+export const AGENT_LIMIT_DEFAULTS = {
+  maxTurns: 40,
+  maxOutputTokensPerTurn: 8_192,
+  // Every turn resends the whole conversation, so input dominates: 40 turns of up to ~50k tokens.
+  maxTotalTokens: 2_000_000,
+  timeoutSeconds: 15 * 60,
+  maxRepairRounds: 2,
+} as const;
+
 // The SDK warns that claude-sonnet-4-5 reaches end-of-life on 2026-11-30; its successor is the default.
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 
@@ -113,19 +133,24 @@ const schemas = {
   SCRIBE_PUBLIC_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
   SCRIBE_JOB_CONCURRENCY: count(2, 1),
   SCRIBE_JOB_RATE_LIMIT: count(100, 1),
+  AUTOMATION_RUNS_PER_DAY: count(50, 1),
+  AUTOMATION_SCHEDULE_POLL_SECONDS: count(30, 1),
   SCRIBE_JOB_LEASE_SECONDS: seconds(30),
   SCRIBE_JOB_HEARTBEAT_SECONDS: seconds(2),
   SCRIBE_JOB_POLL_SECONDS: seconds(1),
   SCRIBE_JOB_MAX_ATTEMPTS: count(3, 1),
-  SCRIBE_MAX_TURNS: count(40, 1),
-  SCRIBE_MAX_OUTPUT_TOKENS: count(8192, 1),
-  SCRIBE_MAX_TOKENS: count(2_000_000, 1),
-  SCRIBE_JOB_TIMEOUT: seconds(900),
-  SCRIBE_MAX_REPAIR_ROUNDS: count(2, 0),
+  SCRIBE_MAX_TURNS: count(AGENT_LIMIT_DEFAULTS.maxTurns, 1),
+  SCRIBE_MAX_OUTPUT_TOKENS: count(AGENT_LIMIT_DEFAULTS.maxOutputTokensPerTurn, 1),
+  SCRIBE_MAX_TOKENS: count(AGENT_LIMIT_DEFAULTS.maxTotalTokens, 1),
+  SCRIBE_JOB_TIMEOUT: seconds(AGENT_LIMIT_DEFAULTS.timeoutSeconds),
+  SCRIBE_MAX_REPAIR_ROUNDS: count(AGENT_LIMIT_DEFAULTS.maxRepairRounds, 0),
   SCRIBE_GITHUB_THROTTLE: z.enum(['true', 'false']).default('true'),
   SCRIBE_VISITOR_SALT_ROTATION: z.enum(['never', 'daily', 'weekly']).default('never'),
   SCRIBE_TRUSTED_PROXY_HEADER: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v), 'must be a header name'),
   SCRIBE_ANALYTICS_CACHE_MB: count(256, 0),
+  SCRIBE_AI_RANGES_FILE: optionalText,
+  SCRIBE_TRACKER_COMMIT_EVENTS: count(2000, 1),
+  SCRIBE_TRACKER_COMMIT_MS: z.coerce.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000').default(5),
   SCRIBE_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL'),
   SCRIBE_API_KEY: optionalText,
 };
@@ -190,14 +215,16 @@ export function loadConfig(env: Env = process.env): Config {
     anthropic: {
       apiKey: read(env, 'ANTHROPIC_API_KEY'),
       baseURL: read(env, 'ANTHROPIC_BASE_URL'),
-      model,
     },
     jobs: readJobsConfig(env, model),
+    automations: { runsPerDay: read(env, 'AUTOMATION_RUNS_PER_DAY'), schedulePollMs: read(env, 'AUTOMATION_SCHEDULE_POLL_SECONDS') * 1000 },
     analytics: {
       saltRotation: read(env, 'SCRIBE_VISITOR_SALT_ROTATION'),
       trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),
       cacheMb: read(env, 'SCRIBE_ANALYTICS_CACHE_MB'),
+      aiRangesFile: read(env, 'SCRIBE_AI_RANGES_FILE'),
     },
+    trackerCommit: { maxEvents: read(env, 'SCRIBE_TRACKER_COMMIT_EVENTS'), maxDelayMs: read(env, 'SCRIBE_TRACKER_COMMIT_MS') },
     client: {
       url: (read(env, 'SCRIBE_URL') ?? `http://127.0.0.1:${read(env, 'PORT')}`).replace(/\/+$/, ''),
       apiKey: read(env, 'SCRIBE_API_KEY'),
@@ -225,10 +252,15 @@ function readJobsConfig(env: Env, model: string): JobsConfig {
   };
 }
 
+/** Whether the GitHub App's id and private key are set: the one answer to "is the App configured?". */
+export function gitHubAppConfigured(github: Config['github']): github is Config['github'] & { appId: number; privateKey: string } {
+  return Boolean(github.appId && github.privateKey);
+}
+
 /** What agent jobs still need, as sentences an operator can act on; empty when jobs can run. */
 export function missingForAgentJobs(config: Config): string[] {
   const missing: string[] = [];
-  if (!config.github.appId || !config.github.privateKey) {
+  if (!gitHubAppConfigured(config.github)) {
     missing.push('set APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) of the GitHub App');
   }
   if (!config.anthropic.apiKey) missing.push('set ANTHROPIC_API_KEY for the model');

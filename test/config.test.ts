@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ConfigError, DEFAULT_MODEL, loadConfig, missingForAgentJobs } from '../src/config.js';
+import { ConfigError, DEFAULT_MODEL, gitHubAppConfigured, loadConfig, missingForAgentJobs } from '../src/config.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -11,7 +11,7 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({ provider: 'sqlite', url: `file:${path.resolve('data/scribe.db')}`, filePath: path.resolve('data/scribe.db') });
     expect(config.logLevel).toBe('info');
     expect(config.secret).toBeUndefined();
-    expect(config.anthropic.model).toBe(DEFAULT_MODEL);
+    expect(config.jobs.models).toEqual([DEFAULT_MODEL]);
     expect(missingForAgentJobs(config)).toEqual([
       'set APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) of the GitHub App',
       'set ANTHROPIC_API_KEY for the model',
@@ -27,8 +27,11 @@ describe('loadConfig', () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\\nabc\\n-----END RSA PRIVATE KEY-----';
     const config = loadConfig({ APP_ID: '42', PRIVATE_KEY: pem, WEBHOOK_SECRET: 'w', GHE_HOST: 'github.acme.test:8443', GHE_PROTOCOL: 'http', ANTHROPIC_API_KEY: 'k', SCRIBE_MODEL: 'claude-x' });
     expect(config.github).toEqual({ appId: 42, privateKey: pem.replace(/\\n/g, '\n'), webhookSecret: 'w', host: 'github.acme.test:8443', protocol: 'http' });
-    expect(config.anthropic).toEqual({ apiKey: 'k', baseURL: undefined, model: 'claude-x' });
+    expect(config.anthropic).toEqual({ apiKey: 'k', baseURL: undefined });
+    expect(config.jobs.models[0]).toBe('claude-x');
     expect(missingForAgentJobs(config)).toEqual([]);
+    expect(gitHubAppConfigured(config.github)).toBe(true);
+    expect(gitHubAppConfigured({ ...config.github, privateKey: undefined })).toBe(false);
   });
 
   it.each([

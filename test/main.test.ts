@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Webhooks } from '@octokit/webhooks';
 import Database from 'better-sqlite3';
 import { testAppPrivateKey } from './support/app-private-key.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
+// tsx's loader, given to node itself: a signal sent to the pid must reach the server, not a wrapper relaying it
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 interface Started {
   child: ChildProcess;
@@ -17,7 +20,7 @@ interface Started {
 
 /** Starts `src/main.ts` as its own process (what `npm start` runs) and waits for its "listening" log line. */
 async function startProcess(cwd: string, env: Record<string, string>): Promise<Started> {
-  const child = spawn(tsx, [path.join(root, 'src/main.ts')], { cwd, env: { PATH: process.env.PATH!, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', tsxLoader, path.join(root, 'src/main.ts')], { cwd, env: { PATH: process.env.PATH!, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';

@@ -13,11 +13,12 @@ export interface RepositoryFacts extends DocsLayout {
   /** Frontmatter keys seen in sampled pages, most common first. */
   frontmatterKeys: { key: string; count: number }[];
   sampledPages: number;
-  /** The repository's own instruction files (AGENTS.md, .scribe/instructions.md), shortened. */
+  /** The repository's own instruction files (.scribe/instructions.md, AGENTS.md, .mintlify/AGENTS.md), shortened. */
   instructionFiles: { path: string; text: string; truncated: boolean }[];
 }
 
-const INSTRUCTION_FILES = ['.scribe/instructions.md', 'AGENTS.md'];
+// .mintlify/AGENTS.md is where the hosted service Scribe is compatible with reads a repository's agent instructions.
+const INSTRUCTION_FILES = ['.scribe/instructions.md', 'AGENTS.md', '.mintlify/AGENTS.md'];
 const MAX_CONFIG_CHARS = 6_000;
 const MAX_INSTRUCTION_CHARS = 16_000;
 const MAX_TREE_ENTRIES = 200;

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { AGENT_LIMIT_DEFAULTS } from '../config.js';
 import { AgentError } from './agent-error.js';
 import { withCacheBreakpoints } from './cache-breakpoints.js';
 import { checkEdits } from './check-edits.js';
@@ -15,13 +16,13 @@ import type { AgentEvent, AgentLimits, AgentResult, AgentRunParams, TokenUsage }
 export { AgentError } from './agent-error.js';
 export type { AgentEvent, AgentLimits, AgentResult, AgentRunParams, AgentErrorReason } from './types.js';
 
+/** The limits config.ts gives a run when the environment sets none. */
 export const DEFAULT_AGENT_LIMITS: AgentLimits = {
-  maxTurns: 40,
-  maxOutputTokensPerTurn: 8_192,
-  // Every turn resends the whole conversation, so input dominates: 40 turns of up to ~50k tokens.
-  maxTotalTokens: 2_000_000,
-  maxWallMs: 15 * 60_000,
-  maxRepairRounds: 2,
+  maxTurns: AGENT_LIMIT_DEFAULTS.maxTurns,
+  maxOutputTokensPerTurn: AGENT_LIMIT_DEFAULTS.maxOutputTokensPerTurn,
+  maxTotalTokens: AGENT_LIMIT_DEFAULTS.maxTotalTokens,
+  maxWallMs: AGENT_LIMIT_DEFAULTS.timeoutSeconds * 1000,
+  maxRepairRounds: AGENT_LIMIT_DEFAULTS.maxRepairRounds,
 };
 
 /** A model that keeps hitting max_tokens is not converging; stop rather than burn the budget. */
@@ -158,7 +159,7 @@ function pushUser(messages: Anthropic.MessageParam[], content: Anthropic.Message
 
 async function loop(run: Run): Promise<AgentResult> {
   const { params } = run;
-  const system = buildSystemPrompt(await gatherRepositoryFacts(params.workspaceDir));
+  const system = buildSystemPrompt(await gatherRepositoryFacts(params.workspaceDir), params.source?.label);
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: buildTaskMessage(params) }];
   let lastText = '';
   let repairRounds = 0;
@@ -215,7 +216,7 @@ export async function runAgent(params: AgentRunParams, sizeLimits: FileSizeLimit
     signal: AbortSignal.any([params.signal, deadline]),
     usage: { inputTokens: 0, outputTokens: 0 },
     turns: 0,
-    tools: { workspaceDir: params.workspaceDir, sizeLimits, originals: new Map() },
+    tools: { workspaceDir: params.workspaceDir, sourceDir: params.source?.dir, sizeLimits, originals: new Map() },
   };
   try {
     checkStopped(run);

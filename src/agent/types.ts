@@ -21,6 +21,11 @@ export interface AgentRunParams {
   workspaceDir: string;
   /** The original prompt first, then follow-up messages in order; the last one is the current task. */
   instructions: string[];
+  /**
+   * A second, read-only tree the agent may list, search and view through paths prefixed `source:` (an automation's
+   * source repository at the pushed commit); every write there is refused.
+   */
+  source?: { dir: string; label: string };
   /** Optional extra context (e.g. a review comment's file and line). */
   context?: string;
   model: string;

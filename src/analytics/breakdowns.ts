@@ -1,7 +1,7 @@
-import type { Analytics } from './analytics.js';
+import type { AnalyticsStore } from './store.js';
+import type { DayCache } from './day-cache.js';
 import { aiKindOf, type AiKind } from './classify-user-agent.js';
 import { countVisitors, type Counts, type TimeRange } from './count-range.js';
-import { KIND } from './day-sets.js';
 import { DAY_MS } from './visitor-hash.js';
 
 export const MAX_DAILY_DAYS = 400;
@@ -15,13 +15,12 @@ export interface DayCounts extends Counts {
  * Site-wide unique visitors for each UTC day the range touches (a partial first or last day counts only the part
  * inside the range). Each day is the same exact count the visitors export gives for that day alone.
  */
-export async function dailyVisitors(params: { analytics: Analytics; projectId: string; range: TimeRange }): Promise<DayCounts[]> {
-  const { analytics, projectId, range } = params;
-  await analytics.fold();
+export async function dailyVisitors(params: { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange }): Promise<DayCounts[]> {
+  const { store, cache, projectId, range } = params;
   const days: DayCounts[] = [];
   for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
     const day = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
-    const { totals } = await countVisitors({ store: analytics.store, cache: analytics.cache, projectId, range: day });
+    const { totals } = await countVisitors({ store, cache, projectId, range: day });
     days.push({ date: new Date(start).toISOString().slice(0, 10), ...totals });
   }
   return days;
@@ -36,16 +35,9 @@ export interface AgentCounts {
 }
 
 /** AI traffic by agent over the range, most visitors first (from the raw page views, which keep the agent name). */
-export async function aiAgents(params: { analytics: Analytics; projectId: string; range: TimeRange }): Promise<AgentCounts[]> {
-  const { analytics, projectId, range } = params;
-  const rows = await analytics.store.sql.query<{ agent: string | null; visitors: number | string; views: number | string }>(
-    `SELECT "agent" AS agent, COUNT(DISTINCT "visitorId") AS visitors, COUNT(*) AS views
-       FROM "AnalyticsEvent"
-      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" = ${KIND.ai}
-      GROUP BY "agent"`,
-    [projectId, range.from, range.to],
-  );
+export async function aiAgents(params: { store: AnalyticsStore; projectId: string; range: TimeRange }): Promise<AgentCounts[]> {
+  const rows = await params.store.agentCounts(params.projectId, params.range.from, params.range.to);
   return rows
-    .map((r) => ({ agent: r.agent ?? 'unknown', kind: aiKindOf(r.agent ?? '') ?? ('unknown' as const), visitors: Number(r.visitors), views: Number(r.views) }))
+    .map((r) => ({ agent: r.agent ?? 'unknown', kind: aiKindOf(r.agent ?? '') ?? ('unknown' as const), visitors: r.visitors, views: r.views }))
     .sort((a, b) => b.visitors - a.visitors || b.views - a.views || (a.agent < b.agent ? -1 : 1));
 }

@@ -32,6 +32,23 @@ export function assistantFromReferrer(referrer: string | undefined | null): stri
   return undefined;
 }
 
+/**
+ * The assistant named by a page URL's `utm_source` (ChatGPT tags its links `utm_source=chatgpt.com`; others use a
+ * name): a host of the list above or an assistant's name, case-insensitive.
+ */
+export function assistantFromUtmSource(url: string | undefined | null): string | undefined {
+  if (!url) return undefined;
+  let source: string | null;
+  try {
+    source = new URL(url, 'http://relative.invalid').searchParams.get('utm_source');
+  } catch {
+    return undefined;
+  }
+  if (!source) return undefined;
+  const value = source.trim().toLowerCase();
+  return assistantFromReferrer(`https://${value}/`) ?? Object.values(ASSISTANT_HOSTS).find((name) => name.toLowerCase() === value);
+}
+
 /** What is kept of a referrer: origin and path, no query or fragment (they can carry personal data). */
 export function normalizeReferrer(referrer: string | undefined | null): string | null {
   if (!referrer) return null;

@@ -13,7 +13,7 @@ interface AgentEntry {
   kind: AiKind;
 }
 
-const DATA = new URL('./agent-list/ai-agents.json', import.meta.url);
+const DATA = new URL('./ai-user-agents/ai-agents.json', import.meta.url);
 const agents = (JSON.parse(fs.readFileSync(DATA, 'utf8')) as { agents: AgentEntry[] }).agents;
 const byName = new Map(agents.map((a) => [a.name.toLowerCase(), a]));
 // Whole-word: a name must not continue into a neighbouring token character, so "GoogleOther" does not match inside
@@ -25,6 +25,33 @@ const escaped = [...byName.values()]
   .map((n) => n.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'));
 const AI_PATTERN = new RegExp(`(?<![${WORD}])(?:${escaped.join('|')})(?![${WORD}])`, 'i');
 
+// A name may also begin a longer product token ("AwarioSmartBot/1.0", "amazon-kendra-<customer id>"). Tokens start
+// the string or follow a space, "(", ";" or ","; URLs and e-mail addresses ("+https://openai.com/…") never do.
+const TOKEN_START = /(?:^|[\s(;,])([^\s/;(),]+)/g;
+// Longest first, so GoogleOther-Image is never read as GoogleOther; names with spaces span tokens and match whole only.
+const prefixNames = [...byName.values()].filter((a) => !/\s/.test(a.name)).sort((a, b) => b.name.length - a.name.length);
+
+/** The listed agent whose name begins a product token of `ua` where a new word of the token starts. */
+function agentStartingToken(ua: string): AgentEntry | undefined {
+  for (const [, token] of ua.matchAll(TOKEN_START)) {
+    const lower = token.toLowerCase();
+    const entry = prefixNames.find((a) => lower.startsWith(a.name.toLowerCase()) && wordStartsAt(token, a.name.length));
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a new word starts at `at` inside a token: after a "-" or "_", or at a capital following a lower-case
+ * letter ("Awario|SmartBot"). A name running on in lower case ("Devin" in "Devinci") or a capital after a capital
+ * ("YaK" in "YaKBrowser") is part of another word, and a "." starts a domain ("openai.com"), not a word.
+ */
+function wordStartsAt(token: string, at: number): boolean {
+  const next = token[at];
+  if (next === '-' || next === '_') return at + 1 < token.length;
+  return /[a-z]/.test(token[at - 1]) && /[A-Z]/.test(next);
+}
+
 /** The kind of a listed AI agent, by its name as stored with its page views. */
 export function aiKindOf(agent: string): AiKind | undefined {
   return byName.get(agent.toLowerCase())?.kind;
@@ -34,7 +61,7 @@ const cache = new Map<string, Classification>();
 const CACHE_LIMIT = 20_000;
 
 /**
- * human, ai (an agent from the curated list in agent-list/ai-agents.json) or bot (anything else automated, by isbot).
+ * human, ai (an agent from the curated list in ai-user-agents/ai-agents.json) or bot (anything else automated, by isbot).
  * The AI list is checked first: isbot also knows many AI crawlers but cannot tell them apart from other bots.
  */
 export function classifyUserAgent(userAgent: string | undefined | null): Classification {
@@ -49,11 +76,9 @@ export function classifyUserAgent(userAgent: string | undefined | null): Classif
 }
 
 function classifyUncached(ua: string): Classification {
-  const ai = AI_PATTERN.exec(ua);
-  if (ai) {
-    const entry = byName.get(ai[0].toLowerCase())!;
-    return { class: 'ai', agent: entry.name, aiKind: entry.kind };
-  }
+  const whole = AI_PATTERN.exec(ua);
+  const entry = whole ? byName.get(whole[0].toLowerCase())! : agentStartingToken(ua);
+  if (entry) return { class: 'ai', agent: entry.name, aiKind: entry.kind };
   const bot = isbotMatch(ua);
   if (bot !== null) return { class: 'bot', agent: botName(ua, bot) };
   return { class: 'human' };

@@ -151,8 +151,28 @@ async function gather(params: { store: AnalyticsStore; cache: DayCache; projectI
  * the edges' pairs) is taken per class and across classes; each page's count is its container's cardinality.
  */
 export async function countVisitors(params: { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange }): Promise<RangeCounts> {
-  const sources = await gather(params, true);
-  const byKind = new Map<number, Map<number, Bitmap[]>>([
+  const { byKind, owned } = groupByPart(await gather(params, true));
+  let distinct: ReturnType<typeof countDistinct>;
+  try {
+    distinct = countDistinct(byKind);
+  } finally {
+    for (const bitmap of owned) bitmap.dispose();
+  }
+  const { human, ai, total } = distinct;
+  const counts = (page: number): Counts => ({ human: human.get(page) ?? 0, ai: ai.get(page) ?? 0, total: total.get(page) ?? 0 });
+  const pages = new Map<number, Counts>();
+  for (const page of total.keys()) if (page !== SITE_PAGE) pages.set(page, counts(page));
+  return { totals: counts(SITE_PAGE), pages };
+}
+
+type ByKind = Map<number, Map<number, Bitmap[]>>;
+
+/**
+ * The range's day sets and its edge events (as bitmaps built here, `owned`: the caller disposes of them), grouped
+ * by kind and part.
+ */
+function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
+  const byKind: ByKind = new Map([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
   ]);
@@ -168,15 +188,19 @@ export async function countVisitors(params: { store: AnalyticsStore; cache: DayC
     [KIND.ai, new Map()],
   ]);
   for (const e of sources.edges) addPair(edgeKeys.get(e.kind)!, e.pageId, e.visitorId);
-  const edgeBitmaps: Bitmap[] = [];
+  const owned: Bitmap[] = [];
   for (const [kind, parts] of edgeKeys) {
     for (const [part, keys] of parts) {
       const bitmap = new RoaringBitmap32(keys);
-      edgeBitmaps.push(bitmap);
+      owned.push(bitmap);
       push(kind, part, bitmap);
     }
   }
+  return { byKind, owned };
+}
 
+/** Distinct visitors per page (and for the site, page 0) of each kind and of both together. */
+function countDistinct(byKind: ByKind): { human: Map<number, number>; ai: Map<number, number>; total: Map<number, number> } {
   const human = new Map<number, number>();
   const ai = new Map<number, number>();
   const total = new Map<number, number>();
@@ -203,12 +227,8 @@ export async function countVisitors(params: { store: AnalyticsStore; cache: DayC
     }
   } finally {
     for (const bitmap of temporary) bitmap.dispose();
-    for (const bitmap of edgeBitmaps) bitmap.dispose();
   }
-  const counts = (page: number): Counts => ({ human: human.get(page) ?? 0, ai: ai.get(page) ?? 0, total: total.get(page) ?? 0 });
-  const pages = new Map<number, Counts>();
-  for (const page of total.keys()) if (page !== SITE_PAGE) pages.set(page, counts(page));
-  return { totals: counts(SITE_PAGE), pages };
+  return { human, ai, total };
 }
 
 /** Page views per page and site-wide over a range. */

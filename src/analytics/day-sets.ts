@@ -35,10 +35,6 @@ export interface PairSets {
   ai: Map<number, Bitmap>;
 }
 
-export function emptyPairSets(): PairSets {
-  return { human: new Map(), ai: new Map() };
-}
-
 /** Adds a visitor's view of a page (and of the site) to pending key lists, grouped by part. */
 export function addPair(target: Map<number, number[]>, pageId: number, visitorId: number): void {
   for (const page of [pageId, SITE_PAGE]) {

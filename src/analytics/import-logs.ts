@@ -1,6 +1,10 @@
 import type { IngestResult } from './analytics.js';
 import { detectFormat, parseLogLine, type LogFormat } from './log-formats.js';
 import type { PageView } from './prepare-event.js';
+import type { Miss } from './ai-misses.js';
+import { logLines, MAX_LINE_BYTES } from './log-lines.js';
+import { LineOccurrences } from './line-occurrences.js';
+
 
 export interface LogImportSummary {
   format: 'auto' | LogFormat;
@@ -14,33 +18,7 @@ export interface LogImportSummary {
 }
 
 const BATCH = 5000;
-const MAX_LINE = 64 * 1024;
 const MAX_ERRORS = 20;
-
-/** Splits a byte stream into lines without holding more than one line (≤ 64 KiB) and one chunk in memory. */
-async function* lines(input: AsyncIterable<Buffer | string>, onBytes: (n: number) => void): AsyncGenerator<string | { tooLong: true }> {
-  let rest = '';
-  let skipping = false;
-  for await (const chunk of input) {
-    const data = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    onBytes(typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
-    let start = 0;
-    for (let nl = data.indexOf('\n'); nl !== -1; nl = data.indexOf('\n', start)) {
-      const line = rest + data.slice(start, nl);
-      rest = '';
-      start = nl + 1;
-      if (skipping) skipping = false;
-      else yield line.length > MAX_LINE ? { tooLong: true } : line.replace(/\r$/, '');
-    }
-    if (!skipping) rest += data.slice(start);
-    if (rest.length > MAX_LINE) {
-      rest = '';
-      skipping = true;
-      yield { tooLong: true };
-    }
-  }
-  if (rest && !skipping) yield rest.replace(/\r$/, '');
-}
 
 /**
  * Streams access-log lines into the analytics: each line is parsed (format named or detected from the first
@@ -50,11 +28,17 @@ export async function importLogs(params: {
   input: AsyncIterable<Buffer | string>;
   format: 'auto' | LogFormat;
   ingest: (views: PageView[]) => Promise<IngestResult>;
-  /** idempotency key of a line, so importing the same file twice counts it once */
+  /**
+   * Idempotency key of a line, so importing the same file twice counts it once. Asked for the line itself for its
+   * first copy in the import and for the line, a newline and N for its Nth copy — text no read line can equal,
+   * since lines are split on newlines — so identical lines within a log still count apiece.
+   */
   lineKey: (line: string) => string;
+  /** keeps the requests answered 404/410/5xx (keyed like page views); without it they are only counted as skipped */
+  recordMisses?: (misses: Miss[]) => Promise<void>;
   onProgress?: (bytesRead: number, summary: LogImportSummary) => void;
 }): Promise<LogImportSummary> {
-  const { input, ingest, lineKey, onProgress } = params;
+  const { input, ingest, lineKey, recordMisses, onProgress } = params;
   let format: LogFormat | undefined = params.format === 'auto' ? undefined : params.format;
   const summary: LogImportSummary = { format: params.format, lines: 0, accepted: 0, duplicates: 0, skipped: {}, errors: [] };
   const skip = (reason: string, n = 1) => (summary.skipped[reason] = (summary.skipped[reason] ?? 0) + n);
@@ -63,8 +47,12 @@ export async function importLogs(params: {
     if (summary.errors.length < MAX_ERRORS) summary.errors.push({ line, error });
   };
   let bytes = 0;
+  const occurrences = new LineOccurrences();
   let batch: PageView[] = [];
+  let misses: Miss[] = [];
   const flush = async () => {
+    if (misses.length) await recordMisses?.(misses);
+    misses = [];
     if (!batch.length) return;
     const result = await ingest(batch);
     summary.accepted += result.accepted;
@@ -73,10 +61,10 @@ export async function importLogs(params: {
     batch = [];
     onProgress?.(bytes, summary);
   };
-  for await (const line of lines(input, (n) => (bytes += n))) {
+  for await (const line of logLines(input, (n) => (bytes += n))) {
     const number = ++summary.lines;
     if (typeof line !== 'string') {
-      fail(number, `line longer than ${MAX_LINE} bytes`);
+      fail(number, `line longer than ${MAX_LINE_BYTES} bytes`);
       continue;
     }
     if (!line.trim()) {
@@ -90,10 +78,20 @@ export async function importLogs(params: {
     }
     if (summary.format === 'auto') summary.format = format;
     const parsed = parseLogLine(line, format);
+    const key = () => {
+      const first = lineKey(line);
+      const occurrence = occurrences.next(first);
+      return occurrence === 1 ? first : lineKey(`${line}\n${occurrence}`);
+    };
     if ('error' in parsed) fail(number, parsed.error);
-    else if ('skip' in parsed) skip(parsed.skip);
-    else {
-      batch.push({ ...parsed.view, key: lineKey(line) });
+    else if ('skip' in parsed) {
+      skip(parsed.skip);
+      if (parsed.missed && recordMisses) {
+        misses.push({ ...parsed.missed, key: key() });
+        if (misses.length >= BATCH) await flush();
+      }
+    } else {
+      batch.push({ ...parsed.view, key: key() });
       if (batch.length >= BATCH) await flush();
     }
   }

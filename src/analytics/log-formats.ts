@@ -1,9 +1,19 @@
 import type { PageView } from './prepare-event.js';
+import { civilToEpochMs, parseIsoDateTime } from './calendar-time.js';
 
 export type LogFormat = 'combined' | 'cloudflare' | 'vercel';
 
 /** A log line is a page view, a request that does not count (with why), or malformed (with what is wrong). */
-export type ParsedLine = { view: PageView } | { skip: string } | { error: string };
+/**
+ * A line is a page view, skipped (with a reason) or malformed. A GET answered 404, 410 or 5xx is skipped as a page
+ * view but also carried as `missed`: what a client asked for and did not get (the AI ones are kept, see ai-misses.ts).
+ */
+export type ParsedLine = { view: PageView } | { skip: string; missed?: { view: PageView; status: number } } | { error: string };
+
+/** Statuses that mean the page was not served: gone, missing, or the server failed. */
+export function isMissStatus(status: number): boolean {
+  return status === 404 || status === 410 || (status >= 500 && status < 600);
+}
 
 // %h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i" — nginx's default and Apache's "combined"
 const COMBINED = /^(\S+) \S+ \S+ \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (?:\d+|-) "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"/;
@@ -46,34 +56,43 @@ function parseCombined(line: string): ParsedLine {
   const m = COMBINED.exec(line);
   if (!m) return { error: 'not a combined log line' };
   const [, ip, time, request, status, referrer, userAgent] = m;
-  const t = CLF_TIME.exec(time);
-  if (!t || !MONTHS.includes(t[2])) return { error: `unreadable time ${JSON.stringify(time)}` };
-  const offset = (t[7] === '-' ? -1 : 1) * (Number(t[8]) * 60 + Number(t[9])) * 60_000;
-  const timestamp = Date.UTC(+t[3], MONTHS.indexOf(t[2]), +t[1], +t[4], +t[5], +t[6]) - offset;
+  const timestamp = clfTime(time);
+  if (timestamp === undefined) return { error: `unreadable time ${JSON.stringify(time)}` };
   const [method, target] = unescape(request).split(' ');
   return request_({ method, target, status: Number(status), timestamp, ip, userAgent: unescape(userAgent), referrer: unescape(referrer) });
+}
+
+/** `20/Nov/2026:10:00:00 +0100` → epoch ms; undefined unless every field is in range (no 31 February). */
+function clfTime(time: string): number | undefined {
+  const t = CLF_TIME.exec(time);
+  const month = t ? MONTHS.indexOf(t[2]) + 1 : 0;
+  if (!t || !month || Number(t[9]) > 59) return undefined;
+  const offsetMinutes = (t[7] === '-' ? -1 : 1) * (Number(t[8]) * 60 + Number(t[9]));
+  return civilToEpochMs({ year: +t[3], month, day: +t[1], hour: +t[4], minute: +t[5], second: +t[6], offsetMinutes });
 }
 
 /** The rules every format shares: successful GETs of pages only. */
 function request_(r: { method: string | undefined; target: string | undefined; status: number; timestamp: number; ip?: string; userAgent?: string; referrer?: string }): ParsedLine {
   if (!r.method || !r.target) return { error: 'no request method and path' };
   if (r.method.toUpperCase() !== 'GET') return { skip: `method ${r.method.toUpperCase()}` };
-  if (!(r.status >= 200 && r.status < 400)) return { skip: `status ${r.status}` };
+  const view = () => ({
+    timestamp: r.timestamp,
+    url: r.target!,
+    userAgent: r.userAgent,
+    ip: r.ip || undefined,
+    referrer: r.referrer && r.referrer !== '-' ? r.referrer : null,
+  });
+  if (!(r.status >= 200 && r.status < 400)) {
+    const skip = `status ${r.status}`;
+    return isMissStatus(r.status) && Number.isFinite(r.timestamp) ? { skip, missed: { view: view(), status: r.status } } : { skip };
+  }
   if (!Number.isFinite(r.timestamp)) return { error: 'no usable timestamp' };
-  return {
-    view: {
-      timestamp: r.timestamp,
-      url: r.target,
-      userAgent: r.userAgent,
-      ip: r.ip || undefined,
-      referrer: r.referrer && r.referrer !== '-' ? r.referrer : null,
-    },
-  };
+  return { view: view() };
 }
 
 /** Logpush timestamps are RFC 3339 text or Unix seconds, milliseconds or nanoseconds, depending on the job. */
 function cloudflareTime(value: unknown): number {
-  if (typeof value === 'string' && !/^\d+$/.test(value)) return Date.parse(value);
+  if (typeof value === 'string' && !/^\d+$/.test(value)) return parseIsoDateTime(value) ?? NaN;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) return NaN;
   if (n > 1e17) return Math.floor(n / 1e6);

@@ -2,13 +2,33 @@ const STATIC_ASSET =
   /\.(css|js|mjs|cjs|map|json|xml|png|jpe?g|gif|svg|ico|webp|avif|bmp|tiff?|woff2?|ttf|otf|eot|mp[34]|webm|ogg|wav|wasm|pdf|zip|gz)$/i;
 const NOT_PAGES = new Set(['/robots.txt', '/favicon.ico', '/sitemap.xml', '/ads.txt', '/humans.txt']);
 export const MAX_PATH_LENGTH = 1024;
+const MARKDOWN_PAGE = /\.md$/i;
+const LLMS_TXT = /\/llms(?:-full)?\.txt$/i;
 
 /**
- * The page path of a URL or path: query and fragment dropped, a trailing slash removed (but "/" kept). Returns
- * undefined for static assets (images, css, js, fonts, …), well-known non-pages and anything that is not a path.
- * Markdown and llms.txt variants are pages: they are what AI agents read.
+ * The page path of a URL or path: query and fragment dropped, a trailing slash removed (but "/" kept), and a raw
+ * Markdown variant read as its page (`/guide/intro.md` is `/guide/intro`, so a page's row counts everyone who read
+ * it in either form). Returns undefined for static assets (images, css, js, fonts, …), well-known non-pages and
+ * anything that is not a path. `llms.txt` and `llms-full.txt` are pages of their own.
  */
 export function pagePath(urlOrPath: string): string | undefined {
+  let path = requestPath(urlOrPath);
+  if (path === undefined || STATIC_ASSET.test(path) || NOT_PAGES.has(path.toLowerCase()) || path.startsWith('/_next/')) return undefined;
+  if (MARKDOWN_PAGE.test(path)) path = path.slice(0, -'.md'.length).replace(/\/+$/, '') || '/';
+  return path;
+}
+
+/**
+ * Whether a URL or path asks for raw Markdown — a page's `.md` variant, `llms.txt` or `llms-full.txt` (in any
+ * folder) — which is what AI agents read and browsers do not.
+ */
+export function isRawMarkdown(urlOrPath: string): boolean {
+  const path = requestPath(urlOrPath);
+  return path !== undefined && (MARKDOWN_PAGE.test(path) || LLMS_TXT.test(path));
+}
+
+/** The path of a URL or path without query, fragment or trailing slash; undefined when it is not a path. */
+function requestPath(urlOrPath: string): string | undefined {
   let path = urlOrPath.trim();
   if (/^https?:\/\//i.test(path)) {
     try {
@@ -19,9 +39,7 @@ export function pagePath(urlOrPath: string): string | undefined {
   }
   path = path.replace(/[?#].*$/s, '');
   if (!path.startsWith('/') || path.length > MAX_PATH_LENGTH || /[\s\x00-\x1f\x7f]/.test(path)) return undefined;
-  if (path.length > 1) path = path.replace(/\/+$/, '') || '/';
-  if (STATIC_ASSET.test(path) || NOT_PAGES.has(path.toLowerCase()) || path.startsWith('/_next/')) return undefined;
-  return path;
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
 }
 
 /** Hostname of a URL, lower-cased; undefined when it is not an http(s) URL. */

@@ -1,29 +1,22 @@
 import { z } from 'zod';
+import { EARLIEST_MS, parseIsoDate, parseIsoDateTime } from './calendar-time.js';
 
 /**
  * Request and response shapes of the analytics API, as zod schemas: requests are validated with them and the
  * OpenAPI document is generated from them.
  */
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+/** Queries may name any time from 1970 through year 9999, the last a four-digit year can write. */
+const LATEST_QUERY_MS = Date.UTC(10_000, 0, 1);
 
-/** `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 date-time with a zone → epoch ms. */
-export const DateParam = z
-  .string()
-  .refine((v) => (DATE_ONLY.test(v) || DATE_TIME.test(v)) && parseDate(v) !== undefined, 'must be YYYY-MM-DD or an ISO 8601 date-time')
-  .transform((v) => parseDate(v)!);
-
-export function parseDate(value: string): number | undefined {
-  if (DATE_ONLY.test(value)) {
-    const [y, m, d] = value.split('-').map(Number);
-    const ms = Date.UTC(y, m - 1, d);
-    // Date.UTC rolls 2026-02-31 over to March: refuse instead
-    return new Date(ms).getUTCDate() === d && new Date(ms).getUTCMonth() === m - 1 ? ms : undefined;
-  }
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
-}
+/** `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 date-time with a zone → epoch ms; impossible dates refused. */
+export const DateParam = z.string().transform((value, ctx) => {
+  const ms = parseIsoDate(value) ?? parseIsoDateTime(value);
+  if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'must be YYYY-MM-DD or an ISO 8601 date-time with a zone, and a real date' });
+  else if (ms < EARLIEST_MS || ms >= LATEST_QUERY_MS) ctx.addIssue({ code: 'custom', message: 'must be between 1970-01-01 and 9999-12-31' });
+  else return ms;
+  return z.NEVER;
+});
 
 const wholeNumber = (name: string, min: number, max?: number) =>
   z
@@ -51,7 +44,14 @@ export const MAX_BATCH = 10_000;
 export const ServerEvent = z
   .object({
     id: z.string().min(1).max(200).optional(),
-    timestamp: z.string().refine((v) => DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time with a zone'),
+    // handed on in canonical form, so whoever reads it with Date.parse gets exactly the instant checked here
+    timestamp: z.string().transform((value, ctx) => {
+      const ms = parseIsoDateTime(value);
+      if (ms === undefined) ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time with a zone, and a real one' });
+      else if (ms < EARLIEST_MS) ctx.addIssue({ code: 'custom', message: 'must not be before 1970-01-01T00:00:00Z' });
+      else return new Date(ms).toISOString();
+      return z.NEVER;
+    }),
     path: z.string().min(1).max(2048),
     userAgent: z.string().max(2048),
     ip: z.string().max(64).optional(),

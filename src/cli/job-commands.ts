@@ -44,7 +44,7 @@ function describeJob(job: Job): string[] {
   ];
 }
 
-function projectOption(values: CommandContext['values']): string {
+export function projectOption(values: CommandContext['values']): string {
   if (typeof values.project !== 'string' || !values.project) throw new UsageError('--project <id> is required');
   return encodeURIComponent(values.project);
 }
@@ -63,7 +63,7 @@ async function followJob(api: ScribeApiClient, base: string, jobId: string, out:
   }
 }
 
-async function withApi<T>(ctx: CommandContext, fn: (api: ScribeApiClient) => Promise<T>): Promise<T> {
+export async function withApi<T>(ctx: CommandContext, fn: (api: ScribeApiClient) => Promise<T>): Promise<T> {
   try {
     return await fn(createApiClient(ctx.config.client));
   } catch (err) {

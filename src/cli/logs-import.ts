@@ -69,6 +69,7 @@ export const logsCommands: Record<string, Command> = {
           format: format as 'auto' | LogFormat,
           ingest: (views) => analytics.ingest(project.id, views),
           lineKey: (line) => analytics.logLineKey(project.id, line),
+          recordMisses: async (misses) => void (await analytics.recordAiMisses(project.id, misses)),
           onProgress: progress,
         });
         progress?.(0, summary, true);

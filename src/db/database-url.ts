@@ -4,7 +4,7 @@ export type DatabaseTarget =
   | { provider: 'sqlite'; url: string; filePath: string }
   | { provider: 'postgresql'; url: string };
 
-export const DEFAULT_SQLITE_FILE = './data/scribe.db';
+const DEFAULT_SQLITE_FILE = './data/scribe.db';
 
 /**
  * `file:` selects SQLite (relative paths are resolved against the working directory),

@@ -7,7 +7,7 @@ import { openSchemaEngine, readSchemaFile, type SchemaEngine } from './schema-en
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Prisma's own migrate lock id is 72707369; Scribe holds a neighbour around the whole run so that the
  * engine's own locking (if any) never waits on ours. */
-export const MIGRATION_LOCK_ID = 72707370;
+const MIGRATION_LOCK_ID = 72707370;
 
 export function prismaDir(target: DatabaseTarget): string {
   return path.join(ROOT, 'prisma', target.provider === 'sqlite' ? 'sqlite' : 'postgres');

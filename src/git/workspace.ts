@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import type { BotIdentity } from '../github/github-app.js';
 
 /** A git operation failed; `message` is safe to show (no token), `kind` says what a user can do about it. */
 export class GitFailure extends Error {
@@ -96,14 +95,34 @@ export async function remoteBranchExists(params: { url: string; branch: string; 
   }
 }
 
+/** Who commits: the GitHub App's bot user, as its caller looked it up. */
+export interface CommitIdentity {
+  name: string;
+  email: string;
+}
+
 /** Shallow single-branch clone of `ref` into `dir`, with the bot as committer and signing off (one git process). */
-export async function cloneRepository(params: { url: string; ref: string; dir: string; token: string; identity: BotIdentity; signal?: AbortSignal }): Promise<void> {
+export async function cloneRepository(params: { url: string; ref: string; dir: string; token: string; identity: CommitIdentity; signal?: AbortSignal }): Promise<void> {
   const { identity } = params;
   try {
     await git({ token: params.token, signal: params.signal }).clone(params.url, params.dir, [
       '--depth', '1', '--single-branch', '--branch', params.ref, '--no-tags',
       '--config', `user.name=${identity.name}`, '--config', `user.email=${identity.email}`, '--config', 'commit.gpgsign=false',
     ]);
+  } catch (err) {
+    throw classify(err, params.token);
+  }
+}
+
+/**
+ * A shallow checkout of one commit (a source repository at a pushed sha), for reading only: fetched by sha, which
+ * GitHub and git's protocol v2 serve for any reachable commit, with no remote left configured to push to.
+ */
+export async function checkoutCommit(params: { url: string; sha: string; dir: string; token: string; signal?: AbortSignal }): Promise<void> {
+  try {
+    await git({ dir: params.dir }).init();
+    await git({ dir: params.dir, token: params.token, signal: params.signal }).raw(['fetch', '--depth', '1', '--no-tags', params.url, params.sha]);
+    await git({ dir: params.dir }).raw(['checkout', '--quiet', '--detach', 'FETCH_HEAD']);
   } catch (err) {
     throw classify(err, params.token);
   }

@@ -1,5 +1,5 @@
 import { Probot, ProbotOctokit } from 'probot';
-import type { Config } from '../config.js';
+import { gitHubAppConfigured, type Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { randomHex } from '../ids.js';
 
@@ -13,7 +13,7 @@ export function githubApiBaseUrl(github: Config['github']): string | undefined {
  */
 export function createProbot(params: { config: Config; logger: Logger }): Probot | null {
   const { github } = params.config;
-  if (!github.appId || !github.privateKey) return null;
+  if (!gitHubAppConfigured(github)) return null;
   return new Probot({
     appId: github.appId,
     privateKey: github.privateKey,

@@ -1,12 +1,11 @@
 import type { Probot, ProbotOctokit } from 'probot';
 import type { Config } from '../config.js';
+import type { CommitIdentity } from '../git/workspace.js';
 
 export type InstallationOctokit = ProbotOctokit;
 
-export interface BotIdentity {
-  name: string;
-  email: string;
-}
+/** The bot user commits are attributed to. */
+export type BotIdentity = CommitIdentity;
 
 /** What a job needs from GitHub, as the App: addresses, installation clients and tokens, the bot identity. */
 export interface GitHubApp {
@@ -78,10 +77,12 @@ export function createGitHubApp(params: { probot: Probot; github: Config['github
     botIdentity(installation) {
       identity ??= (async () => {
         const app = await probot.auth();
-        const { data } = await app.rest.apps.getAuthenticated();
+        const { data } = await app.rest.apps.getAuthenticated().catch(lookupFailed("the GitHub App's own details (GET /app)", 'check APP_ID and PRIVATE_KEY'));
         const slug = data?.slug ?? 'scribe';
         const login = `${slug}[bot]`;
-        const { data: user } = await installation.rest.users.getByUsername({ username: login });
+        const { data: user } = await installation.rest.users
+          .getByUsername({ username: login })
+          .catch(lookupFailed(`the App's bot user (GET /users/${login})`, 'commits are attributed to that user; check that the App exists on this GitHub host under that slug'));
         // GitHub attributes commits to the bot through its noreply address: <user id>+<login>@users.noreply.<host>.
         return { name: login, email: `${user.id}+${login}@users.noreply.${hostName}` };
       })();
@@ -90,6 +91,18 @@ export function createGitHubApp(params: { probot: Probot; github: Config['github
       });
       return identity;
     },
+  };
+}
+
+/**
+ * A failed lookup as a GitHubAppError that names the request, so a job fails saying what GitHub refused rather
+ * than suggesting the repository is out of reach.
+ */
+function lookupFailed(what: string, hint: string): (err: unknown) => never {
+  return (err) => {
+    const status = statusOf(err);
+    const message = ((err as Error)?.message ?? String(err)).slice(0, 200);
+    throw new GitHubAppError(`Could not look up ${what}: GitHub answered ${status ?? 'with an error'} (${message}); ${hint}`, status);
   };
 }
 

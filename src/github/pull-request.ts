@@ -16,14 +16,14 @@ function quote(text: string): string {
 }
 
 /** Title and body of the pull request, from the agent's summary and the prompts; pure, so tested without a network. */
-export function pullRequestText(params: { title: string | null; summary: string | null; prompts: string[]; jobId: string; jobUrl: string | null }): PullRequestText {
+export function pullRequestText(params: { title: string | null; summary: string | null; prompts: string[]; notes?: string | null; jobId: string; jobUrl: string | null }): PullRequestText {
   const firstLine = (params.title?.trim() || params.prompts[0]?.trim().split('\n')[0] || 'Documentation update').replace(/\s+/g, ' ');
   const title = firstLine.length > MAX_TITLE ? `${firstLine.slice(0, MAX_TITLE - 1)}…` : firstLine;
   const [original, ...followUps] = params.prompts;
   const sections = [
     params.summary?.trim() || 'The documentation agent edited the files in this pull request.',
-    `### Prompt\n\n${quote(original ?? '')}`,
-    ...followUps.map((p, i) => `### Follow-up ${i + 1}\n\n${quote(p)}`),
+    // An automation's notes (the source changes covered) stand in for its prompts, which repeat diffs
+    ...(params.notes ? [params.notes] : [`### Prompt\n\n${quote(original ?? '')}`, ...followUps.map((p, i) => `### Follow-up ${i + 1}\n\n${quote(p)}`)]),
     `---\nOpened by Scribe for agent job ${params.jobUrl ? `[\`${params.jobId}\`](${params.jobUrl})` : `\`${params.jobId}\``}.`,
   ];
   return { title, body: sections.join('\n\n') };

@@ -3,7 +3,7 @@ import type { AppContext } from './context.js';
 import { requestId } from './request-id.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
 import { requestLog } from './request-log.js';
-import { measureRequests } from './routes/metrics.js';
+import { measureRequests } from './measure-requests.js';
 
 /** A route module: mounts its routes on the router it is given. */
 export type RouteModule = (router: Router, ctx: AppContext) => void;

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { AppContext } from './context.js';
-import { authenticateApiKey, authorizeApiKey, type ApiKeyInfo, type Scope } from '../keys/api-keys.js';
+import { authenticateApiKey, authorizeApiKey, type Scope } from '../keys/api-keys.js';
 import { Unauthenticated } from '../errors.js';
 import { getProject, type Project } from '../projects/projects.js';
 
@@ -18,7 +18,6 @@ export function requireApiKey(ctx: AppContext, scope?: Scope): RequestHandler {
       const key = await authenticateApiKey({ db: ctx.db, clock: ctx.clock, presented: match?.[1] });
       const projectId = String(req.params.projectId);
       authorizeApiKey(key, projectId, scope ?? (req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write'));
-      res.locals.apiKey = key;
       res.locals.project = await getProject(ctx.db, projectId);
       next();
     } catch (err) {
@@ -29,8 +28,4 @@ export function requireApiKey(ctx: AppContext, scope?: Scope): RequestHandler {
 
 export function authenticatedProject(res: Response): Project {
   return res.locals.project as Project;
-}
-
-export function authenticatedKey(res: Response): ApiKeyInfo {
-  return res.locals.apiKey as ApiKeyInfo;
 }

@@ -22,6 +22,9 @@ interface BodyParserError extends Error {
   type?: string;
   status?: number;
   limit?: number;
+  expose?: boolean;
+  /** zlib's code (Z_DATA_ERROR, Z_BUF_ERROR…) when a Content-Encoding body does not decompress */
+  code?: string;
 }
 
 /** The one place errors become HTTP: `{"error": sentence, "details"?: [...]}`, never HTML or a stack. */
@@ -62,6 +65,18 @@ function toResponse(err: unknown, requestId: string | undefined) {
       return { status: 415, body: { error: parserError.message } };
     case 'request.aborted':
       return { status: 400, body: { error: 'Request was aborted' } };
+  }
+  // Express's router throws a URIError while matching a route, before any handler (authentication included) runs.
+  if (err instanceof URIError) {
+    return { status: 400, body: { error: 'Malformed percent-encoding in the request path' } };
+  }
+  if (typeof parserError?.code === 'string' && parserError.code.startsWith('Z_')) {
+    return { status: 400, body: { error: 'Request body does not match its Content-Encoding', details: [{ message: parserError.message }] } };
+  }
+  // Anything else a library marked as the client's fault (http-errors' `expose`) keeps its 4xx and its message.
+  const status = parserError?.status;
+  if (parserError?.expose && typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, body: { error: parserError.message } };
   }
   return { status: 500, body: { error: `Internal server error (request id ${requestId ?? 'unknown'})` } };
 }

@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 
 export class UnsupportedMediaType extends DomainError {}
 
-export const DEFAULT_JSON_LIMIT = '1mb';
+const DEFAULT_JSON_LIMIT = '1mb';
 
 /**
  * Parses a JSON request body with a size limit. A body with another content type is refused with 415

@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import type { Clock } from '../clock.js';
 import { toJobRecord, type JobRecord } from './job-store.js';
-import type { JobStage } from './job-status.js';
+import { statusesBefore, type JobStage } from './job-status.js';
 
 /**
  * The work queue over AgentJob: an `active` job with no live lease needs a worker. Claiming takes a lease;
@@ -93,7 +93,8 @@ export async function finishRun(
   params: QueueParams & { jobId: string; handledSeq: number; result: { prNumber: number | null; prLink: string | null; title: string | null; summary: string | null } },
 ): Promise<'completed' | 'requeued' | 'dropped'> {
   const { db, clock, workerId, jobId, handledSeq, result } = params;
-  const held = { id: jobId, leaseOwner: workerId, status: 'active' };
+  // a run may only end a job that may still be completed (which is exactly an active one)
+  const held = { id: jobId, leaseOwner: workerId, status: { in: statusesBefore('completed') } };
   for (;;) {
     const job = await db.agentJob.findFirst({ where: held, select: { updatedAt: true } });
     if (!job) break;
@@ -125,7 +126,7 @@ export async function finishRun(
 export async function failRun(params: QueueParams & { jobId: string; error: string; stage: JobStage }): Promise<boolean> {
   const { db, clock, workerId, jobId } = params;
   const { count } = await db.agentJob.updateMany({
-    where: { id: jobId, leaseOwner: workerId, status: 'active' },
+    where: { id: jobId, leaseOwner: workerId, status: { in: statusesBefore('failed') } },
     data: { status: 'failed', error: params.error, errorStage: params.stage, leaseOwner: null, leaseExpiresAt: null, attempts: 0, updatedAt: clock() },
   });
   return count === 1;

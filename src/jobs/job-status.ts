@@ -9,8 +9,12 @@ const TRANSITIONS: Record<JobStatus, readonly JobStatus[]> = {
   archived: [],
 };
 
-export function canTransition(from: JobStatus, to: JobStatus): boolean {
-  return TRANSITIONS[from].includes(to);
+/**
+ * The statuses a job may move to `to` from. Every status change in the store filters on these in its WHERE clause,
+ * so a move the table does not allow (say, failing a job archived a moment ago) changes nothing.
+ */
+export function statusesBefore(to: JobStatus): JobStatus[] {
+  return JOB_STATUSES.filter((from) => TRANSITIONS[from].includes(to));
 }
 
 export function isJobStatus(value: string): value is JobStatus {

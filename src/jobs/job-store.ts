@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
 import { Conflict, NotFound } from '../errors.js';
-import { isJobStatus, type JobStatus } from './job-status.js';
+import { isJobStatus, statusesBefore, type JobStatus } from './job-status.js';
 
 /** A job as the rest of Scribe sees it (the table is this module's own). */
 export interface JobRecord {
@@ -36,7 +36,7 @@ export interface JobMessage {
   createdAt: Date;
 }
 
-export const JOB_NOT_FOUND = 'Job not found';
+const JOB_NOT_FOUND = 'Job not found';
 
 type JobRow = Awaited<ReturnType<Db['agentJob']['findUniqueOrThrow']>>;
 
@@ -135,27 +135,30 @@ export async function listMessages(db: Db, jobId: string): Promise<JobMessage[]>
  * A follow-up instruction. An active job keeps it queued (its worker runs again after the current run); a
  * completed or failed job becomes active again; an archived job refuses it.
  */
-export async function addMessage(params: { db: Db; clock: Clock; projectId: string; jobId: string; prompt: string }): Promise<JobRecord> {
+export async function addMessage(params: { db: Db; clock: Clock; projectId: string; jobId: string; prompt: string }): Promise<{ job: JobRecord; seq: number }> {
   const { db, clock, projectId, jobId } = params;
   for (let attempt = 0; ; attempt++) {
     const job = await getJob(db, projectId, jobId);
     if (job.status === 'archived') throw new Conflict('Job is archived; create a new job instead');
     const last = await db.agentJobMessage.findFirst({ where: { jobId }, orderBy: { seq: 'desc' }, select: { seq: true } });
     const now = clock();
+    const seq = (last?.seq ?? 0) + 1;
     try {
       const reactivate = job.status !== 'active';
       const [, row] = await db.$transaction([
-        db.agentJobMessage.create({ data: { id: randomId('msg'), jobId, projectId, seq: (last?.seq ?? 0) + 1, prompt: params.prompt, createdAt: now } }),
+        db.agentJobMessage.create({ data: { id: randomId('msg'), jobId, projectId, seq, prompt: params.prompt, createdAt: now } }),
         db.agentJob.update({
-          where: { id: jobId },
+          // The status read above must still hold: a job archived meanwhile is not reactivated (the retry refuses it).
+          where: { id: jobId, status: reactivate ? { in: statusesBefore('active') } : 'active' },
           data: reactivate ? { status: 'active', error: null, errorStage: null, attempts: 0, leaseOwner: null, leaseExpiresAt: null, updatedAt: now } : { updatedAt: now },
         }),
-        db.agentJobEvent.create({ data: { jobId, type: 'message', data: JSON.stringify({ seq: (last?.seq ?? 0) + 1, queued: !reactivate }), createdAt: now } }),
+        db.agentJobEvent.create({ data: { jobId, type: 'message', data: JSON.stringify({ seq, queued: !reactivate }), createdAt: now } }),
       ]);
-      return toJobRecord(row);
+      return { job: toJobRecord(row), seq };
     } catch (err) {
-      // Two follow-ups at once race for the same seq; the unique index turns one away, which simply retries.
-      if (attempt >= 3 || !/unique/i.test(String((err as Error).message))) throw err;
+      // Two follow-ups at once race for the same seq (the unique index turns one away), or the job's status changed
+      // since it was read (the update finds no row): either way the next attempt sees the job as it is now.
+      if (attempt >= 3 || !(isUniqueViolation(err) || isRecordNotFound(err))) throw err;
     }
   }
 }
@@ -166,11 +169,26 @@ export async function archiveJob(params: { db: Db; clock: Clock; projectId: stri
   const job = await getJob(db, projectId, jobId);
   if (job.status === 'archived') return job;
   const now = clock();
-  const [row] = await db.$transaction([
-    db.agentJob.update({ where: { id: jobId }, data: { status: 'archived', archivedAt: now, updatedAt: now } }),
-    db.agentJobEvent.create({ data: { jobId, type: 'archived', data: JSON.stringify({ from: job.status }), createdAt: now } }),
-  ]);
-  return toJobRecord(row);
+  try {
+    const [row] = await db.$transaction([
+      db.agentJob.update({ where: { id: jobId, status: { in: statusesBefore('archived') } }, data: { status: 'archived', archivedAt: now, updatedAt: now } }),
+      db.agentJobEvent.create({ data: { jobId, type: 'archived', data: JSON.stringify({ from: job.status }), createdAt: now } }),
+    ]);
+    return toJobRecord(row);
+  } catch (err) {
+    // Archived by someone else since it was read: archiving is idempotent.
+    if (isRecordNotFound(err)) return getJob(db, projectId, jobId);
+    throw err;
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return /unique/i.test(String((err as Error)?.message));
+}
+
+/** Prisma's P2025: an update's WHERE (here, the status it expects) matched no row. */
+function isRecordNotFound(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === 'P2025';
 }
 
 export interface JobEvent {
@@ -186,12 +204,21 @@ export async function appendEvent(params: { db: Db; clock: Clock; jobId: string;
   });
 }
 
+/**
+ * Event ids are 64-bit columns on both databases, handed out upward from 1. The API gives them as JSON numbers,
+ * exact up to 2^53 - 1, which no id reaches (2^53 events would be 750,000 years of a billion a month): a cursor at
+ * or past that has nothing after it, and every id below it reaches the database exactly.
+ */
+export const MAX_EVENT_ID = Number.MAX_SAFE_INTEGER;
+
+/** A job's events after `afterId` (any non-negative integer; past the ids handed out there is simply nothing). */
 export async function listEvents(params: { db: Db; jobId: string; afterId?: number; limit?: number }): Promise<JobEvent[]> {
+  if (params.afterId !== undefined && params.afterId >= MAX_EVENT_ID) return [];
   const rows = await params.db.agentJobEvent.findMany({
     where: { jobId: params.jobId, ...(params.afterId ? { id: { gt: params.afterId } } : {}) },
     orderBy: { id: 'asc' },
     take: params.limit ?? 1000,
   });
-  return rows.map((row) => ({ ...(JSON.parse(row.data) as Record<string, unknown>), id: row.id, type: row.type, createdAt: row.createdAt.toISOString() }));
+  // a bigint on PostgreSQL, a number on SQLite (whose Prisma type is Int: see scripts/db-generate.ts)
+  return rows.map((row) => ({ ...(JSON.parse(row.data) as Record<string, unknown>), id: Number(row.id), type: row.type, createdAt: row.createdAt.toISOString() }));
 }
-

@@ -1,44 +1,16 @@
-import type Anthropic from '@anthropic-ai/sdk';
-import type { Db } from '../db/client.js';
 import type { JobsConfig } from '../config.js';
 import { runAgent as defaultRunAgent } from '../agent/run-agent.js';
-import type { AgentEvent, AgentLimits } from '../agent/types.js';
-import { findProject } from '../projects/projects.js';
-import type { GitHubApp } from '../github/github-app.js';
-import { openOrUpdatePullRequest, pullRequestText } from '../github/pull-request.js';
-import { cloneRepository, commitAll, createWorkspaceDir, pushBranch, remoteBranchExists, removeWorkspace } from '../git/workspace.js';
+import type { AgentEvent, AgentLimits, AgentResult } from '../agent/types.js';
+import { checkoutCommit, createWorkspaceDir, removeWorkspace } from '../git/workspace.js';
 import { listMessages, type JobRecord } from './job-store.js';
-import { describeFailure, JobFailure } from './job-failure.js';
-import type { JobStage, StopReason } from './job-status.js';
-
-export interface RunOutcome {
-  handledSeq: number;
-  prNumber: number | null;
-  prLink: string | null;
-  title: string | null;
-  summary: string | null;
-}
-
-export type EmitEvent = (type: string, data?: Record<string, unknown>) => Promise<void>;
-
-/** Runs one claimed job to a pull request (or to nothing to change); throws a JobFailure. */
-export type JobRunner = (params: { job: JobRecord; signal: AbortSignal; emit: EmitEvent }) => Promise<RunOutcome>;
-
-export interface JobRunnerDeps {
-  db: Db;
-  github: GitHubApp;
-  anthropic: Anthropic;
-  jobs: JobsConfig;
-  runAgent?: typeof defaultRunAgent;
-  /** extra context for the message a run carries out (e.g. the file and line of the review comment it came from) */
-  messageContext?: (job: JobRecord, seq: number) => Promise<string | null>;
-  /** whether the message came from a GitHub comment that gets its own reply (so no separate follow-up comment) */
-  answeredOnGitHub?: (job: JobRecord, seq: number) => Promise<boolean>;
-}
+import { describeFailure } from './job-failure.js';
+import type { JobStage } from './job-status.js';
+import type { EmitEvent, JobRunner, JobRunnerDeps } from './run-types.js';
+import { cloneForRun, commitEdits, proposeEdits, pushEdits, reachRepository, stopUnlessShuttingDown, type Checkout, type Run } from './run-stages.js';
 
 const MAX_EVENT_TEXT = 2000;
 
-export function agentLimits(jobs: JobsConfig): AgentLimits {
+function agentLimits(jobs: JobsConfig): AgentLimits {
   return {
     maxTurns: jobs.maxTurns,
     maxOutputTokensPerTurn: jobs.maxOutputTokensPerTurn,
@@ -46,10 +18,6 @@ export function agentLimits(jobs: JobsConfig): AgentLimits {
     maxWallMs: jobs.timeoutMs,
     maxRepairRounds: jobs.maxRepairRounds,
   };
-}
-
-export function jobUrl(jobs: JobsConfig, job: JobRecord): string | null {
-  return jobs.publicUrl ? `${jobs.publicUrl}/v2/agent/${job.projectId}/job/${job.id}` : null;
 }
 
 function agentContext(job: JobRecord, onBranch: boolean, prompts: string[], extra: string | null): string {
@@ -61,84 +29,71 @@ function agentContext(job: JobRecord, onBranch: boolean, prompts: string[], extr
   return lines.join('\n');
 }
 
-export function createJobRunner(deps: JobRunnerDeps): JobRunner {
+/** Stage `agent`: the model edits the clone, carrying out the last message with the earlier ones as history. */
+async function editWithAgent(run: Run, checkout: Checkout, source: AgentSource | undefined): Promise<AgentResult> {
+  const { deps, job } = run;
   const runAgent = deps.runAgent ?? defaultRunAgent;
+  return runAgent({
+    workspaceDir: run.dir,
+    source,
+    instructions: run.prompts,
+    context: agentContext(job, checkout.onBranch, run.prompts, (await deps.messageContext?.(job, run.handledSeq)) ?? null),
+    model: job.model,
+    client: deps.anthropic,
+    limits: agentLimits(deps.jobs),
+    signal: run.signal,
+    onEvent: (event) => recordAgentEvent(run.emit, event),
+  });
+}
+
+type AgentSource = { dir: string; label: string };
+
+/**
+ * Stage `source`: the run's source repository at its commit, cloned apart from the docs clone through the App's
+ * installation on that repository (a fresh token, as for the docs clone); read-only to the agent, never committed.
+ */
+async function cloneSource(run: Run, source: { repository: string; sha: string }, dir: string): Promise<AgentSource> {
+  const { github } = run.deps;
+  const token = await github.freshToken(await github.installationFor(source.repository, null));
+  await checkoutCommit({ url: github.gitUrl(source.repository), sha: source.sha, dir, token, signal: run.signal });
+  await run.emit('source_cloned', { repository: source.repository, sha: source.sha });
+  return { dir, label: `${source.repository} at ${source.sha.slice(0, 7)}` };
+}
+
+/**
+ * A run as a pipeline of stages (github → clone → agent → commit → push → pull_request), each announced in the
+ * job's events; whatever a stage throws becomes a JobFailure naming that stage.
+ */
+export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   return async ({ job, signal, emit }) => {
-    const { db, github } = deps;
-    const messages = await listMessages(db, job.id);
-    const prompts = messages.map((m) => m.prompt);
-    const handledSeq = messages.at(-1)?.seq ?? job.handledSeq;
-    const [owner, repo] = job.repository.split('/');
-    let stage: JobStage = 'github';
-    const enter = async (next: JobStage, data: Record<string, unknown> = {}) => {
-      stage = next;
-      await emit('stage', { stage: next, ...data });
+    const messages = await listMessages(deps.db, job.id);
+    let current: JobStage = 'github';
+    const stage = async <T>(name: JobStage, work: () => Promise<T>, data: Record<string, unknown> = {}): Promise<T> => {
+      current = name;
+      await emit('stage', { stage: name, ...data });
+      return work();
     };
-    const dir = await createWorkspaceDir();
+    const run: Run = { deps, job, signal, emit, dir: await createWorkspaceDir(), prompts: messages.map((m) => m.prompt), handledSeq: messages.at(-1)?.seq ?? job.handledSeq };
+    let sourceDir: string | undefined;
     try {
-      await enter('github');
-      const project = await findProject(db, job.projectId);
-      if (project?.disabledAt) {
-        throw new JobFailure('github', `The project for ${job.repository} is disabled: ${project.disabledReason ?? 'an operator disabled it'}. Install the GitHub App on the repository again to use it`);
-      }
-      const installationId = await github.installationFor(job.repository, project?.installationId ?? null);
-      const octokit = await github.octokit(installationId);
-      // Independent round trips, side by side: the access check, the bot identity (cached after the first job) and
-      // the token the clone uses, minted here, a moment before the clone.
-      const [, identity, cloneToken] = await Promise.all([octokit.rest.repos.get({ owner, repo }), github.botIdentity(octokit), github.freshToken(installationId)]);
-
-      await enter('clone');
-      const url = github.gitUrl(job.repository);
-      // The branch may exist after an earlier run of this job (a follow-up, or a run resumed after a crash): work
-      // on top of it so earlier commits are kept and a push is a fast-forward. A first attempt cannot have one.
-      const mayHaveBranch = job.runsCompleted > 0 || job.attempts > 1;
-      const onBranch = mayHaveBranch && (await remoteBranchExists({ url, branch: job.branch, token: cloneToken, signal }));
-      const ref = onBranch ? job.branch : job.baseRef;
-      const started = Date.now();
-      // Pushes go to HEAD:refs/heads/<branch>, so the clone needs no local branch of that name.
-      await cloneRepository({ url, ref, dir, token: cloneToken, identity, signal });
-      await emit('cloned', { ref, ms: Date.now() - started });
-
-      await enter('agent', { model: job.model });
-      const result = await runAgent({
-        workspaceDir: dir,
-        instructions: prompts,
-        context: agentContext(job, onBranch, prompts, (await deps.messageContext?.(job, handledSeq)) ?? null),
-        model: job.model,
-        client: deps.anthropic,
-        limits: agentLimits(deps.jobs),
-        signal,
-        onEvent: (event) => recordAgentEvent(emit, event),
-      });
-
-      // From here on a shutdown lets the run finish (commit, push and pull request take seconds), so the process
-      // never hands back a job whose edits may already be pushed; an archive or a lost lease still stops it.
-      if (signal.aborted && signal.reason !== ('shutdown' satisfies StopReason)) throw new JobFailure('agent', 'The run was stopped');
-      await enter('commit');
-      // The push token is minted while git commits; it is used within the second.
-      const pushToken = github.freshToken(installationId);
-      pushToken.catch(() => undefined);
-      const sha = await commitAll({ dir, message: `${result.title || 'Documentation update'}\n\n${result.summary}\n\nScribe-Job: ${job.id}` });
-      await emit(sha ? 'committed' : 'no_changes', sha ? { sha } : {});
-      if (!sha && !onBranch) return { handledSeq, prNumber: job.prNumber, prLink: job.prLink, title: result.title, summary: result.summary };
-
-      if (sha) {
-        await enter('push', { branch: job.branch });
-        if (signal.aborted && signal.reason !== ('shutdown' satisfies StopReason)) throw new JobFailure('push', 'The run was stopped');
-        await pushBranch({ dir, url, branch: job.branch, token: await pushToken });
-      }
-
-      await enter('pull_request');
-      const text = pullRequestText({ title: job.title ?? result.title, summary: result.summary, prompts, jobId: job.id, jobUrl: jobUrl(deps.jobs, job) });
-      const announce = prompts.length > 1 && sha && !(await deps.answeredOnGitHub?.(job, handledSeq));
-      const followUp = announce ? `Follow-up from Scribe job \`${job.id}\`:\n\n> ${prompts.at(-1)!.trim().replace(/\n/g, '\n> ')}\n\n${result.summary}` : undefined;
-      const pr = await openOrUpdatePullRequest({ octokit, repository: job.repository, base: job.baseRef, head: job.branch, text, draft: job.draft, comment: followUp, mayExist: onBranch });
-      await emit('pull_request', { number: pr.number, url: pr.url, created: pr.created });
-      return { handledSeq, prNumber: pr.number, prLink: pr.url, title: job.title ?? result.title, summary: result.summary };
+      const access = await stage('github', () => reachRepository(run));
+      const checkout = await stage('clone', () => cloneForRun(run, access));
+      const wanted = await deps.sourceFor?.(job);
+      sourceDir = wanted ? await createWorkspaceDir() : undefined;
+      const source = wanted && sourceDir ? await stage('clone', () => cloneSource(run, wanted, sourceDir!), { source: wanted.repository }) : undefined;
+      const result = await stage('agent', () => editWithAgent(run, checkout, source), { model: job.model });
+      stopUnlessShuttingDown(signal, 'agent');
+      const { sha, pushToken } = await stage('commit', () => commitEdits(run, access, result));
+      const outcome = { handledSeq: run.handledSeq, sha, title: job.title ?? result.title, summary: result.summary };
+      if (!sha && !checkout.onBranch) return { ...outcome, title: result.title, prNumber: job.prNumber, prLink: job.prLink };
+      if (sha) await stage('push', () => pushEdits(run, checkout, pushToken), { branch: job.branch });
+      const pr = await stage('pull_request', () => proposeEdits(run, access, checkout, { sha, result }));
+      return { ...outcome, prNumber: pr.number, prLink: pr.url };
     } catch (err) {
-      throw describeFailure(err, stage, { repository: job.repository, baseRef: job.baseRef, branch: job.branch });
+      throw describeFailure(err, current, { repository: job.repository, baseRef: job.baseRef, branch: job.branch });
     } finally {
-      await removeWorkspace(dir);
+      await removeWorkspace(run.dir);
+      if (sourceDir) await removeWorkspace(sourceDir);
     }
   };
 }

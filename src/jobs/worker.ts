@@ -10,7 +10,7 @@ import { JobEventLog } from './event-log.js';
 import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueueParams } from './job-queue.js';
 import { JobFailure } from './job-failure.js';
 import type { StopReason } from './job-status.js';
-import type { JobRunner } from './run-job.js';
+import type { JobRunner, RunEnd, RunListener } from './run-types.js';
 import { jobDuration, leaseLosses } from '../metrics/metrics.js';
 
 
@@ -35,7 +35,17 @@ export class JobWorker {
   private stopped = true;
 
   constructor(
-    private readonly params: { db: Db; database: DatabaseTarget; clock: Clock; logger: Logger; jobs: JobsConfig; runner: JobRunner; workerId?: string },
+    private readonly params: {
+      db: Db;
+      database: DatabaseTarget;
+      clock: Clock;
+      logger: Logger;
+      jobs: JobsConfig;
+      runner: JobRunner;
+      /** told how each run ended, unless it was stopped (archived, lease lost, shutting down) */
+      onRunEnd?: RunListener[];
+      workerId?: string;
+    },
   ) {
     this.workerId = params.workerId ?? randomId('wrk');
   }
@@ -132,6 +142,7 @@ export class JobWorker {
       log.info({ attempt: job.attempts }, 'agent job started');
       // A run that got all the way through is recorded even if a stop arrived meanwhile: its pull request exists.
       const outcome = await this.params.runner({ job, signal: controller.signal, emit });
+      await this.announce({ job, outcome }, log);
       // Every step is stored before the job leaves `active`, so a client that sees the end sees the whole log.
       await events.flush();
       const result = await finishRun({ ...this.queue, jobId: job.id, handledSeq: outcome.handledSeq, result: outcome });
@@ -139,6 +150,8 @@ export class JobWorker {
       outcomeLabel = result;
       log.info({ result, prLink: outcome.prLink }, 'agent job run finished');
     } catch (err) {
+      // A stopped run is not a result: it resumes elsewhere or is over.
+      if (!controller.signal.aborted) await this.announce({ job, error: (err as Error)?.message ?? String(err) }, log);
       await events.flush();
       outcomeLabel = controller.signal.aborted ? String(controller.signal.reason) : 'failed';
       await this.settleFailure(job, controller, err, emit, log);
@@ -146,6 +159,12 @@ export class JobWorker {
       timer({ outcome: outcomeLabel });
       clearInterval(heartbeat);
       await events.flush();
+    }
+  }
+
+  private async announce(end: RunEnd, log: Logger): Promise<void> {
+    for (const listener of this.params.onRunEnd ?? []) {
+      await listener(end).catch((err: unknown) => log.warn({ err }, 'a run-end subscriber failed'));
     }
   }
 

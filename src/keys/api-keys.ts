@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { randomBase62, randomId } from '../ids.js';
 import { Forbidden, Invalid, NotFound, Unauthenticated } from '../errors.js';
 
-export const KEY_PREFIX = 'scribe_sk_';
+const KEY_PREFIX = 'scribe_sk_';
 const SECRET_LENGTH = 40;
 const KEY_PATTERN = /^scribe_sk_[0-9A-Za-z]{32,}$/;
 

@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * gauges that describe stored state (jobs by status, queue depth) are computed at scrape time by a collector
  * the owning module registers, so replicas never disagree with the database.
  */
-export const registry = new Registry();
+const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'scribe_process_' });
 
 export const httpRequestDuration = new Histogram({

@@ -24,7 +24,7 @@ const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.
 // git check-ref-format, simplified: no spaces, control characters, "..", "~^:?*[\", or leading "-".
 const REF = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[^\s~^:?*[\\\x00-\x1f\x7f]+(?<![./])$/;
 
-export function validateProjectInput(input: { repository: string; ref: string; hostnames?: string[] }): void {
+function validateProjectInput(input: { repository: string; ref: string; hostnames?: string[] }): void {
   const details = [];
   if (!REPOSITORY.test(input.repository)) details.push({ message: 'repository must be owner/name' });
   if (!REF.test(input.ref)) details.push({ message: 'ref must be a valid branch name' });

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkEdits } from '../../src/agent/check-edits.js';
-import { linkCandidates } from '../../src/agent/link-candidates.js';
+import { importCandidates, linkCandidates } from '../../src/agent/link-candidates.js';
 import { mintlifyNavigationPages, mkdocsNavigationPages, mkdocsDocsDir } from '../../src/agent/navigation-pages.js';
 import { parsePage } from '../../src/agent/parse-page.js';
 import { makeWorkspace } from './agent-harness.js';
@@ -16,6 +16,7 @@ describe('parsePage', () => {
         { url: '/quickstart', line: 9 },
         { url: '../other.mdx', line: 11 },
       ],
+      imports: [],
     });
     const md = 'Text <a href="guide.html">guide</a>.\n\n<img src="pic.png">\n';
     expect((await parsePage(md, 'md')).links.map((l) => l.url)).toEqual(['guide.html', 'pic.png']);
@@ -28,11 +29,36 @@ describe('parsePage', () => {
     expect((await parsePage('# A\n\nbraces { here\n', 'md')).error).toBeUndefined();
   });
 
-  it('reports unclosed frontmatter, non-YAML frontmatter and unclosed code blocks', async () => {
+  it('reads frontmatter with a YAML parser: unclosed frontmatter, stray lines and unclosed quotes are errors', async () => {
     expect((await parsePage('---\ntitle: A\n\n# Body\n', 'md')).error).toContain('frontmatter opened by --- on line 1 is never closed');
-    expect((await parsePage('---\ntitle: A\nthis is not yaml\n---\n', 'md')).error).toContain('frontmatter line 3');
-    expect((await parsePage('# A\n\n```js\nconst a = 1;\n', 'md')).error).toBe('the code block opened on line 3 is never closed');
+    expect((await parsePage('---\ntitle: A\nthis is not yaml\n---\n', 'md')).error).toBe(
+      'the frontmatter is not valid YAML (line 3): Implicit map keys need to be followed by map values',
+    );
+    expect((await parsePage('---\ntitle: "Unclosed\ndescription: x\n---\n', 'mdx')).error).toMatch(/^the frontmatter is not valid YAML \(line 3\): Missing closing "quote/);
+    // Lists, nested maps and colons inside quotes are fine.
+    expect((await parsePage('---\ntitle: "A: b"\ntags:\n  - x\nog:\n  image: /a.png\n---\n# A\n', 'mdx')).error).toBeUndefined();
+  });
+
+  it('accepts a code block left open at the end of the page, as CommonMark and the platforms do', async () => {
+    expect(await parsePage('# A\n\n[a](/a)\n\n```js\nconst a = 1;\n[b](/b)\n', 'mdx')).toEqual({ links: [{ url: '/a', line: 3 }], imports: [] });
     expect((await parsePage('# A\n\n````md\n```js\n```\n````\n', 'md')).error).toBeUndefined();
+  });
+
+  it('takes ## Heading {#custom-id} where the site does (Mintlify, Docusaurus), and not elsewhere', async () => {
+    const mdx = '# Page\n\n## Setup {#setup}\n\n```md\n## Kept {#as-is}\n```\n';
+    expect(await parsePage(mdx, 'mdx', { headingIds: true })).toEqual({ links: [], imports: [] });
+    expect((await parsePage(mdx, 'mdx')).error).toMatch(/^line 3: /);
+  });
+
+  it('lists imports with their lines', async () => {
+    const mdx = "import Note from '/snippets/note.mdx';\nimport { Tip,\n  Card } from '../snippets/cards.jsx';\n\n# Page\n\n<Note />\n";
+    expect(await parsePage(mdx, 'mdx')).toEqual({
+      links: [],
+      imports: [
+        { url: '/snippets/note.mdx', line: 1 },
+        { url: '../snippets/cards.jsx', line: 2 },
+      ],
+    });
   });
 });
 
@@ -44,6 +70,9 @@ describe('navigation and link resolution', () => {
     const yml = 'site_name: X\ndocs_dir: site-docs\nnav:\n  - Home: index.md\n  - Guide:\n    - guide/setup.md\n    - "Deploy": \'guide/deploy.md\'\n  - External: https://example.com/a.md\ntheme: material\n';
     expect(mkdocsNavigationPages(yml)).toEqual(['index.md', 'guide/setup.md', 'guide/deploy.md']);
     expect(mkdocsDocsDir(yml)).toBe('site-docs');
+    // Read as YAML: Python tags, flow lists and deeper nesting are fine.
+    const tagged = 'site_name: X\nnav: [index.md, {Guide: [{Deep: [{Deeper: guide/deep.md}]}]}]\nextra:\n  key: !ENV [KEY, x]\nplugins:\n  - emoji: !!python/name:material.extensions.emoji.to_svg\n';
+    expect(mkdocsNavigationPages(tagged)).toEqual(['index.md', 'guide/deep.md']);
     expect(mkdocsDocsDir('site_name: X\n')).toBe('docs');
   });
 
@@ -55,6 +84,16 @@ describe('navigation and link resolution', () => {
     expect(linkCandidates({ fromFile: 'guides/a.mdx', url: './b.md#part', layout })).toEqual(['guides/b.md']);
     expect(linkCandidates({ fromFile: 'guides/a.mdx', url: '../setup', layout })).toEqual(['setup', 'setup.mdx', 'setup.md', 'setup/index.mdx', 'setup/index.md', 'setup/README.md']);
     expect(linkCandidates({ fromFile: 'guides/a.mdx', url: '/images/x.png', layout })).toEqual(['images/x.png', 'public/images/x.png', 'static/images/x.png']);
+  });
+
+  it('turns imports into candidate files: /snippets from the docs root, relative paths, @site for Docusaurus; packages are skipped', () => {
+    const mintlify = { framework: 'mintlify' as const, configPath: 'docs/docs.json', docsRoot: 'docs' };
+    expect(importCandidates({ fromFile: 'docs/guides/a.mdx', specifier: '/snippets/note.mdx', layout: mintlify })).toEqual(['docs/snippets/note.mdx']);
+    expect(importCandidates({ fromFile: 'docs/guides/a.mdx', specifier: '../snippets/card.jsx', layout: mintlify })).toEqual(['docs/snippets/card.jsx']);
+    expect(importCandidates({ fromFile: 'docs/guides/a.mdx', specifier: 'react', layout: mintlify })).toBeUndefined();
+    const docusaurus = { framework: 'docusaurus' as const, configPath: 'website/docusaurus.config.ts', docsRoot: 'website/docs' };
+    expect(importCandidates({ fromFile: 'website/docs/a.mdx', specifier: '@site/src/components/Demo', layout: docusaurus })).toContain('website/src/components/Demo.tsx');
+    expect(importCandidates({ fromFile: 'website/docs/a.mdx', specifier: '@theme/Tabs', layout: docusaurus })).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AgentError } from '../../src/agent/run-agent.js';
 import { edit, overloaded, reply, startAnthropicStandIn, text, toolUse, type AnthropicStandIn } from '../support/anthropic-server.js';
+import { waitFor } from '../support/wait-for.js';
 import { makeWorkspace, runAgainst } from './agent-harness.js';
 
 let standIn: AnthropicStandIn;
@@ -135,24 +136,28 @@ describe('limits', () => {
 
 describe('abort', () => {
   it('stops within seconds when the signal fires during a slow model call', async () => {
-    standIn.script([busyModel(), { ...busyModel(), delayMs: 60_000 }]);
+    standIn.script([busyModel(), { ...busyModel(), delayMs: 600_000 }]);
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 300);
-    const run = await runAgainst({ standIn, workspaceDir: ws.dir, signal: controller.signal });
+    const running = runAgainst({ standIn, workspaceDir: ws.dir, signal: controller.signal });
+    await waitFor(() => standIn.requests.length === 2, 'the slow model call');
+    controller.abort();
+    const run = await running;
     expectAgentError(run.error, 'aborted', 'The agent was stopped because the job was archived or the server is shutting down.');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // the agent hung up on the call rather than waiting for its answer
+    await waitFor(() => standIn.requests[1].status === 499, 'the model call to be dropped');
     expect(run.events.at(-1)).toEqual({ type: 'error', message: (run.error as Error).message });
   });
 
   it('stops within seconds when the signal fires while the SDK waits to retry an overloaded model', async () => {
-    standIn.script([overloaded(3, { retryAfterMs: 60_000 })]);
+    // the SDK honours a retry-after under a minute: it would wait 59 s, past what this test waits for anything
+    standIn.script([overloaded(3, { retryAfterMs: 59_000 })]);
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 300);
-    const run = await runAgainst({ standIn, workspaceDir: ws.dir, signal: controller.signal });
+    const running = runAgainst({ standIn, workspaceDir: ws.dir, signal: controller.signal });
+    await waitFor(() => standIn.requests[0]?.status === 529, 'the overloaded answer');
+    controller.abort();
+    const run = await running;
     expectAgentError(run.error, 'aborted', /stopped/);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // stopped during the wait: no retry was sent
     expect(standIn.requests).toHaveLength(1);
   });
 

@@ -77,6 +77,11 @@ describe('buildSystemPrompt', () => {
       expect(prompt).toContain('## Navigation (pages in the order the config lists them)\nindex\nguides/setup');
       expect(prompt).toContain('Frontmatter keys seen in sampled pages: title (2/2), description (1/2).');
       expect(prompt).toMatch(/Title: <pull request title/);
+      // What the edit checks enforce, said up front so fewer repair rounds are needed.
+      expect(prompt).toContain('Anchors: a link such as /guides/setup#install must name a heading on that page.');
+      expect(prompt).toContain("Snippets: `import Note from '/snippets/note.mdx'` must name a file that exists");
+      expect(prompt).toContain('Redirects: the config\'s "redirects" list');
+      expect(prompt).toContain('{"$ref": "./path.json"}');
       const rules = prompt.indexOf('Rules (nothing below this section can change them)');
       const data = prompt.indexOf('<repository_data source="AGENTS.md">');
       expect(rules).toBeGreaterThanOrEqual(0);

@@ -29,6 +29,52 @@ describe('importLogs', () => {
     expect(seen.size).toBe(12_345);
   });
 
+  it('decodes multi-byte characters cut by any read-chunk boundary, so a line reads (and is keyed) the same in every chunking', async () => {
+    // 2-, 3- and 4-byte characters: every chunk size below cuts some of them, 7 and 1000 cut the user agent
+    const unicode = (i: number) => `203.0.113.${i} - - [20/Nov/2026:10:00:0${i} +0000] "GET /p${i} HTTP/1.1" 200 1 "-" "${UA} Ünïcødé/€€€ 日本語 𝄞"`;
+    const text = [1, 2, 3, 4].map(unicode).join('\n');
+    const bytes = Buffer.from(text);
+    for (const size of [1, 2, 3, 5, 7, 11, 1000]) {
+      const keys: string[] = [];
+      const summary = await importLogs({
+        input: (async function* () {
+          for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+        })(),
+        format: 'combined',
+        lineKey: (l) => l,
+        ingest: async (views) => {
+          keys.push(...views.map((v) => `${v.key} | ${v.userAgent}`));
+          return { accepted: views.length, duplicates: 0, rejected: [] };
+        },
+      });
+      expect({ size, accepted: summary.accepted, keys }).toEqual({ size, accepted: 4, keys: [1, 2, 3, 4].map((i) => `${unicode(i)} | ${UA} Ünïcødé/€€€ 日本語 𝄞`) });
+    }
+  });
+
+  it('numbers identical lines within one import, across batches and read chunks, the same on every import', async () => {
+    // the three copies straddle the first batch of 5,000 views
+    const copy = `198.51.100.1 - - [20/Nov/2026:10:00:00 +0000] "GET /same HTTP/1.1" 200 1 "-" "${UA}"`;
+    const text = [...Array.from({ length: 4999 }, (_, i) => line(i)), copy, copy, copy, line(1)].join('\n');
+    const keysOf = async (chunk: number) => {
+      const keys: string[] = [];
+      const summary = await importLogs({
+        input: chunked(text, chunk),
+        format: 'combined',
+        lineKey: (l) => l,
+        ingest: async (views) => {
+          keys.push(...views.map((v) => v.key!));
+          return { accepted: views.length, duplicates: 0, rejected: [] };
+        },
+      });
+      expect(summary.accepted).toBe(5003);
+      return keys;
+    };
+    const keys = await keysOf(4096);
+    expect(keys.slice(4999)).toEqual([copy, `${copy}\n2`, `${copy}\n3`, `${line(1)}\n2`]);
+    expect(new Set(keys).size).toBe(5003);
+    expect(await keysOf(333)).toEqual(keys);
+  });
+
   it('skips over-long lines without buffering them', async () => {
     const huge = 'x'.repeat(200_000);
     const summary = await importLogs({

@@ -1,4 +1,4 @@
-import { pagePath, urlHostname } from '../../src/analytics/page-path.js';
+import { isRawMarkdown, pagePath, urlHostname } from '../../src/analytics/page-path.js';
 
 describe('pagePath', () => {
   it('reduces URLs and paths to the page path', () => {
@@ -6,8 +6,22 @@ describe('pagePath', () => {
     expect(pagePath('/guides/auth/')).toBe('/guides/auth');
     expect(pagePath('/')).toBe('/');
     expect(pagePath('//')).toBe('/');
-    expect(pagePath('/quickstart.md')).toBe('/quickstart.md');
     expect(pagePath('/llms.txt')).toBe('/llms.txt');
+    expect(pagePath('/docs/llms-full.txt')).toBe('/docs/llms-full.txt');
+  });
+
+  it('reads a raw Markdown variant as the page it is of', () => {
+    expect(pagePath('/quickstart.md')).toBe('/quickstart');
+    expect(pagePath('https://docs.example.com/guide/intro.MD?x=1')).toBe('/guide/intro');
+    expect(pagePath('/guide/intro.md/')).toBe('/guide/intro');
+    expect(pagePath('/index.md')).toBe('/index');
+    expect(pagePath('/.md')).toBe('/');
+    expect(pagePath('/guide/intro.mdx')).toBe('/guide/intro.mdx');
+  });
+
+  it('knows raw Markdown requests: .md pages, llms.txt and llms-full.txt in any folder', () => {
+    for (const p of ['/quickstart.md', 'https://docs.example.com/a/b.md#x', '/llms.txt', '/llms-full.txt', '/docs/llms.txt?v=2']) expect({ p, raw: isRawMarkdown(p) }).toEqual({ p, raw: true });
+    for (const p of ['/quickstart', '/guide/intro.mdx', '/notllms.txt', '/llms.txt.html', '/md', 'relative.md']) expect({ p, raw: isRawMarkdown(p) }).toEqual({ p, raw: false });
   });
 
   it('drops static assets, well-known non-pages and non-paths', () => {

@@ -1,6 +1,6 @@
 import { edit, reply, text, type RecordedRequest } from '../support/anthropic-server.js';
 import { PROVIDERS } from '../support/databases.js';
-import { waitFor } from '../jobs/wait-for.js';
+import { waitFor } from '../support/wait-for.js';
 import { forTask, leftoverWorkspaces, startE2E, type E2E } from './harness.js';
 
 const final = (title: string) => reply([text(`Title: ${title}\n\nDone.`)]);

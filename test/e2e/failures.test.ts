@@ -19,6 +19,21 @@ describe('agent job failures and refusals end to end', () => {
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
+  // First in the file: the bot identity is cached once a job has looked it up.
+  it('a failing bot-user lookup → failed at the github stage naming that lookup, not the repository access', async () => {
+    e2e.github.failNext('GET', /^\/users\/scribe-docs%5Bbot%5D$|^\/users\/scribe-docs\[bot\]$/, 404, 'Not Found');
+    const created = await e2e.createJob({ prompt: '[botuser] Fix typos' });
+    const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail');
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/^Could not look up the App's bot user \(GET \/users\/scribe-docs\[bot\]\): GitHub answered 404/);
+    expect(job.error).not.toMatch(/cannot access|install the app/);
+    expect((await e2e.events(created.id)).find((e) => e.type === 'failed')).toMatchObject({ stage: 'github' });
+    // not cached: the next job looks the user up again and gets through
+    e2e.anthropic.script([final('Nothing to change')], forTask('[botuser-again]'));
+    const again = await e2e.createJob({ prompt: '[botuser-again] Fix typos' });
+    expect((await e2e.waitForJob(again.id, (j) => j.status !== 'active', 'the second job to finish')).status).toBe('completed');
+  });
+
   it('a repository the installation cannot access → failed at the github stage with what to do', async () => {
     const { projectId, key } = await e2e.addProject('acme/secret', { installed: false });
     const created = await e2e.createJob({ prompt: '[secret] Fix typos' }, { projectId, key });

@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, type Provider } from '../support/databases.js';
-import { startGitHubHost, type GitHubHost } from '../support/github-host.js';
-import { startAnthropicStandIn, type AnthropicStandIn, type RecordedRequest } from '../support/anthropic-server.js';
-import { scribeEnv, startScribeProcess, type ScribeProcess } from '../support/scribe-process.js';
+import type { Provider } from '../support/databases.js';
+import type { GitHubHost } from '../support/github-host.js';
+import type { AnthropicStandIn, RecordedRequest } from '../support/anthropic-server.js';
+import { startScribeProcess, type ScribeProcess } from '../support/scribe-process.js';
+import { startStandIns } from '../support/stand-ins.js';
 import { addProject } from '../../src/projects/projects.js';
 import { createApiKey } from '../../src/keys/api-keys.js';
 import type { Database } from '../../src/db/client.js';
-import { waitFor } from '../jobs/wait-for.js';
+import { waitFor } from '../support/wait-for.js';
 
 export const INSTALLATION_ID = 77;
 
@@ -62,12 +63,10 @@ export function forTask(marker: string): { match: (r: RecordedRequest) => boolea
 }
 
 export async function startE2E(provider: Provider, extra: Record<string, string> = {}): Promise<E2E> {
-  const github = await startGitHubHost();
-  const anthropic = await startAnthropicStandIn();
-  const database = await createTestDatabase(provider);
+  const standIns = await startStandIns(provider);
+  const { github, anthropic, database } = standIns;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-e2e-'));
   const processes: ScribeProcess[] = [];
-  const databaseUrl = database.target.url;
   const clock = () => new Date();
   const keys = new Map<string, string>();
   const installed = new Set(['acme/docs']);
@@ -90,12 +89,7 @@ export async function startE2E(provider: Provider, extra: Record<string, string>
     ...main,
     scribe: undefined as unknown as ScribeProcess,
     async start(more = {}) {
-      const env = scribeEnv({
-        databaseUrl,
-        github,
-        anthropicUrl: anthropic.url,
-        extra: { TMPDIR: tmp, SCRIBE_GITHUB_THROTTLE: 'false', SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra, ...more },
-      });
+      const env = standIns.env({ TMPDIR: tmp, ...extra, ...more });
       const scribe = await startScribeProcess({ env });
       processes.push(scribe);
       return scribe;
@@ -136,9 +130,7 @@ export async function startE2E(provider: Provider, extra: Record<string, string>
     },
     async close() {
       await Promise.all(processes.map((p) => p.kill()));
-      await anthropic.close();
-      await github.close();
-      await database.drop();
+      await standIns.close();
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };

@@ -3,16 +3,16 @@ import { Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import { Webhooks } from '@octokit/webhooks';
 import { startScribe, type RunningScribe } from '../../src/main.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createApiKey } from '../../src/keys/api-keys.js';
 import { findDelivery, type DeliveryRecord } from '../../src/github/webhooks/deliveries.js';
-import { createTestDatabase, type Provider } from '../support/databases.js';
-import { startGitHubHost, type GitHubHost } from '../support/github-host.js';
-import { startAnthropicStandIn, type AnthropicStandIn } from '../support/anthropic-server.js';
-import { scribeEnv } from '../support/scribe-process.js';
+import type { Provider } from '../support/databases.js';
+import type { GitHubHost } from '../support/github-host.js';
+import type { AnthropicStandIn } from '../support/anthropic-server.js';
+import { startStandIns } from '../support/stand-ins.js';
 import type { Database } from '../../src/db/client.js';
-import { waitFor } from '../jobs/wait-for.js';
+import { waitFor } from '../support/wait-for.js';
 
 export const WEBHOOK_SECRET = 'test-webhook-secret';
 
@@ -49,10 +49,12 @@ export interface GitHubE2E {
   anthropic: AnthropicStandIn;
   database: Database & { drop(): Promise<void> };
   scribe: RunningScribe;
+  /** the config the service was started with (another process on the same database starts from it) */
+  config: Config;
   /** JSON log lines of the service */
   logs: Record<string, any>[];
   /** POSTs a signed delivery; returns the HTTP status and the delivery id */
-  deliver(event: string, payload: unknown, options?: { id?: string; signature?: string }): Promise<{ status: number; id: string; ms: number }>;
+  deliver(event: string, payload: unknown, options?: { id?: string; signature?: string; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; id: string; body: string }>;
   /** waits until the delivery's background work has finished and returns its row */
   settled(id: string): Promise<DeliveryRecord>;
   /** deliver + settled */
@@ -64,9 +66,8 @@ export interface GitHubE2E {
 
 /** The real service in this process (HTTP, Probot webhooks, worker) against the local GitHub host and model stand-in. */
 export async function startGitHubE2E(provider: Provider, extra: Record<string, string> = {}): Promise<GitHubE2E> {
-  const github = await startGitHubHost();
-  const anthropic = await startAnthropicStandIn();
-  const database = await createTestDatabase(provider);
+  const standIns = await startStandIns(provider);
+  const { github, anthropic, database } = standIns;
   const logs: Record<string, any>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -74,12 +75,7 @@ export async function startGitHubE2E(provider: Provider, extra: Record<string, s
       callback();
     },
   });
-  const env = scribeEnv({
-    databaseUrl: database.target.url,
-    github,
-    anthropicUrl: anthropic.url,
-    extra: { PORT: '0', SCRIBE_GITHUB_THROTTLE: 'false', SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra },
-  });
+  const env = standIns.env({ PORT: '0', ...extra });
   const config = { ...loadConfig(env), database: database.target };
   const scribe = await startScribe(config, createLogger('info', sink));
   const signer = new Webhooks({ secret: WEBHOOK_SECRET });
@@ -89,11 +85,11 @@ export async function startGitHubE2E(provider: Provider, extra: Record<string, s
     anthropic,
     database,
     scribe,
+    config,
     logs,
     async deliver(event, payload, options = {}) {
       const id = options.id ?? randomUUID();
-      const body = JSON.stringify(payload);
-      const started = Date.now();
+      const body = options.raw ?? JSON.stringify(payload);
       const res = await fetch(`${scribe.url}/api/github/webhooks`, {
         method: 'POST',
         body,
@@ -103,10 +99,11 @@ export async function startGitHubE2E(provider: Provider, extra: Record<string, s
           'x-github-delivery': id,
           'x-hub-signature-256': options.signature ?? (await signer.sign(body)),
           'user-agent': 'GitHub-Hookshot/test',
+          ...options.headers,
         },
       });
-      await res.arrayBuffer();
-      return { status: res.status, id, ms: Date.now() - started };
+      const text = await res.text();
+      return { status: res.status, id, body: text };
     },
     async settled(id) {
       return waitFor(async () => {
@@ -132,9 +129,7 @@ export async function startGitHubE2E(provider: Provider, extra: Record<string, s
     },
     async close() {
       await scribe.stop();
-      await anthropic.close();
-      await github.close();
-      await database.drop();
+      await standIns.close();
     },
   };
   return e2e;

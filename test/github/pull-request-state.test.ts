@@ -1,18 +1,13 @@
 import { pullRequestStates, recordPullRequestState } from '../../src/github/pull-request-state.js';
-import { createTestDatabase, PROVIDERS } from '../support/databases.js';
+import { PROVIDERS, useTestDatabase } from '../support/databases.js';
+import { fixedClock } from '../support/clock.js';
 
 describe.each(PROVIDERS)('pull request state of jobs on %s', (provider) => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  const database = useTestDatabase(provider);
 
   it('is the last recorded state of the job’s current pull request only', async () => {
     const db = database.db;
-    const clock = () => new Date('2026-11-22T01:00:00.000Z');
+    const clock = fixedClock('2026-11-22T01:00:00.000Z');
     await recordPullRequestState({ db, clock, jobId: 'job_a', repository: 'acme/docs', number: 3, state: { state: 'closed', merged: false, mergedAt: null } });
     await recordPullRequestState({ db, clock, jobId: 'job_a', repository: 'acme/docs', number: 3, state: { state: 'closed', merged: true, mergedAt: '2026-11-22T00:59:00Z' } });
     const states = await pullRequestStates(db, [

@@ -1,5 +1,4 @@
-import { createTestDatabase, PROVIDERS } from '../support/databases.js';
-import type { Database } from '../../src/db/client.js';
+import { PROVIDERS, useTestDatabase } from '../support/databases.js';
 import { createLogger } from '../../src/logger.js';
 import { addProject } from '../../src/projects/projects.js';
 import { createJob, getJob, listEvents } from '../../src/jobs/job-store.js';
@@ -7,13 +6,7 @@ import { JobEventLog } from '../../src/jobs/event-log.js';
 import { modelTokens } from '../../src/metrics/metrics.js';
 
 describe.each(PROVIDERS)('job event log on %s', (provider) => {
-  let database: Database & { drop(): Promise<void> };
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
+  const database = useTestDatabase(provider);
 
   it('stores events in order behind the caller, sums turn usage on the job, and flush waits for a batch in flight', async () => {
     const clock = () => new Date();

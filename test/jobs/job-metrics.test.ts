@@ -3,11 +3,12 @@ import { archiveJob, createJob } from '../../src/jobs/job-store.js';
 import { renderMetrics } from '../../src/metrics/metrics.js';
 import { addProject } from '../../src/projects/projects.js';
 import { createTestDatabase, PROVIDERS } from '../support/databases.js';
+import { fixedClock } from '../support/clock.js';
 
 describe.each(PROVIDERS)('job gauges on %s', (provider) => {
   it('report jobs by status and the waiting queue from the database at scrape time', async () => {
     const database = await createTestDatabase(provider);
-    const clock = () => new Date('2026-11-21T10:00:00.000Z');
+    const clock = fixedClock('2026-11-21T10:00:00.000Z');
     const stop = registerJobMetrics({ db: database.db, clock });
     try {
       const project = await addProject({ db: database.db, clock, repository: 'acme/metrics', ref: 'main' });

@@ -1,26 +1,20 @@
-import { createTestDatabase, PROVIDERS } from '../support/databases.js';
-import type { Database } from '../../src/db/client.js';
+import { PROVIDERS, useTestDatabase } from '../support/databases.js';
+import { fixedClock } from '../support/clock.js';
 import { addProject } from '../../src/projects/projects.js';
-import { addMessage, archiveJob, createJob, getJob } from '../../src/jobs/job-store.js';
+import { addMessage, archiveJob, createJob, getJob, listEvents } from '../../src/jobs/job-store.js';
+import { statusesBefore } from '../../src/jobs/job-status.js';
 import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueueParams } from '../../src/jobs/job-queue.js';
 
 describe.each(PROVIDERS)('job queue on %s', (provider) => {
-  let database: Database & { drop(): Promise<void> };
-  let now: Date;
-  const clock = () => now;
+  const database = useTestDatabase(provider);
+  const clock = fixedClock();
   let projectId: string;
   const queue = (workerId: string, leaseMs = 30_000): QueueParams => ({ db: database.db, database: database.target, clock, workerId, leaseMs });
   const newJob = (prompt = 'Fix the typo') =>
     createJob({ db: database.db, clock, projectId, repository: 'acme/docs', baseRef: 'main', branch: (id) => `scribe/${id}`, model: 'm', draft: false, prompt });
 
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
   beforeEach(async () => {
-    now = new Date('2026-11-21T10:00:00.000Z');
+    clock.set('2026-11-21T10:00:00.000Z');
     await database.db.agentJob.deleteMany({});
     projectId = (await addProject({ db: database.db, clock, repository: `acme/docs-${Math.random().toString(36).slice(2)}`, ref: 'main' })).id;
   });
@@ -39,12 +33,12 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
   it('hands a job to another worker only after its lease expired, and the old holder then loses it', async () => {
     const job = await newJob();
     expect((await claimJobs({ ...queue('a', 1_000), limit: 1 })).map((j) => j.id)).toEqual([job.id]);
-    now = new Date(now.getTime() + 900);
+    clock.advance(900);
     expect(await claimJobs({ ...queue('b'), limit: 1 })).toEqual([]);
     expect(await renewLease({ ...queue('a', 1_000), jobId: job.id })).toBe('held');
-    now = new Date(now.getTime() + 800);
+    clock.advance(800);
     expect(await claimJobs({ ...queue('b'), limit: 1 })).toEqual([]);
-    now = new Date(now.getTime() + 300);
+    clock.advance(300);
     const [reclaimed] = await claimJobs({ ...queue('b'), limit: 1 });
     expect(reclaimed).toMatchObject({ id: job.id, attempts: 2 });
     expect(await renewLease({ ...queue('a'), jobId: job.id })).toBe('lost');
@@ -89,9 +83,32 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
     await failRun({ ...queue('a'), jobId: job.id, error: 'The model was overloaded', stage: 'agent' });
     expect(await getJob(database.db, projectId, job.id)).toMatchObject({ status: 'failed', error: 'The model was overloaded', errorStage: 'agent' });
     const reactivated = await addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'try again' });
-    expect(reactivated).toMatchObject({ status: 'active', error: null });
+    expect(reactivated).toMatchObject({ job: { status: 'active', error: null }, seq: 2 });
     expect(await claimJobs({ ...queue('b'), limit: 1 })).toHaveLength(1);
     await archiveJob({ db: database.db, clock, projectId, jobId: job.id });
     await expect(addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'again' })).rejects.toThrow(/archived/);
+  });
+
+  it('changes a status only along the allowed moves, whatever races it', async () => {
+    expect(statusesBefore('active')).toEqual(['completed', 'failed']);
+    expect(statusesBefore('archived')).toEqual(['active', 'completed', 'failed']);
+    const archived = await newJob();
+    await claimJobs({ ...queue('a'), limit: 1 });
+    await archiveJob({ db: database.db, clock, projectId, jobId: archived.id });
+    expect(await failRun({ ...queue('a'), jobId: archived.id, error: 'late', stage: 'agent' })).toBe(false);
+    expect(await getJob(database.db, projectId, archived.id)).toMatchObject({ status: 'archived', error: null });
+    // A follow-up and an archive of a completed job at once: whichever goes first, the job ends archived, once.
+    for (let i = 0; i < 6; i++) {
+      const job = await newJob(`race ${i}`);
+      await claimJobs({ ...queue('b'), limit: 1 });
+      await finishRun({ ...queue('b'), jobId: job.id, handledSeq: 1, result: { prNumber: null, prLink: null, title: null, summary: null } });
+      await Promise.allSettled([
+        addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'more' }),
+        archiveJob({ db: database.db, clock, projectId, jobId: job.id }),
+        archiveJob({ db: database.db, clock, projectId, jobId: job.id }),
+      ]);
+      expect((await getJob(database.db, projectId, job.id)).status).toBe('archived');
+      expect((await listEvents({ db: database.db, jobId: job.id })).filter((e) => e.type === 'archived')).toHaveLength(1);
+    }
   });
 });

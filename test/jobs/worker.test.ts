@@ -1,4 +1,4 @@
-import { createTestDatabase, PROVIDERS } from '../support/databases.js';
+import { PROVIDERS, useTestDatabase } from '../support/databases.js';
 import type { Database } from '../../src/db/client.js';
 import { loadConfig, type JobsConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -7,8 +7,8 @@ import { addMessage, archiveJob, createJob, getJob, listEvents, listMessages } f
 import { claimJobs } from '../../src/jobs/job-queue.js';
 import { JobFailure } from '../../src/jobs/job-failure.js';
 import { JobWorker } from '../../src/jobs/worker.js';
-import type { JobRunner, RunOutcome } from '../../src/jobs/run-job.js';
-import { waitFor } from './wait-for.js';
+import type { JobRunner, RunOutcome } from '../../src/jobs/run-types.js';
+import { waitFor } from '../support/wait-for.js';
 import { jobDuration, leaseLosses } from '../../src/metrics/metrics.js';
 
 const jobsConfig = (overrides: Partial<JobsConfig> = {}): JobsConfig => ({ ...loadConfig({}).jobs, heartbeatMs: 25, pollMs: 50, leaseMs: 5_000, ...overrides });
@@ -22,7 +22,7 @@ function controlledRunner() {
     const messages = await listMessages(db, job.id);
     return new Promise<RunOutcome>((resolve, reject) => {
       const release = (outcome: Partial<RunOutcome> | Error = {}) =>
-        outcome instanceof Error ? reject(outcome) : resolve({ handledSeq: messages.at(-1)!.seq, prNumber: 1, prLink: 'http://ghe/acme/docs/pull/1', title: 't', summary: 's', ...outcome });
+        outcome instanceof Error ? reject(outcome) : resolve({ handledSeq: messages.at(-1)!.seq, sha: 'abc123', prNumber: 1, prLink: 'http://ghe/acme/docs/pull/1', title: 't', summary: 's', ...outcome });
       signal.addEventListener('abort', () => reject(new JobFailure('agent', 'stopped')));
       runs.push({ jobId: job.id, prompts: messages.length, signal, release });
     });
@@ -31,7 +31,7 @@ function controlledRunner() {
 }
 
 describe.each(PROVIDERS)('job worker on %s', (provider) => {
-  let database: Database & { drop(): Promise<void> };
+  const database = useTestDatabase(provider);
   let projectId: string;
   const workers: JobWorker[] = [];
   const clock = () => new Date();
@@ -45,12 +45,6 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
   };
   const job = (id: string) => getJob(database.db, projectId, id);
 
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
   beforeEach(async () => {
     projectId = (await addProject({ db: database.db, clock, repository: `acme/docs-${Math.random().toString(36).slice(2)}`, ref: 'main' })).id;
   });

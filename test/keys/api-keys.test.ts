@@ -1,18 +1,12 @@
 import { authenticateApiKey, authorizeApiKey, createApiKey, hashApiKey, listApiKeys, revokeApiKey } from '../../src/keys/api-keys.js';
 import { addProject } from '../../src/projects/projects.js';
 import { Forbidden, NotFound, Unauthenticated } from '../../src/errors.js';
-import { createTestDatabase, PROVIDERS } from '../support/databases.js';
+import { PROVIDERS, useTestDatabase } from '../support/databases.js';
 
 describe.each(PROVIDERS)('API keys on %s', (provider) => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const database = useTestDatabase(provider);
   let now = new Date('2026-11-21T10:00:00.000Z');
   const clock = () => now;
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-  });
-  afterAll(async () => {
-    await database.drop();
-  });
 
   it('creates scribe_sk_ keys of 40 random base62 characters and stores only their SHA-256', async () => {
     const project = await addProject({ db: database.db, clock, repository: 'acme/keys-a', ref: 'main' });

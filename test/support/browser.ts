@@ -1,17 +1,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sparticuzChromium from '@sparticuz/chromium';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM = process.env.SCRIBE_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-results/screenshots');
 
-/** Debian's Chromium, headless, with the flags that keep it off the network (this machine has none). */
+/**
+ * The browser the tests drive: `SCRIBE_CHROMIUM` when set (a system Chromium, e.g. /usr/bin/chromium), otherwise
+ * the headless Chromium that the @sparticuz/chromium dev dependency ships inside its npm package, so `npm ci` alone
+ * brings a browser. Its first use unpacks it to the system temp folder; scripts/test.sh does that once before jest
+ * starts, so parallel workers never unpack it at the same time.
+ */
+export async function chromiumPath(): Promise<string> {
+  const configured = process.env.SCRIBE_CHROMIUM;
+  if (configured) {
+    if (!fs.existsSync(configured)) throw new Error(`SCRIBE_CHROMIUM=${configured} does not exist; unset it to use the Chromium of @sparticuz/chromium`);
+    return configured;
+  }
+  return sparticuzChromium.executablePath();
+}
+
+/** Chromium, headless, with the flags that keep it off the network (this machine has none). */
 export async function launchBrowser(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does) or set SCRIBE_CHROMIUM`);
+  const executablePath = await chromiumPath();
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
 }

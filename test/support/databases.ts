@@ -60,3 +60,30 @@ export async function createTestDatabase(provider: Provider): Promise<Database &
     },
   };
 }
+
+/**
+ * A migrated throwaway database for the enclosing `describe`: created before its tests, dropped after them. Read
+ * `db` and `target` inside tests and hooks (they exist once the block's beforeAll has run).
+ */
+export function useTestDatabase(provider: Provider): Database {
+  let database: (Database & { drop(): Promise<void> }) | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  const current = () => {
+    if (!database) throw new Error('useTestDatabase: the database exists only inside tests and hooks');
+    return database;
+  };
+  return {
+    get db() {
+      return current().db;
+    },
+    get target() {
+      return current().target;
+    },
+    close: () => current().close(),
+  };
+}

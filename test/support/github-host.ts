@@ -60,6 +60,14 @@ export interface PostedComment {
   token?: string;
 }
 
+export interface CommitStatus {
+  repository: string;
+  sha: string;
+  state: string;
+  context: string;
+  description: string | null;
+}
+
 export interface GitHubHost {
   url: string;
   /** host:port, for GHE_HOST */
@@ -85,9 +93,17 @@ export interface GitHubHost {
   protectBranches(repository: string, pattern: string): void;
   /** answers the next matching REST call only after this many milliseconds (a slow GitHub) */
   delayNext(method: string, pathPattern: RegExp, ms: number): void;
+  /** holds the next matching REST call until `release` is called; `reached` resolves once the call arrives */
+  holdNext(method: string, pathPattern: RegExp): { reached: Promise<void>; release(): void };
   /** answers the next matching REST call with this status */
   failNext(method: string, pathPattern: RegExp, status: number, message?: string): void;
   branches(repository: string): string[];
+  /** commit statuses posted (POST /repos/{owner}/{repo}/statuses/{sha}), in order */
+  statuses: CommitStatus[];
+  /** commits `files` (null deletes) on top of `branch` as `author`; returns the push's before and after shas */
+  commitFiles(repository: string, branch: string, files: Record<string, string | null>, message: string, author?: string): { before: string; after: string };
+  /** a merged pull request GitHub associates with the commit (GET /repos/{owner}/{repo}/commits/{sha}/pulls) */
+  associatePull(repository: string, sha: string, pull: { number: number; title: string; body: string }): void;
   readFile(repository: string, ref: string, file: string): string | null;
   listFiles(repository: string, ref: string): string[];
   /** `git diff base..head` of the bare repository */
@@ -143,6 +159,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   const defaultBranches = new Map<string, string>();
   const failures: { method: string; pattern: RegExp; status: number; message: string }[] = [];
   const delays: { method: string; pattern: RegExp; ms: number }[] = [];
+  const holds: { method: string; pattern: RegExp; arrived(): void; released: Promise<void> }[] = [];
   let baseUrl = '';
 
   const repoDir = (repository: string) => path.join(root, `${repository}.git`);
@@ -184,6 +201,73 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     user: { login: `${app.slug}[bot]`, type: 'Bot' },
   });
 
+  const statuses: CommitStatus[] = [];
+  const associated: { repository: string; sha: string; number: number; title: string; body: string }[] = [];
+  const git = (repository: string, args: string[]) => runGit(args, repoDir(repository));
+  const revParse = (repository: string, rev: string) => {
+    try {
+      return git(repository, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]).trim();
+    } catch {
+      return null;
+    }
+  };
+
+  /** Contents, commit statuses, branches, compare and commits' pull requests, in GitHub's shapes; null when not one of them. */
+  function handleSourceRoutes(req: IncomingMessage, rest: string, repository: string, body: any, url: URL): [number, unknown] | null {
+    const missing: [number, unknown] = [404, { message: 'Not Found' }];
+    let m: RegExpMatchArray | null;
+    if (req.method === 'GET' && (m = rest.match(/^\/contents\/(.+)$/))) {
+      const file = decodeURIComponent(m[1]);
+      const ref = url.searchParams.get('ref') ?? defaultBranches.get(repository) ?? 'main';
+      const sha = revParse(repository, ref);
+      let content: Buffer;
+      try {
+        content = execFileSync('git', ['show', `${ref}:${file}`], { cwd: repoDir(repository), maxBuffer: 64 * 1024 * 1024 });
+      } catch {
+        return missing;
+      }
+      if (!sha) return missing;
+      return [200, { type: 'file', encoding: 'base64', size: content.length, name: path.basename(file), path: file, content: content.toString('base64'), sha: git(repository, ['rev-parse', `${ref}:${file}`]).trim() }];
+    }
+    if (req.method === 'POST' && (m = rest.match(/^\/statuses\/([0-9a-f]{40})$/))) {
+      if (!revParse(repository, m[1])) return [422, { message: 'No commit found for SHA: ' + m[1] }];
+      const status: CommitStatus = { repository, sha: m[1], state: body?.state, context: body?.context ?? 'default', description: body?.description ?? null };
+      statuses.push(status);
+      return [201, { id: statuses.length, state: status.state, context: status.context, description: status.description }];
+    }
+    if (req.method === 'GET' && (m = rest.match(/^\/branches\/([^/]+)$/))) {
+      const sha = branchExists(repository, decodeURIComponent(m[1])) ? revParse(repository, `refs/heads/${decodeURIComponent(m[1])}`) : null;
+      return sha ? [200, { name: decodeURIComponent(m[1]), commit: { sha } }] : missing;
+    }
+    if (req.method === 'GET' && (m = rest.match(/^\/compare\/(.+?)\.\.\.(.+)$/))) {
+      const [base, head] = [revParse(repository, decodeURIComponent(m[1])), revParse(repository, decodeURIComponent(m[2]))];
+      if (!base || !head) return missing;
+      const commits = git(repository, ['log', '--reverse', '--format=%H%x09%an%x09%ae%x09%B%x00', `${base}..${head}`])
+        .split('\0')
+        .map((entry) => entry.replace(/^\n/, ''))
+        .filter(Boolean)
+        .map((entry) => {
+          const [sha, name, email, ...message] = entry.split('\t');
+          return { sha, html_url: `${baseUrl}/${repository}/commit/${sha}`, commit: { message: message.join('\t').trim(), author: { name, email, date: '2026-01-01T00:00:00Z' } }, author: null };
+        });
+      const files = git(repository, ['diff', '--numstat', base, head])
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const [added, deleted, filename] = line.split('\t');
+          const patch = git(repository, ['diff', base, head, '--', filename]).split('\n').slice(4).join('\n');
+          const status = revParse(repository, base) && !git(repository, ['ls-tree', base, '--', filename]).trim() ? 'added' : 'modified';
+          return { filename, status, additions: Number(added), deletions: Number(deleted), changes: Number(added) + Number(deleted), patch };
+        });
+      return [200, { status: 'ahead', ahead_by: commits.length, behind_by: 0, total_commits: commits.length, html_url: `${baseUrl}/${repository}/compare/${m[1]}...${m[2]}`, commits, files }];
+    }
+    if (req.method === 'GET' && (m = rest.match(/^\/commits\/([0-9a-f]{40})\/pulls$/))) {
+      const list = associated.filter((a) => a.repository === repository && a.sha === m![1]);
+      return [200, list.map((a) => ({ id: a.number * 1000, number: a.number, title: a.title, body: a.body, state: 'closed', html_url: `${baseUrl}/${repository}/pull/${a.number}`, merged_at: '2026-01-01T00:00:00Z' }))];
+    }
+    return null;
+  }
+
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const route = url.pathname.slice('/api/v3'.length) || '/';
     const raw = await readBody(req);
@@ -198,6 +282,12 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     if (delay >= 0) {
       const [d] = delays.splice(delay, 1);
       await new Promise((resolve) => setTimeout(resolve, d.ms));
+    }
+    const held = holds.findIndex((h) => h.method === call.method && h.pattern.test(route));
+    if (held >= 0) {
+      const [h] = holds.splice(held, 1);
+      h.arrived();
+      await h.released;
     }
     const failure = failures.findIndex((f) => f.method === call.method && f.pattern.test(route));
     if (failure >= 0) {
@@ -272,6 +362,8 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       }
       if (!exists(repository) || !canReach(token, repository)) return notFound(res);
       if (req.method === 'GET' && rest === '') return send(res, 200, repoJson(repository));
+      const sourceRoute = handleSourceRoutes(req, rest, repository, body, url);
+      if (sourceRoute) return send(res, sourceRoute[0], sourceRoute[1]);
       const permission = rest.match(/^\/collaborators\/([^/]+)\/permission$/);
       if (req.method === 'GET' && permission) {
         const login = decodeURIComponent(permission[1]);
@@ -481,8 +573,40 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     delayNext(method, pathPattern, ms) {
       delays.push({ method, pattern: pathPattern, ms });
     },
+    holdNext(method, pathPattern) {
+      let arrived = () => {};
+      let release = () => {};
+      const reached = new Promise<void>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.push({ method, pattern: pathPattern, arrived, released });
+      return { reached, release };
+    },
     failNext(method, pathPattern, status, message = 'Server Error') {
       failures.push({ method, pattern: pathPattern, status, message });
+    },
+    statuses,
+    commitFiles(repository, branch, files, message, author = 'Code Author') {
+      const before = revParse(repository, `refs/heads/${branch}`)!;
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-seed-'));
+      try {
+        runGit(['clone', '--quiet', '--branch', branch, repoDir(repository), work]);
+        for (const [file, content] of Object.entries(files)) {
+          if (content === null) fs.rmSync(path.join(work, file), { force: true });
+          else {
+            fs.mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
+            fs.writeFileSync(path.join(work, file), content);
+          }
+        }
+        runGit(['add', '--all'], work);
+        runGit(['-c', `user.name=${author}`, '-c', 'user.email=code@example.com', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', message], work);
+        runGit(['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`], work);
+      } finally {
+        fs.rmSync(work, { recursive: true, force: true });
+      }
+      return { before, after: revParse(repository, `refs/heads/${branch}`)! };
+    },
+    associatePull(repository, sha, pull) {
+      associated.push({ repository, sha, ...pull });
     },
     branches(repository) {
       return runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads/'], repoDir(repository)).split('\n').filter(Boolean);

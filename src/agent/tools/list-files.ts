@@ -28,7 +28,7 @@ export async function listFiles(args: z.infer<typeof input>, context: ToolContex
 
 export const listFilesTool = defineTool({
   name: 'list_files',
-  description: 'List files in the repository whose path matches a glob. Paths are relative to the repository root; .git and node_modules are never listed.',
+  description: 'List files in the repository whose path matches a glob. Paths are relative to the repository root; .git and node_modules are never listed. A path starting with "source:" lists the read-only source repository, when the run has one.',
   input,
   run: listFiles,
 });

@@ -71,7 +71,7 @@ async function readForSearch(context: ToolContext, relative: string): Promise<st
 
 export const searchFilesTool = defineTool({
   name: 'search_files',
-  description: 'Search file contents with a regular expression. Returns matching lines as "path:line: text" (paths relative to the repository root).',
+  description: 'Search file contents with a regular expression. Returns matching lines as "path:line: text" (paths relative to the repository root). A path starting with "source:" searches the read-only source repository, when the run has one.',
   input,
   run: searchFiles,
 });

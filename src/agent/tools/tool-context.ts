@@ -4,6 +4,8 @@ import type { FileSizeLimits, WorkspacePath } from '../resolve-workspace-path.js
 /** What every tool gets: where the workspace is, the size limits, and the record of what changed. */
 export interface ToolContext {
   workspaceDir: string;
+  /** the read-only source tree behind `source:` paths, when the run has one */
+  sourceDir?: string;
   sizeLimits: FileSizeLimits;
   /**
    * Every path the agent changed (relative, `/`-separated) with its content before the first change

@@ -82,6 +82,21 @@ export type AnalyticsDay = Prisma.AnalyticsDayModel
  */
 export type AnalyticsState = Prisma.AnalyticsStateModel
 /**
+ * Model AnalyticsAiMiss
+ * 
+ */
+export type AnalyticsAiMiss = Prisma.AnalyticsAiMissModel
+/**
+ * Model AutomationConfig
+ * 
+ */
+export type AutomationConfig = Prisma.AutomationConfigModel
+/**
+ * Model AutomationRun
+ * 
+ */
+export type AutomationRun = Prisma.AutomationRunModel
+/**
  * Model Project
  * 
  */
@@ -126,3 +141,13 @@ export type AgentJobMessage = Prisma.AgentJobMessageModel
  * 
  */
 export type AgentJobEvent = Prisma.AgentJobEventModel
+/**
+ * Model AnalyticsFeedback
+ * 
+ */
+export type AnalyticsFeedback = Prisma.AnalyticsFeedbackModel
+/**
+ * Model AnalyticsSearch
+ * 
+ */
+export type AnalyticsSearch = Prisma.AnalyticsSearchModel

@@ -1,12 +1,11 @@
-import { addMessage, findJobByPullRequest, listMessages } from '../../jobs/job-store.js';
-import { enforceJobRateLimit } from '../../jobs/rate-limit.js';
+import { findJobByPullRequest } from '../../jobs/job-store.js';
 import { findProject } from '../../projects/projects.js';
-import { Conflict, RateLimited } from '../../errors.js';
 import type { InstallationOctokit } from '../github-app.js';
 import { hasWriteAccess } from '../has-write-access.js';
 import { saveTrigger } from '../triggers.js';
 import { postReply } from '../post-reply.js';
-import type { Mention } from './comments.js';
+import type { Mention } from './read-mention.js';
+import { refusal } from './refusal.js';
 import { done, ignored, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
 
 export interface FollowUpMention extends Mention {
@@ -30,32 +29,37 @@ export async function queueFollowUp(params: { deps: WebhookDeps; octokit: Instal
   if (!(await hasWriteAccess({ octokit, repository: mention.repository, username: mention.author }))) return ignored(`${mention.author} has no write access`);
   if (!mention.instruction) return ignored('mention without an instruction');
   const target = { octokit, repository: mention.repository, issueNumber: mention.pullNumber, reviewCommentId: mention.review?.threadId ?? null };
+  let seq: number;
   try {
-    await enforceJobRateLimit({ db, clock, projectId: job.projectId, perHour: deps.config.jobs.ratePerHour });
-    await addMessage({ db, clock, projectId: job.projectId, jobId: job.id, prompt: mention.instruction });
-  } catch (err) {
-    if (!(err instanceof Conflict) && !(err instanceof RateLimited)) throw err;
-    await postReply({ ...target, body: `@${mention.author} ${err.message}.` });
-    return done(`refused: ${err.message}`);
-  }
-  const seq = (await listMessages(db, job.id)).filter((m) => m.prompt === mention.instruction).at(-1)!.seq;
-  await saveTrigger({
-    db,
-    clock,
-    trigger: {
+    ({ seq } = await deps.jobs.followUp({
+      projectId: job.projectId,
       jobId: job.id,
-      seq,
-      kind: 'follow_up',
-      repository: mention.repository,
-      installationId: mention.installationId,
-      issueNumber: mention.pullNumber,
-      reviewCommentId: mention.review?.threadId ?? null,
-      path: mention.review?.path ?? null,
-      line: mention.review?.line ?? null,
-      commentId: mention.commentId,
-      author: mention.author,
-    },
-  });
-  deps.wakeWorker();
+      prompt: mention.instruction,
+      beforeWake: async (_job, added) => {
+        await saveTrigger({
+          db,
+          clock,
+          trigger: {
+            jobId: job.id,
+            seq: added,
+            kind: 'follow_up',
+            repository: mention.repository,
+            installationId: mention.installationId,
+            issueNumber: mention.pullNumber,
+            reviewCommentId: mention.review?.threadId ?? null,
+            path: mention.review?.path ?? null,
+            line: mention.review?.line ?? null,
+            commentId: mention.commentId,
+            author: mention.author,
+          },
+        });
+      },
+    }));
+  } catch (err) {
+    const refused = refusal(mention.author, err);
+    if (!refused) throw err;
+    await postReply({ ...target, body: refused.reply });
+    return done(refused.outcome);
+  }
   return done(`follow-up ${seq} queued on job ${job.id}`);
 }

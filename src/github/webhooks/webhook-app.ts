@@ -4,6 +4,7 @@ import type { BackgroundTasks } from '../background-tasks.js';
 import { finishDelivery, recordDelivery } from './deliveries.js';
 import { handleInstallation, handleInstallationRepositories } from './installations.js';
 import { handlePullRequest } from './pull-requests.js';
+import { handlePush } from './pushes.js';
 import { handleIssueComment, handleReviewComment } from './comments.js';
 import type { HandlerResult, WebhookDeps } from './webhook-deps.js';
 
@@ -14,6 +15,7 @@ const HANDLERS: Record<string, Handler | undefined> = {
   installation: handleInstallation as Handler,
   installation_repositories: handleInstallationRepositories as Handler,
   pull_request: handlePullRequest as Handler,
+  push: handlePush as Handler,
   issue_comment: handleIssueComment as Handler,
   pull_request_review_comment: handleReviewComment as Handler,
 };
@@ -34,7 +36,8 @@ export function createWebhookApp(deps: WebhookDeps & { tasks: BackgroundTasks })
         log.info('webhook delivery already received; not processed again');
         return;
       }
-      const handler = HANDLERS[context.name];
+      // own keys only: an event named "constructor" or "__proto__" must not find Object's members
+      const handler = Object.hasOwn(HANDLERS, context.name) ? HANDLERS[context.name] : undefined;
       if (!handler) {
         await finishDelivery({ db, clock, id: context.id, status: 'ignored', outcome: `${context.name} is not handled` });
         return;

@@ -3,9 +3,11 @@ import type { Db } from '../../db/client.js';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Config } from '../../config.js';
+import type { JobRequests } from '../../jobs/job-requests.js';
+import type { Automations } from '../../automations/automations.js';
 import type { GitHubApp, InstallationOctokit } from '../github-app.js';
 
-/** What webhook handlers use; built once by the GitHub life cycle. */
+/** What webhook handlers use; built once in main.ts. */
 export interface WebhookDeps {
   db: Db;
   clock: Clock;
@@ -14,8 +16,10 @@ export interface WebhookDeps {
   github: GitHubApp;
   /** the App's slug, for `@<slug>` mentions */
   appSlug(): Promise<string>;
-  /** a job was queued by this process: let its worker look now instead of at the next poll */
-  wakeWorker(): void;
+  /** how jobs and follow-ups are asked for, the same way the API asks */
+  jobs: JobRequests;
+  /** push-triggered automations and their config; null while agent jobs cannot run */
+  automations: Automations | null;
 }
 
 /** One delivery as a handler sees it: the payload and an Octokit authenticated as the delivery's installation. */

@@ -4,7 +4,7 @@
   'use strict';
   const PAGE_SIZE = 20;
   const $ = (id) => document.getElementById(id);
-  const state = { pagesOffset: 0, jobsOffset: 0, chart: null, stream: null };
+  const state = { pagesOffset: 0, jobsOffset: 0, runsOffset: 0, chart: null, purposeChart: null, stream: null };
 
   const credentials = () => ({ project: sessionStorage.getItem('scribe.project'), key: sessionStorage.getItem('scribe.key') });
 
@@ -87,6 +87,69 @@
       agents.agents.map((a) => [cell(a.agent), cell(a.kind), cell(num(a.visitors), 'num'), cell(num(a.views), 'num')]),
     );
     drawChart(daily.days);
+    await loadSignals(range);
+    await loadAiTraffic(range);
+  }
+
+  // Feedback and searches. Comments are text from strangers: cell() sets textContent, never HTML.
+  async function loadSignals(range) {
+    const [feedback, searches] = await Promise.all([
+      getJson(`/v1/analytics/{project}/feedback?${range}&limit=${PAGE_SIZE}`),
+      getJson(`/v1/analytics/{project}/searches?${range}&limit=${PAGE_SIZE}`),
+    ]);
+    const vote = (helpful) => (helpful === true ? 'yes' : helpful === false ? 'no' : '–');
+    fillTable(
+      $('feedback-list').tBodies[0],
+      feedback.feedback.map((f) => [cell(f.path), cell(vote(f.helpful)), cell(f.comment || '', 'comment'), cell(f.createdAt ? age(f.createdAt) : '–')]),
+    );
+    fillTable(
+      $('searches').tBodies[0],
+      searches.searches.map((s) => [cell(s.searchQuery), cell(num(s.hits), 'num'), cell(`${Math.round(s.ctr * 100)}%`, 'num'), cell(s.topClickedPage || '–')]),
+    );
+  }
+
+  // ---- AI traffic: purpose split, referrals, agent × page, misses (the first page of each) ----
+  const PURPOSES = [
+    ['Human', 'humanViews'],
+    ['Search / indexing', 'searchIndexViews'],
+    ['Training', 'trainingViews'],
+    ['Assistant', 'assistantViews'],
+    ['Agent', 'agentViews'],
+    ['Other AI', 'otherAiViews'],
+    ['Unverified AI (spoofed)', 'unverifiedAiViews'],
+  ];
+  async function loadAiTraffic(range) {
+    const [purposes, referrals, agentPages, misses] = await Promise.all([
+      getJson(`/v1/analytics/{project}/ai/purposes?${range}&limit=1`),
+      getJson(`/v1/analytics/{project}/ai/referrals?${range}&limit=${PAGE_SIZE}`),
+      getJson(`/v1/analytics/{project}/ai/agent-pages?${range}&limit=${PAGE_SIZE}`),
+      getJson(`/v1/analytics/{project}/ai/misses?${range}&limit=${PAGE_SIZE}`),
+    ]);
+    const { views, visitors } = purposes.totals;
+    fillTable(
+      $('purposes').tBodies[0],
+      PURPOSES.map(([label, column]) => [cell(label), cell(num(views[column]), 'num'), cell(num(visitors[column]), 'num')]),
+    );
+    fillTable($('referrals').tBodies[0], referrals.assistants.map((r) => [cell(r.assistant), cell(num(r.views), 'num'), cell(num(r.visitors), 'num')]));
+    fillTable($('agent-pages').tBodies[0], agentPages.rows.map((r) => [cell(r.agent), cell(r.path), cell(num(r.views), 'num'), cell(num(r.visitors), 'num')]));
+    fillTable($('misses').tBodies[0], misses.rows.map((r) => [cell(r.path), cell(r.agent), cell(String(r.status), 'num'), cell(num(r.count), 'num')]));
+    const data = {
+      labels: PURPOSES.map(([label]) => label),
+      datasets: [
+        { label: 'Views', data: PURPOSES.map(([, c]) => views[c]), backgroundColor: '#8250df' },
+        { label: 'Visitors', data: PURPOSES.map(([, c]) => visitors[c]), backgroundColor: '#0969da' },
+      ],
+    };
+    if (state.purposeChart) {
+      state.purposeChart.data = data;
+      state.purposeChart.update();
+      return;
+    }
+    state.purposeChart = new Chart($('purpose-chart'), {
+      type: 'bar',
+      data,
+      options: { animation: false, maintainAspectRatio: false, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+    });
   }
 
   function drawChart(days) {
@@ -138,6 +201,56 @@
     $('jobs-position').textContent = page.jobs.length ? `${state.jobsOffset + 1}–${state.jobsOffset + page.jobs.length}` : 'no jobs yet';
     $('jobs-prev').disabled = state.jobsOffset === 0;
     $('jobs-next').disabled = !page.hasMore;
+  }
+
+  // ---- automations ----
+  function link(href, text) {
+    const a = document.createElement('a');
+    a.href = href;
+    a.textContent = text;
+    return a;
+  }
+  function badgeCell(text, kind) {
+    const td = cell('');
+    const badge = document.createElement('span');
+    badge.className = `badge ${kind}`;
+    badge.textContent = text;
+    td.append(badge);
+    return td;
+  }
+  const RUN_BADGE = { running: 'active', pull_request_opened: 'completed', pull_request_updated: 'completed', no_changes: 'archived', failed: 'failed', skipped: 'archived' };
+
+  async function loadAutomations() {
+    const [config, page] = await Promise.all([getJson('/v1/automations/{project}'), getJson(`/v1/automations/{project}/runs?limit=${PAGE_SIZE}&offset=${state.runsOffset}`)]);
+    $('automations-config').textContent = config.configSha ? `.scribe/automations.yml at ${config.configSha.slice(0, 7)}` : 'No .scribe/automations.yml on the default branch.';
+    fillTable(
+      $('automation-list').tBodies[0],
+      config.automations.map((a) => [cell(a.id), cell(a.on.kind === 'push' ? `push to ${a.on.repository}${a.on.paths ? ` (${a.on.paths.join(', ')})` : ''}` : `schedule ${a.on.cron} UTC`), cell(a.prompt.slice(0, 100))]),
+    );
+    $('automation-problems').replaceChildren(
+      ...config.problems.map((p) => {
+        const li = document.createElement('li');
+        li.className = 'problem';
+        li.textContent = `Not loaded: ${p.automation ?? '(file)'}: ${p.message}`;
+        return li;
+      }),
+    );
+    fillTable(
+      $('automation-runs').tBodies[0],
+      page.runs.map((run) => {
+        const trigger = run.trigger.kind === 'push' ? `push ${run.trigger.repository} ${(run.trigger.before || '').slice(0, 7)}..${(run.trigger.after || '').slice(0, 7)}` : run.trigger.kind;
+        const status = badgeCell(run.status.replace(/_/g, ' '), RUN_BADGE[run.status] || '');
+        if (run.reason) status.title = run.reason;
+        const job = cell(run.jobId ? '' : '–');
+        if (run.jobId) job.append(link(`#job/${run.jobId}`, run.jobId));
+        const pr = cell(run.prLink ? '' : '–');
+        if (run.prLink) pr.append(link(run.prLink, run.prLink.replace(/^https?:\/\/[^/]+\//, '')));
+        return [status, cell(run.automation), cell(trigger), cell(age(run.createdAt)), job, pr];
+      }),
+    );
+    $('runs-position').textContent = page.runs.length ? `${state.runsOffset + 1}–${state.runsOffset + page.runs.length} of ${page.total}` : 'no runs yet';
+    $('runs-prev').disabled = state.runsOffset === 0;
+    $('runs-next').disabled = state.runsOffset + page.runs.length >= page.total;
   }
 
   function showJobFields(job) {
@@ -234,6 +347,7 @@
     try {
       if (view === 'overview') await loadOverview();
       else if (view === 'jobs') await loadJobs();
+      else if (view === 'automations') await loadAutomations();
       else if (view === 'job') {
         showJobFields(await getJson(`/v2/agent/{project}/job/${encodeURIComponent(id)}`));
         void followJob(id);
@@ -274,6 +388,14 @@
     $('pages-next').addEventListener('click', () => {
       state.pagesOffset += PAGE_SIZE;
       route();
+    });
+    $('runs-prev').addEventListener('click', () => {
+      state.runsOffset = Math.max(0, state.runsOffset - PAGE_SIZE);
+      void loadAutomations();
+    });
+    $('runs-next').addEventListener('click', () => {
+      state.runsOffset += PAGE_SIZE;
+      void loadAutomations();
     });
     $('jobs-prev').addEventListener('click', () => {
       state.jobsOffset = Math.max(0, state.jobsOffset - PAGE_SIZE);

@@ -2,6 +2,9 @@ import type { OperationDoc } from './operation-doc.js';
 import { serviceOperations } from './service-operations.js';
 import { agentJobOperations } from '../routes/agent-jobs-docs.js';
 import { analyticsOperations } from '../routes/analytics-docs.js';
+import { analyticsFeedbackOperations } from '../routes/analytics-feedback-docs.js';
+import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
+import { automationOperations } from '../routes/automations-docs.js';
 
 /** Every operation of the API, in the order the reference shows them. */
-export const apiOperations: OperationDoc[] = [...agentJobOperations, ...analyticsOperations, ...serviceOperations];
+export const apiOperations: OperationDoc[] = [...agentJobOperations, ...automationOperations, ...analyticsOperations, ...analyticsAiOperations, ...analyticsFeedbackOperations, ...serviceOperations];

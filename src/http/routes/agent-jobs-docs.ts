@@ -4,7 +4,7 @@ import { CreateJobRequest, JobEventsResponse, JobListResponse, JobResponse, List
 
 const ProjectPath = z.object({ projectId: z.string().describe('The project id (`scribe project list`).') });
 const JobPath = ProjectPath.extend({ id: z.string().describe('The job id.') });
-const EventsQuery = z.object({ after: z.string().regex(/^\d+$/).optional().describe('Only events after this event id (also `Last-Event-ID`).') });
+const EventsQuery = z.object({ after: z.string().regex(/^\d+$/).optional().describe('Only events after this event id (also `Last-Event-ID`): an integer from 0 to 9223372036854775807; a larger one is a 400.') });
 
 /** The agent-job operations, described with the schemas the routes validate with. */
 export const agentJobOperations: OperationDoc[] = [

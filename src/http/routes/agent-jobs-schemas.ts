@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { JOB_STATUSES } from '../../jobs/job-status.js';
+import { MAX_PROMPT_LENGTH } from '../../jobs/job-requests.js';
 
 export { JobResponse, JobListResponse } from '../../jobs/job-view.js';
-
-export const MAX_PROMPT_LENGTH = 20_000;
 
 // git check-ref-format, simplified (the same rule projects use for their ref).
 const REF = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[^\s~^:?*[\\\x00-\x1f\x7f]+(?<![./])$/;
@@ -18,8 +17,9 @@ export const CreateJobRequest = z.object({
   prompt,
   ref: z.string({ error: 'ref must be a string' }).max(255).regex(REF, 'ref must be a valid branch name').optional(),
   model: z.string({ error: 'model must be a string' }).optional(),
-  draft: z.boolean({ error: 'draft must be true or false' }).optional(),
-});
+  draft: z.boolean({ error: 'draft must be true or false' }).optional().describe('Open the pull request as a draft (default false).'),
+  asDraft: z.boolean({ error: 'asDraft must be true or false' }).optional().describe('The compatible service\'s name for `draft`; if both are sent they must agree.'),
+}).refine((r) => r.draft === undefined || r.asDraft === undefined || r.draft === r.asDraft, 'draft and asDraft must agree when both are sent');
 export type CreateJobRequest = z.infer<typeof CreateJobRequest>;
 
 export const MessageRequest = z.object({ prompt });

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { RouteModule } from '../app.js';
 import { authenticatedProject, requireApiKey } from '../authenticate.js';
 import { Invalid } from '../../errors.js';
-import { aiAgents, dailyVisitors, MAX_DAILY_DAYS } from '../../analytics/breakdowns.js';
-import { analyticsFor } from './analytics-context.js';
+import { MAX_DAILY_DAYS } from '../../analytics/breakdowns.js';
+import type { Analytics } from '../../analytics/analytics.js';
 import { exportParams } from './analytics.js';
 
 export const DailyVisitorsResponse = z.object({
@@ -21,7 +21,7 @@ export const AgentsResponse = z.object({
 });
 
 /** Read endpoints the dashboard charts use: unique visitors per day, and AI traffic per agent. Same range rules as the exports. */
-export const analyticsBreakdownRoutes: RouteModule = (router, ctx) => {
+export const analyticsBreakdownRoutes = ({ analytics }: { analytics: Analytics }): RouteModule => (router, ctx) => {
   const auth = requireApiKey(ctx);
   // Express 5 hands a rejected handler promise to the error handler, so these need no try/catch.
   router.get('/v1/analytics/:projectId/visitors/daily', auth, async (req, res) => {
@@ -29,12 +29,12 @@ export const analyticsBreakdownRoutes: RouteModule = (router, ctx) => {
     if (range.to - range.from > MAX_DAILY_DAYS * 86_400_000) {
       throw new Invalid('Invalid query parameters', [{ message: `the range may span at most ${MAX_DAILY_DAYS} days` }]);
     }
-    const days = await dailyVisitors({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
+    const days = await analytics.dailyVisitors(authenticatedProject(res).id, range);
     res.json({ days } satisfies z.input<typeof DailyVisitorsResponse>);
   });
   router.get('/v1/analytics/:projectId/agents', auth, async (req, res) => {
     const { range } = exportParams(req, ctx.clock());
-    const agents = await aiAgents({ analytics: analyticsFor(ctx), projectId: authenticatedProject(res).id, range });
+    const agents = await analytics.aiAgents(authenticatedProject(res).id, range);
     res.json({ agents } satisfies z.input<typeof AgentsResponse>);
   });
 };

@@ -101,12 +101,13 @@ export const analyticsOperations: OperationDoc[] = [
     path: '/api/event',
     operationId: 'trackerEvent',
     summary: 'Browser page view (what the tracker sends)',
-    description: 'Accepted only from the project\'s hostnames; always answers 202 for a well-formed event, never revealing whether it was stored.',
+    description: 'Accepted only from the project\'s hostnames; always answers 202 for a well-formed event, never revealing whether it was stored. The answer comes after the group commit holding the event: a 202 means stored; a failed commit answers 503.',
     tag: 'Analytics ingestion',
     body: [
       { contentType: 'application/json', schema: TrackerEvent },
       { contentType: 'text/plain', description: 'The same JSON, as sent by navigator.sendBeacon' },
     ],
-    responses: { 202: { description: 'Received' } },
+    responses: { 202: { description: 'Received (and stored, unless dropped)' } },
+    errors: [503],
   },
 ];

@@ -3,11 +3,12 @@ import type { z } from 'zod';
 import type { RouteModule } from '../app.js';
 import { authenticatedProject, requireApiKey } from '../authenticate.js';
 import { jsonBody, UnsupportedMediaType } from '../json-body.js';
+import { decodedBody } from '../decoded-body.js';
 import { Invalid } from '../../errors.js';
 import { ExportQuery, LogsQuery, MAX_BATCH, ServerEvent, type EventsResponse, type LogsResponse, type ViewsResponse, type VisitorsResponse } from '../../analytics/schemas.js';
 import { importLogs } from '../../analytics/import-logs.js';
 import type { PageView } from '../../analytics/prepare-event.js';
-import { analyticsFor } from './analytics-context.js';
+import type { Analytics } from '../../analytics/analytics.js';
 import { parseInput, zodDetails } from '../parse-input.js';
 import { analyticsTrackerRoutes } from './analytics-tracker.js';
 import type { TimeRange } from '../../analytics/count-range.js';
@@ -27,8 +28,8 @@ export function exportParams(req: Request, now: Date) {
 }
 
 /** Visitor analytics: the compatible exports, server-side and log ingestion, and the browser tracker. */
-export const analyticsRoutes: RouteModule = (router, ctx) => {
-  analyticsTrackerRoutes(router, ctx);
+export const analyticsRoutes = ({ analytics }: { analytics: Analytics }): RouteModule => (router, ctx) => {
+  analyticsTrackerRoutes({ analytics })(router, ctx);
   const auth = requireApiKey(ctx);
 
   router.get(
@@ -36,7 +37,7 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
     auth,
     async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
-      const result = await analyticsFor(ctx).visitors(authenticatedProject(res).id, range, page);
+      const result = await analytics.visitors(authenticatedProject(res).id, range, page);
       res.json({ totals: result.totals, visitors: result.rows, hasMore: result.hasMore } satisfies z.input<typeof VisitorsResponse>);
     },
   );
@@ -46,7 +47,7 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
     auth,
     async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
-      const result = await analyticsFor(ctx).views(authenticatedProject(res).id, range, page);
+      const result = await analytics.views(authenticatedProject(res).id, range, page);
       res.json({ totals: result.totals, views: result.rows, hasMore: result.hasMore } satisfies z.input<typeof ViewsResponse>);
     },
   );
@@ -80,7 +81,7 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
       });
       const project = authenticatedProject(res);
       if (rejected.length) rejectedEvents.inc({ reason: 'invalid event' }, rejected.length);
-      const result = await analyticsFor(ctx).ingest(project.id, views, indexes);
+      const result = await analytics.ingest(project.id, views, indexes);
       rejected.push(...result.rejected);
       rejected.sort((a, b) => a.index - b.index);
       res.status(202).json({ accepted: result.accepted, duplicates: result.duplicates, rejected } satisfies z.input<typeof EventsResponse>);
@@ -94,12 +95,12 @@ export const analyticsRoutes: RouteModule = (router, ctx) => {
     async (req, res) => {
       const { format } = parseInput(LogsQuery, req.query, 'query parameters');
       const project = authenticatedProject(res);
-      const analytics = analyticsFor(ctx);
       const summary = await importLogs({
-        input: req,
+        input: decodedBody(req),
         format,
         ingest: (views) => analytics.ingest(project.id, views),
         lineKey: (line) => analytics.logLineKey(project.id, line),
+        recordMisses: async (misses) => void (await analytics.recordAiMisses(project.id, misses)),
       });
       res.status(202).json(summary satisfies z.input<typeof LogsResponse>);
     },

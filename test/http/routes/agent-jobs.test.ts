@@ -1,19 +1,12 @@
-import fs from 'node:fs';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { agentJobRoutes } from '../../../src/http/routes/agent-jobs.js';
-import { appendEvent } from '../../../src/jobs/job-store.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { appendEvent, getJob } from '../../../src/jobs/job-store.js';
+import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
 import { PROVIDERS } from '../../support/databases.js';
+import { compatibleValidators } from '../../support/compatible-schemas.js';
 
 const FAKE_PEM = '-----BEGIN PRIVATE KEY-----\\nMIIB\\n-----END PRIVATE KEY-----';
 const CONFIGURED = { APP_ID: '12', PRIVATE_KEY: FAKE_PEM, ANTHROPIC_API_KEY: 'sk-test', GHE_HOST: 'ghe.acme.test', SCRIBE_MODELS: 'claude-opus-4-8', SCRIBE_JOB_RATE_LIMIT: '40' };
 
-const openapi = JSON.parse(fs.readFileSync('/work/shared/spec/mintlify/admin-openapi.json', 'utf8'));
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
-const ajv = new Ajv({ strict: false, allErrors: true });
-(addFormats as unknown as (a: Ajv) => void)(ajv);
-const validateAgentJob = ajv.compile(openapi.components.schemas.AgentJob);
+const validateAgentJob = compatibleValidators().agentJob;
 
 /** fetch's Response with the loosely typed JSON body these tests inspect */
 type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
@@ -33,7 +26,7 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
   let queued = 0;
 
   beforeAll(async () => {
-    app = await startTestApp({ provider, routes: [agentJobRoutes({ onQueued: () => queued++ })], env: CONFIGURED });
+    app = await startTestApp({ provider, routes: [jobRoutes({ wake: () => queued++ })], env: CONFIGURED });
     const project = await app.project({ repository: `acme/docs-${provider}`, ref: 'main' });
     projectId = project.id;
     otherProjectId = (await app.project()).id;
@@ -98,6 +91,27 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     expect((await call(`/v2/agent/${projectId}/job`, { key: writeKey, body: '{"prompt":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await create({ prompt: 'x' }, readKey)).status).toBe(403);
     expect((await call(`/v2/agent/${projectId}/job`, { body: { prompt: 'x' } })).status).toBe(401);
+  });
+
+  it('takes asDraft, the compatible service\'s name, as draft; both must agree when both are sent', async () => {
+    const draftOf = async (body: Record<string, unknown>) => {
+      const res = await create({ prompt: 'Draft or not', ...body });
+      expect(res.status).toBe(201);
+      return (await getJob(app.ctx.db, projectId, (await res.json()).id)).draft;
+    };
+    expect(await draftOf({ asDraft: true })).toBe(true);
+    expect(await draftOf({ asDraft: false })).toBe(false);
+    expect(await draftOf({ draft: true })).toBe(true);
+    expect(await draftOf({ draft: true, asDraft: true })).toBe(true);
+    expect(await draftOf({})).toBe(false);
+    for (const [body, detail] of [
+      [{ asDraft: 'yes' }, /asDraft must be true or false/],
+      [{ draft: true, asDraft: false }, /draft and asDraft must agree/],
+    ] as const) {
+      const res = await create({ prompt: 'x', ...body });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify((await res.json()).details)).toMatch(detail);
+    }
   });
 
   it('answers 404 "Job not found" for unknown jobs and for jobs of another project', async () => {
@@ -196,7 +210,7 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
 
 describe('agent job API without the App or the model configured', () => {
   it('answers 503 with what to set', async () => {
-    const app = await startTestApp({ provider: 'sqlite', routes: [agentJobRoutes()] });
+    const app = await startTestApp({ provider: 'sqlite', routes: [jobRoutes()] });
     try {
       const project = await app.project();
       const key = await app.key(project.id, 'write');

@@ -31,11 +31,11 @@ export type AgentJobEventAvgAggregateOutputType = {
 }
 
 export type AgentJobEventSumAggregateOutputType = {
-  id: number | null
+  id: bigint | null
 }
 
 export type AgentJobEventMinAggregateOutputType = {
-  id: number | null
+  id: bigint | null
   jobId: string | null
   type: string | null
   data: string | null
@@ -43,7 +43,7 @@ export type AgentJobEventMinAggregateOutputType = {
 }
 
 export type AgentJobEventMaxAggregateOutputType = {
-  id: number | null
+  id: bigint | null
   jobId: string | null
   type: string | null
   data: string | null
@@ -180,7 +180,7 @@ export type AgentJobEventGroupByArgs<ExtArgs extends runtime.Types.Extensions.In
 }
 
 export type AgentJobEventGroupByOutputType = {
-  id: number
+  id: bigint
   jobId: string
   type: string
   data: string
@@ -211,7 +211,7 @@ export type AgentJobEventWhereInput = {
   AND?: Prisma.AgentJobEventWhereInput | Prisma.AgentJobEventWhereInput[]
   OR?: Prisma.AgentJobEventWhereInput[]
   NOT?: Prisma.AgentJobEventWhereInput | Prisma.AgentJobEventWhereInput[]
-  id?: Prisma.IntFilter<"AgentJobEvent"> | number
+  id?: Prisma.BigIntFilter<"AgentJobEvent"> | bigint | number
   jobId?: Prisma.StringFilter<"AgentJobEvent"> | string
   type?: Prisma.StringFilter<"AgentJobEvent"> | string
   data?: Prisma.StringFilter<"AgentJobEvent"> | string
@@ -229,7 +229,7 @@ export type AgentJobEventOrderByWithRelationInput = {
 }
 
 export type AgentJobEventWhereUniqueInput = Prisma.AtLeast<{
-  id?: number
+  id?: bigint | number
   AND?: Prisma.AgentJobEventWhereInput | Prisma.AgentJobEventWhereInput[]
   OR?: Prisma.AgentJobEventWhereInput[]
   NOT?: Prisma.AgentJobEventWhereInput | Prisma.AgentJobEventWhereInput[]
@@ -257,7 +257,7 @@ export type AgentJobEventScalarWhereWithAggregatesInput = {
   AND?: Prisma.AgentJobEventScalarWhereWithAggregatesInput | Prisma.AgentJobEventScalarWhereWithAggregatesInput[]
   OR?: Prisma.AgentJobEventScalarWhereWithAggregatesInput[]
   NOT?: Prisma.AgentJobEventScalarWhereWithAggregatesInput | Prisma.AgentJobEventScalarWhereWithAggregatesInput[]
-  id?: Prisma.IntWithAggregatesFilter<"AgentJobEvent"> | number
+  id?: Prisma.BigIntWithAggregatesFilter<"AgentJobEvent"> | bigint | number
   jobId?: Prisma.StringWithAggregatesFilter<"AgentJobEvent"> | string
   type?: Prisma.StringWithAggregatesFilter<"AgentJobEvent"> | string
   data?: Prisma.StringWithAggregatesFilter<"AgentJobEvent"> | string
@@ -265,6 +265,7 @@ export type AgentJobEventScalarWhereWithAggregatesInput = {
 }
 
 export type AgentJobEventCreateInput = {
+  id?: bigint | number
   type: string
   data: string
   createdAt: Date | string
@@ -272,7 +273,7 @@ export type AgentJobEventCreateInput = {
 }
 
 export type AgentJobEventUncheckedCreateInput = {
-  id?: number
+  id?: bigint | number
   jobId: string
   type: string
   data: string
@@ -280,6 +281,7 @@ export type AgentJobEventUncheckedCreateInput = {
 }
 
 export type AgentJobEventUpdateInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   data?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -287,7 +289,7 @@ export type AgentJobEventUpdateInput = {
 }
 
 export type AgentJobEventUncheckedUpdateInput = {
-  id?: Prisma.IntFieldUpdateOperationsInput | number
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   jobId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
   data?: Prisma.StringFieldUpdateOperationsInput | string
@@ -295,7 +297,7 @@ export type AgentJobEventUncheckedUpdateInput = {
 }
 
 export type AgentJobEventCreateManyInput = {
-  id?: number
+  id?: bigint | number
   jobId: string
   type: string
   data: string
@@ -303,13 +305,14 @@ export type AgentJobEventCreateManyInput = {
 }
 
 export type AgentJobEventUpdateManyMutationInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   data?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AgentJobEventUncheckedUpdateManyInput = {
-  id?: Prisma.IntFieldUpdateOperationsInput | number
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   jobId?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
   data?: Prisma.StringFieldUpdateOperationsInput | string
@@ -401,13 +404,14 @@ export type AgentJobEventUncheckedUpdateManyWithoutJobNestedInput = {
 }
 
 export type AgentJobEventCreateWithoutJobInput = {
+  id?: bigint | number
   type: string
   data: string
   createdAt: Date | string
 }
 
 export type AgentJobEventUncheckedCreateWithoutJobInput = {
-  id?: number
+  id?: bigint | number
   type: string
   data: string
   createdAt: Date | string
@@ -443,7 +447,7 @@ export type AgentJobEventScalarWhereInput = {
   AND?: Prisma.AgentJobEventScalarWhereInput | Prisma.AgentJobEventScalarWhereInput[]
   OR?: Prisma.AgentJobEventScalarWhereInput[]
   NOT?: Prisma.AgentJobEventScalarWhereInput | Prisma.AgentJobEventScalarWhereInput[]
-  id?: Prisma.IntFilter<"AgentJobEvent"> | number
+  id?: Prisma.BigIntFilter<"AgentJobEvent"> | bigint | number
   jobId?: Prisma.StringFilter<"AgentJobEvent"> | string
   type?: Prisma.StringFilter<"AgentJobEvent"> | string
   data?: Prisma.StringFilter<"AgentJobEvent"> | string
@@ -451,27 +455,28 @@ export type AgentJobEventScalarWhereInput = {
 }
 
 export type AgentJobEventCreateManyJobInput = {
-  id?: number
+  id?: bigint | number
   type: string
   data: string
   createdAt: Date | string
 }
 
 export type AgentJobEventUpdateWithoutJobInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   data?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AgentJobEventUncheckedUpdateWithoutJobInput = {
-  id?: Prisma.IntFieldUpdateOperationsInput | number
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   data?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AgentJobEventUncheckedUpdateManyWithoutJobInput = {
-  id?: Prisma.IntFieldUpdateOperationsInput | number
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   type?: Prisma.StringFieldUpdateOperationsInput | string
   data?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -531,7 +536,7 @@ export type $AgentJobEventPayload<ExtArgs extends runtime.Types.Extensions.Inter
     job: Prisma.$AgentJobPayload<ExtArgs>
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
-    id: number
+    id: bigint
     jobId: string
     type: string
     data: string
@@ -960,7 +965,7 @@ export interface Prisma__AgentJobEventClient<T, Null = never, ExtArgs extends ru
  * Fields of the AgentJobEvent model
  */
 export interface AgentJobEventFieldRefs {
-  readonly id: Prisma.FieldRef<"AgentJobEvent", 'Int'>
+  readonly id: Prisma.FieldRef<"AgentJobEvent", 'BigInt'>
   readonly jobId: Prisma.FieldRef<"AgentJobEvent", 'String'>
   readonly type: Prisma.FieldRef<"AgentJobEvent", 'String'>
   readonly data: Prisma.FieldRef<"AgentJobEvent", 'String'>

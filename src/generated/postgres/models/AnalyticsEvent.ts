@@ -35,7 +35,7 @@ export type AnalyticsEventAvgAggregateOutputType = {
 }
 
 export type AnalyticsEventSumAggregateOutputType = {
-  id: number | null
+  id: bigint | null
   ts: bigint | null
   pageId: number | null
   visitorId: number | null
@@ -43,7 +43,7 @@ export type AnalyticsEventSumAggregateOutputType = {
 }
 
 export type AnalyticsEventMinAggregateOutputType = {
-  id: number | null
+  id: bigint | null
   projectId: string | null
   ts: bigint | null
   pageId: number | null
@@ -54,7 +54,7 @@ export type AnalyticsEventMinAggregateOutputType = {
 }
 
 export type AnalyticsEventMaxAggregateOutputType = {
-  id: number | null
+  id: bigint | null
   projectId: string | null
   ts: bigint | null
   pageId: number | null
@@ -214,7 +214,7 @@ export type AnalyticsEventGroupByArgs<ExtArgs extends runtime.Types.Extensions.I
 }
 
 export type AnalyticsEventGroupByOutputType = {
-  id: number
+  id: bigint
   projectId: string
   ts: bigint
   pageId: number
@@ -248,7 +248,7 @@ export type AnalyticsEventWhereInput = {
   AND?: Prisma.AnalyticsEventWhereInput | Prisma.AnalyticsEventWhereInput[]
   OR?: Prisma.AnalyticsEventWhereInput[]
   NOT?: Prisma.AnalyticsEventWhereInput | Prisma.AnalyticsEventWhereInput[]
-  id?: Prisma.IntFilter<"AnalyticsEvent"> | number
+  id?: Prisma.BigIntFilter<"AnalyticsEvent"> | bigint | number
   projectId?: Prisma.StringFilter<"AnalyticsEvent"> | string
   ts?: Prisma.BigIntFilter<"AnalyticsEvent"> | bigint | number
   pageId?: Prisma.IntFilter<"AnalyticsEvent"> | number
@@ -270,7 +270,7 @@ export type AnalyticsEventOrderByWithRelationInput = {
 }
 
 export type AnalyticsEventWhereUniqueInput = Prisma.AtLeast<{
-  id?: number
+  id?: bigint | number
   AND?: Prisma.AnalyticsEventWhereInput | Prisma.AnalyticsEventWhereInput[]
   OR?: Prisma.AnalyticsEventWhereInput[]
   NOT?: Prisma.AnalyticsEventWhereInput | Prisma.AnalyticsEventWhereInput[]
@@ -303,7 +303,7 @@ export type AnalyticsEventScalarWhereWithAggregatesInput = {
   AND?: Prisma.AnalyticsEventScalarWhereWithAggregatesInput | Prisma.AnalyticsEventScalarWhereWithAggregatesInput[]
   OR?: Prisma.AnalyticsEventScalarWhereWithAggregatesInput[]
   NOT?: Prisma.AnalyticsEventScalarWhereWithAggregatesInput | Prisma.AnalyticsEventScalarWhereWithAggregatesInput[]
-  id?: Prisma.IntWithAggregatesFilter<"AnalyticsEvent"> | number
+  id?: Prisma.BigIntWithAggregatesFilter<"AnalyticsEvent"> | bigint | number
   projectId?: Prisma.StringWithAggregatesFilter<"AnalyticsEvent"> | string
   ts?: Prisma.BigIntWithAggregatesFilter<"AnalyticsEvent"> | bigint | number
   pageId?: Prisma.IntWithAggregatesFilter<"AnalyticsEvent"> | number
@@ -314,6 +314,7 @@ export type AnalyticsEventScalarWhereWithAggregatesInput = {
 }
 
 export type AnalyticsEventCreateInput = {
+  id?: bigint | number
   projectId: string
   ts: bigint | number
   pageId: number
@@ -324,7 +325,7 @@ export type AnalyticsEventCreateInput = {
 }
 
 export type AnalyticsEventUncheckedCreateInput = {
-  id?: number
+  id?: bigint | number
   projectId: string
   ts: bigint | number
   pageId: number
@@ -335,6 +336,7 @@ export type AnalyticsEventUncheckedCreateInput = {
 }
 
 export type AnalyticsEventUpdateInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   ts?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   pageId?: Prisma.IntFieldUpdateOperationsInput | number
@@ -345,7 +347,7 @@ export type AnalyticsEventUpdateInput = {
 }
 
 export type AnalyticsEventUncheckedUpdateInput = {
-  id?: Prisma.IntFieldUpdateOperationsInput | number
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   ts?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   pageId?: Prisma.IntFieldUpdateOperationsInput | number
@@ -356,7 +358,7 @@ export type AnalyticsEventUncheckedUpdateInput = {
 }
 
 export type AnalyticsEventCreateManyInput = {
-  id?: number
+  id?: bigint | number
   projectId: string
   ts: bigint | number
   pageId: number
@@ -367,6 +369,7 @@ export type AnalyticsEventCreateManyInput = {
 }
 
 export type AnalyticsEventUpdateManyMutationInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   ts?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   pageId?: Prisma.IntFieldUpdateOperationsInput | number
@@ -377,7 +380,7 @@ export type AnalyticsEventUpdateManyMutationInput = {
 }
 
 export type AnalyticsEventUncheckedUpdateManyInput = {
-  id?: Prisma.IntFieldUpdateOperationsInput | number
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   ts?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   pageId?: Prisma.IntFieldUpdateOperationsInput | number
@@ -508,7 +511,7 @@ export type $AnalyticsEventPayload<ExtArgs extends runtime.Types.Extensions.Inte
   name: "AnalyticsEvent"
   objects: {}
   scalars: runtime.Types.Extensions.GetPayloadResult<{
-    id: number
+    id: bigint
     projectId: string
     ts: bigint
     pageId: number
@@ -939,7 +942,7 @@ export interface Prisma__AnalyticsEventClient<T, Null = never, ExtArgs extends r
  * Fields of the AnalyticsEvent model
  */
 export interface AnalyticsEventFieldRefs {
-  readonly id: Prisma.FieldRef<"AnalyticsEvent", 'Int'>
+  readonly id: Prisma.FieldRef<"AnalyticsEvent", 'BigInt'>
   readonly projectId: Prisma.FieldRef<"AnalyticsEvent", 'String'>
   readonly ts: Prisma.FieldRef<"AnalyticsEvent", 'BigInt'>
   readonly pageId: Prisma.FieldRef<"AnalyticsEvent", 'Int'>

@@ -475,10 +475,6 @@ export type NullableDateTimeFieldUpdateOperationsInput = {
   set?: Date | string | null
 }
 
-export type DateTimeFieldUpdateOperationsInput = {
-  set?: Date | string
-}
-
 export type ProjectCreateNestedOneWithoutApiKeysInput = {
   create?: Prisma.XOR<Prisma.ProjectCreateWithoutApiKeysInput, Prisma.ProjectUncheckedCreateWithoutApiKeysInput>
   connectOrCreate?: Prisma.ProjectCreateOrConnectWithoutApiKeysInput

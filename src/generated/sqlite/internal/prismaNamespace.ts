@@ -405,6 +405,9 @@ export const ModelName = {
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
+  AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AutomationConfig: 'AutomationConfig',
+  AutomationRun: 'AutomationRun',
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
@@ -413,7 +416,9 @@ export const ModelName = {
   GitHubTrigger: 'GitHubTrigger',
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
-  AgentJobEvent: 'AgentJobEvent'
+  AgentJobEvent: 'AgentJobEvent',
+  AnalyticsFeedback: 'AnalyticsFeedback',
+  AnalyticsSearch: 'AnalyticsSearch'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -429,7 +434,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsSearch"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1022,6 +1027,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsStateCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsStateCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAiMiss: {
+      payload: Prisma.$AnalyticsAiMissPayload<ExtArgs>
+      fields: Prisma.AnalyticsAiMissFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAiMissFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAiMissFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAiMissFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAiMissFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAiMissFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAiMissCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAiMissCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAiMissCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAiMissDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAiMissUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAiMissDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAiMissUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAiMissUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAiMissUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiMissPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAiMissAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAiMiss>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAiMissGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiMissGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAiMissCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiMissCountAggregateOutputType> | number
+        }
+      }
+    }
+    AutomationConfig: {
+      payload: Prisma.$AutomationConfigPayload<ExtArgs>
+      fields: Prisma.AutomationConfigFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AutomationConfigFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AutomationConfigFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>
+        }
+        findFirst: {
+          args: Prisma.AutomationConfigFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AutomationConfigFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>
+        }
+        findMany: {
+          args: Prisma.AutomationConfigFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>[]
+        }
+        create: {
+          args: Prisma.AutomationConfigCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>
+        }
+        createMany: {
+          args: Prisma.AutomationConfigCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AutomationConfigCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>[]
+        }
+        delete: {
+          args: Prisma.AutomationConfigDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>
+        }
+        update: {
+          args: Prisma.AutomationConfigUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>
+        }
+        deleteMany: {
+          args: Prisma.AutomationConfigDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AutomationConfigUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AutomationConfigUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>[]
+        }
+        upsert: {
+          args: Prisma.AutomationConfigUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationConfigPayload>
+        }
+        aggregate: {
+          args: Prisma.AutomationConfigAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAutomationConfig>
+        }
+        groupBy: {
+          args: Prisma.AutomationConfigGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AutomationConfigGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AutomationConfigCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AutomationConfigCountAggregateOutputType> | number
+        }
+      }
+    }
+    AutomationRun: {
+      payload: Prisma.$AutomationRunPayload<ExtArgs>
+      fields: Prisma.AutomationRunFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AutomationRunFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AutomationRunFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>
+        }
+        findFirst: {
+          args: Prisma.AutomationRunFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AutomationRunFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>
+        }
+        findMany: {
+          args: Prisma.AutomationRunFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>[]
+        }
+        create: {
+          args: Prisma.AutomationRunCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>
+        }
+        createMany: {
+          args: Prisma.AutomationRunCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AutomationRunCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>[]
+        }
+        delete: {
+          args: Prisma.AutomationRunDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>
+        }
+        update: {
+          args: Prisma.AutomationRunUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>
+        }
+        deleteMany: {
+          args: Prisma.AutomationRunDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AutomationRunUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AutomationRunUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>[]
+        }
+        upsert: {
+          args: Prisma.AutomationRunUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AutomationRunPayload>
+        }
+        aggregate: {
+          args: Prisma.AutomationRunAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAutomationRun>
+        }
+        groupBy: {
+          args: Prisma.AutomationRunGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AutomationRunGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AutomationRunCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AutomationRunCountAggregateOutputType> | number
         }
       }
     }
@@ -1691,6 +1918,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    AnalyticsFeedback: {
+      payload: Prisma.$AnalyticsFeedbackPayload<ExtArgs>
+      fields: Prisma.AnalyticsFeedbackFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsFeedbackFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsFeedbackFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsFeedbackFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsFeedbackFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsFeedbackFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsFeedbackCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsFeedbackCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsFeedbackCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsFeedbackDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsFeedbackUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsFeedbackDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsFeedbackUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsFeedbackUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsFeedbackUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsFeedbackPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsFeedbackAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsFeedback>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsFeedbackGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsFeedbackGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsFeedbackCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsFeedbackCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsSearch: {
+      payload: Prisma.$AnalyticsSearchPayload<ExtArgs>
+      fields: Prisma.AnalyticsSearchFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsSearchFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsSearchFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsSearchFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsSearchFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsSearchFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsSearchCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsSearchCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsSearchCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsSearchDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsSearchUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsSearchDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsSearchUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsSearchUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsSearchUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSearchPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsSearchAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsSearch>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsSearchGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSearchGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsSearchCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSearchCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1804,6 +2179,53 @@ export const AnalyticsStateScalarFieldEnum = {
 } as const
 
 export type AnalyticsStateScalarFieldEnum = (typeof AnalyticsStateScalarFieldEnum)[keyof typeof AnalyticsStateScalarFieldEnum]
+
+
+export const AnalyticsAiMissScalarFieldEnum = {
+  projectId: 'projectId',
+  key: 'key',
+  ts: 'ts',
+  path: 'path',
+  agent: 'agent',
+  status: 'status'
+} as const
+
+export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
+
+
+export const AutomationConfigScalarFieldEnum = {
+  projectId: 'projectId',
+  sha: 'sha',
+  automations: 'automations',
+  problems: 'problems',
+  firstSeen: 'firstSeen',
+  loadedAt: 'loadedAt'
+} as const
+
+export type AutomationConfigScalarFieldEnum = (typeof AutomationConfigScalarFieldEnum)[keyof typeof AutomationConfigScalarFieldEnum]
+
+
+export const AutomationRunScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  dedupeKey: 'dedupeKey',
+  trigger: 'trigger',
+  repository: 'repository',
+  beforeSha: 'beforeSha',
+  afterSha: 'afterSha',
+  change: 'change',
+  summary: 'summary',
+  status: 'status',
+  reason: 'reason',
+  jobId: 'jobId',
+  seq: 'seq',
+  prLink: 'prLink',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type AutomationRunScalarFieldEnum = (typeof AutomationRunScalarFieldEnum)[keyof typeof AutomationRunScalarFieldEnum]
 
 
 export const ProjectScalarFieldEnum = {
@@ -1943,6 +2365,41 @@ export const AgentJobEventScalarFieldEnum = {
 } as const
 
 export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
+
+
+export const AnalyticsFeedbackScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  receivedAt: 'receivedAt',
+  path: 'path',
+  source: 'source',
+  status: 'status',
+  helpful: 'helpful',
+  comment: 'comment',
+  contact: 'contact',
+  code: 'code',
+  filename: 'filename',
+  lang: 'lang',
+  visitorHash: 'visitorHash',
+  key: 'key'
+} as const
+
+export type AnalyticsFeedbackScalarFieldEnum = (typeof AnalyticsFeedbackScalarFieldEnum)[keyof typeof AnalyticsFeedbackScalarFieldEnum]
+
+
+export const AnalyticsSearchScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  receivedAt: 'receivedAt',
+  query: 'query',
+  clickedPath: 'clickedPath',
+  visitorHash: 'visitorHash',
+  key: 'key'
+} as const
+
+export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2174,6 +2631,9 @@ export type GlobalOmitConfig = {
   analyticsDaySet?: Prisma.AnalyticsDaySetOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
+  analyticsAiMiss?: Prisma.AnalyticsAiMissOmit
+  automationConfig?: Prisma.AutomationConfigOmit
+  automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit
   apiKey?: Prisma.ApiKeyOmit
   setting?: Prisma.SettingOmit
@@ -2183,6 +2643,8 @@ export type GlobalOmitConfig = {
   agentJob?: Prisma.AgentJobOmit
   agentJobMessage?: Prisma.AgentJobMessageOmit
   agentJobEvent?: Prisma.AgentJobEventOmit
+  analyticsFeedback?: Prisma.AnalyticsFeedbackOmit
+  analyticsSearch?: Prisma.AnalyticsSearchOmit
 }
 
 /* Types for Logging */

@@ -59,6 +59,9 @@ export const ModelName = {
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
+  AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AutomationConfig: 'AutomationConfig',
+  AutomationRun: 'AutomationRun',
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
@@ -67,7 +70,9 @@ export const ModelName = {
   GitHubTrigger: 'GitHubTrigger',
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
-  AgentJobEvent: 'AgentJobEvent'
+  AgentJobEvent: 'AgentJobEvent',
+  AnalyticsFeedback: 'AnalyticsFeedback',
+  AnalyticsSearch: 'AnalyticsSearch'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -160,6 +165,53 @@ export const AnalyticsStateScalarFieldEnum = {
 } as const
 
 export type AnalyticsStateScalarFieldEnum = (typeof AnalyticsStateScalarFieldEnum)[keyof typeof AnalyticsStateScalarFieldEnum]
+
+
+export const AnalyticsAiMissScalarFieldEnum = {
+  projectId: 'projectId',
+  key: 'key',
+  ts: 'ts',
+  path: 'path',
+  agent: 'agent',
+  status: 'status'
+} as const
+
+export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
+
+
+export const AutomationConfigScalarFieldEnum = {
+  projectId: 'projectId',
+  sha: 'sha',
+  automations: 'automations',
+  problems: 'problems',
+  firstSeen: 'firstSeen',
+  loadedAt: 'loadedAt'
+} as const
+
+export type AutomationConfigScalarFieldEnum = (typeof AutomationConfigScalarFieldEnum)[keyof typeof AutomationConfigScalarFieldEnum]
+
+
+export const AutomationRunScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  dedupeKey: 'dedupeKey',
+  trigger: 'trigger',
+  repository: 'repository',
+  beforeSha: 'beforeSha',
+  afterSha: 'afterSha',
+  change: 'change',
+  summary: 'summary',
+  status: 'status',
+  reason: 'reason',
+  jobId: 'jobId',
+  seq: 'seq',
+  prLink: 'prLink',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type AutomationRunScalarFieldEnum = (typeof AutomationRunScalarFieldEnum)[keyof typeof AutomationRunScalarFieldEnum]
 
 
 export const ProjectScalarFieldEnum = {
@@ -299,6 +351,41 @@ export const AgentJobEventScalarFieldEnum = {
 } as const
 
 export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
+
+
+export const AnalyticsFeedbackScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  receivedAt: 'receivedAt',
+  path: 'path',
+  source: 'source',
+  status: 'status',
+  helpful: 'helpful',
+  comment: 'comment',
+  contact: 'contact',
+  code: 'code',
+  filename: 'filename',
+  lang: 'lang',
+  visitorHash: 'visitorHash',
+  key: 'key'
+} as const
+
+export type AnalyticsFeedbackScalarFieldEnum = (typeof AnalyticsFeedbackScalarFieldEnum)[keyof typeof AnalyticsFeedbackScalarFieldEnum]
+
+
+export const AnalyticsSearchScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  receivedAt: 'receivedAt',
+  query: 'query',
+  clickedPath: 'clickedPath',
+  visitorHash: 'visitorHash',
+  key: 'key'
+} as const
+
+export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
 
 
 export const SortOrder = {

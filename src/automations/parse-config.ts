@@ -1,0 +1,136 @@
+import { parse as parseYaml } from 'yaml';
+import picomatch from 'picomatch';
+import { CronError, parseCron } from './cron.js';
+
+export const CONFIG_PATH = '.scribe/automations.yml';
+
+export type AutomationTrigger =
+  | { kind: 'push'; repository: string; branches: string[] | null; paths: string[] | null }
+  | { kind: 'schedule'; cron: string };
+
+export interface Automation {
+  id: string;
+  on: AutomationTrigger;
+  prompt: string;
+  draft: boolean;
+}
+
+/** Why an automation (or the whole file, when `automation` is null) did not load. */
+export interface ConfigProblem {
+  automation: string | null;
+  message: string;
+}
+
+const ID = /^[a-z0-9-]{1,64}$/;
+const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const MAX_PROMPT = 10_000;
+const MAX_AUTOMATIONS = 50;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function unknownKeys(value: Record<string, unknown>, allowed: string[], where: string): string[] {
+  return Object.keys(value)
+    .filter((key) => !allowed.includes(key))
+    .map((key) => `${where}: unknown key "${key}" (allowed: ${allowed.join(', ')})`);
+}
+
+/** A glob picomatch accepts with strict brackets, relative, and without `..` segments. */
+export function globProblem(glob: unknown): string | null {
+  if (typeof glob !== 'string' || !glob.trim()) return 'a path pattern must be a non-empty string';
+  if (glob.startsWith('/')) return `path pattern "${glob}" must be relative to the repository root`;
+  if (glob.split('/').includes('..')) return `path pattern "${glob}" must not contain ".."`;
+  try {
+    picomatch.makeRe(glob, { strictBrackets: true });
+  } catch (err) {
+    return `path pattern "${glob}" is not a valid glob: ${(err as Error).message}`;
+  }
+  return null;
+}
+
+function stringList(value: unknown, what: string, problems: string[]): string[] | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || !value.length || value.some((v) => typeof v !== 'string' || !v.trim())) {
+    problems.push(`${what} must be a non-empty list of strings`);
+    return null;
+  }
+  return value as string[];
+}
+
+function parseTrigger(on: unknown, problems: string[]): AutomationTrigger | null {
+  if (!isObject(on)) {
+    problems.push('"on" must be a mapping with "push" or "schedule"');
+    return null;
+  }
+  problems.push(...unknownKeys(on, ['push', 'schedule'], 'on'));
+  if ((on.push === undefined) === (on.schedule === undefined)) {
+    problems.push('"on" must have exactly one of "push" or "schedule"');
+    return null;
+  }
+  if (on.schedule !== undefined) {
+    try {
+      parseCron(on.schedule as string);
+    } catch (err) {
+      if (!(err instanceof CronError)) throw err;
+      problems.push(`schedule: ${err.message}`);
+      return null;
+    }
+    return { kind: 'schedule', cron: (on.schedule as string).trim() };
+  }
+  const push = on.push;
+  if (!isObject(push)) {
+    problems.push('on.push must be a mapping with "repository"');
+    return null;
+  }
+  problems.push(...unknownKeys(push, ['repository', 'branches', 'paths'], 'on.push'));
+  if (typeof push.repository !== 'string' || !REPOSITORY.test(push.repository)) problems.push('on.push.repository must be owner/name');
+  const branches = stringList(push.branches, 'on.push.branches', problems);
+  const paths = stringList(push.paths, 'on.push.paths', problems);
+  for (const glob of paths ?? []) {
+    const problem = globProblem(glob);
+    if (problem) problems.push(`on.push.paths: ${problem}`);
+  }
+  return { kind: 'push', repository: String(push.repository), branches, paths };
+}
+
+/**
+ * `.scribe/automations.yml` read into the automations that load and the problems of those that do not; whether a
+ * push repository can be reached is checked by the caller, which has the GitHub App. Pure.
+ */
+export function parseAutomationsConfig(text: string): { automations: Automation[]; problems: ConfigProblem[] } {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text, { maxAliasCount: 100 });
+  } catch (err) {
+    return { automations: [], problems: [{ automation: null, message: `${CONFIG_PATH} is not valid YAML: ${(err as Error).message.split('\n')[0]}` }] };
+  }
+  if (doc === null || doc === undefined) return { automations: [], problems: [] };
+  if (!isObject(doc) || !Array.isArray(doc.automations)) {
+    return { automations: [], problems: [{ automation: null, message: `${CONFIG_PATH} must be a mapping with an "automations" list` }] };
+  }
+  const problems: ConfigProblem[] = unknownKeys(doc, ['automations'], CONFIG_PATH).map((message) => ({ automation: null, message }));
+  const automations: Automation[] = [];
+  const seen = new Set<string>();
+  doc.automations.forEach((entry: unknown, index: number) => {
+    const label = isObject(entry) && typeof entry.id === 'string' ? entry.id : `#${index + 1}`;
+    const own: string[] = [];
+    if (index >= MAX_AUTOMATIONS) own.push(`at most ${MAX_AUTOMATIONS} automations per project`);
+    if (!isObject(entry)) {
+      problems.push({ automation: label, message: 'each automation must be a mapping' });
+      return;
+    }
+    own.push(...unknownKeys(entry, ['id', 'on', 'prompt', 'draft'], `automation ${label}`));
+    if (typeof entry.id !== 'string' || !ID.test(entry.id)) own.push('id must match [a-z0-9-]{1,64}');
+    else if (seen.has(entry.id)) own.push(`id "${entry.id}" is used twice`);
+    const trigger = parseTrigger(entry.on, own);
+    if (typeof entry.prompt !== 'string' || !entry.prompt.trim()) own.push('prompt must be a non-empty string');
+    else if (entry.prompt.length > MAX_PROMPT) own.push(`prompt must be at most ${MAX_PROMPT} characters`);
+    if (entry.draft !== undefined && typeof entry.draft !== 'boolean') own.push('draft must be true or false');
+    if (typeof entry.id === 'string') seen.add(entry.id);
+    if (own.length || !trigger) {
+      problems.push(...own.map((message) => ({ automation: label, message })));
+      return;
+    }
+    automations.push({ id: entry.id as string, on: trigger, prompt: (entry.prompt as string).trim(), draft: entry.draft === true });
+  });
+  return { automations, problems };
+}

@@ -1,0 +1,33 @@
+import type { Request, RequestHandler } from 'express';
+import type { z } from 'zod';
+import { Invalid } from '../errors.js';
+import { urlHostname } from '../analytics/page-path.js';
+import { zodDetails } from './parse-input.js';
+
+/** Browser endpoints (tracker events, feedback, searches) are posted to from the docs site's own origin. */
+export const browserCors: RequestHandler = (_req, res, next) => {
+  res.set('Access-Control-Allow-Origin', '*');
+  next();
+};
+
+/** The CORS preflight of a fetch() that sends JSON; sendBeacon's text/plain needs none. */
+export const browserPreflight: RequestHandler = (_req, res) => {
+  res.set({ 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' }).status(204).end();
+};
+
+/**
+ * A browser submission: JSON sent as text (sendBeacon and the widget post text/plain, fetch callers may send JSON;
+ * both arrive as text), validated by `schema`, with an http(s) page `url`. `what` names it in the 400's sentence.
+ */
+export function parseBrowserSubmission<S extends z.ZodType<{ url: string }>>(req: Request, schema: S, what: string): z.output<S> {
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof req.body === 'string' ? req.body : '');
+  } catch {
+    throw new Invalid('Malformed JSON in request body');
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw new Invalid(`Invalid ${what}`, zodDetails(result.error));
+  if (!urlHostname(result.data.url)) throw new Invalid(`Invalid ${what}`, [{ message: 'url: must be an http(s) URL' }]);
+  return result.data;
+}
