@@ -42,12 +42,21 @@ function git(params: { dir?: string; token?: string; signal?: AbortSignal }): Si
 function classify(err: unknown, token?: string): GitFailure {
   let text = String((err as Error)?.message ?? err);
   if (token) text = text.split(token).join('***');
+  return classifyGitOutput(text);
+}
+
+/**
+ * Names what a user can do about git's output. A rejection is recognised before auth, and an HTTP status only as git
+ * prints it ("The requested URL returned error: 403"): a rejected push echoes refs and shas, and a bare /403/ matched
+ * a sha such as `…4031…`, which reported a branch-protection rejection as a missing permission.
+ */
+export function classifyGitOutput(text: string): GitFailure {
   const firstLines = text.trim().split('\n').slice(0, 6).join(' ').slice(0, 600);
-  if (/Authentication failed|could not read Username|403|401/i.test(text)) return new GitFailure(firstLines, 'auth');
+  if (/\[remote rejected\]|\[rejected\]|pre-receive hook declined|protected branch/i.test(text)) return new GitFailure(firstLines, 'rejected');
+  if (/Authentication failed|could not read Username|returned error: 40[13]\b|HTTP 40[13]\b/i.test(text)) return new GitFailure(firstLines, 'auth');
   // GitHub answers 404 for a repository the token cannot see, so "repository not found" means no access.
   if (/repository '[^']*' not found|Repository not found/i.test(text)) return new GitFailure(firstLines, 'auth');
   if (/Remote branch .* not found|Could not find remote branch|couldn't find remote ref/i.test(text)) return new GitFailure(firstLines, 'not_found');
-  if (/\[remote rejected\]|\[rejected\]|pre-receive hook declined|protected branch/i.test(text)) return new GitFailure(firstLines, 'rejected');
   return new GitFailure(firstLines, 'other');
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { branchName } from '../../src/git/branch-name.js';
-import { cloneRepository, commitAll, createWorkspaceDir, GitFailure, pushBranch, remoteBranchExists, removeWorkspace } from '../../src/git/workspace.js';
+import { classifyGitOutput, cloneRepository, commitAll, createWorkspaceDir, GitFailure, pushBranch, remoteBranchExists, removeWorkspace } from '../../src/git/workspace.js';
 import { startGitHubHost, type GitHubHost } from '../support/github-host.js';
 
 const identity = { name: 'scribe-docs[bot]', email: '900001+scribe-docs[bot]@users.noreply.127.0.0.1' };
@@ -71,5 +71,28 @@ describe('workspace over smart HTTP', () => {
     } finally {
       await removeWorkspace(dir);
     }
+  });
+
+  describe('classifyGitOutput', () => {
+    // What git prints for a push refused by a pre-receive hook, on a stand-in whose port and sha contain 401 and 403:
+    // a bare /403/ once read this as a missing permission, so the test failed whenever the OS picked such a port.
+    const rejectedPush = [
+      "remote: error: GH006: Protected branch update failed for refs/heads/scribe/add-4031.",
+      'To http://127.0.0.1:40321/acme/locked.git',
+      ' ! [remote rejected] scribe/add-4031 -> scribe/add-4031 (pre-receive hook declined)',
+      "error: failed to push some refs to 'http://127.0.0.1:40321/acme/locked.git'",
+    ].join('\n');
+
+    it('reads a rejected push as rejected even when its ports and refs contain 401 or 403', () => {
+      expect(classifyGitOutput(rejectedPush).kind).toBe('rejected');
+      expect(classifyGitOutput(rejectedPush.replace(/40321/g, '34013')).kind).toBe('rejected');
+    });
+
+    it('reads the HTTP status git prints, not any 401 or 403 in the text, as an auth failure', () => {
+      expect(classifyGitOutput("fatal: unable to access 'http://127.0.0.1:40321/acme/docs.git/': The requested URL returned error: 403").kind).toBe('auth');
+      expect(classifyGitOutput("fatal: Authentication failed for 'http://127.0.0.1:1234/acme/docs.git/'").kind).toBe('auth');
+      expect(classifyGitOutput("fatal: unable to access 'http://127.0.0.1:40321/acme/docs.git/': Failed to connect").kind).toBe('other');
+      expect(classifyGitOutput("fatal: couldn't find remote ref refs/heads/v4013").kind).toBe('not_found');
+    });
   });
 });
