@@ -65,12 +65,13 @@ export async function startScribe(config: Config, logger: Logger = createLogger(
   const worker = runner ? new JobWorker({ db, database: config.database, clock, logger: logger.child({ component: 'jobs' }), jobs: config.jobs, runner, onRunEnd: replies ? [replies.onRunEnd, (end) => automations?.onRunEnd(end) ?? Promise.resolve()] : [] }) : null;
   const jobEvents = createJobEventNotifier({ db, database: config.database, logger });
   const jobs = createJobRequests({ db, clock, jobs: config.jobs, missing, wake: () => worker?.wake(), onArchived: [(job) => worker?.checkNow(job.id), (job) => replies?.onArchived(job)] });
-  // Automations: pushes, schedules and manual triggers become runs of ordinary jobs; the runner and the worker
-  // above call into them through functions, as they are built after the jobs they ask for.
-  const automations = github && !missing.length ? createAutomations({ db, clock, logger: logger.child({ component: 'automations' }), github, jobs, runsPerDay: config.automations.runsPerDay }) : null;
+  // Analytics: its own connection to the same database, for hot paths Prisma's per-query cost would dominate. Stored
+  // page feedback is handed to the automations (below) before it is answered.
+  const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock, onFeedbackStored: async (stored) => void (await automations?.onFeedback(stored)) });
 
-  // Analytics: its own connection to the same database, for hot paths Prisma's per-query cost would dominate.
-  const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
+  // Automations: pushes, schedules, reader feedback and manual triggers become runs of ordinary jobs; the runner and
+  // the worker above call into them through functions, as they are built after the jobs they ask for.
+  const automations = github && !missing.length ? createAutomations({ db, clock, logger: logger.child({ component: 'automations' }), github, jobs, runsPerDay: config.automations.runsPerDay, feedback: analytics.readerSignals() }) : null;
 
   // Edges: webhook handlers and HTTP routes, given the services they use.
   const webhooks = await startWebhooks({ db, clock, logger: githubLogger, config, probot, github, jobs, automations, tasks });

@@ -4,7 +4,7 @@ import type { DatabaseTarget } from '../db/database-url.js';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../clock.js';
 import { openSql, type Sql } from './sql.js';
-import { ReaderSignals } from './feedback/reader-signals.js';
+import { ReaderSignals, type FeedbackStoredListener } from './feedback/reader-signals.js';
 import { AnalyticsStore, type NewEvent } from './store.js';
 import { DayCache } from './day-cache.js';
 import { AgentRanges } from './verify-agent.js';
@@ -47,7 +47,16 @@ export class Analytics {
   private foldTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly params: { target: DatabaseTarget; secret: string; config: AnalyticsConfig; logger: Logger; clock: Clock; autoFold?: boolean },
+    private readonly params: {
+      target: DatabaseTarget;
+      secret: string;
+      config: AnalyticsConfig;
+      logger: Logger;
+      clock: Clock;
+      autoFold?: boolean;
+      /** told of feedback once it is stored (main.ts: feedback-triggered automations) */
+      onFeedbackStored?: FeedbackStoredListener;
+    },
   ) {
     this.sql = openSql(params.target);
     this.store = new AnalyticsStore(this.sql);
@@ -83,7 +92,11 @@ export class Analytics {
 
   /** Page feedback and site searches, on this service's connection (and its write lock), so they close with it. */
   readerSignals(): ReaderSignals {
-    this.signals ??= new ReaderSignals({ sql: this.sql, secret: this.params.secret, hasher: this.hasher, clock: this.params.clock });
+    const listener = this.params.onFeedbackStored;
+    // A listener's failure is logged, not answered: the feedback is stored whatever it does with it.
+    const onStored: FeedbackStoredListener | undefined =
+      listener && ((stored) => listener(stored).catch((err: unknown) => this.params.logger.error({ err, project: stored.projectId }, 'acting on stored feedback failed')));
+    this.signals ??= new ReaderSignals({ sql: this.sql, secret: this.params.secret, hasher: this.hasher, clock: this.params.clock, onStored });
     return this.signals;
   }
 

@@ -14,6 +14,8 @@ import { loadAutomationsConfig } from './load-config.js';
 import { changeSummary, describeChange } from './describe-change.js';
 import { fetchPushChange } from './fetch-push-change.js';
 import { startRun } from './start-run.js';
+import { startFeedbackRuns, type FeedbackReader } from './feedback-runs.js';
+import type { FeedbackStored } from '../analytics/feedback/reader-signals.js';
 import { listRuns, runExists, runningRunsOfJob, runsOfJob, updateRun, type AutomationRun } from './run-store.js';
 
 /** A push as the webhook handler hands it over. */
@@ -32,6 +34,8 @@ export interface Automations {
   onPush(push: Push): Promise<string>;
   /** the project's automations and config problems, read from GitHub the first time */
   config(projectId: string): Promise<LoadedConfig>;
+  /** feedback was stored: starts the feedback automations whose trigger a page now meets (once per window of feedback) */
+  onFeedback(stored: FeedbackStored): Promise<AutomationRun[]>;
   trigger(projectId: string, automationId: string): Promise<AutomationRun>;
   /** runs a schedule's slot once across processes; null when the slot was already claimed */
   runSlot(params: { projectId: string; automationId: string; slot: Date }): Promise<AutomationRun | null>;
@@ -49,7 +53,7 @@ export interface Automations {
   pullRequestNotes(job: JobRecord): Promise<string | null>;
 }
 
-export function createAutomations(params: { db: Db; clock: Clock; logger: Logger; github: GitHubApp; jobs: JobRequests; runsPerDay: number }): Automations {
+export function createAutomations(params: { db: Db; clock: Clock; logger: Logger; github: GitHubApp; jobs: JobRequests; runsPerDay: number; feedback: FeedbackReader }): Automations {
   const { db, clock, logger, github } = params;
   const deps = { db, clock, github, jobs: params.jobs, runsPerDay: params.runsPerDay };
 
@@ -94,6 +98,12 @@ export function createAutomations(params: { db: Db; clock: Clock; logger: Logger
     },
 
     config,
+
+    async onFeedback(stored) {
+      const runs = await startFeedbackRuns({ ...deps, feedback: params.feedback }, stored);
+      for (const run of runs) logger.info({ project: run.projectId, automation: run.automationId, run: run.id, page: run.page, status: run.status, job: run.jobId }, 'reader feedback started an automation run');
+      return runs;
+    },
 
     async trigger(projectId, automationId) {
       const loaded = await config(projectId);
@@ -155,7 +165,7 @@ export function createAutomations(params: { db: Db; clock: Clock; logger: Logger
       const runs = await runsOfJob(db, job.id);
       if (!runs.length) return null;
       const lines = runs.filter((r) => r.status !== 'skipped').map((r) => `- ${r.summary}`);
-      return `### Source changes covered\n\nAutomation \`${runs[0].automationId}\` keeps this pull request up to date:\n\n${lines.join('\n')}`;
+      return `### Covered by this pull request\n\nAutomation \`${runs[0].automationId}\` keeps this pull request up to date:\n\n${lines.join('\n')}`;
     },
   };
 }

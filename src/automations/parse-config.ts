@@ -6,7 +6,17 @@ export const CONFIG_PATH = '.scribe/automations.yml';
 
 export type AutomationTrigger =
   | { kind: 'push'; repository: string; branches: string[] | null; paths: string[] | null }
-  | { kind: 'schedule'; cron: string };
+  | { kind: 'schedule'; cron: string }
+  | FeedbackTrigger;
+
+/** Reader feedback on a docs page: N thumbs-down since the page's last feedback run, and/or any new comment. */
+export interface FeedbackTrigger {
+  kind: 'feedback';
+  thumbsDown: number | null;
+  comment: boolean;
+  /** globs on the page path ("/guides/**"); null: every page */
+  pages: string[] | null;
+}
 
 export interface Automation {
   id: string;
@@ -25,6 +35,8 @@ const ID = /^[a-z0-9-]{1,64}$/;
 const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 const MAX_PROMPT = 10_000;
 const MAX_AUTOMATIONS = 50;
+/** a threshold beyond any docs page's feedback; larger is almost certainly a typo */
+export const MAX_THUMBS_DOWN = 10_000;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -47,6 +59,19 @@ export function globProblem(glob: unknown): string | null {
   return null;
 }
 
+/** A glob on page paths as feedback stores them: absolute, without `..` segments, valid with strict brackets. */
+export function pageGlobProblem(glob: unknown): string | null {
+  if (typeof glob !== 'string' || !glob.trim()) return 'a page pattern must be a non-empty string';
+  if (!glob.startsWith('/')) return `page pattern "${glob}" must start with "/" (page paths do, e.g. "/guides/**")`;
+  if (glob.split('/').includes('..')) return `page pattern "${glob}" must not contain ".."`;
+  try {
+    picomatch.makeRe(glob, { strictBrackets: true });
+  } catch (err) {
+    return `page pattern "${glob}" is not a valid glob: ${(err as Error).message}`;
+  }
+  return null;
+}
+
 function stringList(value: unknown, what: string, problems: string[]): string[] | null {
   if (value === undefined) return null;
   if (!Array.isArray(value) || !value.length || value.some((v) => typeof v !== 'string' || !v.trim())) {
@@ -56,16 +81,39 @@ function stringList(value: unknown, what: string, problems: string[]): string[] 
   return value as string[];
 }
 
+function parseFeedback(feedback: unknown, problems: string[]): FeedbackTrigger | null {
+  if (!isObject(feedback)) {
+    problems.push('on.feedback must be a mapping with "thumbsDown" and/or "comment"');
+    return null;
+  }
+  problems.push(...unknownKeys(feedback, ['thumbsDown', 'comment', 'pages'], 'on.feedback'));
+  const { thumbsDown, comment } = feedback;
+  if (thumbsDown !== undefined && !(Number.isInteger(thumbsDown) && (thumbsDown as number) >= 1 && (thumbsDown as number) <= MAX_THUMBS_DOWN)) {
+    problems.push(`on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}`);
+  }
+  if (comment !== undefined && typeof comment !== 'boolean') problems.push('on.feedback.comment must be true or false');
+  if (thumbsDown === undefined && comment !== true) problems.push('on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it');
+  const pages = stringList(feedback.pages, 'on.feedback.pages', problems);
+  for (const glob of pages ?? []) {
+    const problem = pageGlobProblem(glob);
+    if (problem) problems.push(`on.feedback.pages: ${problem}`);
+  }
+  return { kind: 'feedback', thumbsDown: typeof thumbsDown === 'number' ? thumbsDown : null, comment: comment === true, pages };
+}
+
+const TRIGGERS = ['push', 'schedule', 'feedback'];
+
 function parseTrigger(on: unknown, problems: string[]): AutomationTrigger | null {
   if (!isObject(on)) {
-    problems.push('"on" must be a mapping with "push" or "schedule"');
+    problems.push('"on" must be a mapping with "push", "schedule" or "feedback"');
     return null;
   }
-  problems.push(...unknownKeys(on, ['push', 'schedule'], 'on'));
-  if ((on.push === undefined) === (on.schedule === undefined)) {
-    problems.push('"on" must have exactly one of "push" or "schedule"');
+  problems.push(...unknownKeys(on, TRIGGERS, 'on'));
+  if (TRIGGERS.filter((t) => on[t] !== undefined).length !== 1) {
+    problems.push('"on" must have exactly one of "push", "schedule" or "feedback"');
     return null;
   }
+  if (on.feedback !== undefined) return parseFeedback(on.feedback, problems);
   if (on.schedule !== undefined) {
     try {
       parseCron(on.schedule as string);

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
 
 export type RunStatus = 'running' | 'pull_request_opened' | 'pull_request_updated' | 'no_changes' | 'failed' | 'skipped';
-export type RunTrigger = 'push' | 'schedule' | 'manual';
+export type RunTrigger = 'push' | 'schedule' | 'manual' | 'feedback';
 
 export interface AutomationRun {
   id: string;
@@ -14,6 +14,10 @@ export interface AutomationRun {
   repository: string | null;
   beforeSha: string | null;
   afterSha: string | null;
+  /** the docs page of a feedback run */
+  page: string | null;
+  /** the page's last feedback row a feedback run covers (null for a run started by a late comment alone) */
+  feedbackThrough: number | null;
   change: string | null;
   summary: string;
   status: RunStatus;
@@ -39,7 +43,9 @@ function isUniqueViolation(err: unknown): boolean {
 export async function claimRun(params: {
   db: Db;
   clock: Clock;
-  run: Pick<AutomationRun, 'projectId' | 'automationId' | 'dedupeKey' | 'trigger'> & Partial<Pick<AutomationRun, 'repository' | 'beforeSha' | 'afterSha' | 'change'>> & Pick<AutomationRun, 'summary'>;
+  run: Pick<AutomationRun, 'projectId' | 'automationId' | 'dedupeKey' | 'trigger'> &
+    Partial<Pick<AutomationRun, 'repository' | 'beforeSha' | 'afterSha' | 'page' | 'feedbackThrough' | 'change'>> &
+    Pick<AutomationRun, 'summary'>;
 }): Promise<AutomationRun | null> {
   const now = params.clock();
   try {
@@ -58,6 +64,18 @@ export async function updateRun(params: { db: Db; clock: Clock; id: string; data
 
 export async function runExists(db: Db, projectId: string, automationId: string, dedupeKey: string): Promise<boolean> {
   return (await db.automationRun.count({ where: { projectId, automationId, dedupeKey } })) > 0;
+}
+
+/**
+ * The last feedback row of the page that the automation's feedback runs covered (0 when none did): thresholds count
+ * the page's feedback after it. Read from the runs themselves, so it moves exactly when a run is claimed.
+ */
+export async function feedbackCoveredThrough(params: { db: Db; projectId: string; automationId: string; page: string }): Promise<number> {
+  const { _max } = await params.db.automationRun.aggregate({
+    where: { projectId: params.projectId, automationId: params.automationId, trigger: 'feedback', page: params.page },
+    _max: { feedbackThrough: true },
+  });
+  return _max.feedbackThrough ?? 0;
 }
 
 /** Runs counted against the daily cap: every run since `since` that was not skipped. */

@@ -12,12 +12,14 @@ const DAY_MS = 24 * 3_600_000;
 
 export interface RunRequest {
   trigger: RunTrigger;
-  /** one run per key: the push's after-sha, the schedule's slot, a manual request's id */
+  /** one run per key: the push's after-sha, the schedule's slot, a manual request's id, a page's feedback window */
   dedupeKey: string;
   repository?: string;
   beforeSha?: string;
   afterSha?: string;
-  /** what the agent is told about the trigger (a push's commits and diff), after the automation's prompt */
+  page?: string;
+  feedbackThrough?: number | null;
+  /** what the agent is told about the trigger (a push's commits and diff, a page's feedback), after the automation's prompt */
   change?: string;
   summary: string;
 }
@@ -42,7 +44,19 @@ export async function startRun(deps: StartRunDeps, params: { project: Project; a
   const run = await claimRun({
     db,
     clock,
-    run: { projectId: project.id, automationId: automation.id, dedupeKey: request.dedupeKey, trigger: request.trigger, repository: request.repository, beforeSha: request.beforeSha, afterSha: request.afterSha, change: request.change, summary: request.summary },
+    run: {
+      projectId: project.id,
+      automationId: automation.id,
+      dedupeKey: request.dedupeKey,
+      trigger: request.trigger,
+      repository: request.repository,
+      beforeSha: request.beforeSha,
+      afterSha: request.afterSha,
+      page: request.page,
+      feedbackThrough: request.feedbackThrough,
+      change: request.change,
+      summary: request.summary,
+    },
   });
   if (!run) return null;
   const today = await countRunsSince({ db, projectId: project.id, automationId: automation.id, since: new Date(clock().getTime() - DAY_MS) });

@@ -4,13 +4,13 @@ import { projectOption, withApi } from './job-commands.js';
 
 interface AutomationList {
   configSha: string | null;
-  automations: { id: string; on: { kind: string; repository?: string; cron?: string; paths?: string[] | null } }[];
+  automations: { id: string; on: { kind: string; repository?: string; cron?: string; paths?: string[] | null; thumbsDown?: number | null; comment?: boolean; pages?: string[] | null } }[];
   problems: { automation: string | null; message: string }[];
 }
 interface Run {
   id: string;
   automation: string;
-  trigger: { kind: string; repository: string | null; before: string | null; after: string | null };
+  trigger: { kind: string; repository: string | null; before: string | null; after: string | null; page?: string | null };
   status: string;
   reason: string | null;
   jobId: string | null;
@@ -19,8 +19,16 @@ interface Run {
 }
 
 function describeTrigger(trigger: Run['trigger']): string {
+  if (trigger.kind === 'feedback') return `feedback ${trigger.page}`;
   if (trigger.kind !== 'push') return trigger.kind;
   return `push ${trigger.repository} ${trigger.before?.slice(0, 7)}..${trigger.after?.slice(0, 7)}`;
+}
+
+function describeOn(on: AutomationList['automations'][number]['on']): string {
+  if (on.kind === 'push') return `push ${on.repository}${on.paths ? ` paths ${on.paths.join(',')}` : ''}`;
+  if (on.kind === 'schedule') return `schedule "${on.cron}" (UTC)`;
+  const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : ''].filter(Boolean).join(' or ');
+  return `feedback: ${when}${on.pages ? ` on ${on.pages.join(',')}` : ''}`;
 }
 
 /** `scribe automation …`: the automations API through the same client the job commands use. */
@@ -33,8 +41,7 @@ export const automationCommands: Record<string, Command> = {
         const list = await api.get<AutomationList>(`/v1/automations/${projectOption(ctx.values)}`);
         ctx.io.out(`config ${list.configSha ? `at ${list.configSha.slice(0, 7)}` : 'absent (.scribe/automations.yml on the default branch)'}`);
         for (const a of list.automations) {
-          const on = a.on.kind === 'push' ? `push ${a.on.repository}${a.on.paths ? ` paths ${a.on.paths.join(',')}` : ''}` : `schedule "${a.on.cron}" (UTC)`;
-          ctx.io.out(`${a.id}\t${on}`);
+          ctx.io.out(`${a.id}\t${describeOn(a.on)}`);
         }
         for (const p of list.problems) ctx.io.out(`not loaded: ${p.automation ?? '(file)'}: ${p.message}`);
       });

@@ -1,4 +1,4 @@
-import { globProblem, parseAutomationsConfig } from '../../src/automations/parse-config.js';
+import { MAX_THUMBS_DOWN, globProblem, pageGlobProblem, parseAutomationsConfig } from '../../src/automations/parse-config.js';
 
 describe('parseAutomationsConfig', () => {
   it('loads push and schedule automations with their defaults', () => {
@@ -49,7 +49,7 @@ describe('parseAutomationsConfig', () => {
     expect(problems).toEqual([
       { automation: 'Bad_Id', message: 'id must match [a-z0-9-]{1,64}' },
       { automation: 'good', message: 'id "good" is used twice' },
-      { automation: 'both', message: '"on" must have exactly one of "push" or "schedule"' },
+      { automation: 'both', message: '"on" must have exactly one of "push", "schedule" or "feedback"' },
       { automation: 'globs', message: 'on.push: unknown key "extra" (allowed: repository, branches, paths)' },
       { automation: 'globs', message: expect.stringMatching(/^on.push.paths: path pattern "src\/\[a" is not a valid glob/) },
       { automation: 'globs', message: 'on.push.paths: path pattern "../x" must not contain ".."' },
@@ -57,6 +57,69 @@ describe('parseAutomationsConfig', () => {
       { automation: 'no-prompt', message: 'prompt must be a non-empty string' },
       { automation: '#7', message: 'each automation must be a mapping' },
     ]);
+  });
+
+  it('loads feedback automations: a thumbs-down threshold, comments, pages', () => {
+    const { automations, problems } = parseAutomationsConfig(`automations:
+  - id: reader-feedback
+    on:
+      feedback:
+        thumbsDown: 3
+        comment: true
+        pages: ["/guides/**", "/reference/*.mdx"]
+    prompt: Improve the pages readers are unhappy with.
+  - id: thumbs-only
+    on: { feedback: { thumbsDown: 1 } }
+    prompt: Fix it.
+  - id: comments-only
+    on: { feedback: { comment: true } }
+    prompt: Read the comments.
+`);
+    expect(problems).toEqual([]);
+    expect(automations.map((a) => a.on)).toEqual([
+      { kind: 'feedback', thumbsDown: 3, comment: true, pages: ['/guides/**', '/reference/*.mdx'] },
+      { kind: 'feedback', thumbsDown: 1, comment: false, pages: null },
+      { kind: 'feedback', thumbsDown: null, comment: true, pages: null },
+    ]);
+  });
+
+  it('leaves out feedback automations with unknown keys, bad thresholds, bad page globs or nothing to trigger them', () => {
+    const entry = (id: string, feedback: string) => `  - id: ${id}\n    on: { feedback: ${feedback} }\n    prompt: ok\n`;
+    const { automations, problems } = parseAutomationsConfig(
+      'automations:\n' +
+        entry('good', '{ thumbsDown: 2 }') +
+        entry('zero', '{ thumbsDown: 0 }') +
+        entry('fraction', '{ thumbsDown: 2.5 }') +
+        entry('text', '{ thumbsDown: "3" }') +
+        entry('huge', `{ thumbsDown: ${MAX_THUMBS_DOWN + 1} }`) +
+        entry('nothing', '{ comment: false }') +
+        entry('empty', '{}') +
+        entry('not-a-map', 'true') +
+        entry('yes-string', '{ comment: "yes" }') +
+        entry('extra', '{ thumbsDown: 1, thumbsUp: 2 }') +
+        entry('pages', '{ comment: true, pages: ["guides/**", "/a/../b", "/x/[a"] }') +
+        entry('no-pages', '{ comment: true, pages: [] }') +
+        '  - id: two\n    on: { feedback: { comment: true }, schedule: "0 * * * *" }\n    prompt: ok\n',
+    );
+    expect(automations.map((a) => a.id)).toEqual(['good']);
+    expect(problems).toEqual([
+      { automation: 'zero', message: `on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}` },
+      { automation: 'fraction', message: `on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}` },
+      { automation: 'text', message: `on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}` },
+      { automation: 'huge', message: `on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}` },
+      { automation: 'nothing', message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it' },
+      { automation: 'empty', message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it' },
+      { automation: 'not-a-map', message: 'on.feedback must be a mapping with "thumbsDown" and/or "comment"' },
+      { automation: 'yes-string', message: 'on.feedback.comment must be true or false' },
+      { automation: 'yes-string', message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it' },
+      { automation: 'extra', message: 'on.feedback: unknown key "thumbsUp" (allowed: thumbsDown, comment, pages)' },
+      { automation: 'pages', message: 'on.feedback.pages: page pattern "guides/**" must start with "/" (page paths do, e.g. "/guides/**")' },
+      { automation: 'pages', message: 'on.feedback.pages: page pattern "/a/../b" must not contain ".."' },
+      { automation: 'pages', message: expect.stringMatching(/^on.feedback.pages: page pattern "\/x\/\[a" is not a valid glob/) },
+      { automation: 'no-pages', message: 'on.feedback.pages must be a non-empty list of strings' },
+      { automation: 'two', message: '"on" must have exactly one of "push", "schedule" or "feedback"' },
+    ]);
+    expect(pageGlobProblem('/guides/**/*.{md,mdx}')).toBeNull();
   });
 
   it('reports a file that is not YAML, or not a list of automations, as a problem of the whole file', () => {

@@ -7,7 +7,7 @@ import { normalizeIp } from '../client-ip.js';
 import { pagePath } from '../page-path.js';
 import { createCursorCodec, type CursorCodec, type CursorState } from './page-cursor.js';
 import { MAX_COMMENT_LENGTH, MAX_QUERY_LENGTH, normalizeComment, normalizeSearchQuery } from './normalize.js';
-import { SignalStore, type NewFeedback, type NewSearch, type StoredFeedback, type StoreOutcome } from './signal-store.js';
+import { SignalStore, type NewFeedback, type NewSearch, type PageComment, type PageFeedbackWindow, type StoredFeedback, type StoreOutcome } from './signal-store.js';
 import type { FeedbackByPageQuery, FeedbackByPageResponse, FeedbackItem, FeedbackQuery, FeedbackResponse, FeedbackSource, FeedbackStatus, SearchesQuery, SearchesResponse } from './signal-schemas.js';
 
 const HOUR_MS = 3_600_000;
@@ -60,12 +60,24 @@ export interface SubmitResult {
 
 type Range = { dateFrom?: number; dateTo?: number; cursor?: string };
 
+/**
+ * Feedback one submission call stored: rows inserted, and rows a later submission updated (a widget's comment
+ * after its vote). Duplicates, rate-limited and rejected items are not in it.
+ */
+export interface FeedbackStored {
+  projectId: string;
+  rows: { id: number; path: string; outcome: 'stored' | 'updated'; newComment: boolean }[];
+}
+
+/** Told what was stored, before the submission is answered; must not throw (the feedback is stored either way). */
+export type FeedbackStoredListener = (stored: FeedbackStored) => Promise<void>;
+
 /** Page feedback and site searches: collection (hashed, rate-limited) and the compatible listings. */
 export class ReaderSignals {
   private readonly store: SignalStore;
   private readonly cursors: CursorCodec;
 
-  constructor(private readonly params: { sql: Sql; secret: string; hasher: VisitorHasher; clock: Clock }) {
+  constructor(private readonly params: { sql: Sql; secret: string; hasher: VisitorHasher; clock: Clock; onStored?: FeedbackStoredListener }) {
     this.store = new SignalStore(params.sql);
     this.cursors = createCursorCodec(params.secret);
   }
@@ -109,10 +121,32 @@ export class ReaderSignals {
       });
       indexes.push(index);
     });
-    const outcomes = rows.length
+    const results = rows.length
       ? await this.store.insertFeedback({ projectId, now, rows, limit: { since: now - HOUR_MS, max: FEEDBACK_PER_VISITOR_HOUR }, onKey })
       : [];
-    return tally(outcomes, indexes, rejected);
+    const stored = results.flatMap((r, i) =>
+      (r.outcome === 'stored' || r.outcome === 'updated') && r.id !== null ? [{ id: r.id, path: rows[i].path, outcome: r.outcome, newComment: r.newComment }] : [],
+    );
+    if (stored.length && this.params.onStored) await this.params.onStored({ projectId, rows: stored });
+    return tally(
+      results.map((r) => r.outcome),
+      indexes,
+      rejected,
+    );
+  }
+
+  /** Pages' feedback windows: rows after each page's `afterId` that arrived since `receivedSince` (epoch ms). */
+  pageWindows(params: { projectId: string; receivedSince: number; pages: { path: string; afterId: number }[] }): Promise<Map<string, PageFeedbackWindow>> {
+    return this.store.pageWindows(params);
+  }
+
+  pageThumbs(projectId: string, path: string): Promise<{ thumbsUp: number; thumbsDown: number }> {
+    return this.store.pageThumbs(projectId, path);
+  }
+
+  /** The newest `limit` comments of such a window, up to row `throughId`. */
+  pageComments(params: { projectId: string; path: string; afterId: number; throughId: number; receivedSince: number; limit: number }): Promise<PageComment[]> {
+    return this.store.pageComments(params);
   }
 
   async submitSearches(projectId: string, items: SearchSubmission[]): Promise<SubmitResult> {

@@ -37,6 +37,32 @@ export interface VisitorLimit {
 /** What became of one submission. */
 export type StoreOutcome = 'stored' | 'updated' | 'duplicate' | 'rate limited';
 
+/** One submission's fate, with the row it was stored in (stored or updated) and whether it brought a comment the row did not have. */
+export interface StoreResult {
+  outcome: StoreOutcome;
+  id: number | null;
+  newComment: boolean;
+}
+
+/**
+ * A page's feedback in a window: rows after a row id that arrived since a time. Thumbs count `contextual` and
+ * `thumbs_only` votes, as the by-page listing does; comments count any source.
+ */
+export interface PageFeedbackWindow {
+  /** highest row id in the window; null when the window is empty */
+  through: number | null;
+  thumbsUp: number;
+  thumbsDown: number;
+  comments: number;
+}
+
+export interface PageComment {
+  id: number;
+  ts: number;
+  helpful: boolean | null;
+  comment: string;
+}
+
 export interface ListFilter {
   projectId: string;
   from: number;
@@ -46,6 +72,9 @@ export interface ListFilter {
   source?: FeedbackSource;
   statuses?: FeedbackStatus[];
 }
+
+/** feedback rows whose `helpful` is a thumbs vote */
+const VOTES = `"source" IN ('contextual', 'thumbs_only')`;
 
 const FEEDBACK_COLUMNS = '"id", "ts", "path", "source", "status", "helpful", "comment", "contact", "code", "filename", "lang"';
 
@@ -78,34 +107,37 @@ export class SignalStore {
    * Stores feedback. With `update`, a row whose key exists already is updated (a widget's comment following its
    * vote) rather than counted again; otherwise it is a duplicate. New rows beyond the visitor limit are refused.
    */
-  insertFeedback(params: { projectId: string; now: number; rows: NewFeedback[]; limit: VisitorLimit; onKey: 'skip' | 'update' }): Promise<StoreOutcome[]> {
+  insertFeedback(params: { projectId: string; now: number; rows: NewFeedback[]; limit: VisitorLimit; onKey: 'skip' | 'update' }): Promise<StoreResult[]> {
     const { projectId, now, rows, limit, onKey } = params;
     return this.sql.transaction(async (tx) => {
-      const outcomes: StoreOutcome[] = [];
+      const outcomes: StoreResult[] = [];
       for (const f of rows) {
         if (f.key !== null && onKey === 'update') {
-          const [existing] = await tx.query<{ id: number }>('SELECT "id" FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "key" = ?', [projectId, f.key]);
+          const [existing] = await tx.query<{ id: unknown; comment: string | null }>('SELECT "id", "comment" FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "key" = ?', [
+            projectId,
+            f.key,
+          ]);
           if (existing) {
             await tx.run('UPDATE "AnalyticsFeedback" SET "helpful" = ?, "comment" = COALESCE(?, "comment"), "source" = ? WHERE "id" = ?', [
               f.helpful === null ? null : Number(f.helpful),
               f.comment,
               f.comment === null ? f.source : 'contextual',
-              existing.id,
+              existing.id as number,
             ]);
-            outcomes.push('updated');
+            outcomes.push({ outcome: 'updated', id: Number(existing.id), newComment: f.comment !== null && f.comment !== existing.comment });
             continue;
           }
         }
         if (f.visitorHash !== null && (await this.recent(tx, 'AnalyticsFeedback', projectId, f.visitorHash, limit.since)) >= limit.max) {
-          outcomes.push('rate limited');
+          outcomes.push({ outcome: 'rate limited', id: null, newComment: false });
           continue;
         }
-        const inserted = await tx.query(
+        const [inserted] = await tx.query<{ id: unknown }>(
           'INSERT INTO "AnalyticsFeedback" ("projectId", "ts", "receivedAt", "path", "source", "status", "helpful", "comment", "contact", "code", "filename", "lang", "visitorHash", "key") ' +
             'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING "id"',
           [projectId, f.ts, now, f.path, f.source, 'pending', f.helpful === null ? null : Number(f.helpful), f.comment, f.contact, f.code, f.filename, f.lang, f.visitorHash, f.key],
         );
-        outcomes.push(inserted.length ? 'stored' : 'duplicate');
+        outcomes.push(inserted ? { outcome: 'stored', id: Number(inserted.id), newComment: f.comment !== null } : { outcome: 'duplicate', id: null, newComment: false });
       }
       return outcomes;
     });
@@ -137,6 +169,51 @@ export class SignalStore {
       since,
     ]);
     return Number(row.n);
+  }
+
+  /**
+   * Feedback windows of several pages in one read: each page's rows after its own `afterId` that arrived since
+   * `receivedSince` (epoch ms). Pages without such rows get an empty window.
+   */
+  async pageWindows(params: { projectId: string; receivedSince: number; pages: { path: string; afterId: number }[] }): Promise<Map<string, PageFeedbackWindow>> {
+    const windows = new Map<string, PageFeedbackWindow>(params.pages.map((p) => [p.path, { through: null, thumbsUp: 0, thumbsDown: 0, comments: 0 }]));
+    if (!params.pages.length) return windows;
+    const after = new Map(params.pages.map((p) => [p.path, p.afterId]));
+    const rows = await this.sql.rows(
+      `SELECT "path", "id", CASE WHEN ${VOTES} THEN "helpful" END, CASE WHEN "comment" IS NULL THEN 0 ELSE 1 END FROM "AnalyticsFeedback" ` +
+        `WHERE "projectId" = ? AND "id" > ? AND "receivedAt" >= ? AND "path" IN (${params.pages.map(() => '?').join(', ')})`,
+      [params.projectId, Math.min(...after.values()), params.receivedSince, ...after.keys()],
+    );
+    for (const [path, rawId, helpful, comment] of rows) {
+      const id = Number(rawId);
+      const window = windows.get(path as string)!;
+      if (id <= after.get(path as string)!) continue;
+      window.through = Math.max(window.through ?? 0, id);
+      if (helpful !== null && Number(helpful) === 1) window.thumbsUp++;
+      else if (helpful !== null) window.thumbsDown++;
+      window.comments += Number(comment);
+    }
+    return windows;
+  }
+
+  /** A page's thumbs up and down of all time. */
+  async pageThumbs(projectId: string, path: string): Promise<{ thumbsUp: number; thumbsDown: number }> {
+    const [r] = await this.sql.query<{ up: unknown; down: unknown }>(
+      `SELECT SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END) AS down ` +
+        'FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "path" = ?',
+      [projectId, path],
+    );
+    return { thumbsUp: Number(r.up ?? 0), thumbsDown: Number(r.down ?? 0) };
+  }
+
+  /** The newest comments on a page among the rows after `afterId` up to `throughId` that arrived since `receivedSince`, newest first. */
+  async pageComments(params: { projectId: string; path: string; afterId: number; throughId: number; receivedSince: number; limit: number }): Promise<PageComment[]> {
+    const rows = await this.sql.query<Record<string, unknown>>(
+      'SELECT "id", "ts", "helpful", "comment" FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "path" = ? AND "id" > ? AND "id" <= ? AND "receivedAt" >= ? ' +
+        'AND "comment" IS NOT NULL ORDER BY "id" DESC LIMIT ?',
+      [params.projectId, params.path, params.afterId, params.throughId, params.receivedSince, params.limit],
+    );
+    return rows.map((r) => ({ id: Number(r.id), ts: Number(r.ts), helpful: r.helpful === null ? null : Number(r.helpful) === 1, comment: String(r.comment) }));
   }
 
   /** Sets a feedback entry's review status; undefined when the project has no such entry. */
@@ -173,7 +250,7 @@ export class SignalStore {
       having.push(`HAVING COUNT(*) < ? OR (COUNT(*) = ? AND "path" COLLATE ${this.binary} > ?)`);
       params.push(after[0], after[0], after[1]);
     }
-    const votes = `"source" IN ('contextual', 'thumbs_only')`;
+    const votes = VOTES;
     const rows = await this.sql.query<Record<string, unknown>>(
       `SELECT "path", SUM(CASE WHEN ${votes} AND "helpful" = 1 THEN 1 ELSE 0 END) AS up, SUM(CASE WHEN ${votes} AND "helpful" = 0 THEN 1 ELSE 0 END) AS down, ` +
         `SUM(CASE WHEN "source" = 'code_snippet' THEN 1 ELSE 0 END) AS code, COUNT(*) AS total FROM "AnalyticsFeedback" WHERE ${where.join(' AND ')} ` +

@@ -220,12 +220,19 @@
   }
   const RUN_BADGE = { running: 'active', pull_request_opened: 'completed', pull_request_updated: 'completed', no_changes: 'archived', failed: 'failed', skipped: 'archived' };
 
+  function describeOn(on) {
+    if (on.kind === 'push') return `push to ${on.repository}${on.paths ? ` (${on.paths.join(', ')})` : ''}`;
+    if (on.kind === 'schedule') return `schedule ${on.cron} UTC`;
+    const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : ''].filter(Boolean).join(' or ');
+    return `feedback: ${when}${on.pages ? ` on ${on.pages.join(', ')}` : ''}`;
+  }
+
   async function loadAutomations() {
     const [config, page] = await Promise.all([getJson('/v1/automations/{project}'), getJson(`/v1/automations/{project}/runs?limit=${PAGE_SIZE}&offset=${state.runsOffset}`)]);
     $('automations-config').textContent = config.configSha ? `.scribe/automations.yml at ${config.configSha.slice(0, 7)}` : 'No .scribe/automations.yml on the default branch.';
     fillTable(
       $('automation-list').tBodies[0],
-      config.automations.map((a) => [cell(a.id), cell(a.on.kind === 'push' ? `push to ${a.on.repository}${a.on.paths ? ` (${a.on.paths.join(', ')})` : ''}` : `schedule ${a.on.cron} UTC`), cell(a.prompt.slice(0, 100))]),
+      config.automations.map((a) => [cell(a.id), cell(describeOn(a.on)), cell(a.prompt.slice(0, 100))]),
     );
     $('automation-problems').replaceChildren(
       ...config.problems.map((p) => {
@@ -238,7 +245,12 @@
     fillTable(
       $('automation-runs').tBodies[0],
       page.runs.map((run) => {
-        const trigger = run.trigger.kind === 'push' ? `push ${run.trigger.repository} ${(run.trigger.before || '').slice(0, 7)}..${(run.trigger.after || '').slice(0, 7)}` : run.trigger.kind;
+        const trigger =
+          run.trigger.kind === 'push'
+            ? `push ${run.trigger.repository} ${(run.trigger.before || '').slice(0, 7)}..${(run.trigger.after || '').slice(0, 7)}`
+            : run.trigger.kind === 'feedback'
+              ? `feedback on ${run.trigger.page}`
+              : run.trigger.kind;
         const status = badgeCell(run.status.replace(/_/g, ' '), RUN_BADGE[run.status] || '');
         if (run.reason) status.title = run.reason;
         const job = cell(run.jobId ? '' : '–');

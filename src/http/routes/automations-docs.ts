@@ -35,7 +35,7 @@ export const automationOperations: OperationDoc[] = [
     path: '/v1/automations/{projectId}/runs',
     operationId: 'listAutomationRuns',
     summary: 'List automation runs',
-    description: 'Newest first, with the trigger (push range and repository, schedule, manual), status, job and pull request.',
+    description: 'Newest first, with the trigger (push range and repository, schedule, manual, feedback with its page), status, job and pull request.',
     tag: 'Automations',
     auth: 'read',
     pathParams: ProjectPath,

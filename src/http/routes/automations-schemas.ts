@@ -18,14 +18,29 @@ export const TriggerResponse = z.object({
 export const AutomationsResponse = z.object({
   configSha: z.string().nullable().describe('The docs commit `.scribe/automations.yml` was read at; null when the file is absent.'),
   loadedAt: z.string(),
-  automations: z.array(z.looseObject({ id: z.string(), on: z.looseObject({ kind: z.enum(['push', 'schedule']) }), prompt: z.string(), draft: z.boolean() })),
+  automations: z.array(
+    z.looseObject({
+      id: z.string(),
+      on: z
+        .looseObject({ kind: z.enum(['push', 'schedule', 'feedback']) })
+        .describe('`push`: `repository`, `branches`, `paths`; `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).'),
+      prompt: z.string(),
+      draft: z.boolean(),
+    }),
+  ),
   problems: z.array(z.object({ automation: z.string().nullable(), message: z.string() })).describe('Automations that did not load, and why.'),
 });
 
 export const AutomationRunResponse = z.object({
   id: z.string(),
   automation: z.string(),
-  trigger: z.object({ kind: z.enum(['push', 'schedule', 'manual']), repository: z.string().nullable(), before: z.string().nullable(), after: z.string().nullable() }),
+  trigger: z.object({
+    kind: z.enum(['push', 'schedule', 'manual', 'feedback']),
+    repository: z.string().nullable().describe('The source repository of a push.'),
+    before: z.string().nullable(),
+    after: z.string().nullable(),
+    page: z.string().nullable().describe('The docs page whose reader feedback started a `feedback` run.'),
+  }),
   status: z.enum(RUN_STATUSES),
   reason: z.string().nullable().describe('Why the run was skipped or failed.'),
   jobId: z.string().nullable(),

@@ -12,7 +12,7 @@ function toRunResponse(run: AutomationRun) {
   return {
     id: run.id,
     automation: run.automationId,
-    trigger: { kind: run.trigger, repository: run.repository, before: run.beforeSha, after: run.afterSha },
+    trigger: { kind: run.trigger, repository: run.repository, before: run.beforeSha, after: run.afterSha, page: run.page },
     status: run.status,
     reason: run.reason,
     jobId: run.jobId,

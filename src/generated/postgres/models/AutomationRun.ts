@@ -27,10 +27,12 @@ export type AggregateAutomationRun = {
 }
 
 export type AutomationRunAvgAggregateOutputType = {
+  feedbackThrough: number | null
   seq: number | null
 }
 
 export type AutomationRunSumAggregateOutputType = {
+  feedbackThrough: number | null
   seq: number | null
 }
 
@@ -43,6 +45,8 @@ export type AutomationRunMinAggregateOutputType = {
   repository: string | null
   beforeSha: string | null
   afterSha: string | null
+  page: string | null
+  feedbackThrough: number | null
   change: string | null
   summary: string | null
   status: string | null
@@ -63,6 +67,8 @@ export type AutomationRunMaxAggregateOutputType = {
   repository: string | null
   beforeSha: string | null
   afterSha: string | null
+  page: string | null
+  feedbackThrough: number | null
   change: string | null
   summary: string | null
   status: string | null
@@ -83,6 +89,8 @@ export type AutomationRunCountAggregateOutputType = {
   repository: number
   beforeSha: number
   afterSha: number
+  page: number
+  feedbackThrough: number
   change: number
   summary: number
   status: number
@@ -97,10 +105,12 @@ export type AutomationRunCountAggregateOutputType = {
 
 
 export type AutomationRunAvgAggregateInputType = {
+  feedbackThrough?: true
   seq?: true
 }
 
 export type AutomationRunSumAggregateInputType = {
+  feedbackThrough?: true
   seq?: true
 }
 
@@ -113,6 +123,8 @@ export type AutomationRunMinAggregateInputType = {
   repository?: true
   beforeSha?: true
   afterSha?: true
+  page?: true
+  feedbackThrough?: true
   change?: true
   summary?: true
   status?: true
@@ -133,6 +145,8 @@ export type AutomationRunMaxAggregateInputType = {
   repository?: true
   beforeSha?: true
   afterSha?: true
+  page?: true
+  feedbackThrough?: true
   change?: true
   summary?: true
   status?: true
@@ -153,6 +167,8 @@ export type AutomationRunCountAggregateInputType = {
   repository?: true
   beforeSha?: true
   afterSha?: true
+  page?: true
+  feedbackThrough?: true
   change?: true
   summary?: true
   status?: true
@@ -260,6 +276,8 @@ export type AutomationRunGroupByOutputType = {
   repository: string | null
   beforeSha: string | null
   afterSha: string | null
+  page: string | null
+  feedbackThrough: number | null
   change: string | null
   summary: string
   status: string
@@ -303,6 +321,8 @@ export type AutomationRunWhereInput = {
   repository?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   beforeSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   afterSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
+  page?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
+  feedbackThrough?: Prisma.IntNullableFilter<"AutomationRun"> | number | null
   change?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   summary?: Prisma.StringFilter<"AutomationRun"> | string
   status?: Prisma.StringFilter<"AutomationRun"> | string
@@ -323,6 +343,8 @@ export type AutomationRunOrderByWithRelationInput = {
   repository?: Prisma.SortOrderInput | Prisma.SortOrder
   beforeSha?: Prisma.SortOrderInput | Prisma.SortOrder
   afterSha?: Prisma.SortOrderInput | Prisma.SortOrder
+  page?: Prisma.SortOrderInput | Prisma.SortOrder
+  feedbackThrough?: Prisma.SortOrderInput | Prisma.SortOrder
   change?: Prisma.SortOrderInput | Prisma.SortOrder
   summary?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -347,6 +369,8 @@ export type AutomationRunWhereUniqueInput = Prisma.AtLeast<{
   repository?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   beforeSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   afterSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
+  page?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
+  feedbackThrough?: Prisma.IntNullableFilter<"AutomationRun"> | number | null
   change?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   summary?: Prisma.StringFilter<"AutomationRun"> | string
   status?: Prisma.StringFilter<"AutomationRun"> | string
@@ -367,6 +391,8 @@ export type AutomationRunOrderByWithAggregationInput = {
   repository?: Prisma.SortOrderInput | Prisma.SortOrder
   beforeSha?: Prisma.SortOrderInput | Prisma.SortOrder
   afterSha?: Prisma.SortOrderInput | Prisma.SortOrder
+  page?: Prisma.SortOrderInput | Prisma.SortOrder
+  feedbackThrough?: Prisma.SortOrderInput | Prisma.SortOrder
   change?: Prisma.SortOrderInput | Prisma.SortOrder
   summary?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -395,6 +421,8 @@ export type AutomationRunScalarWhereWithAggregatesInput = {
   repository?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
   beforeSha?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
   afterSha?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
+  page?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
+  feedbackThrough?: Prisma.IntNullableWithAggregatesFilter<"AutomationRun"> | number | null
   change?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
   summary?: Prisma.StringWithAggregatesFilter<"AutomationRun"> | string
   status?: Prisma.StringWithAggregatesFilter<"AutomationRun"> | string
@@ -415,6 +443,8 @@ export type AutomationRunCreateInput = {
   repository?: string | null
   beforeSha?: string | null
   afterSha?: string | null
+  page?: string | null
+  feedbackThrough?: number | null
   change?: string | null
   summary: string
   status: string
@@ -435,6 +465,8 @@ export type AutomationRunUncheckedCreateInput = {
   repository?: string | null
   beforeSha?: string | null
   afterSha?: string | null
+  page?: string | null
+  feedbackThrough?: number | null
   change?: string | null
   summary: string
   status: string
@@ -455,6 +487,8 @@ export type AutomationRunUpdateInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   summary?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -475,6 +509,8 @@ export type AutomationRunUncheckedUpdateInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   summary?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -495,6 +531,8 @@ export type AutomationRunCreateManyInput = {
   repository?: string | null
   beforeSha?: string | null
   afterSha?: string | null
+  page?: string | null
+  feedbackThrough?: number | null
   change?: string | null
   summary: string
   status: string
@@ -515,6 +553,8 @@ export type AutomationRunUpdateManyMutationInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   summary?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -535,6 +575,8 @@ export type AutomationRunUncheckedUpdateManyInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   summary?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
@@ -561,6 +603,8 @@ export type AutomationRunCountOrderByAggregateInput = {
   repository?: Prisma.SortOrder
   beforeSha?: Prisma.SortOrder
   afterSha?: Prisma.SortOrder
+  page?: Prisma.SortOrder
+  feedbackThrough?: Prisma.SortOrder
   change?: Prisma.SortOrder
   summary?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -573,6 +617,7 @@ export type AutomationRunCountOrderByAggregateInput = {
 }
 
 export type AutomationRunAvgOrderByAggregateInput = {
+  feedbackThrough?: Prisma.SortOrder
   seq?: Prisma.SortOrder
 }
 
@@ -585,6 +630,8 @@ export type AutomationRunMaxOrderByAggregateInput = {
   repository?: Prisma.SortOrder
   beforeSha?: Prisma.SortOrder
   afterSha?: Prisma.SortOrder
+  page?: Prisma.SortOrder
+  feedbackThrough?: Prisma.SortOrder
   change?: Prisma.SortOrder
   summary?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -605,6 +652,8 @@ export type AutomationRunMinOrderByAggregateInput = {
   repository?: Prisma.SortOrder
   beforeSha?: Prisma.SortOrder
   afterSha?: Prisma.SortOrder
+  page?: Prisma.SortOrder
+  feedbackThrough?: Prisma.SortOrder
   change?: Prisma.SortOrder
   summary?: Prisma.SortOrder
   status?: Prisma.SortOrder
@@ -617,6 +666,7 @@ export type AutomationRunMinOrderByAggregateInput = {
 }
 
 export type AutomationRunSumOrderByAggregateInput = {
+  feedbackThrough?: Prisma.SortOrder
   seq?: Prisma.SortOrder
 }
 
@@ -631,6 +681,8 @@ export type AutomationRunSelect<ExtArgs extends runtime.Types.Extensions.Interna
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  page?: boolean
+  feedbackThrough?: boolean
   change?: boolean
   summary?: boolean
   status?: boolean
@@ -651,6 +703,8 @@ export type AutomationRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  page?: boolean
+  feedbackThrough?: boolean
   change?: boolean
   summary?: boolean
   status?: boolean
@@ -671,6 +725,8 @@ export type AutomationRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  page?: boolean
+  feedbackThrough?: boolean
   change?: boolean
   summary?: boolean
   status?: boolean
@@ -691,6 +747,8 @@ export type AutomationRunSelectScalar = {
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  page?: boolean
+  feedbackThrough?: boolean
   change?: boolean
   summary?: boolean
   status?: boolean
@@ -702,7 +760,7 @@ export type AutomationRunSelectScalar = {
   updatedAt?: boolean
 }
 
-export type AutomationRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "automationId" | "dedupeKey" | "trigger" | "repository" | "beforeSha" | "afterSha" | "change" | "summary" | "status" | "reason" | "jobId" | "seq" | "prLink" | "createdAt" | "updatedAt", ExtArgs["result"]["automationRun"]>
+export type AutomationRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "automationId" | "dedupeKey" | "trigger" | "repository" | "beforeSha" | "afterSha" | "page" | "feedbackThrough" | "change" | "summary" | "status" | "reason" | "jobId" | "seq" | "prLink" | "createdAt" | "updatedAt", ExtArgs["result"]["automationRun"]>
 
 export type $AutomationRunPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AutomationRun"
@@ -716,6 +774,8 @@ export type $AutomationRunPayload<ExtArgs extends runtime.Types.Extensions.Inter
     repository: string | null
     beforeSha: string | null
     afterSha: string | null
+    page: string | null
+    feedbackThrough: number | null
     change: string | null
     summary: string
     status: string
@@ -1156,6 +1216,8 @@ export interface AutomationRunFieldRefs {
   readonly repository: Prisma.FieldRef<"AutomationRun", 'String'>
   readonly beforeSha: Prisma.FieldRef<"AutomationRun", 'String'>
   readonly afterSha: Prisma.FieldRef<"AutomationRun", 'String'>
+  readonly page: Prisma.FieldRef<"AutomationRun", 'String'>
+  readonly feedbackThrough: Prisma.FieldRef<"AutomationRun", 'Int'>
   readonly change: Prisma.FieldRef<"AutomationRun", 'String'>
   readonly summary: Prisma.FieldRef<"AutomationRun", 'String'>
   readonly status: Prisma.FieldRef<"AutomationRun", 'String'>

@@ -2214,6 +2214,8 @@ export const AutomationRunScalarFieldEnum = {
   repository: 'repository',
   beforeSha: 'beforeSha',
   afterSha: 'afterSha',
+  page: 'page',
+  feedbackThrough: 'feedbackThrough',
   change: 'change',
   summary: 'summary',
   status: 'status',

@@ -200,6 +200,8 @@ export const AutomationRunScalarFieldEnum = {
   repository: 'repository',
   beforeSha: 'beforeSha',
   afterSha: 'afterSha',
+  page: 'page',
+  feedbackThrough: 'feedbackThrough',
   change: 'change',
   summary: 'summary',
   status: 'status',

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "AutomationRun" ADD COLUMN     "feedbackThrough" INTEGER,
+ADD COLUMN     "page" TEXT;
