@@ -19,7 +19,9 @@ describe('the dashboard shows automations and their runs', () => {
   it('lists the loaded automations, the problems and the runs the API lists', async () => {
     e2e = await startGitHubE2E('sqlite');
     const docs = 'acme/dash-automations';
-    const config = 'automations:\n  - id: nightly\n    on: { schedule: "0 3 * * *" }\n    prompt: Tidy the docs.\n  - id: broken\n    on: { schedule: "0 25 * * *" }\n    prompt: never\n';
+    const config =
+      'automations:\n  - id: nightly\n    on: { schedule: "0 3 * * *" }\n    prompt: Tidy the docs.\n  - id: broken\n    on: { schedule: "0 25 * * *" }\n    prompt: never\n' +
+      '  - id: readers\n    on: { feedback: { thumbsDown: 2, comment: true, pages: ["/guides/**"] } }\n    prompt: Fix what readers report.\n';
     e2e.github.createRepository(docs, { 'index.md': '# Docs\n', '.scribe/automations.yml': config });
     e2e.github.addInstallation(91, [docs]);
     const installed = examplePayload('installation', 'created');
@@ -40,7 +42,10 @@ describe('the dashboard shows automations and their runs', () => {
     await page.click('#connect button[type=submit]');
     await page.waitForSelector('body[data-loaded=automations]');
     const rows = (selector: string) => page.$$eval(selector, (trs) => trs.map((tr: any) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent)));
-    expect(await rows('#automation-list tbody tr')).toEqual([['nightly', 'schedule 0 3 * * * UTC', 'Tidy the docs.']]);
+    expect(await rows('#automation-list tbody tr')).toEqual([
+      ['nightly', 'schedule 0 3 * * * UTC', 'Tidy the docs.'],
+      ['readers', 'feedback: 2 thumbs-down or a comment on /guides/**', 'Fix what readers report.'],
+    ]);
     expect(await page.$$eval('#automation-problems li', (lis) => lis.map((li: any) => li.textContent))).toEqual(['Not loaded: broken: schedule: hour: 25 is outside 0-23']);
     const [run] = await rows('#automation-runs tbody tr');
     expect(run[0]).toBe('no changes');
