@@ -38,8 +38,7 @@ export async function startFeedbackRuns(deps: StartRunDeps & { feedback: Feedbac
     const paths = [...new Set(stored.rows.map((r) => r.path))].filter((path) => followsPage(automation.on, path));
     if (!paths.length) continue;
     const receivedSince = Date.parse(config.firstSeen[automation.id] ?? deps.clock().toISOString());
-    const covered = new Map<string, number>();
-    for (const path of paths) covered.set(path, await feedbackCoveredThrough({ db: deps.db, projectId: project.id, automationId: automation.id, page: path }));
+    const covered = await feedbackCoveredThrough({ db: deps.db, projectId: project.id, automationId: automation.id, pages: paths });
     const windows = await deps.feedback.pageWindows({ projectId: project.id, receivedSince, pages: paths.map((path) => ({ path, afterId: covered.get(path)! })) });
     for (const path of paths) {
       const after = covered.get(path)!;

@@ -67,15 +67,18 @@ export async function runExists(db: Db, projectId: string, automationId: string,
 }
 
 /**
- * The last feedback row of the page that the automation's feedback runs covered (0 when none did): thresholds count
+ * For each page, the last feedback row the automation's feedback runs covered (0 when none did): thresholds count
  * the page's feedback after it. Read from the runs themselves, so it moves exactly when a run is claimed.
  */
-export async function feedbackCoveredThrough(params: { db: Db; projectId: string; automationId: string; page: string }): Promise<number> {
-  const { _max } = await params.db.automationRun.aggregate({
-    where: { projectId: params.projectId, automationId: params.automationId, trigger: 'feedback', page: params.page },
+export async function feedbackCoveredThrough(params: { db: Db; projectId: string; automationId: string; pages: string[] }): Promise<Map<string, number>> {
+  const rows = await params.db.automationRun.groupBy({
+    by: ['page'],
+    where: { projectId: params.projectId, automationId: params.automationId, trigger: 'feedback', page: { in: params.pages } },
     _max: { feedbackThrough: true },
   });
-  return _max.feedbackThrough ?? 0;
+  const covered = new Map(params.pages.map((page) => [page, 0]));
+  for (const row of rows) if (row.page !== null) covered.set(row.page, row._max.feedbackThrough ?? 0);
+  return covered;
 }
 
 /** Runs counted against the daily cap: every run since `since` that was not skipped. */
