@@ -92,11 +92,12 @@ export class Analytics {
 
   /** Page feedback and site searches, on this service's connection (and its write lock), so they close with it. */
   readerSignals(): ReaderSignals {
+    if (this.signals) return this.signals;
     const listener = this.params.onFeedbackStored;
     // A listener's failure is logged, not answered: the feedback is stored whatever it does with it.
     const onStored: FeedbackStoredListener | undefined =
       listener && ((stored) => listener(stored).catch((err: unknown) => this.params.logger.error({ err, project: stored.projectId }, 'acting on stored feedback failed')));
-    this.signals ??= new ReaderSignals({ sql: this.sql, secret: this.params.secret, hasher: this.hasher, clock: this.params.clock, onStored });
+    this.signals = new ReaderSignals({ sql: this.sql, secret: this.params.secret, hasher: this.hasher, clock: this.params.clock, onStored });
     return this.signals;
   }
 

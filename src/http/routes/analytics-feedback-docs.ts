@@ -19,6 +19,9 @@ import {
 import { FEEDBACK_PER_VISITOR_HOUR, SEARCHES_PER_VISITOR_HOUR } from '../../analytics/feedback/reader-signals.js';
 import { MAX_COMMENT_LENGTH } from '../../analytics/feedback/normalize.js';
 
+const STARTS_AUTOMATIONS =
+  'Stored feedback may start `on: feedback` automation runs (see `GET /v1/automations/{projectId}/runs`); the answer comes once they are claimed.';
+
 const ProjectPath = z.object({ projectId: z.string().describe('The project id (`scribe project list`).') });
 
 const PAGING =
@@ -70,7 +73,7 @@ export const analyticsFeedbackOperations: OperationDoc[] = [
     path: '/v1/analytics/{projectId}/feedback',
     operationId: 'ingestFeedback',
     summary: 'Submit page feedback collected by your own site (Scribe addition)',
-    description: `${ingestDescription('feedback items')} Comments: at most ${MAX_COMMENT_LENGTH} characters; ${FEEDBACK_PER_VISITOR_HOUR} submissions per visitor and hour.`,
+    description: `${ingestDescription('feedback items')} Comments: at most ${MAX_COMMENT_LENGTH} characters; ${FEEDBACK_PER_VISITOR_HOUR} submissions per visitor and hour. ${STARTS_AUTOMATIONS}`,
     tag: 'Analytics ingestion',
     auth: 'write',
     pathParams: ProjectPath,
@@ -108,7 +111,8 @@ export const analyticsFeedbackOperations: OperationDoc[] = [
     operationId: 'trackerFeedback',
     summary: 'Browser page feedback (what the tracker\'s widget sends)',
     description:
-      'Accepted only from the project\'s hostnames and from people (not bots); always answers 202 for a well-formed submission, never revealing whether it was stored. A second submission with the same `submission` id from the same visitor updates the first (the comment that follows a vote).',
+      'Accepted only from the project\'s hostnames and from people (not bots); always answers 202 for a well-formed submission, never revealing whether it was stored. A second submission with the same `submission` id from the same visitor updates the first (the comment that follows a vote). ' +
+      STARTS_AUTOMATIONS,
     tag: 'Analytics ingestion',
     body: [
       { contentType: 'application/json', schema: BrowserFeedback },
