@@ -1,7 +1,11 @@
 const STATIC_ASSET =
   /\.(css|js|mjs|cjs|map|json|xml|png|jpe?g|gif|svg|ico|webp|avif|bmp|tiff?|woff2?|ttf|otf|eot|mp[34]|webm|ogg|wav|wasm|pdf|zip|gz)$/i;
 const NOT_PAGES = new Set(['/robots.txt', '/favicon.ico', '/sitemap.xml', '/ads.txt', '/humans.txt']);
-export const MAX_PATH_LENGTH = 1024;
+/**
+ * In UTF-8 bytes, not characters: a path is a key of a PostgreSQL btree index, whose entries fail above ~2,700 bytes,
+ * and 1,024 characters of CJK text are 3,072 bytes. A URL's path is percent-encoded ASCII, so only raw paths differ.
+ */
+export const MAX_PATH_BYTES = 1024;
 const MARKDOWN_PAGE = /\.md$/i;
 const LLMS_TXT = /\/llms(?:-full)?\.txt$/i;
 
@@ -38,7 +42,7 @@ function requestPath(urlOrPath: string): string | undefined {
     }
   }
   path = path.replace(/[?#].*$/s, '');
-  if (!path.startsWith('/') || path.length > MAX_PATH_LENGTH || /[\s\x00-\x1f\x7f]/.test(path)) return undefined;
+  if (!path.startsWith('/') || Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES || /[\s\x00-\x1f\x7f]/.test(path)) return undefined;
   return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
 }
 

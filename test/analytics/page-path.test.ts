@@ -33,6 +33,13 @@ describe('pagePath', () => {
     expect(pagePath(`/${'a'.repeat(2000)}`)).toBeUndefined();
   });
 
+  it('limits a path to 1,024 UTF-8 bytes, not characters', () => {
+    expect(pagePath(`/${'a'.repeat(1023)}`)).toBe(`/${'a'.repeat(1023)}`);
+    expect(pagePath(`/${'日'.repeat(341)}`)).toBe(`/${'日'.repeat(341)}`); // 1 + 1,023 bytes
+    expect(pagePath(`/${'日'.repeat(342)}`)).toBeUndefined(); // 1,027 bytes in 343 characters
+    expect(pagePath(`/${'😀'.repeat(300)}`)).toBeUndefined();
+  });
+
   it('reads hostnames of http(s) URLs only', () => {
     expect(urlHostname('https://Docs.Example.com:8443/x')).toBe('docs.example.com');
     expect(urlHostname('ftp://docs.example.com/')).toBeUndefined();

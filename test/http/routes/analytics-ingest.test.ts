@@ -77,6 +77,19 @@ describe.each(PROVIDERS)('analytics ingest on %s', (provider) => {
     expect((await exported(projectId)).visitors).toEqual([{ path: '/ok', human: 2, ai: 0, total: 2 }]);
   });
 
+  // A raw path of 1,000 varied CJK characters is 3,000 bytes: past what a PostgreSQL index entry holds, so storing it
+  // failed the whole batch. It is refused on its own, with a reason, and the batch's other events are stored.
+  it('refuses a path over 1,024 UTF-8 bytes on its own and stores the rest of the batch', async () => {
+    const projectId = await freshProject();
+    const varied = Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+    const ok = { timestamp: '2026-11-20T10:00:00Z', userAgent: CHROME, ip: '203.0.113.7' };
+    const res = await events(projectId, JSON.stringify([{ ...ok, path: `/${varied}` }, { ...ok, path: `/${varied.slice(0, 300)}` }, { ...ok, path: '/short' }]));
+    expect(res.status).toBe(202);
+    const body = (await res.json()) as { accepted: number; rejected: { index: number; error: string }[] };
+    expect(body).toMatchObject({ accepted: 2, rejected: [{ index: 0, error: expect.stringMatching(/not a page/) }] });
+    expect((await exported(projectId)).visitors.map((r) => r.path).sort()).toEqual([`/${varied.slice(0, 300)}`, '/short'].sort());
+  });
+
   it('refuses a body that is not a JSON array of at most 10,000 events', async () => {
     const projectId = await freshProject();
     for (const [body, status, type] of [
