@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "AnalyticsFeedback_projectId_path_id_idx" ON "AnalyticsFeedback"("projectId", "path", "id");
