@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from '../db/database-url.js';
+import { dictionaryIdsStatement } from './dictionary-ids-sql.js';
 
 export type Param = string | number | bigint | Buffer | null;
 export type Row = Record<string, unknown>;
@@ -172,17 +173,9 @@ function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'trans
     },
     async dictionaryIds({ table, column, projectId, keys }) {
       const ids = new Map<string, number>();
-      // one round trip per chunk: the keys already numbered and the ids of those added, in the order given. The
-      // caller's transaction holds the write lock, so no other writer adds a key between the two parts. Not named: a
-      // generic plan made while the table was small scans it whole, and the table grows.
-      const text = `WITH "found" AS (SELECT "id", "${column}" AS key FROM "${table}" WHERE "projectId" = $1 AND "${column}" = ANY($2::text[])),
-        "added" AS (INSERT INTO "${table}" ("projectId", "${column}")
-          SELECT $1, k.key FROM unnest($2::text[]) WITH ORDINALITY AS k(key, n)
-           WHERE NOT EXISTS (SELECT 1 FROM "found" f WHERE f.key = k.key) ORDER BY k.n
-          RETURNING "id", "${column}" AS key)
-        SELECT "id", key FROM "found" UNION ALL SELECT "id", key FROM "added"`;
+      const text = dictionaryIdsStatement(table, column);
       for (let i = 0; i < keys.length; i += 5000) {
-        const found = await client.query(text, [projectId, keys.slice(i, i + 5000)]);
+        const found = await client.query({ name: statementName(text), text, values: [projectId, keys.slice(i, i + 5000)] });
         for (const r of found.rows as { id: number; key: string }[]) ids.set(r.key, Number(r.id));
       }
       return ids;
