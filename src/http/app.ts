@@ -4,7 +4,7 @@ import { requestId } from './request-id.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
 import { requestLog } from './request-log.js';
 import { measureRequests } from './measure-requests.js';
-import { hotRoutes, type AddHotRoute } from './hot-routes.js';
+import { hotRoutes, type AddHotRoute, type AppHandle } from './hot-routes.js';
 
 /**
  * A route module: mounts its routes on the router it is given, and may add hot routes (see hot-routes.ts) — which
@@ -25,7 +25,14 @@ export function createHttpApp({ ctx, routes, webhooks }: HttpAppParams): Express
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
   const hot = hotRoutes(ctx.logger);
-  app.use(hot.middleware);
+  // hot routes answer before Express sets the request up (see hot-routes.ts): the app function hands every request
+  // to its `handle` (Express's own, untyped)
+  const handled = app as unknown as { handle: AppHandle };
+  const expressHandle = handled.handle.bind(app);
+  handled.handle = (req, res, next) => {
+    if (!hot.dispatch(req, res, expressHandle, next)) expressHandle(req, res, next);
+  };
+  app.use(hot.failures);
   app.use(requestId);
   app.use(requestLog(ctx.logger));
   app.use(measureRequests);

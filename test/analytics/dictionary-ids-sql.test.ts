@@ -25,6 +25,8 @@ describe('dictionary ids statement on postgresql', () => {
   let client: pg.Client;
   beforeAll(async () => {
     client = new pg.Client({ connectionString: database.target.url });
+    // the database may be dropped (with its connections) before this client is ended
+    client.on('error', () => undefined);
     await client.connect();
     // many visitors of one project, in a table PostgreSQL has no statistics for yet (as after a burst of new visitors)
     await client.query(`INSERT INTO "AnalyticsVisitor" ("projectId", "hash") SELECT 'prj_a', 'h' || g FROM generate_series(1, 20000) g`);

@@ -1,9 +1,10 @@
-import express, { type Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import express from 'express';
 import type { RouteModule } from '../app.js';
 import { Unavailable } from '../../errors.js';
 import { TrackerEvent } from '../../analytics/schemas.js';
 import { TRACKER_SCRIPT } from '../../analytics/tracker-script.js';
-import { clientIp } from '../../analytics/client-ip.js';
+import { rawClientIp } from '../../analytics/client-ip.js';
 import type { Analytics } from '../../analytics/analytics.js';
 import { trackerStore } from './tracker-store.js';
 import { browserCors, browserPreflight, parseBrowserText, PREFLIGHT_HEADERS } from '../browser-submission.js';
@@ -18,8 +19,8 @@ const EVENT_LIMIT_BYTES = 8192;
  * after the event's group commit: a 202 means stored; a failed commit is a 503.
  *
  * `POST /api/event` is the busiest route by far, so it is also a hot route (see hot-routes.ts): a plain-text event
- * (what sendBeacon and fetch send) is read and answered without the middleware chain and body parser; any other
- * body (compressed, chunked, another charset, too large) takes the router route, which parses it fully.
+ * (what sendBeacon and fetch send) is read and answered without Express and its body parser; any other body
+ * (compressed, chunked, another charset, too large) takes the router route, which parses it fully.
  */
 export const analyticsTrackerRoutes = ({ analytics }: { analytics: Analytics }): RouteModule => (router, ctx, addHotRoute) => {
   router.get('/js/scribe.js', (_req, res) => {
@@ -28,10 +29,11 @@ export const analyticsTrackerRoutes = ({ analytics }: { analytics: Analytics }):
 
   const store = trackerStore(ctx, analytics);
   /** stores (or drops) the event in `text`; resolves once it is committed */
-  const receive = async (req: Request, text: string) => {
+  const receive = async (req: IncomingMessage, text: string) => {
     const event = parseBrowserText(text, TrackerEvent, 'event');
+    const { origin, 'user-agent': userAgent } = req.headers;
     try {
-      await store({ projectId: event.projectId, url: event.url, origin: req.get('origin'), userAgent: req.get('user-agent'), ip: clientIp(req, ctx.config.analytics.trustedProxyHeader), referrer: event.referrer });
+      await store({ projectId: event.projectId, url: event.url, origin, userAgent, ip: rawClientIp(req, ctx.config.analytics.trustedProxyHeader), referrer: event.referrer });
     } catch (err) {
       ctx.logger.error({ err }, 'storing a tracker event failed');
       throw new Unavailable('The event could not be stored; try again');
