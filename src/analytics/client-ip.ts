@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 
 /**
@@ -7,12 +8,21 @@ import type { Request } from 'express';
  * left are whatever the client claimed. Returns undefined when there is no usable address.
  */
 export function clientIp(req: Request, trustedProxyHeader: string | undefined): string | undefined {
+  if (trustedProxyHeader) return lastForwarded(req.get(trustedProxyHeader));
+  return normalizeIp(req.socket.remoteAddress);
+}
+
+/** clientIp of a request Express has not set up (a hot route's): read from its raw headers. */
+export function rawClientIp(req: IncomingMessage, trustedProxyHeader: string | undefined): string | undefined {
   if (trustedProxyHeader) {
-    const value = req.get(trustedProxyHeader);
-    const last = value?.split(',').map((s) => s.trim()).filter(Boolean).pop();
-    return normalizeIp(last);
+    const value = req.headers[trustedProxyHeader.toLowerCase()];
+    return lastForwarded(typeof value === 'string' ? value : undefined);
   }
   return normalizeIp(req.socket.remoteAddress);
+}
+
+function lastForwarded(value: string | undefined): string | undefined {
+  return normalizeIp(value?.split(',').map((s) => s.trim()).filter(Boolean).pop());
 }
 
 /** Canonical text of an address ("::ffff:1.2.3.4" → "1.2.3.4", IPv6 lower-cased), or undefined if not an IP. */

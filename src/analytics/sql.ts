@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from '../db/database-url.js';
+import { dictionaryIdsStatement } from './dictionary-ids-sql.js';
 
 export type Param = string | number | bigint | Buffer | null;
 export type Row = Record<string, unknown>;
@@ -129,6 +131,20 @@ function numbered(text: string): string {
   return text.replace(/\?/g, () => `$${++n}`);
 }
 
+const statementNames = new Map<string, string>();
+
+/** A prepared statement's name for its text: the same text gets the same name on every connection. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    // generated texts vary only by table and columns: a handful, but bound the map all the same
+    if (statementNames.size > 200) statementNames.clear();
+    name = `scribe_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 const PG_TYPES: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]' };
 
 function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'transaction' | 'close'>): Sql {
@@ -149,22 +165,18 @@ function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'trans
       const arrays = columns.map((_, i) => rows.map((r) => (typeof r[i] === 'bigint' ? String(r[i]) : r[i])));
       const names = columns.map(([c]) => `"${c}"`).join(', ');
       const unnest = columns.map(([, type], i) => `$${i + 1}::${PG_TYPES[type]}`).join(', ');
-      const result = await client.query(`INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${unnest}) ${suffix}`, arrays);
+      const text = `INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${unnest}) ${suffix}`;
+      // named, so each connection parses and plans it once: its rows come from unnest, never from a scan of the table,
+      // so the generic plan PostgreSQL settles on is as good as one made for the values
+      const result = await client.query({ name: statementName(text), text, values: arrays });
       return result.rows as T[];
     },
     async dictionaryIds({ table, column, projectId, keys }) {
       const ids = new Map<string, number>();
+      const text = dictionaryIdsStatement(table, column);
       for (let i = 0; i < keys.length; i += 5000) {
-        const chunk = keys.slice(i, i + 5000);
-        const found = await client.query(`SELECT "id", "${column}" AS key FROM "${table}" WHERE "projectId" = $1 AND "${column}" = ANY($2::text[])`, [projectId, chunk]);
+        const found = await client.query({ name: statementName(text), text, values: [projectId, keys.slice(i, i + 5000)] });
         for (const r of found.rows as { id: number; key: string }[]) ids.set(r.key, Number(r.id));
-        const missing = chunk.filter((k) => !ids.has(k));
-        if (!missing.length) continue;
-        const added = await client.query(
-          `INSERT INTO "${table}" ("projectId", "${column}") SELECT $1, unnest($2::text[]) RETURNING "id", "${column}" AS key`,
-          [projectId, missing],
-        );
-        for (const r of added.rows as { id: number; key: string }[]) ids.set(r.key, Number(r.id));
       }
       return ids;
     },
@@ -182,8 +194,8 @@ function openPostgres(url: string): Sql {
       return mutex.run(async () => {
         const client = await pool.connect();
         try {
-          await client.query('BEGIN');
-          await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK_ID]);
+          // one round trip: a commit waits for each, and the event loop answering requests delays every answer
+          await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_ID})`);
           const tx = postgresSql(client, { transaction: (inner) => inner(tx), close: async () => undefined });
           const result = await fn(tx);
           await client.query('COMMIT');

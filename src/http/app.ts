@@ -4,9 +4,13 @@ import { requestId } from './request-id.js';
 import { errorHandler, notFoundRoute } from './error-handler.js';
 import { requestLog } from './request-log.js';
 import { measureRequests } from './measure-requests.js';
+import { hotRoutes, type AddHotRoute, type AppHandle } from './hot-routes.js';
 
-/** A route module: mounts its routes on the router it is given. */
-export type RouteModule = (router: Router, ctx: AppContext) => void;
+/**
+ * A route module: mounts its routes on the router it is given, and may add hot routes (see hot-routes.ts) — which
+ * only ever shorten the way to a route, so a module mounted without `addHotRoute` behaves the same.
+ */
+export type RouteModule = (router: Router, ctx: AppContext, addHotRoute?: AddHotRoute) => void;
 
 export interface HttpAppParams {
   ctx: AppContext;
@@ -20,12 +24,21 @@ export function createHttpApp({ ctx, routes, webhooks }: HttpAppParams): Express
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.set('query parser', 'simple');
+  const hot = hotRoutes(ctx.logger);
+  // hot routes answer before Express sets the request up (see hot-routes.ts): the app function hands every request
+  // to its `handle` (Express's own, untyped)
+  const handled = app as unknown as { handle: AppHandle };
+  const expressHandle = handled.handle.bind(app);
+  handled.handle = (req, res, next) => {
+    if (!hot.dispatch(req, res, expressHandle, next)) expressHandle(req, res, next);
+  };
+  app.use(hot.failures);
   app.use(requestId);
   app.use(requestLog(ctx.logger));
   app.use(measureRequests);
   app.use('/api/github/webhooks', webhooks);
   const router = express.Router();
-  for (const mount of routes) mount(router, ctx);
+  for (const mount of routes) mount(router, ctx, hot.add);
   app.use(router);
   app.use(notFoundRoute);
   app.use(errorHandler(ctx.logger));

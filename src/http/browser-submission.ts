@@ -10,9 +10,12 @@ export const browserCors: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** What a browser endpoint's CORS preflight answers, after `Access-Control-Allow-Origin`. */
+export const PREFLIGHT_HEADERS = { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' };
+
 /** The CORS preflight of a fetch() that sends JSON; sendBeacon's text/plain needs none. */
 export const browserPreflight: RequestHandler = (_req, res) => {
-  res.set({ 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' }).status(204).end();
+  res.set(PREFLIGHT_HEADERS).status(204).end();
 };
 
 /**
@@ -20,9 +23,14 @@ export const browserPreflight: RequestHandler = (_req, res) => {
  * both arrive as text), validated by `schema`, with an http(s) page `url`. `what` names it in the 400's sentence.
  */
 export function parseBrowserSubmission<S extends z.ZodType<{ url: string }>>(req: Request, schema: S, what: string): z.output<S> {
+  return parseBrowserText(typeof req.body === 'string' ? req.body : '', schema, what);
+}
+
+/** parseBrowserSubmission of a body already read as text. */
+export function parseBrowserText<S extends z.ZodType<{ url: string }>>(text: string, schema: S, what: string): z.output<S> {
   let body: unknown;
   try {
-    body = JSON.parse(typeof req.body === 'string' ? req.body : '');
+    body = JSON.parse(text);
   } catch {
     throw new Invalid('Malformed JSON in request body');
   }

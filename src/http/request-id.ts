@@ -3,10 +3,14 @@ import { randomUUID } from 'node:crypto';
 
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
-/** Every response carries X-Request-Id: the caller's own if it sent a sane one, else a fresh UUID. */
+/** The caller's own X-Request-Id if it sent a sane one, else a fresh UUID. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** Every response carries X-Request-Id (see requestIdOf). */
 export const requestId: RequestHandler = (req, res, next) => {
-  const incoming = req.get('x-request-id');
-  const id = incoming && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  const id = requestIdOf(req.get('x-request-id'));
   res.locals.requestId = id;
   res.setHeader('X-Request-Id', id);
   next();

@@ -28,8 +28,8 @@ export function exportParams(req: Request, now: Date) {
 }
 
 /** Visitor analytics: the compatible exports, server-side and log ingestion, and the browser tracker. */
-export const analyticsRoutes = ({ analytics }: { analytics: Analytics }): RouteModule => (router, ctx) => {
-  analyticsTrackerRoutes({ analytics })(router, ctx);
+export const analyticsRoutes = ({ analytics }: { analytics: Analytics }): RouteModule => (router, ctx, addHotRoute) => {
+  analyticsTrackerRoutes({ analytics })(router, ctx, addHotRoute);
   const auth = requireApiKey(ctx);
 
   router.get(
