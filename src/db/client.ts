@@ -12,6 +12,9 @@ import type { DatabaseTarget } from './database-url.js';
  */
 export type Db = SqliteClient;
 
+/** The handle inside `db.$transaction(async (tx) => …)`: the models and raw queries, without connection control. */
+export type DbTransaction = Omit<Db, '$connect' | '$disconnect' | '$on' | '$use' | '$extends'>;
+
 export interface Database {
   db: Db;
   target: DatabaseTarget;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import type { Clock } from '../clock.js';
-import { toJobRecord, type JobRecord } from './job-store.js';
+import { appendEvent, toJobRecord, type JobRecord } from './job-store.js';
 import { statusesBefore, type JobStage } from './job-status.js';
 
 /**
@@ -19,6 +19,12 @@ export interface QueueParams {
 // Prisma's defaults (2 s to start, 5 s to run) are tight for SQLite, where every claimer and writer of the process
 // shares one connection: a busy machine would turn a claim into an error instead of a short wait.
 const CLAIM_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+
+/**
+ * A run's end moves the job's status and stores its closing event (`completed`, `requeued`, `failed`) in one
+ * transaction: a client that sees the status also sees the event that explains it, never the one without the other.
+ */
+const END_TRANSACTION = CLAIM_TRANSACTION;
 
 /** Claims up to `limit` jobs. On PostgreSQL rows are locked with SKIP LOCKED, so concurrent claimers never collide. */
 export async function claimJobs(params: QueueParams & { limit: number }): Promise<JobRecord[]> {
@@ -101,21 +107,25 @@ export async function finishRun(
     const pending = await db.agentJobMessage.count({ where: { jobId, seq: { gt: handledSeq } } });
     const outcome = pending > 0 ? 'requeued' : 'completed';
     // A follow-up accepted after the count above bumps updatedAt, so this update misses and the loop looks again.
-    const { count } = await db.agentJob.updateMany({
-      where: { ...held, updatedAt: job.updatedAt },
-      data: {
-        status: outcome === 'completed' ? 'completed' : 'active',
-        handledSeq,
-        title: result.title,
-        summary: result.summary,
-        ...(result.prLink ? { prNumber: result.prNumber, prLink: result.prLink } : {}),
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        attempts: 0,
-        runsCompleted: { increment: 1 },
-        updatedAt: clock(),
-      },
-    });
+    const count = await db.$transaction(async (tx) => {
+      const { count } = await tx.agentJob.updateMany({
+        where: { ...held, updatedAt: job.updatedAt },
+        data: {
+          status: outcome === 'completed' ? 'completed' : 'active',
+          handledSeq,
+          title: result.title,
+          summary: result.summary,
+          ...(result.prLink ? { prNumber: result.prNumber, prLink: result.prLink } : {}),
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          attempts: 0,
+          runsCompleted: { increment: 1 },
+          updatedAt: clock(),
+        },
+      });
+      if (count === 1) await appendEvent({ db: tx, clock, jobId, type: outcome, data: { prLink: result.prLink } });
+      return count;
+    }, END_TRANSACTION);
     if (count === 1) return outcome;
   }
   // Archived or taken over meanwhile; the pull request exists all the same, so its link is kept.
@@ -125,9 +135,12 @@ export async function finishRun(
 
 export async function failRun(params: QueueParams & { jobId: string; error: string; stage: JobStage }): Promise<boolean> {
   const { db, clock, workerId, jobId } = params;
-  const { count } = await db.agentJob.updateMany({
-    where: { id: jobId, leaseOwner: workerId, status: { in: statusesBefore('failed') } },
-    data: { status: 'failed', error: params.error, errorStage: params.stage, leaseOwner: null, leaseExpiresAt: null, attempts: 0, updatedAt: clock() },
-  });
-  return count === 1;
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.agentJob.updateMany({
+      where: { id: jobId, leaseOwner: workerId, status: { in: statusesBefore('failed') } },
+      data: { status: 'failed', error: params.error, errorStage: params.stage, leaseOwner: null, leaseExpiresAt: null, attempts: 0, updatedAt: clock() },
+    });
+    if (count === 1) await appendEvent({ db: tx, clock, jobId, type: 'failed', data: { stage: params.stage, error: params.error } });
+    return count === 1;
+  }, END_TRANSACTION);
 }

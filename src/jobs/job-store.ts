@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db, DbTransaction } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -198,7 +198,8 @@ export interface JobEvent {
   [field: string]: unknown;
 }
 
-export async function appendEvent(params: { db: Db; clock: Clock; jobId: string; type: string; data?: Record<string, unknown> }): Promise<void> {
+/** Stores one event; `db` may be a transaction, so an event can be stored with the change it reports. */
+export async function appendEvent(params: { db: DbTransaction; clock: Clock; jobId: string; type: string; data?: Record<string, unknown> }): Promise<void> {
   await params.db.agentJobEvent.create({
     data: { jobId: params.jobId, type: params.type, data: JSON.stringify(params.data ?? {}), createdAt: params.clock() },
   });

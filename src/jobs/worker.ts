@@ -121,7 +121,7 @@ export class JobWorker {
     const emit = events.emit;
     if (job.attempts > jobs.maxAttempts) {
       const error = `The worker running this job stopped ${job.attempts - 1} times before finishing (a crash or a restart); send a follow-up message to try again`;
-      if (await failRun({ ...this.queue, jobId: job.id, error, stage: 'worker' })) await emit('failed', { stage: 'worker', error });
+      await failRun({ ...this.queue, jobId: job.id, error, stage: 'worker' });
       log.warn('agent job failed: too many interrupted attempts');
       await events.flush();
       return;
@@ -143,10 +143,10 @@ export class JobWorker {
       // A run that got all the way through is recorded even if a stop arrived meanwhile: its pull request exists.
       const outcome = await this.params.runner({ job, signal: controller.signal, emit });
       await this.announce({ job, outcome }, log);
-      // Every step is stored before the job leaves `active`, so a client that sees the end sees the whole log.
+      // Every step is stored before the job leaves `active`, and the closing event with the status change itself, so a
+      // client that sees the end sees the whole log.
       await events.flush();
       const result = await finishRun({ ...this.queue, jobId: job.id, handledSeq: outcome.handledSeq, result: outcome });
-      if (result !== 'dropped') await emit(result, { prLink: outcome.prLink });
       outcomeLabel = result;
       log.info({ result, prLink: outcome.prLink }, 'agent job run finished');
     } catch (err) {
@@ -187,9 +187,7 @@ export class JobWorker {
       return;
     }
     const failure = err instanceof JobFailure ? err : new JobFailure('worker', `Unexpected error: ${(err as Error)?.message ?? String(err)}`);
-    if (await failRun({ ...this.queue, jobId: job.id, error: failure.message, stage: failure.stage })) {
-      await emit('failed', { stage: failure.stage, error: failure.message });
-    }
+    await failRun({ ...this.queue, jobId: job.id, error: failure.message, stage: failure.stage });
     log.warn({ stage: failure.stage, error: failure.message }, 'agent job failed');
   }
 

@@ -69,6 +69,35 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
     expect(await getJob(database.db, projectId, job.id)).toMatchObject({ status: 'completed', runsCompleted: 2 });
   });
 
+  // A poller that sees a job end must also see the event that says how: the status and the closing event are one
+  // write. Before, the worker stored the event after the status, and a poll in between saw `failed` with no reason.
+  it('stores the closing event with the status change, and none when the run no longer holds the job', async () => {
+    const lastEvent = async (id: string) => (await listEvents({ db: database.db, jobId: id })).at(-1);
+    const result = { prNumber: 3, prLink: 'http://x/pull/3', title: 't', summary: 's' };
+    const failed = await newJob();
+    await claimJobs({ ...queue('a'), limit: 1 });
+    expect(await failRun({ ...queue('a'), jobId: failed.id, error: 'GitHub rejected the push', stage: 'push' })).toBe(true);
+    expect(await lastEvent(failed.id)).toMatchObject({ type: 'failed', stage: 'push', error: 'GitHub rejected the push' });
+    expect(await failRun({ ...queue('a'), jobId: failed.id, error: 'again', stage: 'push' })).toBe(false);
+    expect((await listEvents({ db: database.db, jobId: failed.id })).filter((e) => e.type === 'failed')).toHaveLength(1);
+
+    const done = await newJob();
+    await claimJobs({ ...queue('a'), limit: 1 });
+    await addMessage({ db: database.db, clock, projectId, jobId: done.id, prompt: 'Also fix the title' });
+    expect(await finishRun({ ...queue('a'), jobId: done.id, handledSeq: 1, result })).toBe('requeued');
+    expect(await lastEvent(done.id)).toMatchObject({ type: 'requeued', prLink: 'http://x/pull/3' });
+    await claimJobs({ ...queue('b'), limit: 1 });
+    expect(await finishRun({ ...queue('b'), jobId: done.id, handledSeq: 2, result })).toBe('completed');
+    expect(await lastEvent(done.id)).toMatchObject({ type: 'completed', prLink: 'http://x/pull/3' });
+
+    const archived = await newJob();
+    await claimJobs({ ...queue('a'), limit: 1 });
+    await archiveJob({ db: database.db, clock, projectId, jobId: archived.id });
+    const before = await listEvents({ db: database.db, jobId: archived.id });
+    expect(await finishRun({ ...queue('a'), jobId: archived.id, handledSeq: 1, result })).toBe('dropped');
+    expect(await listEvents({ db: database.db, jobId: archived.id })).toEqual(before);
+  });
+
   it('releases a lease at shutdown without counting the attempt', async () => {
     const job = await newJob();
     await claimJobs({ ...queue('a'), limit: 1 });
