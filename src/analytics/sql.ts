@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from '../db/database-url.js';
 import { dictionaryIdsStatement } from './dictionary-ids-sql.js';
+import { retryWhileBusy } from './sqlite-busy.js';
 
 export type Param = string | number | bigint | Buffer | null;
 export type Row = Record<string, unknown>;
@@ -49,7 +50,8 @@ export function openSql(target: DatabaseTarget): Sql {
 }
 
 function openSqlite(filePath: string): Sql {
-  const db = new Database(filePath, { timeout: 10_000 });
+  // no synchronous busy wait: see retryWhileBusy
+  const db = new Database(filePath, { timeout: 0 });
   // No WAL: Prisma's schema engine cannot migrate a WAL database while another connection has it open (it times
   // out), and operator commands migrate first. With the rollback journal, readers still proceed during our write
   // transactions until their brief commit.
@@ -102,28 +104,29 @@ function openSqlite(filePath: string): Sql {
   // One connection: statements outside a transaction wait for it, so they never see its uncommitted writes.
   return {
     provider: 'sqlite',
-    query: (text, params) => mutex.run(() => direct.query(text, params)),
-    rows: (text, params) => mutex.run(() => direct.rows(text, params)),
-    run: (text, params) => mutex.run(() => direct.run(text, params)),
-    insertMany: (params) => mutex.run(() => direct.insertMany(params)),
-    dictionaryIds: (params) => mutex.run(() => direct.dictionaryIds(params)),
-    transaction(fn) {
-      return mutex.run(async () => {
-        prepare('BEGIN IMMEDIATE').run();
-        try {
-          const result = await fn(direct);
-          prepare('COMMIT').run();
-          return result;
-        } catch (err) {
-          if (db.inTransaction) prepare('ROLLBACK').run();
-          throw err;
-        }
-      });
-    },
+    query: (text, params) => mutex.run(() => retryWhileBusy(() => direct.query(text, params))),
+    rows: (text, params) => mutex.run(() => retryWhileBusy(() => direct.rows(text, params))),
+    run: (text, params) => mutex.run(() => retryWhileBusy(() => direct.run(text, params))),
+    // several statements each: one transaction, so a retry never repeats half of them
+    insertMany: (params) => mutex.run(() => inTransaction(() => direct.insertMany(params))),
+    dictionaryIds: (params) => mutex.run(() => inTransaction(() => direct.dictionaryIds(params))),
+    transaction: (fn) => mutex.run(() => inTransaction(() => fn(direct))),
     async close() {
       await mutex.run(async () => db.close());
     },
   };
+
+  async function inTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    await retryWhileBusy(() => prepare('BEGIN IMMEDIATE').run());
+    try {
+      const result = await fn();
+      await retryWhileBusy(() => prepare('COMMIT').run());
+      return result;
+    } catch (err) {
+      if (db.inTransaction) prepare('ROLLBACK').run();
+      throw err;
+    }
+  }
 }
 
 function numbered(text: string): string {
