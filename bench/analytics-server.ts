@@ -1,5 +1,6 @@
 /**
  * The benchmark's server process: Scribe's HTTP app with the analytics routes, on the database in DATABASE_URL.
+ * With the AI-traffic and feedback/search routes, which bench/analytics.ts also times.
  * Prints "READY <port>" when listening. Run by bench/analytics.ts, which measures its memory from outside.
  */
 import { loadConfig } from '../src/config.js';
@@ -8,6 +9,8 @@ import { openDatabase } from '../src/db/client.js';
 import { createHttpApp } from '../src/http/app.js';
 import type { AppContext } from '../src/http/context.js';
 import { analyticsRoutes } from '../src/http/routes/analytics.js';
+import { analyticsAiRoutes } from '../src/http/routes/analytics-ai.js';
+import { analyticsFeedbackRoutes } from '../src/http/routes/analytics-feedback.js';
 import { Analytics } from '../src/analytics/analytics.js';
 
 const config = loadConfig();
@@ -21,7 +24,7 @@ const ctx: AppContext = {
   secret: config.secret ?? 'bench-secret-bench-secret-bench-secret-00',
 };
 const analytics = new Analytics({ target: config.database, secret: ctx.secret, config: config.analytics, logger: ctx.logger, clock: ctx.clock });
-const app = createHttpApp({ ctx, routes: [analyticsRoutes({ analytics })], webhooks: (_req, res) => void res.status(404).end() });
+const app = createHttpApp({ ctx, routes: [analyticsRoutes({ analytics }), analyticsAiRoutes({ analytics }), analyticsFeedbackRoutes({ analytics })], webhooks: (_req, res) => void res.status(404).end() });
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`READY ${typeof address === 'object' && address ? address.port : 0}\n`);

@@ -2,9 +2,11 @@
  * Visitor analytics benchmark (not a test): a synthetic docs site — 5,000 paths with Zipf popularity, 1,000,000
  * visitors (10% AI agents), 30 days — at each size, on SQLite and PostgreSQL. Prints ingest throughput through the
  * HTTP batch endpoint, p50/p95 of the visitors export for 1/7/30-day ranges (first and a deep page) beside the
- * naive COUNT(DISTINCT …) over raw events, and the server's peak memory.
+ * naive COUNT(DISTINCT …) over raw events, and the server's peak memory. Then p50/p95 of the AI-traffic and
+ * reader-signal reports (bench/ai-reports.ts) for the same ranges, unless --skip-ai-reports.
  *   npm run bench:analytics                          # 1M and 10M page views, both databases
  *   npm run bench:analytics -- --sizes 1000000 --providers sqlite
+ *   npm run bench:analytics -- --sizes 1000000 --skip-ai-reports --ai-reps 5
  */
 import fs from 'node:fs';
 import type { DatabaseTarget } from '../src/db/database-url.js';
@@ -15,6 +17,7 @@ import { createApiKey } from '../src/keys/api-keys.js';
 import { openSql } from '../src/analytics/sql.js';
 import { naiveVisitors } from '../src/analytics/naive-counts.js';
 import { createDatabase, startServer } from './bench-server.js';
+import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
 
 const DAY = 86_400_000;
 const PATHS = 5000;
@@ -31,6 +34,8 @@ const SIZES = arg('sizes', '1000000,10000000').split(',').map(Number);
 const PROVIDERS = arg('providers', 'sqlite,postgresql').split(',') as DatabaseTarget['provider'][];
 const REPS = Number(arg('reps', '15'));
 const NAIVE_REPS = Number(arg('naive-reps', '3'));
+const AI_REPS = Number(arg('ai-reps', '5'));
+const SKIP_AI_REPORTS = process.argv.includes('--skip-ai-reports');
 
 const BROWSERS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -49,6 +54,8 @@ const AGENTS = [
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)',
+  // an autonomous agent, so every purpose of /ai/purposes has traffic; agents still make up 10% of visitors
+  'claude-code/1.0.72 (external, cli)',
 ];
 
 /** Deterministic PRNG (mulberry32), so every run ingests the same site. */
@@ -80,6 +87,18 @@ const zipf = (() => {
 })();
 const pathName = (i: number) => `/docs/section-${i % 40}/page-${i}`;
 
+/**
+ * About 3% of human visitors arrive from an AI assistant (for /ai/referrals). Chosen by visitor number, not drawn
+ * from the generator, so paths, times and visitors — and the exports' answers — are those of a site without them.
+ */
+function referral(v: number, path: string): { path: string; referrer?: string } {
+  const r = v % 100;
+  if (r === 1) return { path, referrer: 'https://chatgpt.com/' };
+  if (r === 2) return { path: `${path}?utm_source=perplexity`, referrer: 'https://www.perplexity.ai/' };
+  if (r === 3) return { path: `${path}?utm_source=chatgpt.com` };
+  return { path };
+}
+
 /** Batches of events for `total` page views over the 30 days before `endDay`, in time order. */
 function* batches(total: number, endDay: number): Generator<string> {
   const random = rng(42);
@@ -92,9 +111,10 @@ function* batches(total: number, endDay: number): Generator<string> {
     for (let i = 0; i < count; i++) {
       const v = Math.floor(random() * VISITORS);
       const ai = v % 10 === 0;
+      const path = pathName(zipf(random()));
       batch.push({
         timestamp: new Date(start + Math.floor(i * step)).toISOString(),
-        path: pathName(zipf(random())),
+        ...(ai ? { path } : referral(v, path)),
         userAgent: ai ? AGENTS[(v / 10) % AGENTS.length | 0] : BROWSERS[v % BROWSERS.length],
         ip: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.${v & 255}`,
       });
@@ -188,7 +208,19 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
       }
     }
     await sql.close();
-    return { provider, size, eventsPerSecond: Math.round(accepted / ingestSeconds), catchUpMs, rows, peakRssMb: peakRssMb(child.pid!) };
+    const peak = peakRssMb(child.pid!);
+
+    let reports: ReportTiming[] = [];
+    if (!SKIP_AI_REPORTS) {
+      const base = `${url}/v1/analytics/${project.id}`;
+      log('storing AI misses, feedback and searches…');
+      const [inputMs, stored] = await timed(() => ingestReportInputs({ base, key, site: { page: (u) => pathName(zipf(u)), random: rng(7), endDay }, size }));
+      log(`stored ${JSON.stringify(stored)} in ${ms(inputMs)} ms`);
+      log(await reportCoverage({ base, key, endDay }));
+      reports = await timeReports({ base, key, endDay, reps: AI_REPS, log });
+      log(`server peak RSS after the reports ${peakRssMb(child.pid!)} MiB`);
+    }
+    return { provider, size, eventsPerSecond: Math.round(accepted / ingestSeconds), catchUpMs, rows, peakRssMb: peak, reports };
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -206,5 +238,14 @@ for (const r of results) {
     console.log(
       `| ${r.provider} | ${r.size.toLocaleString('en')} | ${r.eventsPerSecond.toLocaleString('en')} | ${ms(r.catchUpMs)} ms | ${row.days} d | ${row.page} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.naiveP50)} | ${(row.naiveP50 / row.p50).toFixed(1)}× | ${row.same ? 'yes' : 'NO'} | ${r.peakRssMb} MiB |`,
     );
+  }
+}
+
+if (!SKIP_AI_REPORTS) {
+  console.log(`\nAI-traffic and reader-signal reports (${AI_REPS} timed requests per cell after one untimed; rows: length of the answer's list, CSV data lines):`);
+  console.log('\n| database | page views | report | range | p50 ms | p95 ms | rows |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    for (const t of r.reports) console.log(`| ${r.provider} | ${r.size.toLocaleString('en')} | ${t.report} | ${t.days} d | ${ms(t.p50)} | ${ms(t.p95)} | ${t.rows} |`);
   }
 }
