@@ -1,19 +1,13 @@
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import type { Request } from 'express';
 
 /**
  * The client address of a request: the socket's peer, unless a trusted reverse proxy header is configured. For a
  * list header (X-Forwarded-For) the right-most entry is used — the one the trusted proxy appended; entries further
- * left are whatever the client claimed. Returns undefined when there is no usable address.
+ * left are whatever the client claimed. Returns undefined when there is no usable address. Read from the raw
+ * headers, so it serves Express routes and hot routes (which answer before Express sets the request up) alike.
  */
-export function clientIp(req: Request, trustedProxyHeader: string | undefined): string | undefined {
-  if (trustedProxyHeader) return lastForwarded(req.get(trustedProxyHeader));
-  return normalizeIp(req.socket.remoteAddress);
-}
-
-/** clientIp of a request Express has not set up (a hot route's): read from its raw headers. */
-export function rawClientIp(req: IncomingMessage, trustedProxyHeader: string | undefined): string | undefined {
+export function clientIp(req: IncomingMessage, trustedProxyHeader: string | undefined): string | undefined {
   if (trustedProxyHeader) {
     const value = req.headers[trustedProxyHeader.toLowerCase()];
     return lastForwarded(typeof value === 'string' ? value : undefined);

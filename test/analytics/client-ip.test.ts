@@ -1,8 +1,8 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { clientIp, normalizeIp } from '../../src/analytics/client-ip.js';
 
-const request = (remoteAddress: string, headers: Record<string, string> = {}) =>
-  ({ socket: { remoteAddress }, get: (name: string) => headers[name.toLowerCase()] }) as unknown as Request;
+/** a request as Node hands it over: header names lower-cased */
+const request = (remoteAddress: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers }) as unknown as IncomingMessage;
 
 describe('client address', () => {
   it('uses the socket unless a trusted proxy header is configured', () => {
@@ -15,6 +15,13 @@ describe('client address', () => {
     expect(clientIp(request('10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.9' }), 'x-forwarded-for')).toBe('198.51.100.9');
     expect(clientIp(request('10.0.0.1', {}), 'x-forwarded-for')).toBeUndefined();
     expect(clientIp(request('10.0.0.1', { 'cf-connecting-ip': '2001:DB8::1' }), 'cf-connecting-ip')).toBe('2001:db8::1');
+  });
+
+  it('finds the trusted proxy header whatever the case it is configured in', () => {
+    const req = request('::ffff:10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.9' });
+    expect(clientIp(req, 'X-Forwarded-For')).toBe('198.51.100.9');
+    expect(clientIp(request('10.0.0.1'), 'X-Forwarded-For')).toBeUndefined();
+    expect(clientIp(request('10.0.0.1', { 'cf-connecting-ip': '2001:DB8::1' }), 'CF-Connecting-IP')).toBe('2001:db8::1');
   });
 
   it('normalises addresses and refuses non-addresses', () => {

@@ -4,7 +4,7 @@ import type { RouteModule } from '../app.js';
 import { Unavailable } from '../../errors.js';
 import { TrackerEvent } from '../../analytics/schemas.js';
 import { TRACKER_SCRIPT } from '../../analytics/tracker-script.js';
-import { rawClientIp } from '../../analytics/client-ip.js';
+import { clientIp } from '../../analytics/client-ip.js';
 import type { Analytics } from '../../analytics/analytics.js';
 import { trackerStore } from './tracker-store.js';
 import { browserCors, browserPreflight, parseBrowserText, PREFLIGHT_HEADERS } from '../browser-submission.js';
@@ -33,7 +33,7 @@ export const analyticsTrackerRoutes = ({ analytics }: { analytics: Analytics }):
     const event = parseBrowserText(text, TrackerEvent, 'event');
     const { origin, 'user-agent': userAgent } = req.headers;
     try {
-      await store({ projectId: event.projectId, url: event.url, origin, userAgent, ip: rawClientIp(req, ctx.config.analytics.trustedProxyHeader), referrer: event.referrer });
+      await store({ projectId: event.projectId, url: event.url, origin, userAgent, ip: clientIp(req, ctx.config.analytics.trustedProxyHeader), referrer: event.referrer });
     } catch (err) {
       ctx.logger.error({ err }, 'storing a tracker event failed');
       throw new Unavailable('The event could not be stored; try again');
