@@ -18,7 +18,10 @@ export interface FeedbackReader {
 
 type FeedbackAutomation = Automation & { on: FeedbackTrigger };
 
-/** Run keys hash the page: a path may be 1,024 characters, more than an index entry takes on PostgreSQL. */
+/**
+ * Run keys name the page by a short hash of its path (up to 1,024 bytes), keeping the run key index small; the hash
+ * is part of every stored key, so changing it would let already-covered feedback start a run again.
+ */
 const pageKey = (path: string) => createHash('sha256').update(path).digest('base64url').slice(0, 22);
 
 /**
