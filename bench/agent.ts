@@ -47,7 +47,8 @@ function docsFiles(): Record<string, string> {
   for (let i = 0; i < FILES; i++) {
     const page = `docs/s${Math.floor(i / 100)}/page-${i}`;
     pages.push(page);
-    files[`${page}.md`] = `# Page ${i}\n\n${'Scribe keeps documentation current. '.repeat(20)}\n\nSee [the next page](/docs/s${Math.floor((i + 1) / 100)}/page-${(i + 1) % FILES}).\n`;
+    files[`${page}.md`] =
+      `# Page ${i}\n\n${'Scribe keeps documentation current. '.repeat(20)}\n\nSee [the next page](/docs/s${Math.floor((i + 1) / 100)}/page-${(i + 1) % FILES}).\n`;
   }
   files['docs.json'] = `${JSON.stringify({ name: 'Bench', navigation: [{ group: 'All', pages }] })}\n`;
   return files;
@@ -65,11 +66,41 @@ async function gitFloor(host: GitHubHost, token: string, n: number): Promise<num
   const auth = ['-c', `http.extraHeader=Authorization: Basic ${basic}`];
   const env = { PATH: process.env.PATH ?? '', HOME: dir, GIT_TERMINAL_PROMPT: '0' };
   const started = performance.now();
-  await run('git', [...auth, 'clone', '-q', '--depth', '1', '--single-branch', '--branch', 'main', `${host.url}/${REPO}.git`, `${dir}/w`], { env });
+  await run(
+    'git',
+    [
+      ...auth,
+      'clone',
+      '-q',
+      '--depth',
+      '1',
+      '--single-branch',
+      '--branch',
+      'main',
+      `${host.url}/${REPO}.git`,
+      `${dir}/w`,
+    ],
+    { env },
+  );
   const cloned = performance.now();
   const file = path.join(dir, 'w', pageOf(n));
   fs.appendFileSync(file, `\nFloor edit ${n}.\n`);
-  await run('git', ['-C', `${dir}/w`, '-c', 'user.name=floor', '-c', 'user.email=floor@example.com', 'commit', '-q', '-am', `floor ${n}`], { env });
+  await run(
+    'git',
+    [
+      '-C',
+      `${dir}/w`,
+      '-c',
+      'user.name=floor',
+      '-c',
+      'user.email=floor@example.com',
+      'commit',
+      '-q',
+      '-am',
+      `floor ${n}`,
+    ],
+    { env },
+  );
   const committed = performance.now();
   await run('git', [...auth, '-C', `${dir}/w`, 'push', '-q', 'origin', `HEAD:refs/heads/floor-${n}`], { env });
   const elapsed = performance.now() - started;
@@ -104,7 +135,9 @@ interface JobView {
 /** One job, polled every POLL_MS: a latency-minded client that still leaves the server (and git) the CPU. */
 async function waitDone(api: Api, id: string): Promise<JobView> {
   for (;;) {
-    const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/job/${id}`, { headers: { authorization: `Bearer ${api.key}` } });
+    const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/job/${id}`, {
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     const job = (await res.json()) as JobView;
     if (job.status !== 'active') return job;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -115,7 +148,9 @@ async function waitDone(api: Api, id: string): Promise<JobView> {
 async function waitAllDone(api: Api, ids: string[]): Promise<JobView[]> {
   const wanted = new Set(ids);
   for (;;) {
-    const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/jobs?limit=100`, { headers: { authorization: `Bearer ${api.key}` } });
+    const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/jobs?limit=100`, {
+      headers: { authorization: `Bearer ${api.key}` },
+    });
     const jobs = ((await res.json()) as { jobs: JobView[] }).jobs.filter((j) => wanted.has(j.id));
     if (jobs.length === ids.length && jobs.every((j) => j.status !== 'active')) return jobs;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -130,17 +165,19 @@ interface StepEvent {
 
 /** Where one job's time went, from its own step log: milliseconds per phase. */
 async function breakdown(api: Api, id: string): Promise<Record<string, number>> {
-  const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/job/${id}/events`, { headers: { authorization: `Bearer ${api.key}` } });
+  const res = await fetch(`${api.scribe.url}/v2/agent/${api.projectId}/job/${id}/events`, {
+    headers: { authorization: `Bearer ${api.key}` },
+  });
   const events = ((await res.json()) as { events: StepEvent[] }).events;
   const at = (match: (e: StepEvent) => boolean) => Date.parse(events.find(match)!.createdAt);
   const stage = (name: string) => at((e) => e.type === 'stage' && e.stage === name);
   const ends = at((e) => e.type === 'completed');
   return {
-    'claim': at((e) => e.type === 'run_started') - at((e) => e.type === 'created'),
+    claim: at((e) => e.type === 'run_started') - at((e) => e.type === 'created'),
     'github (token checks)': stage('clone') - stage('github'),
     'clone (token + git clone)': stage('agent') - stage('clone'),
     'agent (model turns, tools, edit checks)': stage('commit') - stage('agent'),
-    'commit': stage('push') - stage('commit'),
+    commit: stage('push') - stage('commit'),
     'push (token + git push)': stage('pull_request') - stage('push'),
     'pull request + finish': ends - stage('pull_request'),
   };
@@ -161,24 +198,47 @@ async function main(): Promise<void> {
   const { db, close } = openDatabase(database.target);
   host.createRepository(REPO, docsFiles());
   host.addInstallation(INSTALLATION, [REPO]);
-  const project = await addProject({ db, clock: () => new Date(), repository: REPO, ref: 'main', installationId: INSTALLATION });
+  const project = await addProject({
+    db,
+    clock: () => new Date(),
+    repository: REPO,
+    ref: 'main',
+    installationId: INSTALLATION,
+  });
   const { key } = await createApiKey({ db, clock: () => new Date(), projectId: project.id, scope: 'write' });
   await close();
 
   // The instant model: one edit of the job's own page, then the summary.
   anthropic.fallback((request) => {
     const n = Number(/\[bench-(\d+)\]/.exec(JSON.stringify(request.body.messages[0]))?.[1] ?? 0);
-    if (request.body.messages.length > 1) return { content: [text(`Title: Close page ${n}\n\nAdded a closing line to page ${n}.`)] };
-    return { content: [edit({ command: 'str_replace', path: pageOf(n), old_str: `# Page ${n}\n`, new_str: `# Page ${n}\n\nBench edit ${n}.\n` })] };
+    if (request.body.messages.length > 1)
+      return { content: [text(`Title: Close page ${n}\n\nAdded a closing line to page ${n}.`)] };
+    return {
+      content: [
+        edit({
+          command: 'str_replace',
+          path: pageOf(n),
+          old_str: `# Page ${n}\n`,
+          new_str: `# Page ${n}\n\nBench edit ${n}.\n`,
+        }),
+      ],
+    };
   });
 
   const floorToken = `ghs_floor_${Date.now()}`;
   host.tokens.push({ token: floorToken, installationId: INSTALLATION, issuedAt: Date.now() });
   let next = 0;
 
-  console.log(`agent jobs benchmark: ${FILES} Markdown files, instant scripted model, ${RUNS} samples, ${PROVIDER}, GitHub write pacing ${THROTTLE ? 'on' : 'off'}\n`);
+  console.log(
+    `agent jobs benchmark: ${FILES} Markdown files, instant scripted model, ${RUNS} samples, ${PROVIDER}, GitHub write pacing ${THROTTLE ? 'on' : 'off'}\n`,
+  );
   const single = await startScribeProcess({
-    env: scribeEnv({ databaseUrl: database.target.url, github: host, anthropicUrl: anthropic.url, extra: { TMPDIR: tmp, SCRIBE_JOB_RATE_LIMIT: '10000', SCRIBE_GITHUB_THROTTLE: String(THROTTLE) } }),
+    env: scribeEnv({
+      databaseUrl: database.target.url,
+      github: host,
+      anthropicUrl: anthropic.url,
+      extra: { TMPDIR: tmp, SCRIBE_JOB_RATE_LIMIT: '10000', SCRIBE_GITHUB_THROTTLE: String(THROTTLE) },
+    }),
   });
   const api: Api = { scribe: single, projectId: project.id, key };
   const phases: Record<string, number>[] = [];
@@ -208,14 +268,28 @@ async function main(): Promise<void> {
   const scribe = median(latencies);
   console.log('1. POST /job → prLink, one job at a time (median)');
   console.log(`   git floor (clone --depth 1 + commit + push): ${ms(floor)}   samples ${floors.map(ms).join(', ')}`);
-  console.log(`     (clone ${ms(median(floorPhases.map((p) => p.clone)))}, commit ${ms(median(floorPhases.map((p) => p.commit)))}, push ${ms(median(floorPhases.map((p) => p.push)))})`);
-  console.log(`   Scribe:                                      ${ms(scribe)}   samples ${latencies.map(ms).join(', ')}`);
+  console.log(
+    `     (clone ${ms(median(floorPhases.map((p) => p.clone)))}, commit ${ms(median(floorPhases.map((p) => p.commit)))}, push ${ms(median(floorPhases.map((p) => p.push)))})`,
+  );
+  console.log(
+    `   Scribe:                                      ${ms(scribe)}   samples ${latencies.map(ms).join(', ')}`,
+  );
   console.log(`   overhead ratio Scribe / floor: ${(scribe / floor).toFixed(2)}× (target ≤ 1.5×)`);
-  console.log('   where a job\'s time goes (median ms, from the job\'s events):');
-  for (const phase of Object.keys(phases[0])) console.log(`     ${phase.padEnd(42)} ${median(phases.map((p) => p[phase])).toFixed(0).padStart(6)}`);
+  console.log("   where a job's time goes (median ms, from the job's events):");
+  for (const phase of Object.keys(phases[0]))
+    console.log(
+      `     ${phase.padEnd(42)} ${median(phases.map((p) => p[phase]))
+        .toFixed(0)
+        .padStart(6)}`,
+    );
   console.log('');
 
-  const results: Record<string, unknown> = { files: FILES, floorMs: Math.round(floor), scribeMs: Math.round(scribe), ratio: Number((scribe / floor).toFixed(2)) };
+  const results: Record<string, unknown> = {
+    files: FILES,
+    floorMs: Math.round(floor),
+    scribeMs: Math.round(scribe),
+    ratio: Number((scribe / floor).toFixed(2)),
+  };
   console.log(`2. ${JOBS} jobs submitted at once`);
   for (const concurrency of ONLY_OVERHEAD ? [] : [2, 4]) {
     const scribeProcess = await startScribeProcess({
@@ -223,7 +297,12 @@ async function main(): Promise<void> {
         databaseUrl: database.target.url,
         github: host,
         anthropicUrl: anthropic.url,
-        extra: { TMPDIR: tmp, SCRIBE_JOB_CONCURRENCY: String(concurrency), SCRIBE_JOB_RATE_LIMIT: '10000', SCRIBE_GITHUB_THROTTLE: String(THROTTLE) },
+        extra: {
+          TMPDIR: tmp,
+          SCRIBE_JOB_CONCURRENCY: String(concurrency),
+          SCRIBE_JOB_RATE_LIMIT: '10000',
+          SCRIBE_GITHUB_THROTTLE: String(THROTTLE),
+        },
       }),
     });
     const batch: Api = { scribe: scribeProcess, projectId: project.id, key };
@@ -233,16 +312,25 @@ async function main(): Promise<void> {
     const jobs = await waitAllDone(batch, ids);
     const elapsed = performance.now() - started;
     const failed = jobs.filter((j) => j.status !== 'completed' || !j.prLink);
-    if (failed.length) throw new Error(`${failed.length} of ${JOBS} jobs did not complete with a pull request: ${failed[0].error}`);
+    if (failed.length)
+      throw new Error(`${failed.length} of ${JOBS} jobs did not complete with a pull request: ${failed[0].error}`);
     const peak = rssMb(scribeProcess.pid);
     await scribeProcess.stop();
     const throughput = JOBS / (elapsed / 1000);
-    console.log(`   concurrency ${concurrency}: all ${JOBS} completed in ${(elapsed / 1000).toFixed(2)} s → ${throughput.toFixed(2)} jobs/s; Scribe peak RSS ${peak.toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`);
-    results[`c${concurrency}`] = { seconds: Number((elapsed / 1000).toFixed(2)), jobsPerSecond: Number(throughput.toFixed(2)), peakRssMb: Math.round(peak), idleRssMb: Math.round(idle) };
+    console.log(
+      `   concurrency ${concurrency}: all ${JOBS} completed in ${(elapsed / 1000).toFixed(2)} s → ${throughput.toFixed(2)} jobs/s; Scribe peak RSS ${peak.toFixed(0)} MB (idle after start ${idle.toFixed(0)} MB)`,
+    );
+    results[`c${concurrency}`] = {
+      seconds: Number((elapsed / 1000).toFixed(2)),
+      jobsPerSecond: Number(throughput.toFixed(2)),
+      peakRssMb: Math.round(peak),
+      idleRssMb: Math.round(idle),
+    };
   }
   const c2 = results.c2 as { jobsPerSecond: number } | undefined;
   const c4 = results.c4 as { jobsPerSecond: number } | undefined;
-  if (c2 && c4) console.log(`   throughput ratio concurrency 4 / 2: ${(c4.jobsPerSecond / c2.jobsPerSecond).toFixed(2)}×`);
+  if (c2 && c4)
+    console.log(`   throughput ratio concurrency 4 / 2: ${(c4.jobsPerSecond / c2.jobsPerSecond).toFixed(2)}×`);
   console.log(`\n${JSON.stringify({ bench: 'agent', ...results })}`);
 
   await anthropic.close();

@@ -30,7 +30,13 @@ const MISS_AGENTS = [
 ];
 const MISS_STATUSES = [404, 404, 404, 404, 404, 404, 410, 500, 502, 503];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const COMMENTS = ['Step 3 is missing', 'The example does not compile', 'Thanks, this helped', 'Which version is this for?', 'Link to the API reference is broken'];
+const COMMENTS = [
+  'Step 3 is missing',
+  'The example does not compile',
+  'Thanks, this helped',
+  'Which version is this for?',
+  'Link to the API reference is broken',
+];
 
 export interface Site {
   /** page path of a random Zipf-popular page */
@@ -55,7 +61,9 @@ function* missLogs(site: Site, count: number): Generator<string> {
     const path = r < 0.5 ? `${site.page(site.random())}-old` : `/docs/missing-${Math.floor(site.random() * 500)}.md`;
     const a = Math.floor(site.random() * MISS_AGENTS.length);
     const status = MISS_STATUSES[Math.floor(site.random() * MISS_STATUSES.length)];
-    lines.push(`203.0.113.${a + 1} - - [${combinedTime(spread(site, i, count))}] "GET ${path} HTTP/1.1" ${status} 153 "-" "${MISS_AGENTS[a]}"`);
+    lines.push(
+      `203.0.113.${a + 1} - - [${combinedTime(spread(site, i, count))}] "GET ${path} HTTP/1.1" ${status} 153 "-" "${MISS_AGENTS[a]}"`,
+    );
     if (lines.length === LOG_LINES_PER_POST) {
       yield `${lines.join('\n')}\n`;
       lines = [];
@@ -71,8 +79,18 @@ function* feedbackBatches(site: Site, count: number): Generator<string> {
     const timestamp = new Date(spread(site, i, count)).toISOString();
     const path = site.page(site.random());
     const r = site.random();
-    if (r < 0.05) batch.push({ path, source: 'code_snippet', code: 'npm install scribe', lang: 'bash', comment: 'fails on Node 18', timestamp, id: `f${i}` });
-    else if (r < 0.35) batch.push({ path, helpful: r < 0.15, comment: COMMENTS[i % COMMENTS.length], timestamp, id: `f${i}` });
+    if (r < 0.05)
+      batch.push({
+        path,
+        source: 'code_snippet',
+        code: 'npm install scribe',
+        lang: 'bash',
+        comment: 'fails on Node 18',
+        timestamp,
+        id: `f${i}`,
+      });
+    else if (r < 0.35)
+      batch.push({ path, helpful: r < 0.15, comment: COMMENTS[i % COMMENTS.length], timestamp, id: `f${i}` });
     else batch.push({ path, helpful: r < 0.8, timestamp, id: `f${i}` });
     if (batch.length === ITEMS_PER_POST) {
       yield JSON.stringify(batch);
@@ -88,7 +106,11 @@ function* searchBatches(site: Site, count: number): Generator<string> {
   for (let i = 0; i < count; i++) {
     const timestamp = new Date(spread(site, i, count)).toISOString();
     const query = `topic ${Math.floor(2000 * site.random() ** 3)}`;
-    batch.push(site.random() < 0.33 ? { query, clickedPath: site.page(site.random()), timestamp, id: `s${i}` } : { query, timestamp, id: `s${i}` });
+    batch.push(
+      site.random() < 0.33
+        ? { query, clickedPath: site.page(site.random()), timestamp, id: `s${i}` }
+        : { query, timestamp, id: `s${i}` },
+    );
     if (batch.length === ITEMS_PER_POST) {
       yield JSON.stringify(batch);
       batch = [];
@@ -97,7 +119,12 @@ function* searchBatches(site: Site, count: number): Generator<string> {
   if (batch.length) yield JSON.stringify(batch);
 }
 
-async function post(params: { url: string; headers: Record<string, string>; bodies: Iterable<string>; check: (status: number, out: Record<string, unknown>) => number }): Promise<number> {
+async function post(params: {
+  url: string;
+  headers: Record<string, string>;
+  bodies: Iterable<string>;
+  check: (status: number, out: Record<string, unknown>) => number;
+}): Promise<number> {
   let stored = 0;
   const pending = new Set<Promise<void>>();
   for (const body of params.bodies) {
@@ -117,11 +144,17 @@ async function post(params: { url: string; headers: Record<string, string>; bodi
  * Stores what the reader-signal and miss reports read, scaled to the page views: AI misses 1% of views, feedback
  * 0.2%, searches 5%. Returns how many of each were stored.
  */
-export async function ingestReportInputs(params: { base: string; key: string; site: Site; size: number }): Promise<{ misses: number; feedback: number; searches: number }> {
+export async function ingestReportInputs(params: {
+  base: string;
+  key: string;
+  site: Site;
+  size: number;
+}): Promise<{ misses: number; feedback: number; searches: number }> {
   const { base, key, site, size } = params;
   const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const accepted = (status: number, out: Record<string, unknown>) => {
-    if (status !== 202 || (out.rejected as unknown[]).length) throw new Error(`ingest failed: ${status} ${JSON.stringify(out).slice(0, 300)}`);
+    if (status !== 202 || (out.rejected as unknown[]).length)
+      throw new Error(`ingest failed: ${status} ${JSON.stringify(out).slice(0, 300)}`);
     return out.accepted as number;
   };
   const missCount = Math.round(size / 100);
@@ -130,12 +163,23 @@ export async function ingestReportInputs(params: { base: string; key: string; si
     headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
     bodies: missLogs(site, missCount),
     check: (status, out) => {
-      if (status !== 200 && status !== 202) throw new Error(`log import failed: ${status} ${JSON.stringify(out).slice(0, 300)}`);
+      if (status !== 200 && status !== 202)
+        throw new Error(`log import failed: ${status} ${JSON.stringify(out).slice(0, 300)}`);
       return 0;
     },
   });
-  const feedback = await post({ url: `${base}/feedback`, headers: json, bodies: feedbackBatches(site, Math.round(size / 500)), check: accepted });
-  const searches = await post({ url: `${base}/searches`, headers: json, bodies: searchBatches(site, Math.round(size / 20)), check: accepted });
+  const feedback = await post({
+    url: `${base}/feedback`,
+    headers: json,
+    bodies: feedbackBatches(site, Math.round(size / 500)),
+    check: accepted,
+  });
+  const searches = await post({
+    url: `${base}/searches`,
+    headers: json,
+    bodies: searchBatches(site, Math.round(size / 20)),
+    check: accepted,
+  });
   return { misses: missCount, feedback, searches };
 }
 
@@ -148,7 +192,8 @@ export interface ReportTiming {
   rows: number;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
 
 function rowsOf(body: string, csv: boolean): number {
   if (csv) return body.split('\r\n').length - 2;
@@ -158,7 +203,13 @@ function rowsOf(body: string, csv: boolean): number {
 }
 
 /** p50/p95 over `reps` requests of each report for each range, after one untimed request that warms the connection and the database's cache. */
-export async function timeReports(params: { base: string; key: string; endDay: number; reps: number; log: (msg: string) => void }): Promise<ReportTiming[]> {
+export async function timeReports(params: {
+  base: string;
+  key: string;
+  endDay: number;
+  reps: number;
+  log: (msg: string) => void;
+}): Promise<ReportTiming[]> {
   const { base, key, endDay, reps, log } = params;
   const headers = { authorization: `Bearer ${key}` };
   const to = new Date(endDay * DAY).toISOString().slice(0, 10);
@@ -181,7 +232,13 @@ export async function timeReports(params: { base: string; key: string; endDay: n
         body = await get();
         times.push(performance.now() - t);
       }
-      const row = { report: report.name, days, p50: pct(times, 0.5), p95: pct(times, 0.95), rows: rowsOf(body, report.query.includes('csv')) };
+      const row = {
+        report: report.name,
+        days,
+        p50: pct(times, 0.5),
+        p95: pct(times, 0.95),
+        rows: rowsOf(body, report.query.includes('csv')),
+      };
       timings.push(row);
       log(`${report.name} ${days}d: p50 ${Math.round(row.p50)} ms, p95 ${Math.round(row.p95)} ms (${row.rows} rows)`);
     }
@@ -194,11 +251,14 @@ export async function reportCoverage(params: { base: string; key: string; endDay
   const { base, key, endDay } = params;
   const headers = { authorization: `Bearer ${key}` };
   const range = `dateFrom=${new Date((endDay - DAYS) * DAY).toISOString().slice(0, 10)}&dateTo=${new Date(endDay * DAY).toISOString().slice(0, 10)}`;
-  const get = async (path: string) => (await (await fetch(`${base}/${path}?${range}&limit=250`, { headers })).json()) as Record<string, never>;
+  const get = async (path: string) =>
+    (await (await fetch(`${base}/${path}?${range}&limit=250`, { headers })).json()) as Record<string, never>;
   const purposes = await get('ai/purposes');
   const referrals = await get('ai/referrals');
   const misses = await get('ai/misses');
-  const v = purposes.totals['views'] as Record<string, number>;
-  const assistants = (referrals.assistants as { assistant: string; views: number }[]).map((a) => `${a.assistant} ${a.views}`).join(', ');
+  const v = (purposes.totals as { views: Record<string, number> }).views;
+  const assistants = (referrals.assistants as { assistant: string; views: number }[])
+    .map((a) => `${a.assistant} ${a.views}`)
+    .join(', ');
   return `30 d views: human ${v.humanViews}, search index ${v.searchIndexViews}, training ${v.trainingViews}, assistant ${v.assistantViews}, agent ${v.agentViews}; referred by ${assistants}; misses rows on first page ${(misses.rows as unknown[]).length}`;
 }

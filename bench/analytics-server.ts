@@ -23,8 +23,18 @@ const ctx: AppContext = {
   logger: createLogger('warn'),
   secret: config.secret ?? 'bench-secret-bench-secret-bench-secret-00',
 };
-const analytics = new Analytics({ target: config.database, secret: ctx.secret, config: config.analytics, logger: ctx.logger, clock: ctx.clock });
-const app = createHttpApp({ ctx, routes: [analyticsRoutes({ analytics }), analyticsAiRoutes({ analytics }), analyticsFeedbackRoutes({ analytics })], webhooks: (_req, res) => void res.status(404).end() });
+const analytics = new Analytics({
+  target: config.database,
+  secret: ctx.secret,
+  config: config.analytics,
+  logger: ctx.logger,
+  clock: ctx.clock,
+});
+const app = createHttpApp({
+  ctx,
+  routes: [analyticsRoutes({ analytics }), analyticsAiRoutes({ analytics }), analyticsFeedbackRoutes({ analytics })],
+  webhooks: (_req, res) => void res.status(404).end(),
+});
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`READY ${typeof address === 'object' && address ? address.port : 0}\n`);
@@ -39,6 +49,8 @@ if (process.env.BENCH_MEMORY_LOG) {
   setInterval(() => {
     const m = process.memoryUsage();
     const mb = (n: number) => Math.round(n / 1_048_576);
-    process.stderr.write(`memory rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`);
+    process.stderr.write(
+      `memory rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}\n`,
+    );
   }, 5000).unref();
 }

@@ -14,8 +14,8 @@ import { migrateDatabase } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/client.js';
 import { addProject } from '../src/projects/projects.js';
 import { createApiKey } from '../src/keys/api-keys.js';
-import { openSql } from '../src/analytics/sql.js';
-import { naiveVisitors } from '../src/analytics/naive-counts.js';
+import { openSql } from '../src/analytics/store/sql.js';
+import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
 import { createDatabase, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
 
@@ -115,7 +115,7 @@ function* batches(total: number, endDay: number): Generator<string> {
       batch.push({
         timestamp: new Date(start + Math.floor(i * step)).toISOString(),
         ...(ai ? { path } : referral(v, path)),
-        userAgent: ai ? AGENTS[(v / 10) % AGENTS.length | 0] : BROWSERS[v % BROWSERS.length],
+        userAgent: ai ? AGENTS[((v / 10) % AGENTS.length) | 0] : BROWSERS[v % BROWSERS.length],
         ip: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.${v & 255}`,
       });
       if (batch.length === BATCH) {
@@ -132,7 +132,8 @@ function peakRssMb(pid: number): number {
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
 const ms = (x: number) => (x < 10 ? x.toFixed(1) : Math.round(x).toString());
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
@@ -147,7 +148,13 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
   await migrateDatabase(target);
   const database = openDatabase(target);
   const clock = () => new Date();
-  const project = await addProject({ db: database.db, clock, repository: `bench/docs-${provider}`, ref: 'main', hostnames: ['docs.example.com'] });
+  const project = await addProject({
+    db: database.db,
+    clock,
+    repository: `bench/docs-${provider}`,
+    ref: 'main',
+    hostnames: ['docs.example.com'],
+  });
   const { key } = await createApiKey({ db: database.db, clock, projectId: project.id, scope: 'write' });
   await database.close();
   const { child, url } = await startServer(target);
@@ -163,7 +170,8 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
       const p: Promise<void> = fetch(`${url}/v1/analytics/${project.id}/events`, { method: 'POST', headers, body })
         .then(async (res) => {
           const out = (await res.json()) as { accepted: number; rejected: unknown[] };
-          if (res.status !== 202 || out.rejected.length) throw new Error(`ingest failed: ${res.status} ${JSON.stringify(out).slice(0, 300)}`);
+          if (res.status !== 202 || out.rejected.length)
+            throw new Error(`ingest failed: ${res.status} ${JSON.stringify(out).slice(0, 300)}`);
           accepted += out.accepted;
         })
         .finally(() => pending.delete(p));
@@ -177,7 +185,10 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     const exportUrl = (days: number, offset: number) => {
       const from = new Date((endDay - days) * DAY).toISOString().slice(0, 10);
       const to = new Date(endDay * DAY).toISOString().slice(0, 10);
-      return { path: `${url}/v1/analytics/${project.id}/visitors?dateFrom=${from}&dateTo=${to}&limit=50&offset=${offset}`, range: { from: (endDay - days) * DAY, to: endDay * DAY } };
+      return {
+        path: `${url}/v1/analytics/${project.id}/visitors?dateFrom=${from}&dateTo=${to}&limit=50&offset=${offset}`,
+        range: { from: (endDay - days) * DAY, to: endDay * DAY },
+      };
     };
     // the first export folds whatever the background fold has not yet, and loads the day sets into the cache
     const [catchUpMs] = await timed(() => fetch(exportUrl(30, 0).path, { headers }).then((r) => r.json()));
@@ -186,7 +197,10 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     const sql = openSql(target);
     const rows = [];
     for (const days of [1, 7, 30]) {
-      for (const [label, offset] of [['first', 0], ['deep', 4900]] as const) {
+      for (const [label, offset] of [
+        ['first', 0],
+        ['deep', 4900],
+      ] as const) {
         const { path: u, range } = exportUrl(days, offset);
         const ours: number[] = [];
         let body: unknown;
@@ -204,7 +218,9 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
         }
         const same = JSON.stringify(body) === JSON.stringify(expected);
         rows.push({ days, page: label, p50: pct(ours, 0.5), p95: pct(ours, 0.95), naiveP50: pct(naive, 0.5), same });
-        log(`${days}d ${label}: p50 ${ms(pct(ours, 0.5))} ms, p95 ${ms(pct(ours, 0.95))} ms; naive p50 ${ms(pct(naive, 0.5))} ms; identical: ${same}`);
+        log(
+          `${days}d ${label}: p50 ${ms(pct(ours, 0.5))} ms, p95 ${ms(pct(ours, 0.95))} ms; naive p50 ${ms(pct(naive, 0.5))} ms; identical: ${same}`,
+        );
       }
     }
     await sql.close();
@@ -214,13 +230,23 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     if (!SKIP_AI_REPORTS) {
       const base = `${url}/v1/analytics/${project.id}`;
       log('storing AI misses, feedback and searches…');
-      const [inputMs, stored] = await timed(() => ingestReportInputs({ base, key, site: { page: (u) => pathName(zipf(u)), random: rng(7), endDay }, size }));
+      const [inputMs, stored] = await timed(() =>
+        ingestReportInputs({ base, key, site: { page: (u) => pathName(zipf(u)), random: rng(7), endDay }, size }),
+      );
       log(`stored ${JSON.stringify(stored)} in ${ms(inputMs)} ms`);
       log(await reportCoverage({ base, key, endDay }));
       reports = await timeReports({ base, key, endDay, reps: AI_REPS, log });
       log(`server peak RSS after the reports ${peakRssMb(child.pid!)} MiB`);
     }
-    return { provider, size, eventsPerSecond: Math.round(accepted / ingestSeconds), catchUpMs, rows, peakRssMb: peak, reports };
+    return {
+      provider,
+      size,
+      eventsPerSecond: Math.round(accepted / ingestSeconds),
+      catchUpMs,
+      rows,
+      peakRssMb: peak,
+      reports,
+    };
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
@@ -231,7 +257,9 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
 const results = [];
 for (const size of SIZES) for (const provider of PROVIDERS) results.push(await run(provider, size));
 
-console.log('\n| database | page views | ingest events/s | first export after ingest | range | page | p50 ms | p95 ms | naive p50 ms | naive ÷ p50 | same answer | server peak RSS |');
+console.log(
+  '\n| database | page views | ingest events/s | first export after ingest | range | page | p50 ms | p95 ms | naive p50 ms | naive ÷ p50 | same answer | server peak RSS |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   for (const row of r.rows) {
@@ -242,10 +270,15 @@ for (const r of results) {
 }
 
 if (!SKIP_AI_REPORTS) {
-  console.log(`\nAI-traffic and reader-signal reports (${AI_REPS} timed requests per cell after one untimed; rows: length of the answer's list, CSV data lines):`);
+  console.log(
+    `\nAI-traffic and reader-signal reports (${AI_REPS} timed requests per cell after one untimed; rows: length of the answer's list, CSV data lines):`,
+  );
   console.log('\n| database | page views | report | range | p50 ms | p95 ms | rows |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of results) {
-    for (const t of r.reports) console.log(`| ${r.provider} | ${r.size.toLocaleString('en')} | ${t.report} | ${t.days} d | ${ms(t.p50)} | ${ms(t.p95)} | ${t.rows} |`);
+    for (const t of r.reports)
+      console.log(
+        `| ${r.provider} | ${r.size.toLocaleString('en')} | ${t.report} | ${t.days} d | ${ms(t.p50)} | ${ms(t.p95)} | ${t.rows} |`,
+      );
   }
 }

@@ -9,11 +9,17 @@ import type { DatabaseTarget } from '../src/db/database-url.js';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_URL = process.env.SCRIBE_TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-export async function createDatabase(provider: DatabaseTarget['provider'], label = ''): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
+export async function createDatabase(
+  provider: DatabaseTarget['provider'],
+  label = '',
+): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
   if (provider === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-bench-'));
     const filePath = path.join(dir, 'bench.db');
-    return { target: { provider, url: `file:${filePath}`, filePath }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      target: { provider, url: `file:${filePath}`, filePath },
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `scribe_bench_${label ? `${label}_` : ''}${process.pid}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -34,12 +40,21 @@ export async function createDatabase(provider: DatabaseTarget['provider'], label
   };
 }
 
-export function startServer(target: DatabaseTarget, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+export function startServer(
+  target: DatabaseTarget,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   // the heap cap a deployment would set (see README): V8 otherwise grows the heap far beyond its live size
   const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-old-space-size=512').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(ROOT, 'bench/analytics-server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: target.url, LOG_LEVEL: 'warn', SCRIBE_SECRET: 'bench-secret-bench-secret-bench-secret-00', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: target.url,
+      LOG_LEVEL: 'warn',
+      SCRIBE_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

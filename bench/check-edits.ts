@@ -73,10 +73,16 @@ function site(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let n = 0; n < PAGES; n++) files[`${pageId(n)}.mdx`] = page(n);
   for (let s = 0; s < SECTIONS; s++) {
-    const pages = Array.from({ length: PER_SECTION }, (_, i) => s * PER_SECTION + i).filter((n) => n < PAGES).map(pageId);
-    files[`nav/s${s}.json`] = `${JSON.stringify({ tab: `Section ${s}`, groups: [{ group: `Section ${s}`, root: pages[0], pages: pages.slice(1) }] }, null, 2)}\n`;
+    const pages = Array.from({ length: PER_SECTION }, (_, i) => s * PER_SECTION + i)
+      .filter((n) => n < PAGES)
+      .map(pageId);
+    files[`nav/s${s}.json`] =
+      `${JSON.stringify({ tab: `Section ${s}`, groups: [{ group: `Section ${s}`, root: pages[0], pages: pages.slice(1) }] }, null, 2)}\n`;
   }
-  const redirects = Array.from({ length: 300 }, (_, i) => ({ source: `/old/${pageId(i * 6)}`, destination: `/${pageId(i * 6)}` }));
+  const redirects = Array.from({ length: 300 }, (_, i) => ({
+    source: `/old/${pageId(i * 6)}`,
+    destination: `/${pageId(i * 6)}`,
+  }));
   files['docs.json'] = `${JSON.stringify(
     {
       $schema: 'https://mintlify.com/docs.json',
@@ -120,7 +126,10 @@ const scenarios: Scenario[] = [
   {
     name: 'edit',
     apply: (dir, files) => {
-      fs.appendFileSync(path.join(dir, EDITED), `\nSee [configuring page 501](/${pageId(501)}#configure-section-5) and [the old address of page 6](/old/${pageId(6)}).\n`);
+      fs.appendFileSync(
+        path.join(dir, EDITED),
+        `\nSee [configuring page 501](/${pageId(501)}#configure-section-5) and [the old address of page 6](/old/${pageId(6)}).\n`,
+      );
       return new Map([[EDITED, files[EDITED]]]);
     },
     undo: (dir, files) => fs.writeFileSync(path.join(dir, EDITED), files[EDITED]),
@@ -148,7 +157,9 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-bench-checks-'));
   const files = site();
   writeSite(dir, files);
-  console.log(`checkEdits on a generated Mintlify site: ${PAGES} pages, ${SECTIONS} $ref navigation files, 301 redirects; ${RUNS} runs each`);
+  console.log(
+    `checkEdits on a generated Mintlify site: ${PAGES} pages, ${SECTIONS} $ref navigation files, 301 redirects; ${RUNS} runs each`,
+  );
   const results: Record<string, unknown> = { pages: PAGES };
   let over = false;
   try {
@@ -168,7 +179,13 @@ async function main(): Promise<void> {
       console.log(
         `  ${scenario.name.padEnd(8)} median ${typical.toFixed(1)} ms (first run ${times[0].toFixed(1)} ms) — target ${target} ms, ${(typical / target).toFixed(2)}× the target; ${problems.length} problem(s): ${problems.join(' | ') || 'none'}`,
       );
-      results[scenario.name] = { medianMs: Number(typical.toFixed(1)), firstMs: Number(times[0].toFixed(1)), targetMs: target, ratio: Number((typical / target).toFixed(2)), problems: problems.length };
+      results[scenario.name] = {
+        medianMs: Number(typical.toFixed(1)),
+        firstMs: Number(times[0].toFixed(1)),
+        targetMs: target,
+        ratio: Number((typical / target).toFixed(2)),
+        problems: problems.length,
+      };
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -11,13 +11,13 @@ import { migrateDatabase } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/client.js';
 import { addProject } from '../src/projects/projects.js';
 import { Analytics } from '../src/analytics/analytics.js';
-import { openSql } from '../src/analytics/sql.js';
+import { openSql } from '../src/analytics/store/sql.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { saveConfig } from '../src/automations/config-store.js';
-import { startFeedbackRuns } from '../src/automations/feedback-runs.js';
+import { startFeedbackRuns } from '../src/automations/on-feedback.js';
 import { MAX_THUMBS_DOWN } from '../src/automations/parse-config.js';
-import type { StartRunDeps } from '../src/automations/start-run.js';
+import type { AutomationDeps } from '../src/automations/automation-deps.js';
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { createDatabase } from './bench-server.js';
 
@@ -31,7 +31,8 @@ const BATCHES = Number(arg('batches', '10'));
 const PAGES = 2000;
 const PROVIDERS = arg('providers', 'sqlite,postgresql').split(',') as DatabaseTarget['provider'][];
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const ms = (xs: number[]) => `p50 ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms`;
 
 async function bench(provider: DatabaseTarget['provider']) {
@@ -40,13 +41,27 @@ async function bench(provider: DatabaseTarget['provider']) {
   const { db, close } = openDatabase(database.target);
   const start = Date.now();
   const clock = () => new Date();
-  const project = await addProject({ db, clock, repository: 'acme/bench-docs', ref: 'main', hostnames: ['docs.acme.test'], installationId: null });
+  const project = await addProject({
+    db,
+    clock,
+    repository: 'acme/bench-docs',
+    ref: 'main',
+    hostnames: ['docs.acme.test'],
+    installationId: null,
+  });
   await saveConfig({
     db,
     clock: () => new Date(start - 60_000),
     projectId: project.id,
     sha: null,
-    automations: [{ id: 'readers', on: { kind: 'feedback', thumbsDown: MAX_THUMBS_DOWN, comment: false, pages: null }, prompt: 'x', draft: false }],
+    automations: [
+      {
+        id: 'readers',
+        on: { kind: 'feedback', thumbsDown: MAX_THUMBS_DOWN, comment: false, pages: null },
+        prompt: 'x',
+        draft: false,
+      },
+    ],
     problems: [],
   });
   const sql = openSql(database.target);
@@ -58,7 +73,15 @@ async function bench(provider: DatabaseTarget['provider']) {
     await sql.transaction((tx) =>
       tx.insertMany({
         table: 'AnalyticsFeedback',
-        columns: [['projectId', 'text'], ['ts', 'bigint'], ['receivedAt', 'bigint'], ['path', 'text'], ['source', 'text'], ['status', 'text'], ['helpful', 'int']],
+        columns: [
+          ['projectId', 'text'],
+          ['ts', 'bigint'],
+          ['receivedAt', 'bigint'],
+          ['path', 'text'],
+          ['source', 'text'],
+          ['status', 'text'],
+          ['helpful', 'int'],
+        ],
         rows,
       }),
     );
@@ -66,10 +89,26 @@ async function bench(provider: DatabaseTarget['provider']) {
   await sql.close();
 
   // The threshold is never reached, so nothing calls GitHub or the job service.
-  const deps = { db, clock, github: null, jobs: null, runsPerDay: 50 } as unknown as StartRunDeps;
-  const base = { target: database.target, secret: 'bench-secret-bench-secret-bench-secret-00', config: loadConfig({}).analytics, logger: createLogger('silent'), clock };
+  const deps = {
+    db,
+    clock,
+    logger: createLogger('silent'),
+    github: null,
+    jobs: null,
+    runsPerDay: 50,
+  } as unknown as AutomationDeps;
+  const base = {
+    target: database.target,
+    secret: 'bench-secret-bench-secret-bench-secret-00',
+    config: loadConfig({}).analytics,
+    logger: createLogger('silent'),
+    clock,
+  };
   const plain = new Analytics(base);
-  const listening: Analytics = new Analytics({ ...base, onFeedbackStored: async (stored) => void (await startFeedbackRuns({ ...deps, feedback: listening.readerSignals() }, stored)) });
+  const listening = new Analytics(base);
+  listening.onFeedbackStored(
+    async (stored) => void (await startFeedbackRuns({ ...deps, feedback: listening.readerSignals() }, stored)),
+  );
 
   const results: Record<string, string> = {};
   for (const [label, analytics] of [
@@ -84,7 +123,10 @@ async function bench(provider: DatabaseTarget['provider']) {
     }
     const batches: number[] = [];
     for (let b = 0; b < BATCHES; b++) {
-      const items = Array.from({ length: 1000 }, (_, i) => ({ path: `/p/${(b * 500 + (i % 500)) % PAGES}`, helpful: i % 2 === 0 }));
+      const items = Array.from({ length: 1000 }, (_, i) => ({
+        path: `/p/${(b * 500 + (i % 500)) % PAGES}`,
+        helpful: i % 2 === 0,
+      }));
       const t = performance.now();
       await analytics.readerSignals().submitFeedback(project.id, items);
       batches.push(performance.now() - t);

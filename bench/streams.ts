@@ -51,10 +51,22 @@ async function serve(mode: Mode, databaseUrl: string): Promise<void> {
   const config = { ...loadConfig({}), database: parseDatabaseUrl(databaseUrl) };
   const { db } = openDatabase(config.database);
   const logger = createLogger('silent');
-  const ctx = { config, db, database: config.database, clock: () => new Date(), logger, secret: 'bench-secret-bench-secret-bench-secret-00' };
+  const ctx = {
+    config,
+    db,
+    database: config.database,
+    clock: () => new Date(),
+    logger,
+    secret: 'bench-secret-bench-secret-bench-secret-00',
+  };
   const jobs = createJobRequests({ db, clock: ctx.clock, jobs: config.jobs, missing: [], wake: () => undefined });
-  const events = mode === 'notifier' ? createJobEventNotifier({ db, database: config.database, logger }) : perStreamPolling;
-  const app = createHttpApp({ ctx, routes: [agentJobRoutes({ jobs, events })], webhooks: (_req, res) => void res.status(404).end() });
+  const events =
+    mode === 'notifier' ? createJobEventNotifier({ db, database: config.database, logger }) : perStreamPolling;
+  const app = createHttpApp({
+    ctx,
+    routes: [agentJobRoutes({ jobs, events })],
+    webhooks: (_req, res) => void res.status(404).end(),
+  });
   const server = app.listen(0, '127.0.0.1', () => {
     const address = server.address();
     process.stdout.write(`port ${typeof address === 'object' && address ? address.port : 0}\n`);
@@ -68,18 +80,35 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function measure(params: { mode: Mode; databaseUrl: string; url: (port: number) => string; key: string; streams: number; seconds: number }): Promise<number> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/streams.ts', '--serve', params.mode, params.databaseUrl], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+async function measure(params: {
+  mode: Mode;
+  databaseUrl: string;
+  url: (port: number) => string;
+  key: string;
+  streams: number;
+  seconds: number;
+}): Promise<number> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/streams.ts', '--serve', params.mode, params.databaseUrl],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('port ') && resolve(Number(line.slice(5))));
+      createInterface({ input: child.stdout! }).on(
+        'line',
+        (line) => line.startsWith('port ') && resolve(Number(line.slice(5))),
+      );
       child.once('exit', (code) => reject(new Error(`the ${params.mode} server exited (${code})`)));
     });
     const controller = new AbortController();
     // every stream is open and has replayed the log (its `created` event) before the window starts
     await Promise.all(
       Array.from({ length: params.streams }, async () => {
-        const res = await fetch(params.url(port), { headers: { authorization: `Bearer ${params.key}`, accept: 'text/event-stream' }, signal: controller.signal });
+        const res = await fetch(params.url(port), {
+          headers: { authorization: `Bearer ${params.key}`, accept: 'text/event-stream' },
+          signal: controller.signal,
+        });
         const reader = res.body!.getReader();
         let text = '';
         while (!text.includes('event: created')) text += new TextDecoder().decode((await reader.read()).value);
@@ -111,12 +140,31 @@ async function main(): Promise<void> {
     const clock = () => new Date();
     const project = await addProject({ db, clock, repository: 'acme/streams', ref: 'main' });
     const { key } = await createApiKey({ db, clock, projectId: project.id, scope: 'read' });
-    const job = await createJob({ db, clock, projectId: project.id, repository: 'acme/streams', baseRef: 'main', branch: (id) => `scribe/${id}`, model: 'm', draft: false, prompt: 'Stay idle' });
+    const job = await createJob({
+      db,
+      clock,
+      projectId: project.id,
+      repository: 'acme/streams',
+      baseRef: 'main',
+      branch: (id) => `scribe/${id}`,
+      model: 'm',
+      draft: false,
+      prompt: 'Stay idle',
+    });
     await close();
-    console.log(`${streams} idle event streams on ${provider}, CPU measured over ${seconds} s after they settle (share of one core)`);
+    console.log(
+      `${streams} idle event streams on ${provider}, CPU measured over ${seconds} s after they settle (share of one core)`,
+    );
     const shares = new Map<Mode, number>();
     for (const mode of MODES) {
-      const share = await measure({ mode, databaseUrl: database.target.url, url: (port) => `http://127.0.0.1:${port}/v2/agent/${project.id}/job/${job.id}/events`, key, streams, seconds });
+      const share = await measure({
+        mode,
+        databaseUrl: database.target.url,
+        url: (port) => `http://127.0.0.1:${port}/v2/agent/${project.id}/job/${job.id}/events`,
+        key,
+        streams,
+        seconds,
+      });
       shares.set(mode, share);
       console.log(`  ${mode.padEnd(20)} ${(share * 100).toFixed(2)} % of a core`);
     }

@@ -12,7 +12,7 @@ import os from 'node:os';
 import { migrateDatabase } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/client.js';
 import { addProject } from '../src/projects/projects.js';
-import { openSql } from '../src/analytics/sql.js';
+import { openSql } from '../src/analytics/store/sql.js';
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { createDatabase, startServer } from './bench-server.js';
 
@@ -36,7 +36,12 @@ const BROWSERS = [
 const pct = (xs: Float64Array, p: number) => xs[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
 
 /** CLIENTS loops each sending one event at a time over its own keep-alive connection, until time or count is up. */
-async function load(url: string, projectId: string, seconds: number, first = 0): Promise<{ accepted: number; other: number; seconds: number; sent: number; latencies: Float64Array }> {
+async function load(
+  url: string,
+  projectId: string,
+  seconds: number,
+  first = 0,
+): Promise<{ accepted: number; other: number; seconds: number; sent: number; latencies: Float64Array }> {
   const { hostname, port } = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const latencies: number[] = [];
@@ -48,7 +53,19 @@ async function load(url: string, projectId: string, seconds: number, first = 0):
   const post = (body: string, ua: string, ip: number) =>
     new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { agent, hostname, port, method: 'POST', path: '/api/event', headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': ua, 'x-bench-ip': `10.0.${ip >> 8}.${ip & 255}`, 'content-length': Buffer.byteLength(body) } },
+        {
+          agent,
+          hostname,
+          port,
+          method: 'POST',
+          path: '/api/event',
+          headers: {
+            'content-type': 'text/plain;charset=UTF-8',
+            'user-agent': ua,
+            'x-bench-ip': `10.0.${ip >> 8}.${ip & 255}`,
+            'content-length': Buffer.byteLength(body),
+          },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -60,7 +77,11 @@ async function load(url: string, projectId: string, seconds: number, first = 0):
   const client = async (c: number) => {
     while (performance.now() < deadline && sent - first < MAX_REQUESTS) {
       const n = sent++;
-      const body = JSON.stringify({ projectId, url: `https://docs.example.com/docs/page-${n % 500}`, referrer: n % 7 ? null : 'https://www.google.com/' });
+      const body = JSON.stringify({
+        projectId,
+        url: `https://docs.example.com/docs/page-${n % 500}`,
+        referrer: n % 7 ? null : 'https://www.google.com/',
+      });
       const t = performance.now();
       const status = await post(body, BROWSERS[n % BROWSERS.length], (c * 97 + n) % 65536);
       latencies.push(performance.now() - t);
@@ -79,12 +100,21 @@ async function measure(provider: DatabaseTarget['provider'], path: 'group commit
   try {
     await migrateDatabase(target);
     const database = openDatabase(target);
-    const project = await addProject({ db: database.db, clock: () => new Date(), repository: `bench/tracker-${provider}`, ref: 'main', hostnames: ['docs.example.com'] });
+    const project = await addProject({
+      db: database.db,
+      clock: () => new Date(),
+      repository: `bench/tracker-${provider}`,
+      ref: 'main',
+      hostnames: ['docs.example.com'],
+    });
     await database.close();
-    const env = { SCRIBE_TRUSTED_PROXY_HEADER: 'x-bench-ip', ...(path === 'one per event' ? { SCRIBE_TRACKER_COMMIT_EVENTS: '1' } : {}) };
+    const env = {
+      SCRIBE_TRUSTED_PROXY_HEADER: 'x-bench-ip',
+      ...(path === 'one per event' ? { SCRIBE_TRACKER_COMMIT_EVENTS: '1' } : {}),
+    };
     const { child, url } = await startServer(target, env);
-    let result;
-    let warmUp;
+    let result: Awaited<ReturnType<typeof load>>;
+    let warmUp: Awaited<ReturnType<typeof load>>;
     try {
       // not measured: the server compiles its modules and the JIT warms up on the first requests
       warmUp = await load(url, project.id, WARM_UP_SECONDS);
@@ -94,7 +124,10 @@ async function measure(provider: DatabaseTarget['provider'], path: 'group commit
       await new Promise((r) => child.once('exit', r));
     }
     const sql = openSql(target);
-    const [{ n }] = await sql.query<{ n: number }>('SELECT COUNT(*) AS "n" FROM "AnalyticsEvent" WHERE "projectId" = ?', [project.id]);
+    const [{ n }] = await sql.query<{ n: number }>(
+      'SELECT COUNT(*) AS "n" FROM "AnalyticsEvent" WHERE "projectId" = ?',
+      [project.id],
+    );
     await sql.close();
     const stored = Number(n);
     const row = {
@@ -107,7 +140,9 @@ async function measure(provider: DatabaseTarget['provider'], path: 'group commit
       other: result.other + warmUp.other,
       stored: stored - warmUp.accepted,
     };
-    console.error(`[${provider} ${path}] ${row.perSecond} events/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, 202s ${row.accepted}, other ${row.other}, stored ${row.stored} (+${warmUp.accepted} of the warm-up)`);
+    console.error(
+      `[${provider} ${path}] ${row.perSecond} events/s, p50 ${row.p50.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, 202s ${row.accepted}, other ${row.other}, stored ${row.stored} (+${warmUp.accepted} of the warm-up)`,
+    );
     return row;
   } finally {
     await drop();
@@ -123,10 +158,16 @@ for (const provider of PROVIDERS) {
 }
 const loadAfter = os.loadavg();
 
-console.log(`\n${CLIENTS} concurrent clients, ${SECONDS} s per measurement, ${os.cpus().length} cores; load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
-console.log('| database | path | accepted events/s | ÷ one per event | p50 ms | p99 ms | 202s | other answers | stored = 202s |');
+console.log(
+  `\n${CLIENTS} concurrent clients, ${SECONDS} s per measurement, ${os.cpus().length} cores; load average before ${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' ')}`,
+);
+console.log(
+  '| database | path | accepted events/s | ÷ one per event | p50 ms | p99 ms | 202s | other answers | stored = 202s |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  console.log(`| ${r.provider} | ${r.path} | ${r.perSecond.toLocaleString('en')} | ${r.ratio.toFixed(1)}× | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.accepted} | ${r.other} | ${r.stored === r.accepted ? 'yes' : `NO (${r.stored})`} |`);
+  console.log(
+    `| ${r.provider} | ${r.path} | ${r.perSecond.toLocaleString('en')} | ${r.ratio.toFixed(1)}× | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.accepted} | ${r.other} | ${r.stored === r.accepted ? 'yes' : `NO (${r.stored})`} |`,
+  );
 }
 if (rows.some((r) => r.stored !== r.accepted || r.other)) process.exitCode = 1;

@@ -1,6 +1,6 @@
 /**
  * Assembles prisma/sqlite/schema.prisma and prisma/postgres/schema.prisma from the per-domain model files in
- * prisma/models/ (one source of truth for both providers), then generates both Prisma clients into src/generated/.
+ * prisma/models/ (one source of truth for both providers), then generates both Prisma clients into prisma/generated/.
  * Usage: npm run db:generate
  */
 import { execFileSync } from 'node:child_process';
@@ -32,7 +32,7 @@ for (const [dir, provider] of Object.entries(PROVIDERS)) {
 
 generator client {
   provider            = "prisma-client"
-  output              = "../../src/generated/${dir}"
+  output              = "../generated/${dir}"
   moduleFormat        = "esm"
   importFileExtension = "js"
 }
@@ -47,6 +47,10 @@ datasource db {
   execFileSync('npx', ['prisma', 'generate', '--schema', schemaPath], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, 'scripts/schema-engine-stub.sh'), PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    env: {
+      ...process.env,
+      PRISMA_SCHEMA_ENGINE_BINARY: path.join(root, 'scripts/schema-engine-stub.sh'),
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    },
   });
 }

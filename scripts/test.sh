@@ -30,8 +30,18 @@ if ! bash scripts/check-self-contained.sh; then
   echo "0 passed, 1 failed"
   exit 1
 fi
+echo "checking formatting and lint rules (npm run lint: Biome)…"
+if ! npx biome check --error-on-warnings . >/dev/null 2>&1 && ! npx biome check --error-on-warnings .; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 echo "checking that imports point one way (scripts/check-imports.ts)…"
 if ! npx tsx scripts/check-imports.ts; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "checking that test/ mirrors src/ and the README's code map matches the tree (scripts/check-layout.ts)…"
+if ! npx tsx scripts/check-layout.ts; then
   echo "0 passed, 1 failed"
   exit 1
 fi

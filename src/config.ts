@@ -8,6 +8,8 @@ import { parseDatabaseUrl, type DatabaseTarget } from './db/database-url.js';
  */
 export interface Config {
   port: number;
+  /** how long a client may take to send a request, and how long an idle keep-alive connection stays open */
+  httpTimeouts: HttpTimeouts;
   database: DatabaseTarget;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Server secret for keyed hashes; when absent one is generated and kept in the database. */
@@ -37,6 +39,17 @@ export interface Config {
   };
 }
 
+/**
+ * The HTTP server's timeouts: a request's headers must arrive within `headersMs` and the whole request (headers and
+ * body) within `requestMs`, else it is answered 408 and its connection closed; a keep-alive connection idle for
+ * `keepAliveMs` is closed. An answer may take as long as it needs (event streams stay open).
+ */
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+}
+
 /** Visitor analytics: identity, client address and the in-memory cache of day sets. */
 export interface AnalyticsConfig {
   /** how often the key of visitor hashes changes: never keeps multi-day counts exact, daily is Plausible-style */
@@ -45,7 +58,7 @@ export interface AnalyticsConfig {
   trustedProxyHeader: string | undefined;
   /** memory budget of the per-process cache of decoded day sets */
   cacheMb: number;
-  /** operators' published AI agent ranges to use instead of the shipped src/analytics/ai-user-agents/ai-ranges.json */
+  /** operators' published AI agent ranges to use instead of the shipped src/analytics/ingest/ai-user-agents/ai-ranges.json */
   aiRangesFile?: string;
 }
 
@@ -115,6 +128,9 @@ const schemas = {
   PORT: optionalText
     .refine((v) => v === undefined || (/^\d{1,5}$/.test(v) && Number(v) <= 65535), 'must be a port number 0..65535')
     .transform((v) => (v === undefined ? 3000 : Number(v))),
+  SCRIBE_HTTP_HEADERS_TIMEOUT: seconds(20),
+  SCRIBE_HTTP_REQUEST_TIMEOUT: seconds(120),
+  SCRIBE_HTTP_KEEP_ALIVE_TIMEOUT: seconds(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCRIBE_SECRET: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
   APP_ID: optionalText
@@ -123,9 +139,15 @@ const schemas = {
   PRIVATE_KEY: optionalText,
   PRIVATE_KEY_PATH: optionalText,
   WEBHOOK_SECRET: optionalText,
-  GHE_HOST: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9.-]+(:\d+)?$/.test(v), 'must be a host name (and optional :port), without a scheme'),
+  GHE_HOST: optionalText.refine(
+    (v) => v === undefined || /^[A-Za-z0-9.-]+(:\d+)?$/.test(v),
+    'must be a host name (and optional :port), without a scheme',
+  ),
   GHE_PROTOCOL: z.enum(['http', 'https']).default('https'),
-  SCRIBE_APP_SLUG: optionalText.refine((v) => v === undefined || /^[a-z0-9][a-z0-9-]*$/i.test(v), 'must be a GitHub App slug (letters, digits and dashes)'),
+  SCRIBE_APP_SLUG: optionalText.refine(
+    (v) => v === undefined || /^[a-z0-9][a-z0-9-]*$/i.test(v),
+    'must be a GitHub App slug (letters, digits and dashes)',
+  ),
   ANTHROPIC_API_KEY: optionalText,
   ANTHROPIC_BASE_URL: optionalText.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
   SCRIBE_MODEL: optionalText,
@@ -146,7 +168,10 @@ const schemas = {
   SCRIBE_MAX_REPAIR_ROUNDS: count(AGENT_LIMIT_DEFAULTS.maxRepairRounds, 0),
   SCRIBE_GITHUB_THROTTLE: z.enum(['true', 'false']).default('true'),
   SCRIBE_VISITOR_SALT_ROTATION: z.enum(['never', 'daily', 'weekly']).default('never'),
-  SCRIBE_TRUSTED_PROXY_HEADER: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v), 'must be a header name'),
+  SCRIBE_TRUSTED_PROXY_HEADER: optionalText.refine(
+    (v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v),
+    'must be a header name',
+  ),
   SCRIBE_ANALYTICS_CACHE_MB: count(256, 0),
   SCRIBE_AI_RANGES_FILE: optionalText,
   SCRIBE_TRACKER_COMMIT_EVENTS: count(2000, 1),
@@ -183,7 +208,10 @@ function readPrivateKey(env: Env): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError('PRIVATE_KEY_PATH', `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ConfigError(
+      'PRIVATE_KEY_PATH',
+      `cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
 }
 
@@ -201,6 +229,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   return {
     port: read(env, 'PORT'),
+    httpTimeouts: readHttpTimeouts(env),
     database,
     logLevel: read(env, 'LOG_LEVEL'),
     secret: read(env, 'SCRIBE_SECRET'),
@@ -217,14 +246,20 @@ export function loadConfig(env: Env = process.env): Config {
       baseURL: read(env, 'ANTHROPIC_BASE_URL'),
     },
     jobs: readJobsConfig(env, model),
-    automations: { runsPerDay: read(env, 'AUTOMATION_RUNS_PER_DAY'), schedulePollMs: read(env, 'AUTOMATION_SCHEDULE_POLL_SECONDS') * 1000 },
+    automations: {
+      runsPerDay: read(env, 'AUTOMATION_RUNS_PER_DAY'),
+      schedulePollMs: read(env, 'AUTOMATION_SCHEDULE_POLL_SECONDS') * 1000,
+    },
     analytics: {
       saltRotation: read(env, 'SCRIBE_VISITOR_SALT_ROTATION'),
       trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),
       cacheMb: read(env, 'SCRIBE_ANALYTICS_CACHE_MB'),
       aiRangesFile: read(env, 'SCRIBE_AI_RANGES_FILE'),
     },
-    trackerCommit: { maxEvents: read(env, 'SCRIBE_TRACKER_COMMIT_EVENTS'), maxDelayMs: read(env, 'SCRIBE_TRACKER_COMMIT_MS') },
+    trackerCommit: {
+      maxEvents: read(env, 'SCRIBE_TRACKER_COMMIT_EVENTS'),
+      maxDelayMs: read(env, 'SCRIBE_TRACKER_COMMIT_MS'),
+    },
     client: {
       url: (read(env, 'SCRIBE_URL') ?? `http://127.0.0.1:${read(env, 'PORT')}`).replace(/\/+$/, ''),
       apiKey: read(env, 'SCRIBE_API_KEY'),
@@ -232,8 +267,26 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
+function readHttpTimeouts(env: Env): HttpTimeouts {
+  const timeouts = {
+    headersMs: read(env, 'SCRIBE_HTTP_HEADERS_TIMEOUT') * 1000,
+    requestMs: read(env, 'SCRIBE_HTTP_REQUEST_TIMEOUT') * 1000,
+    keepAliveMs: read(env, 'SCRIBE_HTTP_KEEP_ALIVE_TIMEOUT') * 1000,
+  };
+  // the headers are part of the request: Node refuses a headers timeout longer than the request's
+  if (timeouts.headersMs > timeouts.requestMs)
+    throw new ConfigError(
+      'SCRIBE_HTTP_HEADERS_TIMEOUT',
+      `must not be longer than SCRIBE_HTTP_REQUEST_TIMEOUT (${timeouts.requestMs / 1000} s)`,
+    );
+  return timeouts;
+}
+
 function readJobsConfig(env: Env, model: string): JobsConfig {
-  const listed = (read(env, 'SCRIBE_MODELS') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+  const listed = (read(env, 'SCRIBE_MODELS') ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   return {
     concurrency: read(env, 'SCRIBE_JOB_CONCURRENCY'),
     ratePerHour: read(env, 'SCRIBE_JOB_RATE_LIMIT'),
@@ -253,7 +306,9 @@ function readJobsConfig(env: Env, model: string): JobsConfig {
 }
 
 /** Whether the GitHub App's id and private key are set: the one answer to "is the App configured?". */
-export function gitHubAppConfigured(github: Config['github']): github is Config['github'] & { appId: number; privateKey: string } {
+export function gitHubAppConfigured(
+  github: Config['github'],
+): github is Config['github'] & { appId: number; privateKey: string } {
   return Boolean(github.appId && github.privateKey);
 }
 

@@ -34,5 +34,9 @@ export class RateLimited extends DomainError {
     super(message);
   }
 }
+/** 502: a service the request relies on (GitHub) failed or could not be reached; worth trying again later. */
+export class UpstreamFailed extends DomainError {}
 /** 503: a dependency or configuration the request needs is missing. */
 export class Unavailable extends DomainError {}
+/** 504: a service the request relies on (GitHub) did not answer in time; worth trying again later. */
+export class UpstreamTimedOut extends DomainError {}

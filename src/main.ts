@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { ConfigError, gitHubAppConfigured, loadConfig, missingForAgentJobs, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { systemClock } from './clock.js';
-import { openDatabase } from './db/client.js';
+import { systemClock, type Clock } from './clock.js';
+import { openDatabase, type Db } from './db/client.js';
 import { migrateDatabase } from './db/migrate.js';
 import { resolveServerSecret } from './settings/server-secret.js';
 import { createProbot } from './github/create-probot.js';
@@ -15,12 +15,15 @@ import { createJobRunner } from './jobs/run-job.js';
 import { JobWorker } from './jobs/worker.js';
 import { createJobRequests } from './jobs/job-requests.js';
 import { createJobEventNotifier } from './jobs/job-event-notifier.js';
-import { createJobReplies } from './github/webhooks/job-replies.js';
-import { startWebhooks } from './github/webhooks/start-webhooks.js';
-import { createAutomations } from './automations/automations.js';
+import { createJobReplies } from './conversations/job-replies.js';
+import { startWebhooks } from './webhooks/start-webhooks.js';
+import { createAutomations, type Automations } from './automations/automations.js';
+import { settleRuns } from './automations/on-run-end.js';
+import { automationRunHooks } from './automations/run-hooks.js';
 import { startScheduler } from './automations/schedule-runs.js';
 import { Analytics } from './analytics/analytics.js';
 import { createHttpApp } from './http/app.js';
+import { createHttpServer } from './http/http-server.js';
 import type { AppContext } from './http/context.js';
 import { healthRoutes } from './http/routes/health.js';
 import { analyticsRoutes } from './http/routes/analytics.js';
@@ -40,73 +43,218 @@ export interface RunningScribe {
   stop(): Promise<void>;
 }
 
-/** The whole service: config → database (migrated) → services → HTTP routes and webhook handlers → worker. */
-export async function startScribe(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningScribe> {
+/**
+ * The whole service, in named steps: config → database → GitHub → jobs → analytics → automations → HTTP and
+ * webhooks → workers. Each step builds its services once, before anything that uses them; what a lower service tells
+ * a higher one (stored feedback, run ends) is subscribed to here, never reached for from below.
+ */
+export async function startScribe(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningScribe> {
+  const base = await openBase(config, logger);
+  const github = connectGitHub(base);
+  const jobs = startJobs(base, github);
+  const analytics = openAnalytics(base);
+  const automations = startAutomations({ base, github, jobs, analytics });
+  const edges = await serveEdges({ base, github, jobs, analytics, automations });
+  jobs.worker?.start();
+  const schedules = automations && startSchedules(base, automations);
+  logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
+
+  return {
+    server: edges.server,
+    url: `http://127.0.0.1:${edges.port}`,
+    async stop() {
+      // Workers first: they hand their jobs back through the database, which must still be open.
+      edges.streams.abort();
+      await schedules?.stop();
+      await jobs.worker?.stop();
+      await edges.close();
+      await github.tasks.drain();
+      edges.server.closeAllConnections();
+      await jobs.events.close();
+      await analytics.close();
+      await base.close();
+    },
+  };
+}
+
+/** What every step uses: config, logger, clock, the migrated database and the server secret. */
+interface Base {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Db;
+  secret: string;
+  /** agent jobs stay off until these are set (each a sentence of what to do) */
+  missing: string[];
+  close(): Promise<void>;
+}
+
+async function openBase(config: Config, logger: Logger): Promise<Base> {
   const applied = await migrateDatabase(config.database);
   if (applied.length) logger.info({ applied }, 'applied database migrations');
   const database = openDatabase(config.database);
   const { db } = database;
   const clock = systemClock;
   const secret = await resolveServerSecret({ db, configured: config.secret, clock });
-  const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
   const stopJobMetrics = registerJobMetrics({ db, clock });
   const missing = missingForAgentJobs(config);
   for (const what of missing) logger.warn(`agent jobs are disabled until you ${what}`);
+  const close = async () => {
+    stopJobMetrics();
+    await database.close();
+  };
+  return { config, logger, clock, db, secret, missing, close };
+}
 
-  // GitHub: one Probot and one App client (one bot-identity cache) for webhooks, replies and job runs.
-  const githubLogger = logger.child({ component: 'github' });
+/** One Probot and one App client (one bot-identity cache) for webhooks, replies and job runs; null until configured. */
+function connectGitHub(base: Base) {
+  const { config, db, clock } = base;
+  const logger = base.logger.child({ component: 'github' });
   const probot = createProbot({ config, logger });
-  const github = probot && createGitHubApp({ probot, github: config.github });
-  const tasks = new BackgroundTasks(githubLogger);
-  const replies = github && createJobReplies({ db, clock, logger: githubLogger, jobs: config.jobs, github, tasks });
+  const app = probot && createGitHubApp({ probot, github: config.github });
+  const tasks = new BackgroundTasks(logger);
+  const replies = app && createJobReplies({ db, clock, logger, jobs: config.jobs, github: app, tasks });
+  return { logger, probot, app, tasks, replies };
+}
+type GitHub = ReturnType<typeof connectGitHub>;
 
-  // Jobs: the worker runs them (when the App and the model are configured); requests queue them and wake it.
-  const runner = github && replies && !missing.length && createJobRunner({ db, github, anthropic: new Anthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL }), jobs: config.jobs, messageContext: replies.messageContext, answeredOnGitHub: replies.answeredOnGitHub, pullRequestNotes: (job) => automations?.pullRequestNotes(job) ?? Promise.resolve(null), sourceFor: (job) => automations?.sourceFor(job) ?? Promise.resolve(null) });
-  const worker = runner ? new JobWorker({ db, database: config.database, clock, logger: logger.child({ component: 'jobs' }), jobs: config.jobs, runner, onRunEnd: replies ? [replies.onRunEnd, (end) => automations?.onRunEnd(end) ?? Promise.resolve()] : [] }) : null;
-  const jobEvents = createJobEventNotifier({ db, database: config.database, logger });
-  const jobs = createJobRequests({ db, clock, jobs: config.jobs, missing, wake: () => worker?.wake(), onArchived: [(job) => worker?.checkNow(job.id), (job) => replies?.onArchived(job)] });
-  // Analytics: its own connection to the same database, for hot paths Prisma's per-query cost would dominate. Stored
-  // page feedback is handed to the automations (below) before it is answered.
-  const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock, onFeedbackStored: async (stored) => void (await automations?.onFeedback(stored)) });
+/**
+ * The worker runs jobs when the App and the model are configured; requests queue them and wake it. The runner's
+ * hooks (jobs/run-hooks.ts) are answered by the GitHub replies and the automations' runs, and a run's end is told to
+ * both: the replies answer the comments, the automations settle their runs.
+ */
+function startJobs(base: Base, github: GitHub) {
+  const { config, db, clock, logger, missing } = base;
+  const { app, replies } = github;
+  const runner =
+    app &&
+    replies &&
+    !missing.length &&
+    createJobRunner({
+      db,
+      github: app,
+      anthropic: new Anthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL }),
+      jobs: config.jobs,
+      hooks: { ...replies.runHooks, ...automationRunHooks({ db }) },
+    });
+  const worker =
+    runner && replies
+      ? new JobWorker({
+          db,
+          database: config.database,
+          clock,
+          logger: logger.child({ component: 'jobs' }),
+          jobs: config.jobs,
+          runner,
+          onRunEnd: [replies.onRunEnd, (end) => settleRuns({ db, clock }, end)],
+        })
+      : null;
+  const events = createJobEventNotifier({ db, database: config.database, logger });
+  const requests = createJobRequests({
+    db,
+    clock,
+    jobs: config.jobs,
+    missing,
+    wake: () => worker?.wake(),
+    onArchived: [(job) => worker?.checkNow(job.id), (job) => replies?.onArchived(job)],
+  });
+  return { worker, events, requests };
+}
+type Jobs = ReturnType<typeof startJobs>;
 
-  // Automations: pushes, schedules, reader feedback and manual triggers become runs of ordinary jobs; the runner and
-  // the worker above call into them through functions, as they are built after the jobs they ask for.
-  const automations = github && !missing.length ? createAutomations({ db, clock, logger: logger.child({ component: 'automations' }), github, jobs, runsPerDay: config.automations.runsPerDay, feedback: analytics.readerSignals() }) : null;
+/** Analytics keeps its own connection to the same database, for hot paths Prisma's per-query cost would dominate. */
+function openAnalytics(base: Base): Analytics {
+  const { config, secret, logger, clock } = base;
+  return new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
+}
 
-  // Edges: webhook handlers and HTTP routes, given the services they use.
-  const webhooks = await startWebhooks({ db, clock, logger: githubLogger, config, probot, github, jobs, automations, tasks });
+/**
+ * Pushes, schedules, reader feedback and manual triggers become runs of ordinary jobs (null while agent jobs are
+ * off). Feedback the analytics stored is handed to them before the submission is answered.
+ */
+function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
+  const { base, github, jobs, analytics } = params;
+  if (!github.app || base.missing.length) return null;
+  const automations = createAutomations({
+    db: base.db,
+    database: base.config.database,
+    clock: base.clock,
+    logger: base.logger.child({ component: 'automations' }),
+    github: github.app,
+    jobs: jobs.requests,
+    runsPerDay: base.config.automations.runsPerDay,
+    feedback: analytics.readerSignals(),
+  });
+  analytics.onFeedbackStored(async (stored) => void (await automations.onFeedback(stored)));
+  return automations;
+}
+
+/** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
+async function serveEdges(params: {
+  base: Base;
+  github: GitHub;
+  jobs: Jobs;
+  analytics: Analytics;
+  automations: Automations | null;
+}) {
+  const { base, github, jobs, analytics, automations } = params;
+  const { config, db, clock, logger, secret } = base;
+  const webhooks = await startWebhooks({
+    db,
+    clock,
+    logger: github.logger,
+    config,
+    probot: github.probot,
+    github: github.app,
+    jobs: jobs.requests,
+    automations,
+    tasks: github.tasks,
+  });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them
-  const routes = [healthRoutes, analyticsRoutes({ analytics }), analyticsBreakdownRoutes({ analytics }), analyticsFeedbackRoutes({ analytics }), analyticsAiRoutes({ analytics }), dashboardRoutes, metricsRoutes, apiDocsRoutes, agentJobRoutes({ jobs, events: jobEvents, shutdown: streams.signal }), automationRoutes({ automations })];
-  const app = createHttpApp({ ctx, routes: gitHubAppConfigured(config.github) ? routes : [...routes, appSetupRoutes], webhooks: webhooks.middleware });
-  const server = app.listen(config.port);
+  const routes = [
+    healthRoutes,
+    analyticsRoutes({ analytics }),
+    analyticsBreakdownRoutes({ analytics }),
+    analyticsFeedbackRoutes({ analytics }),
+    analyticsAiRoutes({ analytics }),
+    dashboardRoutes,
+    metricsRoutes,
+    apiDocsRoutes,
+    agentJobRoutes({ jobs: jobs.requests, events: jobs.events, shutdown: streams.signal }),
+    automationRoutes({ automations }),
+  ];
+  const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
+  const app = createHttpApp({
+    ctx,
+    routes: gitHubAppConfigured(config.github) ? routes : [...routes, appSetupRoutes],
+    webhooks: webhooks.middleware,
+  });
+  const server = createHttpServer(app, config.httpTimeouts).listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
-  worker?.start();
-  const schedules = automations && startScheduler({ clock, logger: logger.child({ component: 'schedules' }), everyMs: config.automations.schedulePollMs, configs: automations.configs, runSlot: async (slot) => void (await automations.runSlot(slot)) });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, database: config.database.provider }, 'scribe listening');
-
-  return {
-    server,
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      // Workers first: they hand their jobs back through the database, which must still be open.
-      streams.abort();
-      await schedules?.stop();
-      await worker?.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      webhooks.stop();
-      await tasks.drain();
-      server.closeAllConnections();
-      await jobEvents.close();
-      await analytics.close();
-      stopJobMetrics();
-      await database.close();
-    },
+  const close = async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await webhooks.stop();
   };
+  return { server, port, streams, close };
+}
+
+/** Each schedule's slots, run once across processes. */
+function startSchedules(base: Base, automations: Automations) {
+  return startScheduler({
+    clock: base.clock,
+    logger: base.logger.child({ component: 'schedules' }),
+    everyMs: base.config.automations.schedulePollMs,
+    configs: automations.configs,
+    runSlot: async (slot) => void (await automations.runSlot(slot)),
+  });
 }
 
 async function run(): Promise<void> {

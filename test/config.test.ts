@@ -8,7 +8,11 @@ describe('loadConfig', () => {
   it('starts from nothing: port 3000, SQLite under ./data, nothing for agent jobs', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
-    expect(config.database).toEqual({ provider: 'sqlite', url: `file:${path.resolve('data/scribe.db')}`, filePath: path.resolve('data/scribe.db') });
+    expect(config.database).toEqual({
+      provider: 'sqlite',
+      url: `file:${path.resolve('data/scribe.db')}`,
+      filePath: path.resolve('data/scribe.db'),
+    });
     expect(config.logLevel).toBe('info');
     expect(config.secret).toBeUndefined();
     expect(config.jobs.models).toEqual([DEFAULT_MODEL]);
@@ -19,19 +23,56 @@ describe('loadConfig', () => {
   });
 
   it('selects PostgreSQL or another SQLite file from DATABASE_URL', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/scribe' }).database).toEqual({ provider: 'postgresql', url: 'postgresql://u@db:5432/scribe' });
-    expect(loadConfig({ DATABASE_URL: 'file:/var/lib/scribe/x.db' }).database).toMatchObject({ provider: 'sqlite', filePath: '/var/lib/scribe/x.db' });
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u@db:5432/scribe' }).database).toEqual({
+      provider: 'postgresql',
+      url: 'postgresql://u@db:5432/scribe',
+    });
+    expect(loadConfig({ DATABASE_URL: 'file:/var/lib/scribe/x.db' }).database).toMatchObject({
+      provider: 'sqlite',
+      filePath: '/var/lib/scribe/x.db',
+    });
   });
 
   it('reads the GitHub App and model settings', () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\\nabc\\n-----END RSA PRIVATE KEY-----';
-    const config = loadConfig({ APP_ID: '42', PRIVATE_KEY: pem, WEBHOOK_SECRET: 'w', GHE_HOST: 'github.acme.test:8443', GHE_PROTOCOL: 'http', ANTHROPIC_API_KEY: 'k', SCRIBE_MODEL: 'claude-x' });
-    expect(config.github).toEqual({ appId: 42, privateKey: pem.replace(/\\n/g, '\n'), webhookSecret: 'w', host: 'github.acme.test:8443', protocol: 'http' });
+    const config = loadConfig({
+      APP_ID: '42',
+      PRIVATE_KEY: pem,
+      WEBHOOK_SECRET: 'w',
+      GHE_HOST: 'github.acme.test:8443',
+      GHE_PROTOCOL: 'http',
+      ANTHROPIC_API_KEY: 'k',
+      SCRIBE_MODEL: 'claude-x',
+    });
+    expect(config.github).toEqual({
+      appId: 42,
+      privateKey: pem.replace(/\\n/g, '\n'),
+      webhookSecret: 'w',
+      host: 'github.acme.test:8443',
+      protocol: 'http',
+    });
     expect(config.anthropic).toEqual({ apiKey: 'k', baseURL: undefined });
     expect(config.jobs.models[0]).toBe('claude-x');
     expect(missingForAgentJobs(config)).toEqual([]);
     expect(gitHubAppConfigured(config.github)).toBe(true);
     expect(gitHubAppConfigured({ ...config.github, privateKey: undefined })).toBe(false);
+  });
+
+  it('gives the HTTP server sane timeouts, in seconds, the headers within the request', () => {
+    expect(loadConfig({}).httpTimeouts).toEqual({ headersMs: 20_000, requestMs: 120_000, keepAliveMs: 5_000 });
+    expect(
+      loadConfig({
+        SCRIBE_HTTP_HEADERS_TIMEOUT: '5',
+        SCRIBE_HTTP_REQUEST_TIMEOUT: '600',
+        SCRIBE_HTTP_KEEP_ALIVE_TIMEOUT: '65',
+      }).httpTimeouts,
+    ).toEqual({ headersMs: 5_000, requestMs: 600_000, keepAliveMs: 65_000 });
+    expect(() => loadConfig({ SCRIBE_HTTP_HEADERS_TIMEOUT: '30', SCRIBE_HTTP_REQUEST_TIMEOUT: '10' })).toThrow(
+      'SCRIBE_HTTP_HEADERS_TIMEOUT: must not be longer than SCRIBE_HTTP_REQUEST_TIMEOUT (10 s)',
+    );
+    expect(() => loadConfig({ SCRIBE_HTTP_REQUEST_TIMEOUT: '0' })).toThrow(
+      'SCRIBE_HTTP_REQUEST_TIMEOUT: must be a positive number of seconds (got "0")',
+    );
   });
 
   it.each([
@@ -41,7 +82,11 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL: must start with file: (SQLite) or postgresql:// (PostgreSQL)'],
     ['APP_ID', 'twelve', 'APP_ID: must be a positive whole number (got "twelve")'],
     ['GHE_PROTOCOL', 'ftp', 'GHE_PROTOCOL: must be one of http, https (got "ftp")'],
-    ['GHE_HOST', 'https://github.acme.test', 'GHE_HOST: must be a host name (and optional :port), without a scheme (got "https://github.acme.test")'],
+    [
+      'GHE_HOST',
+      'https://github.acme.test',
+      'GHE_HOST: must be a host name (and optional :port), without a scheme (got "https://github.acme.test")',
+    ],
     ['SCRIBE_SECRET', 'short', 'SCRIBE_SECRET: must be at least 32 characters (got "short")'],
     ['ANTHROPIC_BASE_URL', 'not a url', 'ANTHROPIC_BASE_URL: must be a URL (got "not a url")'],
     ['PRIVATE_KEY', 'hello', 'PRIVATE_KEY: is not a PEM private key'],
@@ -59,6 +104,8 @@ describe('loadConfig', () => {
     });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr.trim().split('\n')).toEqual(['scribe: invalid configuration: PORT: must be a port number 0..65535 (got "eighty")']);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'scribe: invalid configuration: PORT: must be a port number 0..65535 (got "eighty")',
+    ]);
   });
 });

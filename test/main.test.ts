@@ -20,14 +20,18 @@ interface Started {
 
 /** Starts `src/main.ts` as its own process (what `npm start` runs) and waits for its "listening" log line. */
 async function startProcess(cwd: string, env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, path.join(root, 'src/main.ts')], { cwd, env: { PATH: process.env.PATH!, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', tsxLoader, path.join(root, 'src/main.ts')], {
+    cwd,
+    env: { PATH: process.env.PATH!, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: string[] = [];
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`no listening line; logs:\n${logs.join('\n')}`)), 30_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
-      let nl;
+      let nl: number;
       while ((nl = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
@@ -70,11 +74,17 @@ describe('the service process', () => {
       'agent jobs are disabled until you set ANTHROPIC_API_KEY for the model',
     ]);
     expect(entries.some((e) => e.msg === 'applied database migrations')).toBe(true);
-    const webhook = await fetch(`${first.url}/api/github/webhooks`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const webhook = await fetch(`${first.url}/api/github/webhooks`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(webhook.status).toBe(503);
     expect(((await webhook.json()) as { error: string }).error).toMatch(/set APP_ID/);
     const key = `scribe_sk_${'Q'.repeat(40)}`;
-    const probe = await fetch(`${first.url}/v2/agent/prj_x/job?token=abc`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.77' } });
+    const probe = await fetch(`${first.url}/v2/agent/prj_x/job?token=abc`, {
+      headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.77' },
+    });
     expect(probe.status).toBeGreaterThanOrEqual(400);
     expect(await stopProcess(first)).toBe(0);
     const allLogs = first.logs.join('\n');
@@ -103,14 +113,28 @@ describe('the service process', () => {
 
   it('serves signed GitHub webhooks through Probot on the same server and rejects bad signatures', async () => {
     const privateKey = testAppPrivateKey();
-    const started = await startProcess(cwd, { APP_ID: '1', PRIVATE_KEY: privateKey, WEBHOOK_SECRET: 'hook-secret', ANTHROPIC_API_KEY: 'test', LOG_LEVEL: 'debug' });
+    const started = await startProcess(cwd, {
+      APP_ID: '1',
+      PRIVATE_KEY: privateKey,
+      WEBHOOK_SECRET: 'hook-secret',
+      ANTHROPIC_API_KEY: 'test',
+      LOG_LEVEL: 'debug',
+    });
     try {
       const body = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
       const signature = await new Webhooks({ secret: 'hook-secret' }).sign(body);
       const headers = { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': 'd-1' };
-      const good = await fetch(`${started.url}/api/github/webhooks`, { method: 'POST', body, headers: { ...headers, 'x-hub-signature-256': signature } });
+      const good = await fetch(`${started.url}/api/github/webhooks`, {
+        method: 'POST',
+        body,
+        headers: { ...headers, 'x-hub-signature-256': signature },
+      });
       expect(good.status).toBe(200);
-      const bad = await fetch(`${started.url}/api/github/webhooks`, { method: 'POST', body, headers: { ...headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } });
+      const bad = await fetch(`${started.url}/api/github/webhooks`, {
+        method: 'POST',
+        body,
+        headers: { ...headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` },
+      });
       expect(bad.status).toBe(400);
       expect(started.logs.join('\n')).not.toContain('Keep it logically awesome');
     } finally {

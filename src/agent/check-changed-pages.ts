@@ -21,7 +21,8 @@ export async function checkChangedPages(context: CheckContext): Promise<string[]
     const parsed = await parsePage(text, format, options);
     if (parsed.error) {
       const wasBroken = before !== null && (await parsePage(before, format, options)).error !== undefined;
-      if (!wasBroken) problems.push(`${file} no longer parses as ${format === 'mdx' ? 'MDX' : 'Markdown'}: ${parsed.error}`);
+      if (!wasBroken)
+        problems.push(`${file} no longer parses as ${format === 'mdx' ? 'MDX' : 'Markdown'}: ${parsed.error}`);
       continue;
     }
     const earlier = before === null ? { links: [], imports: [] } : scanLinks(before);

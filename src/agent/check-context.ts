@@ -1,5 +1,7 @@
 import { readWorkspaceText, type DocsLayout } from './detect-docs-framework.js';
-import { pageAnchors, type PageAnchors } from './page-anchors.js';
+import { importCandidates } from './link-candidates.js';
+import type { PageAnchors } from './page-anchors.js';
+import { readPageAnchors } from './read-page-anchors.js';
 import type { RedirectRules } from './redirect-rules.js';
 import { resolveWorkspacePath } from './resolve-workspace-path.js';
 import type { SiteRules } from './site-rules.js';
@@ -31,10 +33,18 @@ export interface CheckContext {
   read(relative: string): Promise<string | undefined>;
   /** The text before the edits: the original for changed files, the current text for the rest. */
   readBefore(relative: string): Promise<string | undefined>;
+  /** The page's anchors, those of the snippets it includes with them. */
   anchorsOf(relative: string): Promise<PageAnchors | undefined>;
+  /** The file an `import` specifier in `fromFile` names, if it exists. */
+  resolveImport(fromFile: string, specifier: string): Promise<string | undefined>;
 }
 
-export function createCheckContext(params: { workspaceDir: string; layout: DocsLayout; site: SiteRules; originals: ReadonlyMap<string, string | null> }): CheckContext {
+export function createCheckContext(params: {
+  workspaceDir: string;
+  layout: DocsLayout;
+  site: SiteRules;
+  originals: ReadonlyMap<string, string | null>;
+}): CheckContext {
   const { workspaceDir, originals } = params;
   const existing = new Map<string, Promise<boolean>>();
   const texts = new Map<string, Promise<string | undefined>>();
@@ -46,7 +56,14 @@ export function createCheckContext(params: { workspaceDir: string; layout: DocsL
     redirects: { list: [], matches: () => false },
     routes: { resolve: async () => undefined, removedAt: () => undefined },
     exists: (relative) => {
-      if (!existing.has(relative)) existing.set(relative, resolveWorkspacePath(workspaceDir, relative).then((p) => p.exists, () => false));
+      if (!existing.has(relative))
+        existing.set(
+          relative,
+          resolveWorkspacePath(workspaceDir, relative).then(
+            (p) => p.exists,
+            () => false,
+          ),
+        );
       return existing.get(relative)!;
     },
     firstExisting: async (candidates) => {
@@ -57,10 +74,19 @@ export function createCheckContext(params: { workspaceDir: string; layout: DocsL
       if (!texts.has(relative)) texts.set(relative, readWorkspaceText(workspaceDir, relative));
       return texts.get(relative)!;
     },
-    readBefore: async (relative) => (originals.has(relative) ? (originals.get(relative) ?? undefined) : context.read(relative)),
+    readBefore: async (relative) =>
+      originals.has(relative) ? (originals.get(relative) ?? undefined) : context.read(relative),
     anchorsOf: (relative) => {
-      if (!anchors.has(relative)) anchors.set(relative, context.read(relative).then((text) => (text === undefined ? undefined : pageAnchors(text))));
+      if (!anchors.has(relative))
+        anchors.set(
+          relative,
+          readPageAnchors({ file: relative, read: context.read, resolveImport: context.resolveImport }),
+        );
       return anchors.get(relative)!;
+    },
+    resolveImport: async (fromFile, specifier) => {
+      const candidates = importCandidates({ fromFile, specifier, layout: params.layout });
+      return candidates && context.firstExisting(candidates);
     },
   };
   return context;

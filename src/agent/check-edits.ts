@@ -8,7 +8,7 @@ import { detectDocsFramework, readWorkspaceText } from './detect-docs-framework.
 import { loadDocusaurusSite, type DocusaurusSite } from './docusaurus-site.js';
 import { loadJsonWithRefs, resolveJsonRefs } from './json-refs.js';
 import { mintlifyGeneratedPageDirs } from './navigation-pages.js';
-import { pageAnchors } from './page-anchors.js';
+import { readPageAnchors } from './read-page-anchors.js';
 import { redirectRules } from './redirect-rules.js';
 import { loadSiteRules } from './site-rules.js';
 
@@ -21,7 +21,8 @@ export interface CheckEditsParams {
 const MAX_PROBLEMS = 25;
 
 async function findRemoved(context: CheckContext): Promise<void> {
-  for (const [file, before] of context.originals) if (before !== null && !(await context.exists(file))) context.removed.add(file);
+  for (const [file, before] of context.originals)
+    if (before !== null && !(await context.exists(file))) context.removed.add(file);
 }
 
 /** Anchors changed pages had and lost: links elsewhere to them broke even though those pages did not change. */
@@ -31,7 +32,9 @@ async function findLostAnchors(context: CheckContext): Promise<void> {
     if (before === null || context.removed.has(file) || !PAGE.test(file) || !context.site.builds(file)) continue;
     const now = await context.anchorsOf(file);
     if (!now?.complete) continue;
-    const lost = [...pageAnchors(before).keys].filter((key) => !now.keys.has(key));
+    // Before, too, with the snippets the page included then.
+    const earlier = await readPageAnchors({ file, read: context.readBefore, resolveImport: context.resolveImport });
+    const lost = [...(earlier?.keys ?? [])].filter((key) => !now.keys.has(key));
     if (lost.length > 0) context.lostAnchors.set(file, new Set(lost));
   }
 }
@@ -66,7 +69,8 @@ export async function checkEdits(params: CheckEditsParams): Promise<string[]> {
     const generated = mintlifyGeneratedPageDirs(config).map((dir) => `/${dir}/`.toLowerCase());
     context.routes = {
       // A redirect's source works without a page behind it, and pages generated from an OpenAPI spec have no file.
-      resolve: async (sitePath) => redirects.matches(sitePath) || generated.some((dir) => sitePath.toLowerCase().startsWith(dir)) || undefined,
+      resolve: async (sitePath) =>
+        redirects.matches(sitePath) || generated.some((dir) => sitePath.toLowerCase().startsWith(dir)) || undefined,
       removedAt: () => undefined,
     };
   }
@@ -81,7 +85,8 @@ export async function checkEdits(params: CheckEditsParams): Promise<string[]> {
   if (mintlify) problems.push(...(await checkMintlifyConfig(context, mintlify)));
   if (docusaurus) problems.push(...(await checkDocusaurusSidebars(context, docusaurus)));
   if (layout.framework === 'mkdocs') problems.push(...(await checkMkdocsNavigation(context)));
-  if (context.removed.size > 0 || context.lostAnchors.size > 0) problems.push(...(await checkReferencesElsewhere(context)));
+  if (context.removed.size > 0 || context.lostAnchors.size > 0)
+    problems.push(...(await checkReferencesElsewhere(context)));
 
   if (problems.length <= MAX_PROBLEMS) return problems;
   return [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more problems like these.`];

@@ -23,7 +23,12 @@ function anyPageLost(context: CheckContext, key: string): boolean {
  * that were there before only where the edits can have broken them: their file was removed or their
  * anchor disappeared. A large site has many old problems that are not the agent's doing.
  */
-export async function linkProblem(context: CheckContext, fromFile: string, link: PageLink, isNew: boolean): Promise<string | undefined> {
+export async function linkProblem(
+  context: CheckContext,
+  fromFile: string,
+  link: PageLink,
+  isNew: boolean,
+): Promise<string | undefined> {
   const { site, layout, removed, lostAnchors } = context;
   const { url, line } = link;
   if (!site.checksLink(fromFile, url)) return undefined;
@@ -49,7 +54,9 @@ export async function linkProblem(context: CheckContext, fromFile: string, link:
     const routed = await context.routes.resolve(sitePath);
     if (routed === true) return undefined;
     if (routed === undefined) {
-      return removedTarget && !isNew ? `${where} points at ${removedTarget}, which you deleted or moved.` : `${where} points at a file that does not exist.`;
+      return removedTarget && !isNew
+        ? `${where} points at ${removedTarget}, which you deleted or moved.`
+        : `${where} points at a file that does not exist.`;
     }
     target = routed;
   }
@@ -62,12 +69,19 @@ export async function linkProblem(context: CheckContext, fromFile: string, link:
 }
 
 /** What is wrong with an `import` in `fromFile` (a snippet or component that does not exist), if anything. */
-export async function importProblem(context: CheckContext, fromFile: string, specifier: PageLink, isNew: boolean): Promise<string | undefined> {
+export async function importProblem(
+  context: CheckContext,
+  fromFile: string,
+  specifier: PageLink,
+  isNew: boolean,
+): Promise<string | undefined> {
   const candidates = importCandidates({ fromFile, specifier: specifier.url, layout: context.layout });
   if (!candidates) return undefined;
   const removedTarget = candidates.find((c) => context.removed.has(c));
   if (!isNew && !removedTarget) return undefined;
   if ((await context.firstExisting(candidates)) !== undefined) return undefined;
   const where = `${fromFile}:${specifier.line}: the import "${specifier.url}"`;
-  return removedTarget && !isNew ? `${where} needs ${removedTarget}, which you deleted or moved.` : `${where} names a file that does not exist.`;
+  return removedTarget && !isNew
+    ? `${where} needs ${removedTarget}, which you deleted or moved.`
+    : `${where} names a file that does not exist.`;
 }

@@ -13,15 +13,19 @@ export interface MintlifyConfigVersions {
 }
 
 function referrers(files: JsonFiles, target: string): string[] {
-  return [...files].filter(([file, loaded]) => refsIn(loaded.value).some((ref) => refTarget(file, ref) === target)).map(([file]) => file);
+  return [...files]
+    .filter(([file, loaded]) => refsIn(loaded.value).some((ref) => refTarget(file, ref) === target))
+    .map(([file]) => file);
 }
 
 function fileProblems(context: CheckContext, { now, before }: MintlifyConfigVersions): string[] {
   const problems: string[] = [];
   for (const [file, loaded] of now) {
-    if (loaded.error && context.originals.has(file) && !before.get(file)?.error) problems.push(`${file} is no longer valid JSON: ${loaded.error}`);
+    if (loaded.error && context.originals.has(file) && !before.get(file)?.error)
+      problems.push(`${file} is no longer valid JSON: ${loaded.error}`);
     if (loaded.missing && (!before.get(file)?.missing || context.removed.has(file))) {
-      for (const from of referrers(now, file)) problems.push(`${from}: the "$ref" to ${file} points at a file that does not exist.`);
+      for (const from of referrers(now, file))
+        problems.push(`${from}: the "$ref" to ${file} points at a file that does not exist.`);
     }
   }
   return problems;
@@ -29,7 +33,10 @@ function fileProblems(context: CheckContext, { now, before }: MintlifyConfigVers
 
 const entryId = (entry: NavigationEntry) => `${entry.kind}:${entry.value}`;
 
-async function navigationProblems(context: CheckContext, { configPath, now, before }: MintlifyConfigVersions): Promise<string[]> {
+async function navigationProblems(
+  context: CheckContext,
+  { configPath, now, before }: MintlifyConfigVersions,
+): Promise<string[]> {
   const problems: string[] = [];
   const earlier = new Set(now === before ? [] : mintlifyNavigationEntries(before, configPath).map(entryId));
   const unchanged = now === before;
@@ -51,9 +58,16 @@ async function navigationProblems(context: CheckContext, { configPath, now, befo
   return problems;
 }
 
-async function redirectProblems(context: CheckContext, { configPath, now, before }: MintlifyConfigVersions): Promise<string[]> {
+async function redirectProblems(
+  context: CheckContext,
+  { configPath, now, before }: MintlifyConfigVersions,
+): Promise<string[]> {
   const problems: string[] = [];
-  const earlier = new Set(now === before ? [] : redirectRules(resolveJsonRefs(before, configPath)).list.map((r) => `${r.source}\n${r.destination}`));
+  const earlier = new Set(
+    now === before
+      ? []
+      : redirectRules(resolveJsonRefs(before, configPath)).list.map((r) => `${r.source}\n${r.destination}`),
+  );
   for (const { source, destination } of context.redirects.list) {
     // Destinations with parameters (`/new/:slug*`) or elsewhere (`https://…`) name no single file.
     if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(destination) || /[:*]/.test(destination)) continue;

@@ -16,7 +16,8 @@ export async function checkMkdocsNavigation(context: CheckContext): Promise<stri
   if (!layout.configPath) return [];
   const text = (await context.read(layout.configPath)) ?? '';
   const error = originals.has(layout.configPath) ? yamlError(text) : undefined;
-  if (error && !yamlError((await context.readBefore(layout.configPath)) ?? '')) return [`${layout.configPath} is no longer valid YAML: ${error}`];
+  if (error && !yamlError((await context.readBefore(layout.configPath)) ?? ''))
+    return [`${layout.configPath} is no longer valid YAML: ${error}`];
   const now = mkdocsNavigationPages(text);
   const earlier = new Set(mkdocsNavigationPages((await context.readBefore(layout.configPath)) ?? ''));
   const configChanged = originals.has(layout.configPath);
@@ -25,7 +26,9 @@ export async function checkMkdocsNavigation(context: CheckContext): Promise<stri
     const candidates = navigationCandidates(page, layout);
     if ((!configChanged || earlier.has(page)) && !candidates.some((c) => removed.has(c))) continue;
     if ((await context.firstExisting(candidates)) !== undefined) continue;
-    problems.push(`${layout.configPath}: the navigation entry "${page}" has no page (expected ${candidates.join(' or ')}).`);
+    problems.push(
+      `${layout.configPath}: the navigation entry "${page}" has no page (expected ${candidates.join(' or ')}).`,
+    );
   }
   return problems;
 }

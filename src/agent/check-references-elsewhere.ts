@@ -32,7 +32,13 @@ export async function checkReferencesElsewhere(context: CheckContext): Promise<s
   const { workspaceDir, site, originals } = context;
   const files: string[] = [];
   for await (const entry of walkWorkspace(workspaceDir, '', { maxEntries: 20_000 })) {
-    if (!entry.isDirectory && PAGE.test(entry.relative) && !originals.has(entry.relative) && site.builds(entry.relative)) files.push(entry.relative);
+    if (
+      !entry.isDirectory &&
+      PAGE.test(entry.relative) &&
+      !originals.has(entry.relative) &&
+      site.builds(entry.relative)
+    )
+      files.push(entry.relative);
   }
   return (await mapConcurrent(files, READ_CONCURRENCY, (file) => fileProblems(context, file))).flat();
 }

@@ -45,7 +45,8 @@ export async function detectDocsFramework(workspaceDir: string): Promise<DocsLay
     if (text === undefined) continue;
     const dir = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file);
     if (framework === 'mintlify') return { framework, configPath: file, docsRoot: dir };
-    if (framework === 'mkdocs') return { framework, configPath: file, docsRoot: path.posix.join(dir, mkdocsDocsDir(text)) };
+    if (framework === 'mkdocs')
+      return { framework, configPath: file, docsRoot: path.posix.join(dir, mkdocsDocsDir(text)) };
     return { framework, configPath: file, docsRoot: dir ? `${dir}/docs` : 'docs' };
   }
   return { framework: 'markdown', docsRoot: '' };

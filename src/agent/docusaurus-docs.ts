@@ -33,7 +33,11 @@ export function frontmatterOf(text: string): Record<string, unknown> {
 
 const clean = (route: string) => `/${route.split('/').filter(Boolean).join('/')}`.toLowerCase();
 
-export function docusaurusDoc(params: { pathInDocs: string; frontmatter: Record<string, unknown>; routeBasePath: string }): DocIdentity {
+export function docusaurusDoc(params: {
+  pathInDocs: string;
+  frontmatter: Record<string, unknown>;
+  routeBasePath: string;
+}): DocIdentity {
   const { pathInDocs, frontmatter, routeBasePath } = params;
   const segments = pathInDocs.replace(/\.(mdx?|markdown)$/i, '').split('/');
   const fileName = stripNumberPrefix(segments.pop() ?? '');
@@ -46,7 +50,11 @@ export function docusaurusDoc(params: { pathInDocs: string; frontmatter: Record<
   else {
     // index.md, README.md and a file named like its folder are the folder's own page.
     const names = [...new Set([ownId ?? fileName, fileName])];
-    routes = names.map((name) => (/^(index|readme)$/i.test(name) || name.toLowerCase() === dirs.at(-1)?.toLowerCase() ? dirs.join('/') : [...dirs, name].join('/')));
+    routes = names.map((name) =>
+      /^(index|readme)$/i.test(name) || name.toLowerCase() === dirs.at(-1)?.toLowerCase()
+        ? dirs.join('/')
+        : [...dirs, name].join('/'),
+    );
   }
   return { id, routes: routes.map((route) => clean(path.posix.join(routeBasePath, route))) };
 }

@@ -26,7 +26,8 @@ export async function loadDocusaurusSite(context: CheckContext): Promise<Docusau
   const docsRoot = layout.docsRoot;
   const identity = (file: string, text: string): DocIdentity =>
     docusaurusDoc({ pathInDocs: file.slice(docsRoot.length + 1), frontmatter: frontmatterOf(text), routeBasePath });
-  const isDoc = (file: string) => file.startsWith(`${docsRoot}/`) && DOC.test(file) && !path.posix.basename(file).startsWith('_');
+  const isDoc = (file: string) =>
+    file.startsWith(`${docsRoot}/`) && DOC.test(file) && !path.posix.basename(file).startsWith('_');
 
   const removedIds = new Map<string, string>();
   const removedRoutes = new Map<string, string>();
@@ -49,7 +50,10 @@ export async function loadDocusaurusSite(context: CheckContext): Promise<Docusau
       if (entry.isDirectory) continue;
       if (isDoc(file)) docs.push(file);
       else if (PAGE_SOURCE.test(file) && file.startsWith(pagesDir) && !path.posix.basename(file).startsWith('_')) {
-        const route = file.slice(pagesDir.length).replace(PAGE_SOURCE, '').replace(/(^|\/)index$/i, '');
+        const route = file
+          .slice(pagesDir.length)
+          .replace(PAGE_SOURCE, '')
+          .replace(/(^|\/)index$/i, '');
         routes.set(`/${route.split('/').filter(Boolean).join('/')}`.toLowerCase(), file);
       }
     }
@@ -88,7 +92,8 @@ export async function loadDocusaurusSite(context: CheckContext): Promise<Docusau
         if (await context.exists(path.posix.join(siteDir, 'versions.json'))) return true;
         return undefined;
       },
-      removedAt: (sitePath) => removedRoutes.get(normalize(sitePath)) ?? removedRoutes.get(withBase(normalize(sitePath))),
+      removedAt: (sitePath) =>
+        removedRoutes.get(normalize(sitePath)) ?? removedRoutes.get(withBase(normalize(sitePath))),
     },
   };
 }

@@ -45,7 +45,11 @@ export async function gatherRepositoryFacts(workspaceDir: string): Promise<Repos
   const configText = layout.configPath ? ((await readWorkspaceText(workspaceDir, layout.configPath)) ?? '') : '';
 
   const tree: string[] = [];
-  for await (const entry of walkWorkspace(workspaceDir, '', { maxDepth: 2, skipHidden: true, maxEntries: MAX_TREE_ENTRIES })) {
+  for await (const entry of walkWorkspace(workspaceDir, '', {
+    maxDepth: 2,
+    skipHidden: true,
+    maxEntries: MAX_TREE_ENTRIES,
+  })) {
     tree.push(entry.isDirectory ? `${entry.relative}/` : entry.relative);
   }
 
@@ -68,16 +72,24 @@ export async function gatherRepositoryFacts(workspaceDir: string): Promise<Repos
   for (const file of INSTRUCTION_FILES) {
     const text = await readWorkspaceText(workspaceDir, file);
     if (text === undefined || text.trim() === '') continue;
-    instructionFiles.push({ path: file, text: text.slice(0, MAX_INSTRUCTION_CHARS), truncated: text.length > MAX_INSTRUCTION_CHARS });
+    instructionFiles.push({
+      path: file,
+      text: text.slice(0, MAX_INSTRUCTION_CHARS),
+      truncated: text.length > MAX_INSTRUCTION_CHARS,
+    });
   }
 
   return {
     ...layout,
-    configExcerpt: configText ? configText.slice(0, MAX_CONFIG_CHARS) + (configText.length > MAX_CONFIG_CHARS ? '\n… (truncated)' : '') : undefined,
+    configExcerpt: configText
+      ? configText.slice(0, MAX_CONFIG_CHARS) + (configText.length > MAX_CONFIG_CHARS ? '\n… (truncated)' : '')
+      : undefined,
     navigationPages: navigationOf(layout, configText),
     tree,
     pageCounts,
-    frontmatterKeys: [...keyCounts].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
+    frontmatterKeys: [...keyCounts]
+      .map(([key, count]) => ({ key, count }))
+      .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
     sampledPages,
     instructionFiles,
   };

@@ -27,7 +27,10 @@ export function refsIn(value: unknown): string[] {
 }
 
 /** Read `rootFile` and, transitively, every file it references with `$ref`. */
-export async function loadJsonWithRefs(rootFile: string, read: (file: string) => Promise<string | undefined>): Promise<JsonFiles> {
+export async function loadJsonWithRefs(
+  rootFile: string,
+  read: (file: string) => Promise<string | undefined>,
+): Promise<JsonFiles> {
   const files: JsonFiles = new Map();
   const queue = [rootFile];
   while (queue.length > 0 && files.size < MAX_FILES) {
@@ -63,7 +66,8 @@ export function resolveJsonRefs(files: JsonFiles, rootFile: string): unknown {
     if (typeof $ref !== 'string') return siblings;
     const target = refTarget(file, $ref);
     const referenced = resolve(files.get(target)?.value, target, depth + 1);
-    if (referenced && typeof referenced === 'object' && !Array.isArray(referenced)) return { ...referenced, ...siblings };
+    if (referenced && typeof referenced === 'object' && !Array.isArray(referenced))
+      return { ...referenced, ...siblings };
     return Object.keys(siblings).length > 0 ? siblings : referenced;
   };
   return resolve(files.get(rootFile)?.value, rootFile, 0);

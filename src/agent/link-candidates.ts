@@ -9,7 +9,8 @@ import type { DocsLayout } from './detect-docs-framework.js';
 export function linkCandidates(params: { fromFile: string; url: string; layout: DocsLayout }): string[] | undefined {
   const { fromFile, layout } = params;
   let url = params.url.trim();
-  if (url === '' || url.startsWith('#') || url.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(url) || /[{}]/.test(url)) return undefined;
+  if (url === '' || url.startsWith('#') || url.startsWith('//') || /^[a-z][a-z0-9+.-]*:/i.test(url) || /[{}]/.test(url))
+    return undefined;
   url = url.replace(/[?#].*$/, '');
   try {
     url = decodeURI(url);
@@ -22,9 +23,17 @@ export function linkCandidates(params: { fromFile: string; url: string; layout: 
   const configDir = layout.configPath ? path.posix.dirname(layout.configPath).replace(/^\.$/, '') : '';
   const statics = configDir ? [`${configDir}/static`, `${configDir}/public`] : [];
   const bases = url.startsWith('/')
-    ? [...new Set([layout.docsRoot, '', 'public', 'static', layout.docsRoot && `${layout.docsRoot}/public`, ...statics].filter((b) => b !== undefined))]
+    ? [
+        ...new Set(
+          [layout.docsRoot, '', 'public', 'static', layout.docsRoot && `${layout.docsRoot}/public`, ...statics].filter(
+            (b) => b !== undefined,
+          ),
+        ),
+      ]
     : [path.posix.dirname(fromFile)];
-  const targets = bases.map((base) => path.posix.normalize(path.posix.join(base || '.', url.replace(/^\/+/, ''))).replace(/\/+$/, ''));
+  const targets = bases.map((base) =>
+    path.posix.normalize(path.posix.join(base || '.', url.replace(/^\/+/, ''))).replace(/\/+$/, ''),
+  );
 
   const candidates: string[] = [];
   for (const target of targets) {
@@ -33,7 +42,14 @@ export function linkCandidates(params: { fromFile: string; url: string; layout: 
       continue;
     }
     candidates.push(target);
-    if (!/\.[a-z0-9]+$/i.test(target)) candidates.push(`${target}.mdx`, `${target}.md`, `${target}/index.mdx`, `${target}/index.md`, `${target}/README.md`);
+    if (!/\.[a-z0-9]+$/i.test(target))
+      candidates.push(
+        `${target}.mdx`,
+        `${target}.md`,
+        `${target}/index.mdx`,
+        `${target}/index.md`,
+        `${target}/README.md`,
+      );
   }
   return [...new Set(candidates)];
 }
@@ -50,7 +66,10 @@ export function sitePathOf(params: { fromFile: string; url: string; layout: Docs
   const { fromFile, layout } = params;
   const url = params.url.trim().replace(/[?#].*$/, '');
   if (url.startsWith('/')) return url;
-  const page = layout.docsRoot && fromFile.startsWith(`${layout.docsRoot}/`) ? fromFile.slice(layout.docsRoot.length + 1) : fromFile;
+  const page =
+    layout.docsRoot && fromFile.startsWith(`${layout.docsRoot}/`)
+      ? fromFile.slice(layout.docsRoot.length + 1)
+      : fromFile;
   return path.posix.normalize(path.posix.join('/', path.posix.dirname(page), url));
 }
 
@@ -60,16 +79,24 @@ const MODULE_EXTENSIONS = ['.mdx', '.md', '.jsx', '.js', '.tsx', '.ts'];
  * The files an ESM import in a page can mean, or `undefined` for package imports. `/…` is relative to
  * the docs root (Mintlify's `/snippets/…`), `@site/…` to the Docusaurus site directory.
  */
-export function importCandidates(params: { fromFile: string; specifier: string; layout: DocsLayout }): string[] | undefined {
+export function importCandidates(params: {
+  fromFile: string;
+  specifier: string;
+  layout: DocsLayout;
+}): string[] | undefined {
   const { fromFile, specifier, layout } = params;
   let target: string;
   if (specifier.startsWith('@site/')) {
     const site = path.posix.dirname(layout.configPath ?? '.');
     target = path.posix.join(site, specifier.slice('@site/'.length));
   } else if (specifier.startsWith('/')) target = path.posix.join(layout.docsRoot || '.', specifier.replace(/^\/+/, ''));
-  else if (specifier.startsWith('./') || specifier.startsWith('../')) target = path.posix.join(path.posix.dirname(fromFile), specifier);
+  else if (specifier.startsWith('./') || specifier.startsWith('../'))
+    target = path.posix.join(path.posix.dirname(fromFile), specifier);
   else return undefined;
   target = path.posix.normalize(target);
   if (/\.[a-z0-9]+$/i.test(target)) return [target];
-  return [...MODULE_EXTENSIONS.map((ext) => `${target}${ext}`), ...MODULE_EXTENSIONS.map((ext) => `${target}/index${ext}`)];
+  return [
+    ...MODULE_EXTENSIONS.map((ext) => `${target}${ext}`),
+    ...MODULE_EXTENSIONS.map((ext) => `${target}/index${ext}`),
+  ];
 }

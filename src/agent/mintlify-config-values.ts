@@ -21,21 +21,26 @@ const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 function valueAt(config: unknown, dotted: string): unknown {
   let value = config;
-  for (const key of dotted.split('.')) value = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of dotted.split('.'))
+    value =
+      value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 
 /** What `mint validate` would reject in a docs.json (its `$ref`s resolved). Pure. */
 export function mintlifyConfigValueProblems(config: unknown): string[] {
   const problems: string[] = [];
-  for (const field of REQUIRED) if (valueAt(config, field) === undefined) problems.push(`the required "${field}" is missing.`);
+  for (const field of REQUIRED)
+    if (valueAt(config, field) === undefined) problems.push(`the required "${field}" is missing.`);
   for (const [field, allowed] of Object.entries(ALLOWED)) {
     const value = valueAt(config, field);
-    if (value !== undefined && !allowed.includes(value as string)) problems.push(`"${field}" is ${JSON.stringify(value)}; it must be one of ${allowed.join(', ')}.`);
+    if (value !== undefined && !allowed.includes(value as string))
+      problems.push(`"${field}" is ${JSON.stringify(value)}; it must be one of ${allowed.join(', ')}.`);
   }
   for (const field of COLORS) {
     const value = valueAt(config, field);
-    if (value !== undefined && !(typeof value === 'string' && HEX.test(value))) problems.push(`"${field}" is ${JSON.stringify(value)}; it must be a hex colour such as "#0D9373".`);
+    if (value !== undefined && !(typeof value === 'string' && HEX.test(value)))
+      problems.push(`"${field}" is ${JSON.stringify(value)}; it must be a hex colour such as "#0D9373".`);
   }
   return problems;
 }

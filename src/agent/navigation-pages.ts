@@ -45,12 +45,15 @@ export function mintlifyNavigationEntries(files: JsonFiles, rootFile: string): N
         } else if (key === 'pages') visit(child, true, file, depth);
         else if (key === 'root' && typeof child === 'string') visit(child, true, file, depth);
         else if (key === 'openapi') {
-          for (const source of openapiSources(child)) if (!EXTERNAL.test(source)) entries.push({ kind: 'openapi', value: source, file });
+          for (const source of openapiSources(child))
+            if (!EXTERNAL.test(source)) entries.push({ kind: 'openapi', value: source, file });
         } else if (typeof child === 'object') visit(child, false, file, depth);
       }
     }
   };
-  const config = files.get(rootFile)?.value as { navigation?: unknown; openapi?: unknown; api?: { openapi?: unknown } } | undefined;
+  const config = files.get(rootFile)?.value as
+    | { navigation?: unknown; openapi?: unknown; api?: { openapi?: unknown } }
+    | undefined;
   visit(config?.navigation, false, rootFile, 0);
   // mint.json's top-level `openapi` and docs.json's `api.openapi` name specs too.
   for (const source of [...openapiSources(config?.openapi), ...openapiSources(config?.api?.openapi)]) {
@@ -96,7 +99,8 @@ export function mkdocsDocsDir(yamlText: string): string {
 export function mintlifyGeneratedPageDirs(config: unknown): string[] {
   const dirs = new Set<string>();
   const pageDirs = (value: unknown): string[] => {
-    if (typeof value === 'string') return !OPERATION.test(value) && value.includes('/') ? [value.replace(/^\/+/, '').replace(/\/[^/]*$/, '')] : [];
+    if (typeof value === 'string')
+      return !OPERATION.test(value) && value.includes('/') ? [value.replace(/^\/+/, '').replace(/\/[^/]*$/, '')] : [];
     if (Array.isArray(value)) return value.flatMap(pageDirs);
     if (value && typeof value === 'object') return pageDirs((value as { pages?: unknown }).pages);
     return [];
@@ -105,10 +109,14 @@ export function mintlifyGeneratedPageDirs(config: unknown): string[] {
     if (Array.isArray(value)) value.forEach(visit);
     if (!value || typeof value !== 'object' || Array.isArray(value)) return;
     const node = value as { openapi?: unknown; pages?: unknown };
-    const operations = Array.isArray(node.pages) && node.pages.some((page) => typeof page === 'string' && OPERATION.test(page));
+    const operations =
+      Array.isArray(node.pages) && node.pages.some((page) => typeof page === 'string' && OPERATION.test(page));
     if (node.openapi !== undefined || operations) {
       const directory = (node.openapi as { directory?: unknown } | null)?.directory;
-      const found = [...(typeof directory === 'string' ? [directory.replace(/^\/+|\/+$/g, '')] : []), ...pageDirs(node.pages)];
+      const found = [
+        ...(typeof directory === 'string' ? [directory.replace(/^\/+|\/+$/g, '')] : []),
+        ...pageDirs(node.pages),
+      ];
       for (const dir of found.length > 0 ? found : ['api-reference']) dirs.add(dir);
     }
     Object.values(value).forEach(visit);

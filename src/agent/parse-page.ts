@@ -58,15 +58,25 @@ function blankHeadingIds(body: string): string {
     .join('\n');
 }
 
-type Node = { type: string; url?: unknown; value?: unknown; name?: unknown; attributes?: Node[]; children?: Node[]; position?: { start: { line: number } } };
+type Node = {
+  type: string;
+  url?: unknown;
+  value?: unknown;
+  name?: unknown;
+  attributes?: Node[];
+  children?: Node[];
+  position?: { start: { line: number } };
+};
 
 const IMPORT_SOURCE = /\bimport\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/g;
 
 function collect(node: Node, page: ParsedPage): void {
   const line = node.position?.start.line ?? 0;
-  if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && typeof node.url === 'string') page.links.push({ url: node.url, line });
+  if ((node.type === 'link' || node.type === 'image' || node.type === 'definition') && typeof node.url === 'string')
+    page.links.push({ url: node.url, line });
   if (node.type === 'html' && typeof node.value === 'string') {
-    for (const match of node.value.matchAll(/\b(?:href|src)\s*=\s*["']([^"']+)["']/gi)) page.links.push({ url: match[1], line });
+    for (const match of node.value.matchAll(/\b(?:href|src)\s*=\s*["']([^"']+)["']/gi))
+      page.links.push({ url: match[1], line });
   }
   if (node.type === 'mdxjsEsm' && typeof node.value === 'string') {
     for (const match of node.value.matchAll(IMPORT_SOURCE)) {
@@ -74,7 +84,8 @@ function collect(node: Node, page: ParsedPage): void {
     }
   }
   for (const attribute of node.attributes ?? []) {
-    if ((attribute.name === 'href' || attribute.name === 'src') && typeof attribute.value === 'string') page.links.push({ url: attribute.value, line });
+    if ((attribute.name === 'href' || attribute.name === 'src') && typeof attribute.value === 'string')
+      page.links.push({ url: attribute.value, line });
   }
   for (const child of node.children ?? []) collect(child, page);
 }
@@ -89,7 +100,10 @@ export async function parsePage(text: string, format: 'md' | 'mdx', options: Par
   if (frontmatterError) return { error: frontmatterError, links: [], imports: [] };
   let tree: Node | undefined;
   try {
-    await compile(options.headingIds ? blankHeadingIds(body) : body, { format, remarkPlugins: [() => (root: unknown) => void (tree = root as Node)] });
+    await compile(options.headingIds ? blankHeadingIds(body) : body, {
+      format,
+      remarkPlugins: [() => (root: unknown) => void (tree = root as Node)],
+    });
   } catch (error) {
     // The compiler gives the line either as a field or only inside the reason, as "(3:1-3:17)".
     const raw = (error as { reason?: string }).reason ?? (error as Error).message;

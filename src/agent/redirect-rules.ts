@@ -41,7 +41,9 @@ export function redirectRules(config: unknown): RedirectRules {
   const list = (Array.isArray(raw) ? raw : []).filter(
     (entry): entry is Redirect => typeof entry?.source === 'string' && typeof entry?.destination === 'string',
   );
-  const exact = new Set(list.filter((r) => !/[:*]/.test(r.source)).map((r) => normalizeSitePath(r.source).toLowerCase()));
+  const exact = new Set(
+    list.filter((r) => !/[:*]/.test(r.source)).map((r) => normalizeSitePath(r.source).toLowerCase()),
+  );
   const patterns = list.filter((r) => /[:*]/.test(r.source)).map((r) => sourcePattern(r.source));
   return {
     list,

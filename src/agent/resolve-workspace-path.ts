@@ -65,12 +65,17 @@ async function realPathOf(target: string): Promise<{ real: string; exists: boole
       return { real: path.join(real, ...missing), exists: missing.length === 0 };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTDIR') throw new WorkspacePathError(`${path.basename(current)}: a parent of this path is a file, not a directory.`);
-      if (code === 'ELOOP') throw new WorkspacePathError(`${path.basename(current)}: too many levels of symbolic links.`);
+      if (code === 'ENOTDIR')
+        throw new WorkspacePathError(`${path.basename(current)}: a parent of this path is a file, not a directory.`);
+      if (code === 'ELOOP')
+        throw new WorkspacePathError(`${path.basename(current)}: too many levels of symbolic links.`);
       if (code !== 'ENOENT') throw error;
       // A dangling symlink would make a later write land wherever it points, possibly outside.
       const link = await fs.lstat(current).catch(() => undefined);
-      if (link?.isSymbolicLink()) throw new WorkspacePathError(`${path.basename(current)} is a symbolic link to a missing target; refusing to use it.`);
+      if (link?.isSymbolicLink())
+        throw new WorkspacePathError(
+          `${path.basename(current)} is a symbolic link to a missing target; refusing to use it.`,
+        );
       const parent = path.dirname(current);
       if (parent === current) throw error;
       missing.unshift(path.basename(current));
@@ -85,7 +90,11 @@ async function realPathOf(target: string): Promise<{ real: string; exists: boole
  * outside the workspace (`..`, absolute paths elsewhere, symlinks — files or directories — pointing
  * out), anything under `.git`, and reads/writes above the size limits.
  */
-export async function resolveWorkspacePath(workspaceDir: string, requested: string, options: ResolveOptions = {}): Promise<WorkspacePath> {
+export async function resolveWorkspacePath(
+  workspaceDir: string,
+  requested: string,
+  options: ResolveOptions = {},
+): Promise<WorkspacePath> {
   const limits = options.limits ?? DEFAULT_FILE_SIZE_LIMITS;
   if (typeof requested !== 'string' || requested.trim() === '') throw new WorkspacePathError('A path is required.');
   if (requested.includes('\0')) throw new WorkspacePathError('The path contains a NUL byte.');
@@ -94,28 +103,35 @@ export async function resolveWorkspacePath(workspaceDir: string, requested: stri
   const lexicalRoot = path.resolve(workspaceDir);
   let candidate = path.resolve(lexicalRoot, requested);
   // Accept absolute paths spelled through either the given or the real workspace directory.
-  if (!isInside(lexicalRoot, candidate) && isInside(root, candidate)) candidate = path.resolve(root, path.relative(root, candidate));
+  if (!isInside(lexicalRoot, candidate) && isInside(root, candidate))
+    candidate = path.resolve(root, path.relative(root, candidate));
   if (!isInside(lexicalRoot, candidate) && !isInside(root, candidate)) {
     throw new WorkspacePathError(`${requested} is outside the repository; use paths relative to the repository root.`);
   }
 
   const { real, exists } = await realPathOf(candidate);
-  if (!isInside(root, real)) throw new WorkspacePathError(`${requested} resolves outside the repository (through a symbolic link); refusing.`);
+  if (!isInside(root, real))
+    throw new WorkspacePathError(`${requested} resolves outside the repository (through a symbolic link); refusing.`);
 
   const relative = path.relative(root, real).split(path.sep).join('/');
   if (relative.split('/').some((segment) => segment.toLowerCase() === '.git')) {
     throw new WorkspacePathError(`${requested} is inside .git; the repository's git metadata is off limits.`);
   }
-  if (relative === '' && !options.allowRoot) throw new WorkspacePathError('This operation needs a file path, not the repository root.');
+  if (relative === '' && !options.allowRoot)
+    throw new WorkspacePathError('This operation needs a file path, not the repository root.');
 
   if (options.read && exists) {
     const stat = await fs.stat(real);
     if (stat.isFile() && stat.size > limits.maxReadBytes) {
-      throw new WorkspacePathError(`${relative} is ${stat.size} bytes, above the ${limits.maxReadBytes}-byte read limit.`);
+      throw new WorkspacePathError(
+        `${relative} is ${stat.size} bytes, above the ${limits.maxReadBytes}-byte read limit.`,
+      );
     }
   }
   if (options.writeBytes !== undefined && options.writeBytes > limits.maxWriteBytes) {
-    throw new WorkspacePathError(`Refusing to write ${options.writeBytes} bytes to ${relative}: above the ${limits.maxWriteBytes}-byte write limit.`);
+    throw new WorkspacePathError(
+      `Refusing to write ${options.writeBytes} bytes to ${relative}: above the ${limits.maxWriteBytes}-byte write limit.`,
+    );
   }
   return { absolute: real, relative, exists };
 }

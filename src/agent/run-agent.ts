@@ -53,22 +53,39 @@ function checkStopped(run: Run): void {
 function checkBudget(run: Run): void {
   const { maxTurns, maxTotalTokens } = run.params.limits;
   if (run.turns >= maxTurns) {
-    throw new AgentError(`The agent used its limit of ${maxTurns} model turns without finishing; split the request into smaller tasks or raise the turn limit (SCRIBE_MAX_TURNS).`, 'limits');
+    throw new AgentError(
+      `The agent used its limit of ${maxTurns} model turns without finishing; split the request into smaller tasks or raise the turn limit (SCRIBE_MAX_TURNS).`,
+      'limits',
+    );
   }
   const used = run.usage.inputTokens + run.usage.outputTokens;
   if (used >= maxTotalTokens) {
-    throw new AgentError(`The agent used ${used} tokens, over its limit of ${maxTotalTokens}, without finishing; split the request into smaller tasks or raise the token limit (SCRIBE_MAX_TOKENS).`, 'limits');
+    throw new AgentError(
+      `The agent used ${used} tokens, over its limit of ${maxTotalTokens}, without finishing; split the request into smaller tasks or raise the token limit (SCRIBE_MAX_TOKENS).`,
+      'limits',
+    );
   }
 }
 
 async function callModel(run: Run, system: string, messages: Anthropic.MessageParam[]): Promise<Anthropic.Message> {
   const { client, model, limits } = run.params;
   try {
-    const body = { model, max_tokens: limits.maxOutputTokensPerTurn, tools: agentTools, ...withCacheBreakpoints(system, messages) };
-    if (body.max_tokens > MAX_NON_STREAMING_TOKENS) return await client.messages.stream(body, { signal: run.signal }).finalMessage();
+    const body = {
+      model,
+      max_tokens: limits.maxOutputTokensPerTurn,
+      tools: agentTools,
+      ...withCacheBreakpoints(system, messages),
+    };
+    if (body.max_tokens > MAX_NON_STREAMING_TOKENS)
+      return await client.messages.stream(body, { signal: run.signal }).finalMessage();
     return await client.messages.create(body, { signal: run.signal });
   } catch (error) {
-    throw mapApiError(error, { aborted: run.params.signal.aborted, timedOut: run.deadline.aborted, attempts: client.maxRetries + 1, limits });
+    throw mapApiError(error, {
+      aborted: run.params.signal.aborted,
+      timedOut: run.deadline.aborted,
+      attempts: client.maxRetries + 1,
+      limits,
+    });
   }
 }
 
@@ -91,7 +108,12 @@ async function runToolCalls(run: Run, blocks: Block[]): Promise<ToolResult[]> {
       ok: result.ok,
       ...(!result.ok && { error: result.content }),
     });
-    results.push({ type: 'tool_result', tool_use_id: block.id, content: clipToolOutput(result.content), ...(!result.ok && { is_error: true }) });
+    results.push({
+      type: 'tool_result',
+      tool_use_id: block.id,
+      content: clipToolOutput(result.content),
+      ...(!result.ok && { is_error: true }),
+    });
   }
   return results;
 }
@@ -100,10 +122,19 @@ async function runToolCalls(run: Run, blocks: Block[]): Promise<ToolResult[]> {
 function continueAfterMaxTokens(blocks: Block[], limit: number): Anthropic.ContentBlockParam[] {
   const refused: ToolResult[] = blocks
     .filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')
-    .map((b) => ({ type: 'tool_result', tool_use_id: b.id, is_error: true, content: 'Not run: your response was cut off at the output limit, so this call may be incomplete. Send it again, smaller.' }));
+    .map((b) => ({
+      type: 'tool_result',
+      tool_use_id: b.id,
+      is_error: true,
+      content:
+        'Not run: your response was cut off at the output limit, so this call may be incomplete. Send it again, smaller.',
+    }));
   return [
     ...refused,
-    { type: 'text', text: `Your last response was cut off at the ${limit}-token output limit. Continue, but keep each response short: make large changes as several smaller edits.` },
+    {
+      type: 'text',
+      text: `Your last response was cut off at the ${limit}-token output limit. Continue, but keep each response short: make large changes as several smaller edits.`,
+    },
   ];
 }
 
@@ -122,7 +153,10 @@ async function recordTurn(run: Run, response: Anthropic.Message): Promise<string
   run.usage.inputTokens += turnUsage.inputTokens;
   run.usage.outputTokens += turnUsage.outputTokens;
   await run.params.onEvent({ type: 'turn', turn: run.turns, stopReason: response.stop_reason, usage: turnUsage });
-  const text = response.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+  const text = response.content
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+    .join('\n')
+    .trim();
   if (text) await run.params.onEvent({ type: 'text', text });
   return text;
 }
@@ -143,10 +177,16 @@ async function checkRun(run: Run): Promise<{ problems: string[]; repairable: boo
 
 function stopFailure(run: Run, stopReason: Anthropic.StopReason | null): AgentError | undefined {
   if (stopReason === 'refusal') {
-    return new AgentError('The model declined to carry out this request (stop reason: refusal); rephrase the instruction and try again.', 'refusal');
+    return new AgentError(
+      'The model declined to carry out this request (stop reason: refusal); rephrase the instruction and try again.',
+      'refusal',
+    );
   }
   if (stopReason === 'model_context_window_exceeded') {
-    return new AgentError(`The conversation outgrew the model's context window after ${run.turns} turns; split the request into smaller tasks.`, 'context');
+    return new AgentError(
+      `The conversation outgrew the model's context window after ${run.turns} turns; split the request into smaller tasks.`,
+      'context',
+    );
   }
   return undefined;
 }
@@ -179,7 +219,10 @@ async function loop(run: Run): Promise<AgentResult> {
     if (stopReason === 'pause_turn') continue;
     if (stopReason === 'max_tokens') {
       if (++maxTokensInARow > MAX_CONSECUTIVE_MAX_TOKENS) {
-        throw new AgentError(`The model's replies hit the ${params.limits.maxOutputTokensPerTurn}-token output limit ${maxTokensInARow} times in a row; ask for a smaller change or raise the per-turn output limit (SCRIBE_MAX_OUTPUT_TOKENS).`, 'limits');
+        throw new AgentError(
+          `The model's replies hit the ${params.limits.maxOutputTokensPerTurn}-token output limit ${maxTokensInARow} times in a row; ask for a smaller change or raise the per-turn output limit (SCRIBE_MAX_OUTPUT_TOKENS).`,
+          'limits',
+        );
       }
       pushUser(messages, continueAfterMaxTokens(response.content, params.limits.maxOutputTokensPerTurn));
       continue;
@@ -191,14 +234,16 @@ async function loop(run: Run): Promise<AgentResult> {
     }
 
     // end_turn (or stop_sequence): the model thinks it is done. Check what it changed first.
-    const { problems, repairable } = run.tools.originals.size > 0 ? await checkRun(run) : { problems: [], repairable: false };
+    const { problems, repairable } =
+      run.tools.originals.size > 0 ? await checkRun(run) : { problems: [], repairable: false };
     if (problems.length > 0 && repairable && repairRounds < params.limits.maxRepairRounds) {
       repairRounds++;
       pushUser(messages, repairMessage(problems, params.limits.maxRepairRounds - repairRounds + 1));
       continue;
     }
     const result = summarizeResult(text || lastText, params.instructions.at(-1) ?? '');
-    const note = problems.length > 0 ? `\n\nThe automatic checks still report:\n${problems.map((p) => `- ${p}`).join('\n')}` : '';
+    const note =
+      problems.length > 0 ? `\n\nThe automatic checks still report:\n${problems.map((p) => `- ${p}`).join('\n')}` : '';
     return { title: result.title, summary: result.summary + note, usage: { ...run.usage }, turns: run.turns };
   }
 }
@@ -208,7 +253,10 @@ async function loop(run: Run): Promise<AgentResult> {
  * fires. Resolves with the model's summary; rejects with AgentError (after an `error` event) when the
  * run cannot finish. Edits stay in the workspace either way: committing them is the caller's call.
  */
-export async function runAgent(params: AgentRunParams, sizeLimits: FileSizeLimits = DEFAULT_FILE_SIZE_LIMITS): Promise<AgentResult> {
+export async function runAgent(
+  params: AgentRunParams,
+  sizeLimits: FileSizeLimits = DEFAULT_FILE_SIZE_LIMITS,
+): Promise<AgentResult> {
   const deadline = AbortSignal.timeout(params.limits.maxWallMs);
   const run: Run = {
     params,

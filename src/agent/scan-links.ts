@@ -1,7 +1,8 @@
 import { fencedLines } from './fenced-lines.js';
 import type { PageLink } from './parse-page.js';
 
-const LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+["'][^)]*)?\)|^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)|\b(?:href|src)\s*=\s*["']([^"']+)["']/g;
+const LINK =
+  /\]\(\s*<?([^)\s>]+)>?(?:\s+["'][^)]*)?\)|^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)|\b(?:href|src)\s*=\s*["']([^"']+)["']/g;
 const IMPORT = /^\s*import\s+(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/;
 
 /**

@@ -34,7 +34,11 @@ export function sidebarDocIds(text: string): string[] {
       if (next === ':') lastKey = value;
       else if (c !== '`' || !value.includes('${')) {
         const inArray = stack.at(-1)?.bracket === '[' && !NOT_ITEMS.has(stack.at(-1)!.key);
-        if ((previous === ':' && ID_KEYS.has(lastKey)) || (inArray && (previous === '[' || previous === ',') && (next === ',' || next === ']'))) ids.push(value);
+        if (
+          (previous === ':' && ID_KEYS.has(lastKey)) ||
+          (inArray && (previous === '[' || previous === ',') && (next === ',' || next === ']'))
+        )
+          ids.push(value);
       }
       previous = 'string';
       i = j + 1;

@@ -19,7 +19,20 @@ export interface SiteRules {
 }
 
 /** Mintlify skips these even without a `.mintignore`. */
-const MINTLIFY_IGNORED = ['.git/', '.github/', '.claude/', '.agents/', '.idea/', '.vscode/', '.cursor/', 'node_modules/', 'README.md', 'LICENSE.md', 'CHANGELOG.md', 'CONTRIBUTING.md'];
+const MINTLIFY_IGNORED = [
+  '.git/',
+  '.github/',
+  '.claude/',
+  '.agents/',
+  '.idea/',
+  '.vscode/',
+  '.cursor/',
+  'node_modules/',
+  'README.md',
+  'LICENSE.md',
+  'CHANGELOG.md',
+  'CONTRIBUTING.md',
+];
 
 /** MkDocs' default `exclude_docs`. */
 const MKDOCS_EXCLUDED = ['.*', '/templates/'];
@@ -36,25 +49,33 @@ function yamlConfig(text: string): Record<string, unknown> {
 
 function mkdocsSetting(config: Record<string, unknown>, ...keys: string[]): unknown {
   let value: unknown = config;
-  for (const key of keys) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of keys)
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }
 
-export async function loadSiteRules(layout: DocsLayout, read: (file: string) => Promise<string | undefined>): Promise<SiteRules> {
+export async function loadSiteRules(
+  layout: DocsLayout,
+  read: (file: string) => Promise<string | undefined>,
+): Promise<SiteRules> {
   const configText = layout.configPath ? ((await read(layout.configPath)) ?? '') : '';
   const root = layout.docsRoot;
   const mdxByExtension = (file: string): 'md' | 'mdx' => (/\.mdx$/i.test(file) ? 'mdx' : 'md');
   const allLinks = () => true;
 
   if (layout.framework === 'mintlify') {
-    const ignored = ignoreMatcher([...MINTLIFY_IGNORED, ...((await read(path.posix.join(root, '.mintignore'))) ?? '').split('\n')]);
+    const ignored = ignoreMatcher([
+      ...MINTLIFY_IGNORED,
+      ...((await read(path.posix.join(root, '.mintignore'))) ?? '').split('\n'),
+    ]);
     return {
       builds: (file) => within(root, file) && !ignored(relativeTo(root, file)),
       // Mintlify compiles .md pages with the MDX parser too.
       format: () => 'mdx',
       headingIds: true,
       // A snippet's relative links resolve against whichever page imports it.
-      checksLink: (fromFile, url) => !(within(path.posix.join(root, 'snippets'), fromFile) && !url.startsWith('/') && !url.startsWith('#')),
+      checksLink: (fromFile, url) =>
+        !(within(path.posix.join(root, 'snippets'), fromFile) && !url.startsWith('/') && !url.startsWith('#')),
       anchors: true,
     };
   }
@@ -76,7 +97,8 @@ export async function loadSiteRules(layout: DocsLayout, read: (file: string) => 
     const config = yamlConfig(configText);
     const excluded = mkdocsSetting(config, 'exclude_docs');
     const ignored = ignoreMatcher([...MKDOCS_EXCLUDED, ...(typeof excluded === 'string' ? excluded.split('\n') : [])]);
-    const validation = (key: string) => mkdocsSetting(config, 'validation', key) ?? mkdocsSetting(config, 'validation', 'links', key);
+    const validation = (key: string) =>
+      mkdocsSetting(config, 'validation', key) ?? mkdocsSetting(config, 'validation', 'links', key);
     const absoluteToDocs = validation('absolute_links') === 'relative_to_docs';
     return {
       builds: (file) => within(root, file) && !ignored(relativeTo(root, file)),

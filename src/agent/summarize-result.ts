@@ -35,11 +35,19 @@ export function summarizeResult(finalText: string, currentInstruction: string): 
     title = plainLine(lines[titleAt].replace(/[*_]/g, '').replace(TITLE_LINE, ''));
     body = lines.slice(titleAt + 1);
   }
-  let summary = body.join('\n').replace(/^\s*(\*\*)?summary(\*\*)?\s*:\s*(\*\*)?/im, '').trim();
+  let summary = body
+    .join('\n')
+    .replace(/^\s*(\*\*)?summary(\*\*)?\s*:\s*(\*\*)?/im, '')
+    .trim();
   if (!summary && titleAt > 0) summary = lines.slice(0, titleAt).join('\n').trim();
   if (!summary) summary = 'The agent finished without describing its changes.';
   if (!title) {
-    const firstLine = (finalText.split('\n').map(plainLine).find((line) => line.length > 0) ?? '').replace(/[.:]$/, '');
+    const firstLine = (
+      finalText
+        .split('\n')
+        .map(plainLine)
+        .find((line) => line.length > 0) ?? ''
+    ).replace(/[.:]$/, '');
     const fromTask = plainLine(currentInstruction.split('\n').find((line) => line.trim()) ?? '');
     title = firstLine || (fromTask ? `Docs: ${fromTask}` : 'Documentation update');
   }

@@ -1,46 +1,49 @@
-import { createHmac } from 'node:crypto';
-import type { AnalyticsConfig } from '../config.js';
+import type { AnalyticsConfig, TrackerCommitConfig } from '../config.js';
 import type { DatabaseTarget } from '../db/database-url.js';
+import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../clock.js';
-import { openSql, type Sql } from './sql.js';
-import { ReaderSignals, type FeedbackStoredListener } from './feedback/reader-signals.js';
-import { AnalyticsStore, type NewEvent } from './store.js';
-import { DayCache } from './day-cache.js';
-import { AgentRanges } from './verify-agent.js';
-import { agentPages, aiReferrals, purposeSplit, type AgentPage, type PurposeSplit, type Referrals } from './ai-traffic.js';
-import { aiMisses, recordAiMisses, type AiMissRow } from './ai-misses.js';
-import type { Miss } from './ai-misses.js';
-import { createVisitorHasher, type VisitorHasher } from './visitor-hash.js';
-import { prepareEvent, type PageView } from './prepare-event.js';
-import { ingestedEvents, rejectedEvents } from '../metrics/metrics.js';
-import { countViews, countVisitors, type Counts, type RangeCounts, type TimeRange } from './count-range.js';
-import { aiAgents, dailyVisitors, type AgentCounts, type DayCounts } from './breakdowns.js';
-
-export interface IngestResult {
-  accepted: number;
-  duplicates: number;
-  rejected: { index: number; error: string }[];
-}
-
-export interface Page {
-  totals: Counts;
-  rows: (Counts & { path: string })[];
-  hasMore: boolean;
-}
-
-const CLASS_NAMES = ['bot', 'human', 'ai'];
+import type { TimeRange } from '../calendar.js';
+import { ReaderSignals } from './signals/reader-signals.js';
+import type { FeedbackStoredListener } from './signals/feedback-stored.js';
+import { openSql, type Sql } from './store/sql.js';
+import { AnalyticsStore } from './store/event-store.js';
+import { DayCache } from './store/day-cache.js';
+import type { BatchResult } from './ingest/batch-result.js';
+import { BrowserCollector } from './ingest/collect-browser.js';
+import { importLogs, type LogImportSummary } from './ingest/import-logs.js';
+import type { LogFormat } from './ingest/log-formats.js';
+import { logLineKey } from './ingest/log-line-key.js';
+import type { PageView } from './ingest/prepare-event.js';
+import { recordAiMisses, type Miss } from './ingest/record-ai-misses.js';
+import { storePageViews } from './ingest/store-page-views.js';
+import { AgentRanges } from './ingest/verify-agent.js';
+import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
+import { aiAgents, type AgentCounts } from './reports/ai-agents.js';
+import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
+import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
+import { purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
+import { aiReferrals, type Referrals } from './reports/ai-referrals.js';
+import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
+import { exportPage, type Page } from './reports/export-page.js';
+import { countViews } from './reports/views.js';
+import { countVisitors } from './reports/visitors.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
 
-/** Visitor analytics for one database: ingest, fold, count. One per process and database. */
+/**
+ * Visitor analytics for one database: ingest (ingest/), the tables (store/) and the reports (reports/) behind one
+ * small interface, the one the HTTP routes, the CLI and main.ts use. One per process and database.
+ */
 export class Analytics {
   private readonly store: AnalyticsStore;
   private readonly cache: DayCache;
   private readonly hasher: VisitorHasher;
   private readonly sql: Sql;
   private signals: ReaderSignals | undefined;
+  private collector: BrowserCollector | undefined;
+  private feedbackListener: FeedbackStoredListener | undefined;
   /** operators' published ranges, to tell real AI agents from spoofed user agents */
   readonly ranges: AgentRanges;
   private folding: Promise<unknown> = Promise.resolve();
@@ -54,8 +57,6 @@ export class Analytics {
       logger: Logger;
       clock: Clock;
       autoFold?: boolean;
-      /** told of feedback once it is stored (main.ts: feedback-triggered automations) */
-      onFeedbackStored?: FeedbackStoredListener;
     },
   ) {
     this.sql = openSql(params.target);
@@ -67,65 +68,98 @@ export class Analytics {
 
   /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
   aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
-    return purposeSplit({ source: { sql: this.sql, store: this.store }, projectId, range });
+    return purposeSplit({ store: this.store, projectId, range });
   }
 
   /** Which pages each AI agent (or operator) reads. */
   aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
-    return agentPages({ source: { sql: this.sql, store: this.store }, projectId, range, by });
+    return agentPages({ store: this.store, projectId, range, by });
   }
 
   /** Humans an AI assistant sent, per assistant and per page. */
   aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
-    return aiReferrals({ source: { sql: this.sql, store: this.store }, projectId, range });
+    return aiReferrals({ store: this.store, projectId, range });
   }
 
   /** AI requests answered 404, 410 or 5xx, from imported logs. */
   aiMisses(projectId: string, range: TimeRange): Promise<AiMissRow[]> {
-    return aiMisses({ sql: this.sql, projectId, range });
+    return aiMisses({ store: this.store, projectId, range });
   }
 
   /** Keeps AI requests that logs show were answered 404, 410 or 5xx (once per log line). */
   recordAiMisses(projectId: string, misses: Miss[]): Promise<number> {
-    return recordAiMisses(this.sql, projectId, misses);
+    return recordAiMisses({ store: this.store, projectId, misses });
+  }
+
+  /** Subscribes the one listener told of feedback once it is stored (main.ts: feedback-triggered automations). */
+  onFeedbackStored(listener: FeedbackStoredListener): void {
+    this.feedbackListener = listener;
   }
 
   /** Page feedback and site searches, on this service's connection (and its write lock), so they close with it. */
   readerSignals(): ReaderSignals {
     if (this.signals) return this.signals;
-    const listener = this.params.onFeedbackStored;
-    // A listener's failure is logged, not answered: the feedback is stored whatever it does with it.
-    const onStored: FeedbackStoredListener | undefined =
-      listener && ((stored) => listener(stored).catch((err: unknown) => this.params.logger.error({ err, project: stored.projectId }, 'acting on stored feedback failed')));
-    this.signals = new ReaderSignals({ sql: this.sql, secret: this.params.secret, hasher: this.hasher, clock: this.params.clock, onStored });
+    // Read at each submission, so a listener subscribed after the signals were first asked for is still told. A
+    // listener's failure is logged, not answered: the feedback is stored whatever it does with it.
+    const onStored: FeedbackStoredListener = async (stored) =>
+      this.feedbackListener?.(stored).catch((err: unknown) =>
+        this.params.logger.error({ err, project: stored.projectId }, 'acting on stored feedback failed'),
+      );
+    this.signals = new ReaderSignals({
+      sql: this.sql,
+      secret: this.params.secret,
+      hasher: this.hasher,
+      clock: this.params.clock,
+      onStored,
+    });
     return this.signals;
   }
 
-  /** Classifies, hashes and stores page views; bad ones are rejected by index with a reason. */
-  async ingest(projectId: string, views: PageView[], indexes?: number[]): Promise<IngestResult> {
-    const rejected: IngestResult['rejected'] = [];
-    const events: NewEvent[] = [];
-    const now = this.params.clock().getTime();
-    views.forEach((view, i) => {
-      const prepared = prepareEvent({ projectId, view, hasher: this.hasher, now, ranges: this.ranges });
-      if ('error' in prepared) rejected.push({ index: indexes?.[i] ?? i, error: prepared.error });
-      else events.push(prepared);
+  /**
+   * What the browser posts (page views, feedback, searches), checked against the projects in `db`: one collector per
+   * service, so the tracker's and the widget's routes share its group commits.
+   */
+  browserCollector(params: { db: Db; commit: TrackerCommitConfig }): BrowserCollector {
+    this.collector ??= new BrowserCollector({
+      ...params,
+      ingest: (projectId, views) => this.ingest(projectId, views),
+      signals: () => this.readerSignals(),
+      clock: this.params.clock,
+      logger: this.params.logger,
     });
-    const duplicates = events.length ? (await this.store.insertEvents(projectId, events)).size : 0;
-    if (events.length) this.scheduleFold();
-    const byClass = [0, 0, 0];
-    for (const e of events) byClass[e.kind]++;
-    byClass.forEach((n, kind) => n && ingestedEvents.inc({ class: CLASS_NAMES[kind] }, n));
-    for (const r of rejected) rejectedEvents.inc({ reason: r.error });
-    return { accepted: events.length, duplicates, rejected };
+    return this.collector;
   }
 
-  /**
-   * Idempotency key of a log line — or of the Nth copy of a line in one log, as importLogs numbers them: importing
-   * the same log twice stores each copy once. Keyed, since lines hold IPs.
-   */
-  logLineKey(projectId: string, line: string): string {
-    return `log:${createHmac('sha256', this.params.secret).update(`${projectId}\0${line}`).digest('base64url').slice(0, 22)}`;
+  /** Classifies, hashes and stores page views; bad ones are rejected by index with a reason. */
+  async ingest(projectId: string, views: PageView[]): Promise<BatchResult> {
+    const result = await storePageViews({
+      store: this.store,
+      hasher: this.hasher,
+      ranges: this.ranges,
+      now: this.params.clock().getTime(),
+      projectId,
+      views,
+    });
+    if (result.accepted) this.scheduleFold();
+    return result;
+  }
+
+  /** Streams an access log into the project's page views (and AI misses); importing it again adds nothing. */
+  importLogs(params: {
+    projectId: string;
+    input: AsyncIterable<Buffer | string>;
+    format: 'auto' | LogFormat;
+    onProgress?: (bytesRead: number, summary: LogImportSummary) => void;
+  }): Promise<LogImportSummary> {
+    const { projectId, input, format, onProgress } = params;
+    return importLogs({
+      input,
+      format,
+      ingest: (views) => this.ingest(projectId, views),
+      lineKey: (line) => logLineKey({ secret: this.params.secret, projectId, line }),
+      recordMisses: async (misses) => void (await this.recordAiMisses(projectId, misses)),
+      onProgress,
+    });
   }
 
   /** Folds every stored event into the day sets now (one fold at a time per process). */
@@ -146,15 +180,17 @@ export class Analytics {
 
   async visitors(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
     await this.fold();
-    return this.paginate(projectId, await countVisitors({ store: this.store, cache: this.cache, projectId, range }), page);
+    const counts = await countVisitors({ store: this.store, cache: this.cache, projectId, range });
+    return exportPage({ store: this.store, projectId, counts, page });
   }
 
   async views(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
     await this.fold();
-    return this.paginate(projectId, await countViews({ store: this.store, cache: this.cache, projectId, range }), page);
+    const counts = await countViews({ store: this.store, cache: this.cache, projectId, range });
+    return exportPage({ store: this.store, projectId, counts, page });
   }
 
-  /** Unique visitors for each UTC day the range touches (see breakdowns.ts). */
+  /** Unique visitors for each UTC day the range touches (see reports/daily-visitors.ts). */
   async dailyVisitors(projectId: string, range: TimeRange): Promise<DayCounts[]> {
     await this.fold();
     return dailyVisitors({ store: this.store, cache: this.cache, projectId, range });
@@ -163,14 +199,6 @@ export class Analytics {
   /** AI traffic by agent over the range, most visitors first (from the raw page views, which keep the agent name). */
   aiAgents(projectId: string, range: TimeRange): Promise<AgentCounts[]> {
     return aiAgents({ store: this.store, projectId, range });
-  }
-
-  /** Orders by total descending, then path ascending (code-point order: the same on every database and locale). */
-  private async paginate(projectId: string, counts: RangeCounts, { limit, offset }: { limit: number; offset: number }): Promise<Page> {
-    const paths = await this.store.paths(projectId, counts.pages.keys());
-    const rows = [...counts.pages].map(([id, c]) => ({ path: paths.get(id) ?? `#${id}`, ...c }));
-    rows.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { totals: counts.totals, rows: rows.slice(offset, offset + limit), hasMore: offset + limit < rows.length };
   }
 
   async close(): Promise<void> {

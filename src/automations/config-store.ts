@@ -36,12 +36,27 @@ export async function listConfigs(db: Db): Promise<LoadedConfig[]> {
 }
 
 /** Stores what was read; an automation keeps its first-seen time across reloads, a removed one forgets it. */
-export async function saveConfig(params: { db: Db; clock: Clock; projectId: string; sha: string | null; automations: Automation[]; problems: ConfigProblem[] }): Promise<LoadedConfig> {
+export async function saveConfig(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  sha: string | null;
+  automations: Automation[];
+  problems: ConfigProblem[];
+}): Promise<LoadedConfig> {
   const { db, projectId } = params;
   const now = params.clock();
   const previous = await findConfig(db, projectId);
-  const firstSeen = Object.fromEntries(params.automations.map((a) => [a.id, previous?.firstSeen[a.id] ?? now.toISOString()]));
-  const data = { sha: params.sha, automations: JSON.stringify(params.automations), problems: JSON.stringify(params.problems), firstSeen: JSON.stringify(firstSeen), loadedAt: now };
+  const firstSeen = Object.fromEntries(
+    params.automations.map((a) => [a.id, previous?.firstSeen[a.id] ?? now.toISOString()]),
+  );
+  const data = {
+    sha: params.sha,
+    automations: JSON.stringify(params.automations),
+    problems: JSON.stringify(params.problems),
+    firstSeen: JSON.stringify(firstSeen),
+    loadedAt: now,
+  };
   const row = await db.automationConfig.upsert({ where: { projectId }, create: { projectId, ...data }, update: data });
   return toLoaded(row);
 }

@@ -40,7 +40,8 @@ function value(text: string, spec: FieldSpec): number {
   const lower = text.toLowerCase();
   const named = spec.names?.indexOf(lower) ?? -1;
   if (named >= 0) return named + (spec.nameBase ?? 0);
-  if (!/^\d{1,2}$/.test(text)) throw new CronError(`${spec.name}: "${text}" is not a number${spec.names ? ' or a name' : ''}`);
+  if (!/^\d{1,2}$/.test(text))
+    throw new CronError(`${spec.name}: "${text}" is not a number${spec.names ? ' or a name' : ''}`);
   const n = Number(text);
   if (n < spec.min || n > spec.max) throw new CronError(`${spec.name}: ${n} is outside ${spec.min}-${spec.max}`);
   return n;
@@ -53,7 +54,8 @@ function field(text: string, spec: FieldSpec): Set<number> {
     if (extra !== undefined || range === '') throw new CronError(`${spec.name}: "${part}" is not a valid entry`);
     let step = 1;
     if (stepText !== undefined) {
-      if (!/^\d{1,2}$/.test(stepText) || Number(stepText) === 0) throw new CronError(`${spec.name}: step "${stepText}" must be a positive number`);
+      if (!/^\d{1,2}$/.test(stepText) || Number(stepText) === 0)
+        throw new CronError(`${spec.name}: step "${stepText}" must be a positive number`);
       step = Number(stepText);
     }
     let from: number;
@@ -78,13 +80,22 @@ function field(text: string, spec: FieldSpec): Set<number> {
 export function parseCron(expression: string): Cron {
   if (typeof expression !== 'string') throw new CronError('a schedule must be a string of five fields');
   const parts = expression.trim().split(/\s+/);
-  if (parts.length !== 5 || parts[0] === '') throw new CronError(`"${expression}" must have five fields (minute hour day-of-month month day-of-week)`);
+  if (parts.length !== 5 || parts[0] === '')
+    throw new CronError(`"${expression}" must have five fields (minute hour day-of-month month day-of-week)`);
   const [minutes, hours, days, months, weekdays] = parts.map((part, i) => field(part, FIELDS[i]));
   if (weekdays.has(7)) {
     weekdays.delete(7);
     weekdays.add(0);
   }
-  return { minutes, hours, days, months, weekdays, daysRestricted: parts[2] !== '*', weekdaysRestricted: parts[4] !== '*' };
+  return {
+    minutes,
+    hours,
+    days,
+    months,
+    weekdays,
+    daysRestricted: parts[2] !== '*',
+    weekdaysRestricted: parts[4] !== '*',
+  };
 }
 
 function dayMatches(cron: Cron, date: Date): boolean {
@@ -96,7 +107,12 @@ function dayMatches(cron: Cron, date: Date): boolean {
 
 /** Whether the minute starting at `date` (UTC) is one of the schedule's slots. */
 export function cronMatches(cron: Cron, date: Date): boolean {
-  return cron.minutes.has(date.getUTCMinutes()) && cron.hours.has(date.getUTCHours()) && cron.months.has(date.getUTCMonth() + 1) && dayMatches(cron, date);
+  return (
+    cron.minutes.has(date.getUTCMinutes()) &&
+    cron.hours.has(date.getUTCHours()) &&
+    cron.months.has(date.getUTCMonth() + 1) &&
+    dayMatches(cron, date)
+  );
 }
 
 const MINUTE = 60_000;

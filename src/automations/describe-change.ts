@@ -28,15 +28,24 @@ export function changeSummary(change: SourceChange): string {
 
 /** The change as the prompt carries it: commits, associated pull requests, changed files with a bounded diff. Pure. */
 export function describeChange(change: SourceChange): string {
-  const lines = [`## Source change: ${change.repository} ${change.branch} ${short(change.before)}..${short(change.after)}`, `Compare: ${change.compareUrl}`, '', '### Commits'];
-  for (const c of change.commits.slice(-MAX_COMMITS)) lines.push(`- ${short(c.sha)} by ${c.author}: ${c.message.trim().replace(/\n+/g, ' / ').slice(0, 300)} (${c.url})`);
+  const lines = [
+    `## Source change: ${change.repository} ${change.branch} ${short(change.before)}..${short(change.after)}`,
+    `Compare: ${change.compareUrl}`,
+    '',
+    '### Commits',
+  ];
+  for (const c of change.commits.slice(-MAX_COMMITS))
+    lines.push(`- ${short(c.sha)} by ${c.author}: ${c.message.trim().replace(/\n+/g, ' / ').slice(0, 300)} (${c.url})`);
   if (change.commits.length > MAX_COMMITS) lines.push(`- … and ${change.commits.length - MAX_COMMITS} earlier commits`);
   if (change.pulls.length) {
     lines.push('', '### Pull requests');
     for (const p of change.pulls) {
       lines.push(`- #${p.number} ${p.title} (${p.url})`);
       const body = p.body.trim();
-      if (body) lines.push(`  ${(body.length > MAX_PULL_BODY ? `${body.slice(0, MAX_PULL_BODY)}…` : body).replace(/\n/g, '\n  ')}`);
+      if (body)
+        lines.push(
+          `  ${(body.length > MAX_PULL_BODY ? `${body.slice(0, MAX_PULL_BODY)}…` : body).replace(/\n/g, '\n  ')}`,
+        );
     }
   }
   lines.push('', '### Changed files');
@@ -57,6 +66,7 @@ export function describeChange(change: SourceChange): string {
     }
   }
   if (patches.length) lines.push('', '### Diff', '```diff', ...patches, '```');
-  if (summarised.length) lines.push('', `Diff too large to include for: ${summarised.join(', ')} (see the compare link).`);
+  if (summarised.length)
+    lines.push('', `Diff too large to include for: ${summarised.join(', ')} (see the compare link).`);
   return lines.join('\n');
 }

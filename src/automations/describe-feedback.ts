@@ -1,4 +1,4 @@
-import type { PageComment } from '../analytics/feedback/signal-store.js';
+import type { PageComment } from '../analytics/signals/store/page-feedback.js';
 import { plural } from './evaluate-feedback.js';
 
 /** Comments beyond this many (newest kept) are counted, not quoted. */
@@ -72,13 +72,19 @@ export function describeFeedback(ctx: FeedbackContext): string {
   }
   lines.push('</reader_comments>');
   const left = ctx.window.comments - quoted;
-  if (left > 0) lines.push(`(${plural(left, 'older comment', 'older comments')} not shown; see GET /v1/analytics/{projectId}/feedback.)`);
+  if (left > 0)
+    lines.push(
+      `(${plural(left, 'older comment', 'older comments')} not shown; see GET /v1/analytics/{projectId}/feedback.)`,
+    );
   if (shortened) lines.push(`(Comments longer than ${MAX_QUOTED_CHARS} characters are cut, marked with …)`);
   return lines.join('\n');
 }
 
 /** One line for the pull request's running list of what it covers. */
 export function feedbackSummary(ctx: Pick<FeedbackContext, 'path' | 'window'>): string {
-  const parts = [ctx.window.thumbsDown ? plural(ctx.window.thumbsDown, 'thumbs-down', 'thumbs-down') : '', ctx.window.comments ? plural(ctx.window.comments, 'comment', 'comments') : ''];
+  const parts = [
+    ctx.window.thumbsDown ? plural(ctx.window.thumbsDown, 'thumbs-down', 'thumbs-down') : '',
+    ctx.window.comments ? plural(ctx.window.comments, 'comment', 'comments') : '',
+  ];
   return `Reader feedback on \`${ctx.path.replace(/`/g, '')}\`: ${parts.filter(Boolean).join(', ') || 'new feedback'}`;
 }

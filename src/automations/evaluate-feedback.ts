@@ -30,7 +30,11 @@ export function feedbackReasons(trigger: FeedbackTrigger, counts: FeedbackCounts
  * have been the vote that reached the threshold): each starts a run of its own when the trigger takes comments.
  * Rows after `coveredThrough` are left to the window. Pure.
  */
-export function lateComments<R extends { id: number; newComment: boolean }>(trigger: FeedbackTrigger, rows: R[], coveredThrough: number): R[] {
+export function lateComments<R extends { id: number; newComment: boolean }>(
+  trigger: FeedbackTrigger,
+  rows: R[],
+  coveredThrough: number,
+): R[] {
   return trigger.comment ? rows.filter((r) => r.newComment && r.id <= coveredThrough) : [];
 }
 

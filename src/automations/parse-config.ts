@@ -88,17 +88,26 @@ function parseFeedback(feedback: unknown, problems: string[]): FeedbackTrigger |
   }
   problems.push(...unknownKeys(feedback, ['thumbsDown', 'comment', 'pages'], 'on.feedback'));
   const { thumbsDown, comment } = feedback;
-  if (thumbsDown !== undefined && !(Number.isInteger(thumbsDown) && (thumbsDown as number) >= 1 && (thumbsDown as number) <= MAX_THUMBS_DOWN)) {
+  if (
+    thumbsDown !== undefined &&
+    !(Number.isInteger(thumbsDown) && (thumbsDown as number) >= 1 && (thumbsDown as number) <= MAX_THUMBS_DOWN)
+  ) {
     problems.push(`on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}`);
   }
   if (comment !== undefined && typeof comment !== 'boolean') problems.push('on.feedback.comment must be true or false');
-  if (thumbsDown === undefined && comment !== true) problems.push('on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it');
+  if (thumbsDown === undefined && comment !== true)
+    problems.push('on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it');
   const pages = stringList(feedback.pages, 'on.feedback.pages', problems);
   for (const glob of pages ?? []) {
     const problem = pageGlobProblem(glob);
     if (problem) problems.push(`on.feedback.pages: ${problem}`);
   }
-  return { kind: 'feedback', thumbsDown: typeof thumbsDown === 'number' ? thumbsDown : null, comment: comment === true, pages };
+  return {
+    kind: 'feedback',
+    thumbsDown: typeof thumbsDown === 'number' ? thumbsDown : null,
+    comment: comment === true,
+    pages,
+  };
 }
 
 const TRIGGERS = ['push', 'schedule', 'feedback'];
@@ -130,7 +139,8 @@ function parseTrigger(on: unknown, problems: string[]): AutomationTrigger | null
     return null;
   }
   problems.push(...unknownKeys(push, ['repository', 'branches', 'paths'], 'on.push'));
-  if (typeof push.repository !== 'string' || !REPOSITORY.test(push.repository)) problems.push('on.push.repository must be owner/name');
+  if (typeof push.repository !== 'string' || !REPOSITORY.test(push.repository))
+    problems.push('on.push.repository must be owner/name');
   const branches = stringList(push.branches, 'on.push.branches', problems);
   const paths = stringList(push.paths, 'on.push.paths', problems);
   for (const glob of paths ?? []) {
@@ -149,13 +159,24 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
   try {
     doc = parseYaml(text, { maxAliasCount: 100 });
   } catch (err) {
-    return { automations: [], problems: [{ automation: null, message: `${CONFIG_PATH} is not valid YAML: ${(err as Error).message.split('\n')[0]}` }] };
+    return {
+      automations: [],
+      problems: [
+        { automation: null, message: `${CONFIG_PATH} is not valid YAML: ${(err as Error).message.split('\n')[0]}` },
+      ],
+    };
   }
   if (doc === null || doc === undefined) return { automations: [], problems: [] };
   if (!isObject(doc) || !Array.isArray(doc.automations)) {
-    return { automations: [], problems: [{ automation: null, message: `${CONFIG_PATH} must be a mapping with an "automations" list` }] };
+    return {
+      automations: [],
+      problems: [{ automation: null, message: `${CONFIG_PATH} must be a mapping with an "automations" list` }],
+    };
   }
-  const problems: ConfigProblem[] = unknownKeys(doc, ['automations'], CONFIG_PATH).map((message) => ({ automation: null, message }));
+  const problems: ConfigProblem[] = unknownKeys(doc, ['automations'], CONFIG_PATH).map((message) => ({
+    automation: null,
+    message,
+  }));
   const automations: Automation[] = [];
   const seen = new Set<string>();
   doc.automations.forEach((entry: unknown, index: number) => {
@@ -178,7 +199,12 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       problems.push(...own.map((message) => ({ automation: label, message })));
       return;
     }
-    automations.push({ id: entry.id as string, on: trigger, prompt: (entry.prompt as string).trim(), draft: entry.draft === true });
+    automations.push({
+      id: entry.id as string,
+      on: trigger,
+      prompt: (entry.prompt as string).trim(),
+      draft: entry.draft === true,
+    });
   });
   return { automations, problems };
 }

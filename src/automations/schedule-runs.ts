@@ -2,9 +2,17 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { parseCron, latestSlot } from './cron.js';
 import type { LoadedConfig } from './config-store.js';
+import { DAY_MS } from '../calendar.js';
 
 /** How far back a missed slot is still run at start: a process down for longer runs the latest slot within it. */
-const LOOK_BACK_MS = 366 * 24 * 3_600_000;
+const LOOK_BACK_MS = 366 * DAY_MS;
+
+/** A schedule's slot that is due, for the slot runner (on-schedule.ts) to start once across processes. */
+export interface DueSlot {
+  projectId: string;
+  automationId: string;
+  slot: Date;
+}
 
 export interface ScheduleDeps {
   clock: Clock;
@@ -12,15 +20,15 @@ export interface ScheduleDeps {
   everyMs: number;
   configs(): Promise<LoadedConfig[]>;
   /** starts the run for a slot; a slot another process (or an earlier tick) claimed starts nothing */
-  runSlot(params: { projectId: string; automationId: string; slot: Date }): Promise<void>;
+  runSlot(due: DueSlot): Promise<void>;
 }
 
 /**
  * The due slot of each schedule, now: the latest slot at or before now and after the automation first loaded.
  * Only the latest counts, so a schedule missed while every process was down runs once at start, not once per slot.
  */
-export function dueSlots(configs: LoadedConfig[], now: Date): { projectId: string; automationId: string; slot: Date }[] {
-  const due = [];
+export function dueSlots(configs: LoadedConfig[], now: Date): DueSlot[] {
+  const due: DueSlot[] = [];
   for (const config of configs) {
     for (const automation of config.automations) {
       if (automation.on.kind !== 'schedule') continue;

@@ -4,13 +4,30 @@ import { projectOption, withApi } from './job-commands.js';
 
 interface AutomationList {
   configSha: string | null;
-  automations: { id: string; on: { kind: string; repository?: string; cron?: string; paths?: string[] | null; thumbsDown?: number | null; comment?: boolean; pages?: string[] | null } }[];
+  automations: {
+    id: string;
+    on: {
+      kind: string;
+      repository?: string;
+      cron?: string;
+      paths?: string[] | null;
+      thumbsDown?: number | null;
+      comment?: boolean;
+      pages?: string[] | null;
+    };
+  }[];
   problems: { automation: string | null; message: string }[];
 }
 interface Run {
   id: string;
   automation: string;
-  trigger: { kind: string; repository: string | null; before: string | null; after: string | null; page?: string | null };
+  trigger: {
+    kind: string;
+    repository: string | null;
+    before: string | null;
+    after: string | null;
+    page?: string | null;
+  };
   status: string;
   reason: string | null;
   jobId: string | null;
@@ -27,7 +44,9 @@ function describeTrigger(trigger: Run['trigger']): string {
 function describeOn(on: AutomationList['automations'][number]['on']): string {
   if (on.kind === 'push') return `push ${on.repository}${on.paths ? ` paths ${on.paths.join(',')}` : ''}`;
   if (on.kind === 'schedule') return `schedule "${on.cron}" (UTC)`;
-  const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : ''].filter(Boolean).join(' or ');
+  const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : '']
+    .filter(Boolean)
+    .join(' or ');
   return `feedback: ${when}${on.pages ? ` on ${on.pages.join(',')}` : ''}`;
 }
 
@@ -39,7 +58,9 @@ export const automationCommands: Record<string, Command> = {
     async run(ctx) {
       await withApi(ctx, async (api) => {
         const list = await api.get<AutomationList>(`/v1/automations/${projectOption(ctx.values)}`);
-        ctx.io.out(`config ${list.configSha ? `at ${list.configSha.slice(0, 7)}` : 'absent (.scribe/automations.yml on the default branch)'}`);
+        ctx.io.out(
+          `config ${list.configSha ? `at ${list.configSha.slice(0, 7)}` : 'absent (.scribe/automations.yml on the default branch)'}`,
+        );
         for (const a of list.automations) {
           ctx.io.out(`${a.id}\t${describeOn(a.on)}`);
         }
@@ -54,22 +75,38 @@ export const automationCommands: Record<string, Command> = {
       const [automationId] = ctx.positionals;
       if (!automationId) throw new UsageError('give the automation id');
       await withApi(ctx, async (api) => {
-        const started = await api.post<{ schemaId: string; instanceId: string; jobId: string | null }>(`/v1/workflow/${projectOption(ctx.values)}/${encodeURIComponent(automationId)}/trigger`);
-        ctx.io.out(started.jobId ? `run ${started.instanceId} started as job ${started.jobId}` : `run ${started.instanceId} was skipped (see automation runs)`);
+        const started = await api.post<{ schemaId: string; instanceId: string; jobId: string | null }>(
+          `/v1/workflow/${projectOption(ctx.values)}/${encodeURIComponent(automationId)}/trigger`,
+        );
+        ctx.io.out(
+          started.jobId
+            ? `run ${started.instanceId} started as job ${started.jobId}`
+            : `run ${started.instanceId} was skipped (see automation runs)`,
+        );
       });
     },
   },
   'automation runs': {
     usage: 'automation runs --project <id> [--automation <id>] [--limit <n>] [--offset <n>]',
-    options: { project: { type: 'string' }, automation: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' } },
+    options: {
+      project: { type: 'string' },
+      automation: { type: 'string' },
+      limit: { type: 'string' },
+      offset: { type: 'string' },
+    },
     async run(ctx) {
       const query = new URLSearchParams();
-      for (const name of ['automation', 'limit', 'offset'] as const) if (typeof ctx.values[name] === 'string') query.set(name, ctx.values[name] as string);
+      for (const name of ['automation', 'limit', 'offset'] as const)
+        if (typeof ctx.values[name] === 'string') query.set(name, ctx.values[name] as string);
       await withApi(ctx, async (api) => {
-        const { runs, total } = await api.get<{ runs: Run[]; total: number }>(`/v1/automations/${projectOption(ctx.values)}/runs${query.size ? `?${query}` : ''}`);
+        const { runs, total } = await api.get<{ runs: Run[]; total: number }>(
+          `/v1/automations/${projectOption(ctx.values)}/runs${query.size ? `?${query}` : ''}`,
+        );
         if (!runs.length) ctx.io.out('no runs');
         for (const run of runs) {
-          ctx.io.out(`${run.id}\t${run.automation}\t${run.createdAt}\t${describeTrigger(run.trigger)}\t${run.status}${run.reason ? ` (${run.reason})` : ''}\t${run.jobId ?? '-'}\t${run.prLink ?? '-'}`);
+          ctx.io.out(
+            `${run.id}\t${run.automation}\t${run.createdAt}\t${describeTrigger(run.trigger)}\t${run.status}${run.reason ? ` (${run.reason})` : ''}\t${run.jobId ?? '-'}\t${run.prLink ?? '-'}`,
+          );
         }
         if (total > runs.length) ctx.io.out(`(${runs.length} of ${total}: use --limit and --offset)`);
       });

@@ -53,7 +53,9 @@ export function projectOption(values: CommandContext['values']): string {
 async function followJob(api: ScribeApiClient, base: string, jobId: string, out: (line: string) => void): Promise<Job> {
   let after = 0;
   for (;;) {
-    const { events, status } = await api.get<{ events: JobEvent[]; status: Job['status'] }>(`${base}/job/${jobId}/events?after=${after}`);
+    const { events, status } = await api.get<{ events: JobEvent[]; status: Job['status'] }>(
+      `${base}/job/${jobId}/events?after=${after}`,
+    );
     for (const event of events) {
       out(formatEvent(event));
       after = event.id;
@@ -77,7 +79,12 @@ export class JobCommandFailed extends Error {}
 export const jobCommands: Record<string, Command> = {
   'job create': {
     usage: 'job create --project <id> "<prompt>" [--ref <branch>] [--draft] [--wait]',
-    options: { project: { type: 'string' }, ref: { type: 'string' }, draft: { type: 'boolean' }, wait: { type: 'boolean' } },
+    options: {
+      project: { type: 'string' },
+      ref: { type: 'string' },
+      draft: { type: 'boolean' },
+      wait: { type: 'boolean' },
+    },
     async run(ctx) {
       const base = `/v2/agent/${projectOption(ctx.values)}`;
       const prompt = ctx.positionals.join(' ').trim();
@@ -94,8 +101,15 @@ export const jobCommands: Record<string, Command> = {
           return;
         }
         const final = await followJob(api, base, job.id, ctx.io.err);
-        if (final.status === 'failed') throw new JobCommandFailed(`job ${final.id} failed: ${final.error ?? 'no reason given'}`);
-        ctx.io.out(final.status === 'archived' ? `job ${final.id} was archived` : final.prLink ? final.prLink : `job ${final.id} completed without changes: ${final.summary ?? ''}`.trim());
+        if (final.status === 'failed')
+          throw new JobCommandFailed(`job ${final.id} failed: ${final.error ?? 'no reason given'}`);
+        ctx.io.out(
+          final.status === 'archived'
+            ? `job ${final.id} was archived`
+            : final.prLink
+              ? final.prLink
+              : `job ${final.id} completed without changes: ${final.summary ?? ''}`.trim(),
+        );
       });
     },
   },
@@ -108,9 +122,14 @@ export const jobCommands: Record<string, Command> = {
       if (typeof ctx.values.status === 'string') query.set('status', ctx.values.status);
       if (typeof ctx.values.limit === 'string') query.set('limit', ctx.values.limit);
       await withApi(ctx, async (api) => {
-        const { jobs, hasMore } = await api.get<{ jobs: (Job & { prompt?: string })[]; hasMore: boolean }>(`${base}/jobs${query.size ? `?${query}` : ''}`);
+        const { jobs, hasMore } = await api.get<{ jobs: (Job & { prompt?: string })[]; hasMore: boolean }>(
+          `${base}/jobs${query.size ? `?${query}` : ''}`,
+        );
         if (!jobs.length) ctx.io.out('no jobs');
-        for (const job of jobs) ctx.io.out(`${job.id}\t${job.status}\t${job.createdAt}\t${job.prLink ?? '-'}\t${(job.summary ?? job.error ?? '').slice(0, 80)}`);
+        for (const job of jobs)
+          ctx.io.out(
+            `${job.id}\t${job.status}\t${job.createdAt}\t${job.prLink ?? '-'}\t${(job.summary ?? job.error ?? '').slice(0, 80)}`,
+          );
         if (hasMore) ctx.io.out('(more: raise --limit)');
       });
     },
@@ -124,7 +143,7 @@ export const jobCommands: Record<string, Command> = {
       if (!jobId) throw new UsageError('give the job id');
       await withApi(ctx, async (api) => {
         const job = await api.get<Job>(`${base}/job/${encodeURIComponent(jobId)}`);
-        describeJob(job).forEach((line) => ctx.io.out(line));
+        for (const line of describeJob(job)) ctx.io.out(line);
         const { events } = await api.get<{ events: JobEvent[] }>(`${base}/job/${encodeURIComponent(jobId)}/events`);
         ctx.io.out(`events (${events.length}):`);
         for (const event of events) ctx.io.out(`  ${formatEvent(event)}`);

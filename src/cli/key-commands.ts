@@ -7,18 +7,33 @@ const iso = (d: Date | null) => (d ? d.toISOString() : '-');
 export const keyCommands: Record<string, Command> = {
   'key create': {
     usage: 'key create --project <id>|--all --scope read|write [--expires <days>]',
-    options: { project: { type: 'string' }, all: { type: 'boolean' }, scope: { type: 'string' }, expires: { type: 'string' } },
+    options: {
+      project: { type: 'string' },
+      all: { type: 'boolean' },
+      scope: { type: 'string' },
+      expires: { type: 'string' },
+    },
     async run({ values, db, clock, io }) {
       const forProject = typeof values.project === 'string' ? values.project : undefined;
       if (!forProject === !values.all) throw new UsageError('give exactly one of --project <id> or --all');
-      if (typeof values.scope !== 'string' || !isScope(values.scope)) throw new UsageError('--scope must be read or write');
+      if (typeof values.scope !== 'string' || !isScope(values.scope))
+        throw new UsageError('--scope must be read or write');
       let expiresInDays: number | undefined;
       if (values.expires !== undefined) {
         expiresInDays = Number(values.expires);
-        if (!Number.isFinite(expiresInDays) || expiresInDays <= 0) throw new UsageError('--expires must be a positive number of days');
+        if (!Number.isFinite(expiresInDays) || expiresInDays <= 0)
+          throw new UsageError('--expires must be a positive number of days');
       }
-      const { key, info } = await createApiKey({ db: await db(), clock, projectId: forProject ?? null, scope: values.scope, expiresInDays });
-      io.out(`created ${info.scope} key ${info.id} for ${info.projectId ?? 'all projects'}, expires ${iso(info.expiresAt)}`);
+      const { key, info } = await createApiKey({
+        db: await db(),
+        clock,
+        projectId: forProject ?? null,
+        scope: values.scope,
+        expiresInDays,
+      });
+      io.out(
+        `created ${info.scope} key ${info.id} for ${info.projectId ?? 'all projects'}, expires ${iso(info.expiresAt)}`,
+      );
       io.out('the key is shown once; store it now:');
       io.out(key);
     },

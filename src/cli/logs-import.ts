@@ -5,9 +5,8 @@ import { getProject } from '../projects/projects.js';
 import { resolveServerSecret } from '../settings/server-secret.js';
 import { createLogger } from '../logger.js';
 import { Analytics } from '../analytics/analytics.js';
-import { importLogs, type LogImportSummary } from '../analytics/import-logs.js';
-import { LOG_FORMATS } from '../analytics/schemas.js';
-import type { LogFormat } from '../analytics/log-formats.js';
+import type { LogImportSummary } from '../analytics/ingest/import-logs.js';
+import { LOG_FORMATS, type LogFormat } from '../analytics/ingest/log-formats.js';
 
 const mb = (n: number) => `${(n / 1_048_576).toFixed(n < 10_485_760 ? 1 : 0)} MB`;
 
@@ -32,8 +31,11 @@ function progressBar(total: number | undefined) {
 
 export function printSummary(io: CliIo, s: LogImportSummary): void {
   const skipped = Object.values(s.skipped).reduce((a, b) => a + b, 0);
-  io.out(`format ${s.format}: ${s.lines.toLocaleString('en')} lines read, ${s.accepted.toLocaleString('en')} accepted (${s.duplicates.toLocaleString('en')} already imported), ${skipped.toLocaleString('en')} skipped`);
-  for (const [reason, n] of Object.entries(s.skipped).sort((a, b) => b[1] - a[1])) io.out(`  ${n.toLocaleString('en')}\t${reason}`);
+  io.out(
+    `format ${s.format}: ${s.lines.toLocaleString('en')} lines read, ${s.accepted.toLocaleString('en')} accepted (${s.duplicates.toLocaleString('en')} already imported), ${skipped.toLocaleString('en')} skipped`,
+  );
+  for (const [reason, n] of Object.entries(s.skipped).sort((a, b) => b[1] - a[1]))
+    io.out(`  ${n.toLocaleString('en')}\t${reason}`);
   for (const e of s.errors) io.out(`  line ${e.line}: ${e.error}`);
 }
 
@@ -47,7 +49,8 @@ export const logsCommands: Record<string, Command> = {
       const format = values.format ?? 'auto';
       const [file] = positionals;
       if (typeof projectId !== 'string') throw new UsageError('give --project <id>');
-      if (typeof format !== 'string' || !(LOG_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${LOG_FORMATS.join(', ')}`);
+      if (typeof format !== 'string' || !(LOG_FORMATS as readonly string[]).includes(format))
+        throw new UsageError(`--format must be one of ${LOG_FORMATS.join(', ')}`);
       if (!file || positionals.length > 1) throw new UsageError('give one log file, or - for standard input');
       let size: number | undefined;
       if (file !== '-') {
@@ -60,16 +63,22 @@ export const logsCommands: Record<string, Command> = {
       const database = await db();
       const project = await getProject(database, projectId);
       const secret = await resolveServerSecret({ db: database, configured: config.secret, clock });
-      const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger: createLogger('silent'), clock, autoFold: false });
+      const analytics = new Analytics({
+        target: config.database,
+        secret,
+        config: config.analytics,
+        logger: createLogger('silent'),
+        clock,
+        autoFold: false,
+      });
       const progress = io.interactive ? progressBar(size) : undefined;
       try {
-        const input = file === '-' ? (io.stdin as AsyncIterable<Buffer>) : fs.createReadStream(file, { highWaterMark: 1 << 20 });
-        const summary = await importLogs({
+        const input =
+          file === '-' ? (io.stdin as AsyncIterable<Buffer>) : fs.createReadStream(file, { highWaterMark: 1 << 20 });
+        const summary = await analytics.importLogs({
+          projectId: project.id,
           input,
           format: format as 'auto' | LogFormat,
-          ingest: (views) => analytics.ingest(project.id, views),
-          lineKey: (line) => analytics.logLineKey(project.id, line),
-          recordMisses: async (misses) => void (await analytics.recordAiMisses(project.id, misses)),
           onProgress: progress,
         });
         progress?.(0, summary, true);

@@ -12,11 +12,13 @@ export const projectCommands: Record<string, Command> = {
       host: { type: 'string', multiple: true },
     },
     async run({ values, db, clock, io }) {
-      if (typeof values.repo !== 'string' || typeof values.ref !== 'string') throw new UsageError('--repo and --ref are required');
+      if (typeof values.repo !== 'string' || typeof values.ref !== 'string')
+        throw new UsageError('--repo and --ref are required');
       let installationId: number | null = null;
       if (values.installation !== undefined) {
         installationId = Number(values.installation);
-        if (!Number.isInteger(installationId) || installationId <= 0) throw new UsageError('--installation must be a positive whole number');
+        if (!Number.isInteger(installationId) || installationId <= 0)
+          throw new UsageError('--installation must be a positive whole number');
       }
       const project = await addProject({
         db: await db(),
@@ -41,7 +43,9 @@ export const projectCommands: Record<string, Command> = {
       for (const p of projects) {
         const state = p.disabledAt ? `disabled: ${p.disabledReason ?? 'by an operator'}` : 'enabled';
         const install = p.installationId ? `installation ${p.installationId}` : 'no installation';
-        io.out(`${p.id}\t${p.repository}\t${p.ref}\t${install}\t${p.source}\t${state}\thosts: ${p.hostnames.join(',') || '-'}`);
+        io.out(
+          `${p.id}\t${p.repository}\t${p.ref}\t${install}\t${p.source}\t${state}\thosts: ${p.hostnames.join(',') || '-'}`,
+        );
       }
     },
   },

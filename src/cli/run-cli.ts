@@ -32,7 +32,11 @@ function usage(): string {
 }
 
 /** Runs one CLI invocation; returns the exit code. */
-export async function runCli(argv: string[], io: CliIo, env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: CliIo,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
   if (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
     io.out(usage());
     return 0;
@@ -46,7 +50,12 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
   let database: Database | undefined;
   try {
     const config: Config = loadConfig(env);
-    const parsed = parseArgs({ args: argv.slice(name.split(' ').length), options: command.options ?? {}, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: argv.slice(name.split(' ').length),
+      options: command.options ?? {},
+      allowPositionals: true,
+      strict: true,
+    });
     await command.run({
       config,
       clock: systemClock,
@@ -84,4 +93,3 @@ export async function runCli(argv: string[], io: CliIo, env: Record<string, stri
     await database?.close();
   }
 }
-

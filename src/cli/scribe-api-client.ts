@@ -21,13 +21,18 @@ export interface ScribeApiClient {
  * client): bearer key from SCRIBE_API_KEY, base URL from SCRIBE_URL.
  */
 export function createApiClient(client: Config['client'], fetchImpl: typeof fetch = fetch): ScribeApiClient {
-  if (!client.apiKey) throw new UsageError('set SCRIBE_API_KEY to an API key (scribe key create …) for the job commands');
+  if (!client.apiKey)
+    throw new UsageError('set SCRIBE_API_KEY to an API key (scribe key create …) for the job commands');
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let res: Response;
     try {
       res = await fetchImpl(`${client.url}${path}`, {
         method,
-        headers: { authorization: `Bearer ${client.apiKey}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${client.apiKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
@@ -43,7 +48,10 @@ export function createApiClient(client: Config['client'], fetchImpl: typeof fetc
     if (!res.ok) {
       const error = parsed as { error?: string; details?: { message: string }[] } | undefined;
       const details = error?.details?.map((d) => d.message).join('; ');
-      throw new ApiCallError(res.status, `HTTP ${res.status}: ${error?.error ?? 'request failed'}${details ? ` (${details})` : ''}`);
+      throw new ApiCallError(
+        res.status,
+        `HTTP ${res.status}: ${error?.error ?? 'request failed'}${details ? ` (${details})` : ''}`,
+      );
     }
     return parsed as T;
   };

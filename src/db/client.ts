@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient as SqliteClient } from '../generated/sqlite/client.js';
-import { PrismaClient as PostgresClient } from '../generated/postgres/client.js';
+import { PrismaClient as SqliteClient } from '../../prisma/generated/sqlite/client.js';
+import { PrismaClient as PostgresClient } from '../../prisma/generated/postgres/client.js';
 import type { DatabaseTarget } from './database-url.js';
 
 /**

@@ -22,7 +22,10 @@ export function migrationNames(target: DatabaseTarget): string[] {
     .sort();
 }
 
-async function withEngine<T>(target: DatabaseTarget, fn: (engine: SchemaEngine, schema: ReturnType<typeof readSchemaFile>) => Promise<T>) {
+async function withEngine<T>(
+  target: DatabaseTarget,
+  fn: (engine: SchemaEngine, schema: ReturnType<typeof readSchemaFile>) => Promise<T>,
+) {
   const schema = readSchemaFile(path.join(prismaDir(target), 'schema.prisma'));
   const engine = await openSchemaEngine(target, [schema]);
   try {

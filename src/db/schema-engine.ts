@@ -55,6 +55,7 @@ const PG_TEXT_OID = 25;
  * are announced as text. Only the schema engine's connections use this client.
  */
 class CharAsTextClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query has a dozen overloads; this forwards them all unchanged
   override query(...args: any[]): any {
     const last = args.length - 1;
     if (typeof args[last] === 'function') {
@@ -96,7 +97,9 @@ export async function openSchemaEngine(target: DatabaseTarget, schemaFiles: Sche
       ? // A running server's writers (analytics folds, workers) may hold SQLite's write lock for a while; a migration
         // run beside them (`scribe migrate`, the CLI's first use) waits for it rather than failing after 5 s.
         new PrismaBetterSqlite3({ url: target.url, timeout: 60_000 })
-      : new PrismaPg(new pg.Pool({ connectionString: target.url, max: 2, Client: CharAsTextClient }), { disposeExternalPool: true });
+      : new PrismaPg(new pg.Pool({ connectionString: target.url, max: 2, Client: CharAsTextClient }), {
+          disposeExternalPool: true,
+        });
   // engine.free() does not close the connections the engine opened, so they are tracked and disposed here
   // (an open SQLite handle would keep the file locked; an open pg pool would keep the process alive).
   const opened: { dispose(): Promise<void> }[] = [];
@@ -128,7 +131,10 @@ export async function openSchemaEngine(target: DatabaseTarget, schemaFiles: Sche
       return result.stdout ?? '';
     },
     async applyMigrations(migrationsDir) {
-      const result = await engine.applyMigrations({ migrationsList: readMigrationList(migrationsDir), filters: NO_FILTER });
+      const result = await engine.applyMigrations({
+        migrationsList: readMigrationList(migrationsDir),
+        filters: NO_FILTER,
+      });
       return result.appliedMigrationNames;
     },
     async close() {
@@ -147,7 +153,10 @@ function readMigrationList(baseDir: string) {
     .sort();
   return {
     baseDir,
-    lockfile: { path: 'migration_lock.toml', content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
+    lockfile: {
+      path: 'migration_lock.toml',
+      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null,
+    },
     shadowDbInitScript: '',
     migrationDirectories: dirs.map((name) => {
       const file = path.join(baseDir, name, 'migration.sql');

@@ -20,12 +20,14 @@ function authConfig(token: string): string {
   return `http.extraHeader=Authorization: Basic ${basic}`;
 }
 
-const PASSED_ENV = /^(PATH|HOME|TMPDIR|LANG|LC_[A-Z]+|SSL_CERT_FILE|SSL_CERT_DIR|(https?|no|all)_proxy|(HTTPS?|NO|ALL)_PROXY)$/;
+const PASSED_ENV =
+  /^(PATH|HOME|TMPDIR|LANG|LC_[A-Z]+|SSL_CERT_FILE|SSL_CERT_DIR|(https?|no|all)_proxy|(HTTPS?|NO|ALL)_PROXY)$/;
 
 /** Git's environment: only what it needs to run and reach the network, never a prompt for credentials. */
 function gitEnv(): Record<string, string> {
   const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0' };
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && PASSED_ENV.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && PASSED_ENV.test(name)) env[name] = value;
   return env;
 }
 
@@ -52,11 +54,14 @@ function classify(err: unknown, token?: string): GitFailure {
  */
 export function classifyGitOutput(text: string): GitFailure {
   const firstLines = text.trim().split('\n').slice(0, 6).join(' ').slice(0, 600);
-  if (/\[remote rejected\]|\[rejected\]|pre-receive hook declined|protected branch/i.test(text)) return new GitFailure(firstLines, 'rejected');
-  if (/Authentication failed|could not read Username|returned error: 40[13]\b|HTTP 40[13]\b/i.test(text)) return new GitFailure(firstLines, 'auth');
+  if (/\[remote rejected\]|\[rejected\]|pre-receive hook declined|protected branch/i.test(text))
+    return new GitFailure(firstLines, 'rejected');
+  if (/Authentication failed|could not read Username|returned error: 40[13]\b|HTTP 40[13]\b/i.test(text))
+    return new GitFailure(firstLines, 'auth');
   // GitHub answers 404 for a repository the token cannot see, so "repository not found" means no access.
   if (/repository '[^']*' not found|Repository not found/i.test(text)) return new GitFailure(firstLines, 'auth');
-  if (/Remote branch .* not found|Could not find remote branch|couldn't find remote ref/i.test(text)) return new GitFailure(firstLines, 'not_found');
+  if (/Remote branch .* not found|Could not find remote branch|couldn't find remote ref/i.test(text))
+    return new GitFailure(firstLines, 'not_found');
   return new GitFailure(firstLines, 'other');
 }
 
@@ -84,7 +89,8 @@ export async function sweepOrphanWorkspaces(): Promise<number> {
   let removed = 0;
   for (const name of await fs.readdir(os.tmpdir()).catch(() => [] as string[])) {
     const pid = Number(name.slice(WORKSPACE_PREFIX.length).split('-')[0]);
-    if (!name.startsWith(WORKSPACE_PREFIX) || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    if (!name.startsWith(WORKSPACE_PREFIX) || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid))
+      continue;
     await removeWorkspace(path.join(os.tmpdir(), name));
     removed++;
   }
@@ -95,7 +101,12 @@ export async function removeWorkspace(dir: string): Promise<void> {
   await fs.rm(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
-export async function remoteBranchExists(params: { url: string; branch: string; token: string; signal?: AbortSignal }): Promise<boolean> {
+export async function remoteBranchExists(params: {
+  url: string;
+  branch: string;
+  token: string;
+  signal?: AbortSignal;
+}): Promise<boolean> {
   try {
     const out = await git(params).listRemote(['--heads', params.url, `refs/heads/${params.branch}`]);
     return out.trim().length > 0;
@@ -111,12 +122,29 @@ export interface CommitIdentity {
 }
 
 /** Shallow single-branch clone of `ref` into `dir`, with the bot as committer and signing off (one git process). */
-export async function cloneRepository(params: { url: string; ref: string; dir: string; token: string; identity: CommitIdentity; signal?: AbortSignal }): Promise<void> {
+export async function cloneRepository(params: {
+  url: string;
+  ref: string;
+  dir: string;
+  token: string;
+  identity: CommitIdentity;
+  signal?: AbortSignal;
+}): Promise<void> {
   const { identity } = params;
   try {
     await git({ token: params.token, signal: params.signal }).clone(params.url, params.dir, [
-      '--depth', '1', '--single-branch', '--branch', params.ref, '--no-tags',
-      '--config', `user.name=${identity.name}`, '--config', `user.email=${identity.email}`, '--config', 'commit.gpgsign=false',
+      '--depth',
+      '1',
+      '--single-branch',
+      '--branch',
+      params.ref,
+      '--no-tags',
+      '--config',
+      `user.name=${identity.name}`,
+      '--config',
+      `user.email=${identity.email}`,
+      '--config',
+      'commit.gpgsign=false',
     ]);
   } catch (err) {
     throw classify(err, params.token);
@@ -127,10 +155,23 @@ export async function cloneRepository(params: { url: string; ref: string; dir: s
  * A shallow checkout of one commit (a source repository at a pushed sha), for reading only: fetched by sha, which
  * GitHub and git's protocol v2 serve for any reachable commit, with no remote left configured to push to.
  */
-export async function checkoutCommit(params: { url: string; sha: string; dir: string; token: string; signal?: AbortSignal }): Promise<void> {
+export async function checkoutCommit(params: {
+  url: string;
+  sha: string;
+  dir: string;
+  token: string;
+  signal?: AbortSignal;
+}): Promise<void> {
   try {
     await git({ dir: params.dir }).init();
-    await git({ dir: params.dir, token: params.token, signal: params.signal }).raw(['fetch', '--depth', '1', '--no-tags', params.url, params.sha]);
+    await git({ dir: params.dir, token: params.token, signal: params.signal }).raw([
+      'fetch',
+      '--depth',
+      '1',
+      '--no-tags',
+      params.url,
+      params.sha,
+    ]);
     await git({ dir: params.dir }).raw(['checkout', '--quiet', '--detach', 'FETCH_HEAD']);
   } catch (err) {
     throw classify(err, params.token);
@@ -150,7 +191,13 @@ export async function commitAll(params: { dir: string; message: string }): Promi
   return (await repo.revparse(['HEAD'])).trim();
 }
 
-export async function pushBranch(params: { dir: string; url: string; branch: string; token: string; signal?: AbortSignal }): Promise<void> {
+export async function pushBranch(params: {
+  dir: string;
+  url: string;
+  branch: string;
+  token: string;
+  signal?: AbortSignal;
+}): Promise<void> {
   try {
     await git(params).push(params.url, `HEAD:refs/heads/${params.branch}`);
   } catch (err) {

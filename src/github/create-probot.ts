@@ -23,6 +23,8 @@ export function createProbot(params: { config: Config; logger: Logger }): Probot
     baseUrl: githubApiBaseUrl(github),
     log: params.logger.child({ component: 'probot' }) as never,
     // The function form: Probot merges an object shallowly, which would drop the throttle's other settings.
-    ...(params.config.jobs.githubThrottle ? {} : { Octokit: ProbotOctokit.defaults((options: object) => ({ ...options, throttle: { enabled: false } })) }),
+    ...(params.config.jobs.githubThrottle
+      ? {}
+      : { Octokit: ProbotOctokit.defaults((options: object) => ({ ...options, throttle: { enabled: false } })) }),
   });
 }

@@ -59,7 +59,11 @@ export function createGitHubApp(params: { probot: Probot; github: Config['github
         const { data } = await app.rest.apps.getRepoInstallation({ owner, repo });
         return data.id;
       } catch (err) {
-        if (statusOf(err) === 404) throw new GitHubAppError(`The GitHub App is not installed on ${repository}: install it on that repository`, 404);
+        if (statusOf(err) === 404)
+          throw new GitHubAppError(
+            `The GitHub App is not installed on ${repository}: install it on that repository`,
+            404,
+          );
         throw err;
       }
     },
@@ -77,12 +81,19 @@ export function createGitHubApp(params: { probot: Probot; github: Config['github
     botIdentity(installation) {
       identity ??= (async () => {
         const app = await probot.auth();
-        const { data } = await app.rest.apps.getAuthenticated().catch(lookupFailed("the GitHub App's own details (GET /app)", 'check APP_ID and PRIVATE_KEY'));
+        const { data } = await app.rest.apps
+          .getAuthenticated()
+          .catch(lookupFailed("the GitHub App's own details (GET /app)", 'check APP_ID and PRIVATE_KEY'));
         const slug = data?.slug ?? 'scribe';
         const login = `${slug}[bot]`;
         const { data: user } = await installation.rest.users
           .getByUsername({ username: login })
-          .catch(lookupFailed(`the App's bot user (GET /users/${login})`, 'commits are attributed to that user; check that the App exists on this GitHub host under that slug'));
+          .catch(
+            lookupFailed(
+              `the App's bot user (GET /users/${login})`,
+              'commits are attributed to that user; check that the App exists on this GitHub host under that slug',
+            ),
+          );
         // GitHub attributes commits to the bot through its noreply address: <user id>+<login>@users.noreply.<host>.
         return { name: login, email: `${user.id}+${login}@users.noreply.${hostName}` };
       })();
@@ -102,7 +113,10 @@ function lookupFailed(what: string, hint: string): (err: unknown) => never {
   return (err) => {
     const status = statusOf(err);
     const message = ((err as Error)?.message ?? String(err)).slice(0, 200);
-    throw new GitHubAppError(`Could not look up ${what}: GitHub answered ${status ?? 'with an error'} (${message}); ${hint}`, status);
+    throw new GitHubAppError(
+      `Could not look up ${what}: GitHub answered ${status ?? 'with an error'} (${message}); ${hint}`,
+      status,
+    );
   };
 }
 

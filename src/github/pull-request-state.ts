@@ -17,7 +17,14 @@ export async function recordPullRequestState(params: {
   state: PullRequestState;
 }): Promise<void> {
   const { db, jobId, repository, number, state } = params;
-  const data = { repository, number, state: state.state, merged: state.merged, mergedAt: state.mergedAt ? new Date(state.mergedAt) : null, updatedAt: params.clock() };
+  const data = {
+    repository,
+    number,
+    state: state.state,
+    merged: state.merged,
+    mergedAt: state.mergedAt ? new Date(state.mergedAt) : null,
+    updatedAt: params.clock(),
+  };
   await db.jobPullRequest.upsert({ where: { jobId }, create: { jobId, ...data }, update: data });
 }
 
@@ -26,13 +33,23 @@ export async function recordPullRequestState(params: {
  * recorded for another pull request than the job's current one (a follow-up after a close opens a new one) is not
  * the job's state any more.
  */
-export async function pullRequestStates(db: Db, jobs: { id: string; prNumber: number | null }[]): Promise<Map<string, PullRequestState>> {
+export async function pullRequestStates(
+  db: Db,
+  jobs: { id: string; prNumber: number | null }[],
+): Promise<Map<string, PullRequestState>> {
   const current = new Map(jobs.filter((job) => job.prNumber !== null).map((job) => [job.id, job.prNumber]));
   if (!current.size) return new Map();
   const rows = await db.jobPullRequest.findMany({ where: { jobId: { in: [...current.keys()] } } });
   return new Map(
     rows
       .filter((row) => current.get(row.jobId) === row.number)
-      .map((row) => [row.jobId, { state: row.state === 'closed' ? 'closed' : 'open', merged: row.merged, mergedAt: row.mergedAt ? row.mergedAt.toISOString() : null }]),
+      .map((row) => [
+        row.jobId,
+        {
+          state: row.state === 'closed' ? 'closed' : 'open',
+          merged: row.merged,
+          mergedAt: row.mergedAt ? row.mergedAt.toISOString() : null,
+        },
+      ]),
   );
 }

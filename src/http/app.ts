@@ -30,6 +30,9 @@ export function createHttpApp({ ctx, routes, webhooks }: HttpAppParams): Express
   const handled = app as unknown as { handle: AppHandle };
   const expressHandle = handled.handle.bind(app);
   handled.handle = (req, res, next) => {
+    // Every answer, hot or routed, JSON, CSV, error or static file, is the type its Content-Type says: a browser must
+    // not sniff HTML or script out of a body (a reader's comment in a CSV export, say). Set once, here, for all.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     if (!hot.dispatch(req, res, expressHandle, next)) expressHandle(req, res, next);
   };
   app.use(hot.failures);

@@ -19,7 +19,8 @@ export function decodedBody(req: Request): Readable {
   const encoding = (req.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (encoding === 'identity' || encoding === '') return req;
   const decoder = Object.hasOwn(DECODERS, encoding) ? DECODERS[encoding] : undefined;
-  if (!decoder) throw new UnsupportedMediaType(`Unsupported Content-Encoding "${encoding}": send gzip, deflate, br or identity`);
+  if (!decoder)
+    throw new UnsupportedMediaType(`Unsupported Content-Encoding "${encoding}": send gzip, deflate, br or identity`);
   // pipeline, not pipe: a failure on either side destroys both, so the reader sees the error instead of hanging.
   return pipeline(req, decoder(), () => {});
 }

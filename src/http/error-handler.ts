@@ -1,6 +1,17 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, RateLimited, Unauthenticated, Unavailable } from '../errors.js';
+import {
+  Conflict,
+  DomainError,
+  Forbidden,
+  Invalid,
+  NotFound,
+  RateLimited,
+  Unauthenticated,
+  Unavailable,
+  UpstreamFailed,
+  UpstreamTimedOut,
+} from '../errors.js';
 import { UnsupportedMediaType } from './json-body.js';
 
 const STATUS: [new (...args: never[]) => DomainError, number][] = [
@@ -11,7 +22,9 @@ const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [Conflict, 409],
   [UnsupportedMediaType, 415],
   [RateLimited, 429],
+  [UpstreamFailed, 502],
   [Unavailable, 503],
+  [UpstreamTimedOut, 504],
 ];
 
 export const notFoundRoute: RequestHandler = (req, _res, next) => {
@@ -57,7 +70,10 @@ function toResponse(err: unknown, requestId: string | undefined) {
   const parserError = err as BodyParserError;
   switch (parserError?.type) {
     case 'entity.parse.failed':
-      return { status: 400, body: { error: 'Malformed JSON in request body', details: [{ message: parserError.message }] } };
+      return {
+        status: 400,
+        body: { error: 'Malformed JSON in request body', details: [{ message: parserError.message }] },
+      };
     case 'entity.too.large':
       return { status: 413, body: { error: `Request body is too large (limit ${parserError.limit} bytes)` } };
     case 'encoding.unsupported':
@@ -71,7 +87,10 @@ function toResponse(err: unknown, requestId: string | undefined) {
     return { status: 400, body: { error: 'Malformed percent-encoding in the request path' } };
   }
   if (typeof parserError?.code === 'string' && parserError.code.startsWith('Z_')) {
-    return { status: 400, body: { error: 'Request body does not match its Content-Encoding', details: [{ message: parserError.message }] } };
+    return {
+      status: 400,
+      body: { error: 'Request body does not match its Content-Encoding', details: [{ message: parserError.message }] },
+    };
   }
   // Anything else a library marked as the client's fault (http-errors' `expose`) keeps its 4xx and its message.
   const status = parserError?.status;

@@ -40,7 +40,12 @@ export function hotRoutes(logger: Logger) {
   const routes = new Map<string, HotRoute>();
   const add: AddHotRoute = (route) => void routes.set(`${route.method} ${route.path}`, route);
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse, app: AppHandle, next?: (err?: unknown) => void): boolean => {
+  const dispatch = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    app: AppHandle,
+    next?: (err?: unknown) => void,
+  ): boolean => {
     const route = routes.get(`${req.method} ${req.url}`);
     if (!route || (route.accepts && !route.accepts(req))) return false;
     const startedNs = process.hrtime.bigint();
@@ -50,7 +55,10 @@ export function hotRoutes(logger: Logger) {
     res.once('finish', () => {
       const status = res.statusCode;
       logRequest(logger, { requestId, method: req.method!, route: route.path, status, startedNs });
-      httpRequestDuration.observe({ method: req.method, route: route.path, status: String(status) }, Number(process.hrtime.bigint() - startedNs) / 1e9);
+      httpRequestDuration.observe(
+        { method: req.method, route: route.path, status: String(status) },
+        Number(process.hrtime.bigint() - startedNs) / 1e9,
+      );
     });
     route.handle(req, res, (err) => {
       (req as Failed)[FAILURE] = err;

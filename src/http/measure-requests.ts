@@ -8,7 +8,11 @@ import { httpRequestDuration } from '../metrics/metrics.js';
 export const measureRequests: RequestHandler = (req, res, next) => {
   const end = httpRequestDuration.startTimer();
   res.on('finish', () => {
-    const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.originalUrl.startsWith('/api/github/webhooks') ? '/api/github/webhooks' : '(unmatched)';
+    const route = req.route?.path
+      ? `${req.baseUrl}${String(req.route.path)}`
+      : req.originalUrl.startsWith('/api/github/webhooks')
+        ? '/api/github/webhooks'
+        : '(unmatched)';
     end({ method: req.method, route, status: String(res.statusCode) });
   });
   next();

@@ -4,7 +4,10 @@ import { Invalid, type ErrorDetail } from '../errors.js';
 /** zod issues as error details: "field: problem" (the bare problem where no field applies). */
 export function zodDetails(error: z.ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({
-    message: issue.code === 'unrecognized_keys' || issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`,
+    message:
+      issue.code === 'unrecognized_keys' || issue.path.length === 0
+        ? issue.message
+        : `${issue.path.join('.')}: ${issue.message}`,
   }));
 }
 

@@ -1,7 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The Content-Types a browser submission arrives with whose body is UTF-8 (sendBeacon's and fetch's JSON). */
-const UTF8_TYPES = new Set(['text/plain', 'text/plain;charset=utf-8', 'text/plain; charset=utf-8', 'application/json', 'application/json;charset=utf-8', 'application/json; charset=utf-8']);
+const UTF8_TYPES = new Set([
+  'text/plain',
+  'text/plain;charset=utf-8',
+  'text/plain; charset=utf-8',
+  'application/json',
+  'application/json;charset=utf-8',
+  'application/json; charset=utf-8',
+]);
 
 /**
  * Whether a request's body is plain UTF-8 text of a known length within `limit` bytes: no Content-Encoding, no

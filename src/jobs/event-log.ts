@@ -45,7 +45,10 @@ export class JobEventLog {
     let inputTokens = 0;
     let outputTokens = 0;
     for (const event of batch) {
-      const usage = event.type === 'turn' ? (event.data.usage as { inputTokens?: number; outputTokens?: number } | undefined) : undefined;
+      const usage =
+        event.type === 'turn'
+          ? (event.data.usage as { inputTokens?: number; outputTokens?: number } | undefined)
+          : undefined;
       inputTokens += usage?.inputTokens ?? 0;
       outputTokens += usage?.outputTokens ?? 0;
     }
@@ -53,8 +56,17 @@ export class JobEventLog {
     if (outputTokens) modelTokens.inc({ model: this.params.model, direction: 'output' }, outputTokens);
     try {
       await db.$transaction([
-        db.agentJobEvent.createMany({ data: batch.map((e) => ({ jobId, type: e.type, data: JSON.stringify(e.data), createdAt: e.createdAt })) }),
-        ...(inputTokens || outputTokens ? [db.agentJob.update({ where: { id: jobId }, data: { inputTokens: { increment: inputTokens }, outputTokens: { increment: outputTokens } } })] : []),
+        db.agentJobEvent.createMany({
+          data: batch.map((e) => ({ jobId, type: e.type, data: JSON.stringify(e.data), createdAt: e.createdAt })),
+        }),
+        ...(inputTokens || outputTokens
+          ? [
+              db.agentJob.update({
+                where: { id: jobId },
+                data: { inputTokens: { increment: inputTokens }, outputTokens: { increment: outputTokens } },
+              }),
+            ]
+          : []),
       ]);
     } catch (err) {
       // The log must never take a run down; the run's outcome is recorded on the job itself.

@@ -21,10 +21,19 @@ const RECONNECT_MS = 1_000;
  * PostgreSQL: one LISTEN connection, fed by the trigger on AgentJobEvent (every process's writes reach every
  * process). SQLite (one process): one loop that asks which jobs have events past the last one it saw.
  */
-export function createJobEventNotifier(params: { db: Db; database: DatabaseTarget; logger: Logger; pollMs?: number }): JobEventNotifier {
+export function createJobEventNotifier(params: {
+  db: Db;
+  database: DatabaseTarget;
+  logger: Logger;
+  pollMs?: number;
+}): JobEventNotifier {
   const listeners = new Map<string, Set<() => void>>();
-  const wake = (jobId: string) => listeners.get(jobId)?.forEach((listener) => listener());
-  const wakeAll = () => listeners.forEach((set) => set.forEach((listener) => listener()));
+  const wake = (jobId: string) => {
+    for (const listener of listeners.get(jobId) ?? []) listener();
+  };
+  const wakeAll = () => {
+    for (const set of listeners.values()) for (const listener of set) listener();
+  };
   const source =
     params.database.provider === 'postgresql'
       ? listenForEvents({ url: params.database.url, logger: params.logger, wake, wakeAll })
@@ -54,7 +63,12 @@ interface Source {
   close(): Promise<void>;
 }
 
-function listenForEvents(params: { url: string; logger: Logger; wake: (jobId: string) => void; wakeAll: () => void }): Source {
+function listenForEvents(params: {
+  url: string;
+  logger: Logger;
+  wake: (jobId: string) => void;
+  wakeAll: () => void;
+}): Source {
   let client: pg.Client | null = null;
   let connecting: Promise<void> | null = null;
   let closed = false;
@@ -106,7 +120,13 @@ function listenForEvents(params: { url: string; logger: Logger; wake: (jobId: st
   };
 }
 
-function pollForEvents(params: { db: Db; logger: Logger; pollMs: number; wake: (jobId: string) => void; wakeAll: () => void }): Source {
+function pollForEvents(params: {
+  db: Db;
+  logger: Logger;
+  pollMs: number;
+  wake: (jobId: string) => void;
+  wakeAll: () => void;
+}): Source {
   let timer: NodeJS.Timeout | undefined;
   // each start of the loop is a new run, so a look still in flight from a stopped run ends there
   let run = 0;
@@ -119,7 +139,11 @@ function pollForEvents(params: { db: Db; logger: Logger; pollMs: number; wake: (
         // what a stream read before this baseline was taken is read again, so nothing falls in between
         params.wakeAll();
       } else {
-        const jobs = await params.db.agentJobEvent.groupBy({ by: ['jobId'], where: { id: { gt: lastSeen } }, _max: { id: true } });
+        const jobs = await params.db.agentJobEvent.groupBy({
+          by: ['jobId'],
+          where: { id: { gt: lastSeen } },
+          _max: { id: true },
+        });
         for (const job of jobs) {
           lastSeen = Math.max(lastSeen, Number(job._max.id ?? 0));
           params.wake(job.jobId);

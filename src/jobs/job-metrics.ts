@@ -12,7 +12,9 @@ export function registerJobMetrics(params: { db: Db; clock: Clock }): () => void
   return onScrape(async () => {
     const [groups, waiting] = await Promise.all([
       db.agentJob.groupBy({ by: ['status'], _count: { _all: true } }),
-      db.agentJob.count({ where: { status: 'active', OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: clock() } }] } }),
+      db.agentJob.count({
+        where: { status: 'active', OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: clock() } }] },
+      }),
     ]);
     const counts = new Map(groups.map((g) => [g.status, g._count._all]));
     for (const status of JOB_STATUSES) jobsByStatus.set({ status }, counts.get(status) ?? 0);

@@ -96,7 +96,11 @@ export async function releaseLease(params: QueueParams & { jobId: string }): Pro
  * claim runs them; otherwise it is completed. No-op when the lease was lost or the job archived meanwhile.
  */
 export async function finishRun(
-  params: QueueParams & { jobId: string; handledSeq: number; result: { prNumber: number | null; prLink: string | null; title: string | null; summary: string | null } },
+  params: QueueParams & {
+    jobId: string;
+    handledSeq: number;
+    result: { prNumber: number | null; prLink: string | null; title: string | null; summary: string | null };
+  },
 ): Promise<'completed' | 'requeued' | 'dropped'> {
   const { db, clock, workerId, jobId, handledSeq, result } = params;
   // a run may only end a job that may still be completed (which is exactly an active one)
@@ -129,18 +133,30 @@ export async function finishRun(
     if (count === 1) return outcome;
   }
   // Archived or taken over meanwhile; the pull request exists all the same, so its link is kept.
-  if (result.prLink) await db.agentJob.update({ where: { id: jobId }, data: { prNumber: result.prNumber, prLink: result.prLink } });
+  if (result.prLink)
+    await db.agentJob.update({ where: { id: jobId }, data: { prNumber: result.prNumber, prLink: result.prLink } });
   return 'dropped';
 }
 
-export async function failRun(params: QueueParams & { jobId: string; error: string; stage: JobStage }): Promise<boolean> {
+export async function failRun(
+  params: QueueParams & { jobId: string; error: string; stage: JobStage },
+): Promise<boolean> {
   const { db, clock, workerId, jobId } = params;
   return db.$transaction(async (tx) => {
     const { count } = await tx.agentJob.updateMany({
       where: { id: jobId, leaseOwner: workerId, status: { in: statusesBefore('failed') } },
-      data: { status: 'failed', error: params.error, errorStage: params.stage, leaseOwner: null, leaseExpiresAt: null, attempts: 0, updatedAt: clock() },
+      data: {
+        status: 'failed',
+        error: params.error,
+        errorStage: params.stage,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        attempts: 0,
+        updatedAt: clock(),
+      },
     });
-    if (count === 1) await appendEvent({ db: tx, clock, jobId, type: 'failed', data: { stage: params.stage, error: params.error } });
+    if (count === 1)
+      await appendEvent({ db: tx, clock, jobId, type: 'failed', data: { stage: params.stage, error: params.error } });
     return count === 1;
   }, END_TRANSACTION);
 }

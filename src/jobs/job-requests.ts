@@ -5,6 +5,7 @@ import { Conflict, Invalid, Unavailable } from '../errors.js';
 import { branchName } from '../git/branch-name.js';
 import { addMessage, archiveJob, createJob, getJob, type JobRecord } from './job-store.js';
 import { enforceJobRateLimit } from './rate-limit.js';
+import type { ArchiveListener } from './job-listeners.js';
 
 /** The longest instruction a job or a follow-up accepts, from the API or from a GitHub comment. */
 export const MAX_PROMPT_LENGTH = 20_000;
@@ -56,7 +57,8 @@ export function createJobRequests(params: {
   missing: string[];
   /** a job was queued in this process: look for it now rather than at the next poll */
   wake: () => void;
-  onArchived?: ((job: JobRecord) => void)[];
+  /** told of each archive (job-listeners.ts) */
+  onArchived?: ArchiveListener[];
 }): JobRequests {
   const { db, clock, jobs, missing } = params;
   const requireConfigured = () => {
@@ -67,7 +69,8 @@ export function createJobRequests(params: {
     async create(request) {
       requireConfigured();
       const model = request.model ?? jobs.models[0];
-      if (!jobs.models.includes(model)) throw new Invalid('Invalid job request', [{ message: `model must be one of ${jobs.models.join(', ')}` }]);
+      if (!jobs.models.includes(model))
+        throw new Invalid('Invalid job request', [{ message: `model must be one of ${jobs.models.join(', ')}` }]);
       await rateLimit(request.project.id);
       const job = await createJob({
         db,
@@ -87,10 +90,17 @@ export function createJobRequests(params: {
 
     async followUp(request) {
       // Refused before the rate limit: a message that cannot be accepted must not use up the budget.
-      if ((await getJob(db, request.projectId, request.jobId)).status === 'archived') throw new Conflict('Job is archived; create a new job instead');
+      if ((await getJob(db, request.projectId, request.jobId)).status === 'archived')
+        throw new Conflict('Job is archived; create a new job instead');
       requireConfigured();
       await rateLimit(request.projectId);
-      const added = await addMessage({ db, clock, projectId: request.projectId, jobId: request.jobId, prompt: request.prompt.slice(0, MAX_PROMPT_LENGTH) });
+      const added = await addMessage({
+        db,
+        clock,
+        projectId: request.projectId,
+        jobId: request.jobId,
+        prompt: request.prompt.slice(0, MAX_PROMPT_LENGTH),
+      });
       await request.beforeWake?.(added.job, added.seq);
       params.wake();
       return added;

@@ -74,8 +74,24 @@ export async function createJob(params: {
         updatedAt: now,
       },
     }),
-    db.agentJobMessage.create({ data: { id: randomId('msg'), jobId: id, projectId: params.projectId, seq: 1, prompt: params.prompt, createdAt: now } }),
-    db.agentJobEvent.create({ data: { jobId: id, type: 'created', data: JSON.stringify({ model: params.model, ref: params.baseRef }), createdAt: now } }),
+    db.agentJobMessage.create({
+      data: {
+        id: randomId('msg'),
+        jobId: id,
+        projectId: params.projectId,
+        seq: 1,
+        prompt: params.prompt,
+        createdAt: now,
+      },
+    }),
+    db.agentJobEvent.create({
+      data: {
+        jobId: id,
+        type: 'created',
+        data: JSON.stringify({ model: params.model, ref: params.baseRef }),
+        createdAt: now,
+      },
+    }),
   ]);
   return toJobRecord(row);
 }
@@ -89,7 +105,10 @@ export async function getJob(db: Db, projectId: string, id: string): Promise<Job
 
 /** The original instruction (message 1) of each job. */
 export async function originalPrompts(db: Db, jobIds: string[]): Promise<Map<string, string>> {
-  const rows = await db.agentJobMessage.findMany({ where: { jobId: { in: jobIds }, seq: 1 }, select: { jobId: true, prompt: true } });
+  const rows = await db.agentJobMessage.findMany({
+    where: { jobId: { in: jobIds }, seq: 1 },
+    select: { jobId: true, prompt: true },
+  });
   return new Map(rows.map((r) => [r.jobId, r.prompt]));
 }
 
@@ -113,7 +132,12 @@ export async function listJobs(params: {
  * The job a pull request belongs to: by the number recorded on the job, else by its branch (a pull_request
  * delivery can arrive before the run that opened the pull request has recorded it).
  */
-export async function findJobByPullRequest(params: { db: Db; repository: string; number: number; branch?: string }): Promise<JobRecord | null> {
+export async function findJobByPullRequest(params: {
+  db: Db;
+  repository: string;
+  number: number;
+  branch?: string;
+}): Promise<JobRecord | null> {
   const { db, repository, number, branch } = params;
   const row = await db.agentJob.findFirst({
     where: { repository, OR: [{ prNumber: number }, ...(branch ? [{ branch }] : [])] },
@@ -128,51 +152,93 @@ export async function findJobStatus(db: Db, id: string): Promise<JobStatus | nul
 }
 
 export async function listMessages(db: Db, jobId: string): Promise<JobMessage[]> {
-  return db.agentJobMessage.findMany({ where: { jobId }, orderBy: { seq: 'asc' }, select: { seq: true, prompt: true, createdAt: true } });
+  return db.agentJobMessage.findMany({
+    where: { jobId },
+    orderBy: { seq: 'asc' },
+    select: { seq: true, prompt: true, createdAt: true },
+  });
 }
+
+// Follow-ups of one job wait for each other's transaction: more than Prisma's 2 s to start one, on a busy SQLite.
+const MESSAGE_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
 
 /**
  * A follow-up instruction. An active job keeps it queued (its worker runs again after the current run); a
  * completed or failed job becomes active again; an archived job refuses it.
  */
-export async function addMessage(params: { db: Db; clock: Clock; projectId: string; jobId: string; prompt: string }): Promise<{ job: JobRecord; seq: number }> {
+export async function addMessage(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  jobId: string;
+  prompt: string;
+}): Promise<{ job: JobRecord; seq: number }> {
   const { db, clock, projectId, jobId } = params;
   for (let attempt = 0; ; attempt++) {
     const job = await getJob(db, projectId, jobId);
     if (job.status === 'archived') throw new Conflict('Job is archived; create a new job instead');
-    const last = await db.agentJobMessage.findFirst({ where: { jobId }, orderBy: { seq: 'desc' }, select: { seq: true } });
     const now = clock();
-    const seq = (last?.seq ?? 0) + 1;
+    const reactivate = job.status !== 'active';
     try {
-      const reactivate = job.status !== 'active';
-      const [, row] = await db.$transaction([
-        db.agentJobMessage.create({ data: { id: randomId('msg'), jobId, projectId, seq, prompt: params.prompt, createdAt: now } }),
-        db.agentJob.update({
+      return await db.$transaction(async (tx) => {
+        // The job's row is written first: that holds it (PostgreSQL's row lock; SQLite has one writer) until the
+        // commit, so follow-ups of one job sent at once take their seq one after another instead of racing for it.
+        const row = await tx.agentJob.update({
           // The status read above must still hold: a job archived meanwhile is not reactivated (the retry refuses it).
           where: { id: jobId, status: reactivate ? { in: statusesBefore('active') } : 'active' },
-          data: reactivate ? { status: 'active', error: null, errorStage: null, attempts: 0, leaseOwner: null, leaseExpiresAt: null, updatedAt: now } : { updatedAt: now },
-        }),
-        db.agentJobEvent.create({ data: { jobId, type: 'message', data: JSON.stringify({ seq, queued: !reactivate }), createdAt: now } }),
-      ]);
-      return { job: toJobRecord(row), seq };
+          data: reactivate
+            ? {
+                status: 'active',
+                error: null,
+                errorStage: null,
+                attempts: 0,
+                leaseOwner: null,
+                leaseExpiresAt: null,
+                updatedAt: now,
+              }
+            : { updatedAt: now },
+        });
+        const last = await tx.agentJobMessage.findFirst({
+          where: { jobId },
+          orderBy: { seq: 'desc' },
+          select: { seq: true },
+        });
+        const seq = (last?.seq ?? 0) + 1;
+        await tx.agentJobMessage.create({
+          data: { id: randomId('msg'), jobId, projectId, seq, prompt: params.prompt, createdAt: now },
+        });
+        await tx.agentJobEvent.create({
+          data: { jobId, type: 'message', data: JSON.stringify({ seq, queued: !reactivate }), createdAt: now },
+        });
+        return { job: toJobRecord(row), seq };
+      }, MESSAGE_TRANSACTION);
     } catch (err) {
-      // Two follow-ups at once race for the same seq (the unique index turns one away), or the job's status changed
-      // since it was read (the update finds no row): either way the next attempt sees the job as it is now.
-      if (attempt >= 3 || !(isUniqueViolation(err) || isRecordNotFound(err))) throw err;
+      // The job's status changed since it was read (the update finds no row): the next attempt sees it as it is now.
+      if (attempt >= 3 || !isRecordNotFound(err)) throw err;
     }
   }
 }
 
 /** Archives a job (idempotent). A worker running it notices at its next heartbeat and stops the agent. */
-export async function archiveJob(params: { db: Db; clock: Clock; projectId: string; jobId: string }): Promise<JobRecord> {
+export async function archiveJob(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  jobId: string;
+}): Promise<JobRecord> {
   const { db, clock, projectId, jobId } = params;
   const job = await getJob(db, projectId, jobId);
   if (job.status === 'archived') return job;
   const now = clock();
   try {
     const [row] = await db.$transaction([
-      db.agentJob.update({ where: { id: jobId, status: { in: statusesBefore('archived') } }, data: { status: 'archived', archivedAt: now, updatedAt: now } }),
-      db.agentJobEvent.create({ data: { jobId, type: 'archived', data: JSON.stringify({ from: job.status }), createdAt: now } }),
+      db.agentJob.update({
+        where: { id: jobId, status: { in: statusesBefore('archived') } },
+        data: { status: 'archived', archivedAt: now, updatedAt: now },
+      }),
+      db.agentJobEvent.create({
+        data: { jobId, type: 'archived', data: JSON.stringify({ from: job.status }), createdAt: now },
+      }),
     ]);
     return toJobRecord(row);
   } catch (err) {
@@ -180,10 +246,6 @@ export async function archiveJob(params: { db: Db; clock: Clock; projectId: stri
     if (isRecordNotFound(err)) return getJob(db, projectId, jobId);
     throw err;
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return /unique/i.test(String((err as Error)?.message));
 }
 
 /** Prisma's P2025: an update's WHERE (here, the status it expects) matched no row. */
@@ -199,9 +261,20 @@ export interface JobEvent {
 }
 
 /** Stores one event; `db` may be a transaction, so an event can be stored with the change it reports. */
-export async function appendEvent(params: { db: DbTransaction; clock: Clock; jobId: string; type: string; data?: Record<string, unknown> }): Promise<void> {
+export async function appendEvent(params: {
+  db: DbTransaction;
+  clock: Clock;
+  jobId: string;
+  type: string;
+  data?: Record<string, unknown>;
+}): Promise<void> {
   await params.db.agentJobEvent.create({
-    data: { jobId: params.jobId, type: params.type, data: JSON.stringify(params.data ?? {}), createdAt: params.clock() },
+    data: {
+      jobId: params.jobId,
+      type: params.type,
+      data: JSON.stringify(params.data ?? {}),
+      createdAt: params.clock(),
+    },
   });
 }
 
@@ -213,7 +286,12 @@ export async function appendEvent(params: { db: DbTransaction; clock: Clock; job
 export const MAX_EVENT_ID = Number.MAX_SAFE_INTEGER;
 
 /** A job's events after `afterId` (any non-negative integer; past the ids handed out there is simply nothing). */
-export async function listEvents(params: { db: Db; jobId: string; afterId?: number; limit?: number }): Promise<JobEvent[]> {
+export async function listEvents(params: {
+  db: Db;
+  jobId: string;
+  afterId?: number;
+  limit?: number;
+}): Promise<JobEvent[]> {
   if (params.afterId !== undefined && params.afterId >= MAX_EVENT_ID) return [];
   const rows = await params.db.agentJobEvent.findMany({
     where: { jobId: params.jobId, ...(params.afterId ? { id: { gt: params.afterId } } : {}) },
@@ -221,5 +299,10 @@ export async function listEvents(params: { db: Db; jobId: string; afterId?: numb
     take: params.limit ?? 1000,
   });
   // a bigint on PostgreSQL, a number on SQLite (whose Prisma type is Int: see scripts/db-generate.ts)
-  return rows.map((row) => ({ ...(JSON.parse(row.data) as Record<string, unknown>), id: Number(row.id), type: row.type, createdAt: row.createdAt.toISOString() }));
+  return rows.map((row) => ({
+    ...(JSON.parse(row.data) as Record<string, unknown>),
+    id: Number(row.id),
+    type: row.type,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }

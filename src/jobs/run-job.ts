@@ -6,7 +6,16 @@ import { listMessages, type JobRecord } from './job-store.js';
 import { describeFailure } from './job-failure.js';
 import type { JobStage } from './job-status.js';
 import type { EmitEvent, JobRunner, JobRunnerDeps } from './run-types.js';
-import { cloneForRun, commitEdits, proposeEdits, pushEdits, reachRepository, stopUnlessShuttingDown, type Checkout, type Run } from './run-stages.js';
+import {
+  cloneForRun,
+  commitEdits,
+  proposeEdits,
+  pushEdits,
+  reachRepository,
+  stopUnlessShuttingDown,
+  type Checkout,
+  type Run,
+} from './run-stages.js';
 
 const MAX_EVENT_TEXT = 2000;
 
@@ -21,9 +30,13 @@ function agentLimits(jobs: JobsConfig): AgentLimits {
 }
 
 function agentContext(job: JobRecord, onBranch: boolean, prompts: string[], extra: string | null): string {
-  const lines = [`Repository: ${job.repository}. Your edits become commits on branch ${job.branch}, proposed as a pull request against ${job.baseRef}.`];
+  const lines = [
+    `Repository: ${job.repository}. Your edits become commits on branch ${job.branch}, proposed as a pull request against ${job.baseRef}.`,
+  ];
   if (onBranch && prompts.length > 1) {
-    lines.push('The working tree already holds the commits made for the earlier instructions; carry out the last instruction on top of them.');
+    lines.push(
+      'The working tree already holds the commits made for the earlier instructions; carry out the last instruction on top of them.',
+    );
   }
   if (extra) lines.push(extra);
   return lines.join('\n');
@@ -37,7 +50,12 @@ async function editWithAgent(run: Run, checkout: Checkout, source: AgentSource |
     workspaceDir: run.dir,
     source,
     instructions: run.prompts,
-    context: agentContext(job, checkout.onBranch, run.prompts, (await deps.messageContext?.(job, run.handledSeq)) ?? null),
+    context: agentContext(
+      job,
+      checkout.onBranch,
+      run.prompts,
+      (await deps.hooks?.messageContext?.(job, run.handledSeq)) ?? null,
+    ),
     model: job.model,
     client: deps.anthropic,
     limits: agentLimits(deps.jobs),
@@ -73,19 +91,31 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       await emit('stage', { stage: name, ...data });
       return work();
     };
-    const run: Run = { deps, job, signal, emit, dir: await createWorkspaceDir(), prompts: messages.map((m) => m.prompt), handledSeq: messages.at(-1)?.seq ?? job.handledSeq };
+    const run: Run = {
+      deps,
+      job,
+      signal,
+      emit,
+      dir: await createWorkspaceDir(),
+      prompts: messages.map((m) => m.prompt),
+      handledSeq: messages.at(-1)?.seq ?? job.handledSeq,
+    };
     let sourceDir: string | undefined;
     try {
       const access = await stage('github', () => reachRepository(run));
       const checkout = await stage('clone', () => cloneForRun(run, access));
-      const wanted = await deps.sourceFor?.(job);
+      const wanted = await deps.hooks?.sourceFor?.(job);
       sourceDir = wanted ? await createWorkspaceDir() : undefined;
-      const source = wanted && sourceDir ? await stage('clone', () => cloneSource(run, wanted, sourceDir!), { source: wanted.repository }) : undefined;
+      const source =
+        wanted && sourceDir
+          ? await stage('clone', () => cloneSource(run, wanted, sourceDir!), { source: wanted.repository })
+          : undefined;
       const result = await stage('agent', () => editWithAgent(run, checkout, source), { model: job.model });
       stopUnlessShuttingDown(signal, 'agent');
       const { sha, pushToken } = await stage('commit', () => commitEdits(run, access, result));
       const outcome = { handledSeq: run.handledSeq, sha, title: job.title ?? result.title, summary: result.summary };
-      if (!sha && !checkout.onBranch) return { ...outcome, title: result.title, prNumber: job.prNumber, prLink: job.prLink };
+      if (!sha && !checkout.onBranch)
+        return { ...outcome, title: result.title, prNumber: job.prNumber, prLink: job.prLink };
       if (sha) await stage('push', () => pushEdits(run, checkout, pushToken), { branch: job.branch });
       const pr = await stage('pull_request', () => proposeEdits(run, access, checkout, { sha, result }));
       return { ...outcome, prNumber: pr.number, prLink: pr.url };

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import type { runAgent } from '../agent/run-agent.js';
 import type { GitHubApp } from '../github/github-app.js';
 import type { JobRecord } from './job-store.js';
+import type { JobRunHooks } from './run-hooks.js';
 
 export interface RunOutcome {
   handledSeq: number;
@@ -20,9 +21,6 @@ export type EmitEvent = (type: string, data?: Record<string, unknown>) => Promis
 /** How a run that was not stopped ended: what it did, or the failure its user reads. */
 export type RunEnd = { job: JobRecord; outcome: RunOutcome } | { job: JobRecord; error: string };
 
-/** Told of every run end; what it does (answer on GitHub, say) happens before the job leaves `active`. */
-export type RunListener = (end: RunEnd) => Promise<void>;
-
 /** Runs one claimed job to a pull request (or to nothing to change); throws a JobFailure. */
 export type JobRunner = (params: { job: JobRecord; signal: AbortSignal; emit: EmitEvent }) => Promise<RunOutcome>;
 
@@ -32,12 +30,6 @@ export interface JobRunnerDeps {
   anthropic: Anthropic;
   jobs: JobsConfig;
   runAgent?: typeof runAgent;
-  /** extra context for the message a run carries out (e.g. the file and line of the review comment it came from) */
-  messageContext?: (job: JobRecord, seq: number) => Promise<string | null>;
-  /** whether the message came from a GitHub comment that gets its own reply (so no separate follow-up comment) */
-  answeredOnGitHub?: (job: JobRecord, seq: number) => Promise<boolean>;
-  /** the source repository and commit a run reads as context (an automation's push), or null */
-  sourceFor?: (job: JobRecord) => Promise<{ repository: string; sha: string } | null>;
-  /** what the pull request lists instead of the prompts (an automation's covered source changes); null for none */
-  pullRequestNotes?: (job: JobRecord) => Promise<string | null>;
+  /** what the run asks of the modules above jobs/ (run-hooks.ts); a hook left out answers nothing */
+  hooks?: Partial<JobRunHooks>;
 }

@@ -10,9 +10,9 @@ import { JobEventLog } from './event-log.js';
 import { claimJobs, failRun, finishRun, releaseLease, renewLease, type QueueParams } from './job-queue.js';
 import { JobFailure } from './job-failure.js';
 import type { StopReason } from './job-status.js';
-import type { JobRunner, RunEnd, RunListener } from './run-types.js';
+import type { JobRunner, RunEnd } from './run-types.js';
+import type { RunListener } from './job-listeners.js';
 import { jobDuration, leaseLosses } from '../metrics/metrics.js';
-
 
 interface Running {
   job: JobRecord;
@@ -42,7 +42,7 @@ export class JobWorker {
       logger: Logger;
       jobs: JobsConfig;
       runner: JobRunner;
-      /** told how each run ended, unless it was stopped (archived, lease lost, shutting down) */
+      /** told how each run ended, unless it was stopped (job-listeners.ts) */
       onRunEnd?: RunListener[];
       workerId?: string;
     },
@@ -168,7 +168,13 @@ export class JobWorker {
     }
   }
 
-  private async settleFailure(job: JobRecord, controller: AbortController, err: unknown, emit: (type: string, data?: Record<string, unknown>) => Promise<void>, log: Logger): Promise<void> {
+  private async settleFailure(
+    job: JobRecord,
+    controller: AbortController,
+    err: unknown,
+    emit: (type: string, data?: Record<string, unknown>) => Promise<void>,
+    log: Logger,
+  ): Promise<void> {
     const reason = controller.signal.aborted ? (controller.signal.reason as StopReason) : undefined;
     if (reason === 'shutdown') {
       await releaseLease({ ...this.queue, jobId: job.id });
@@ -186,7 +192,10 @@ export class JobWorker {
       log.warn('agent job lease lost; another worker owns it now');
       return;
     }
-    const failure = err instanceof JobFailure ? err : new JobFailure('worker', `Unexpected error: ${(err as Error)?.message ?? String(err)}`);
+    const failure =
+      err instanceof JobFailure
+        ? err
+        : new JobFailure('worker', `Unexpected error: ${(err as Error)?.message ?? String(err)}`);
     await failRun({ ...this.queue, jobId: job.id, error: failure.message, stage: failure.stage });
     log.warn({ stage: failure.stage, error: failure.message }, 'agent job failed');
   }

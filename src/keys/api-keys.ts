@@ -3,6 +3,7 @@ import type { Db } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { randomBase62, randomId } from '../ids.js';
 import { Forbidden, Invalid, NotFound, Unauthenticated } from '../errors.js';
+import { DAY_MS } from '../calendar.js';
 
 const KEY_PREFIX = 'scribe_sk_';
 const SECRET_LENGTH = 40;
@@ -54,7 +55,7 @@ export async function createApiKey(params: {
       hash: hashApiKey(key),
       prefix: key.slice(0, KEY_PREFIX.length + 4),
       createdAt: now,
-      expiresAt: expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * 86_400_000),
+      expiresAt: expiresInDays === undefined ? null : new Date(now.getTime() + expiresInDays * DAY_MS),
     },
   });
   return { key, info: toInfo(row) };
@@ -77,7 +78,11 @@ export async function revokeApiKey(params: { db: Db; clock: Clock; id: string })
  * Resolves a presented bearer key. Every failure is the same 401 sentence family so a caller cannot tell
  * a wrong key from a revoked one by timing: the lookup is by hash and the hash is compared in constant time.
  */
-export async function authenticateApiKey(params: { db: Db; clock: Clock; presented: string | undefined }): Promise<ApiKeyInfo> {
+export async function authenticateApiKey(params: {
+  db: Db;
+  clock: Clock;
+  presented: string | undefined;
+}): Promise<ApiKeyInfo> {
   const { db, clock, presented } = params;
   if (!presented) throw new Unauthenticated('Missing API key: send Authorization: Bearer scribe_sk_…');
   if (!KEY_PATTERN.test(presented)) throw new Unauthenticated('Malformed API key');
@@ -98,8 +103,10 @@ export async function authenticateApiKey(params: { db: Db; clock: Clock; present
 
 /** 403 unless the key may act on this project with this scope (`write` implies `read`). */
 export function authorizeApiKey(key: ApiKeyInfo, projectId: string, needed: Scope): void {
-  if (key.projectId !== null && key.projectId !== projectId) throw new Forbidden('This API key is not valid for this project');
-  if (needed === 'write' && key.scope !== 'write') throw new Forbidden('This API key has read scope; this request needs a write key');
+  if (key.projectId !== null && key.projectId !== projectId)
+    throw new Forbidden('This API key is not valid for this project');
+  if (needed === 'write' && key.scope !== 'write')
+    throw new Forbidden('This API key has read scope; this request needs a write key');
 }
 
 function toInfo(row: {

@@ -26,11 +26,22 @@ export async function adoptInstalledRepository(params: {
   const { db, clock, repository, installationId } = params;
   const existing = await findProjectByRepository(db, repository);
   if (!existing) {
-    const project = await addProject({ db, clock, repository, ref: params.defaultBranch, installationId, source: 'installation' });
+    const project = await addProject({
+      db,
+      clock,
+      repository,
+      ref: params.defaultBranch,
+      installationId,
+      source: 'installation',
+    });
     return { project, change: 'created' };
   }
-  if (!existing.disabledAt && existing.installationId === installationId) return { project: existing, change: 'unchanged' };
-  await db.project.update({ where: { id: existing.id }, data: { installationId, disabledAt: null, disabledReason: null, updatedAt: clock() } });
+  if (!existing.disabledAt && existing.installationId === installationId)
+    return { project: existing, change: 'unchanged' };
+  await db.project.update({
+    where: { id: existing.id },
+    data: { installationId, disabledAt: null, disabledReason: null, updatedAt: clock() },
+  });
   const project = (await findProjectByRepository(db, repository))!;
   return { project, change: existing.disabledAt ? 'restored' : 'updated' };
 }
@@ -51,12 +62,20 @@ export async function disableInstalledProjects(params: {
   const where = repositories
     ? { repository: { in: repositories }, OR: [{ installationId }, { installationId: null }] }
     : { installationId };
-  const { count } = await db.project.updateMany({ where: { ...where, disabledAt: null }, data: { disabledAt: clock(), disabledReason: reason, updatedAt: clock() } });
+  const { count } = await db.project.updateMany({
+    where: { ...where, disabledAt: null },
+    data: { disabledAt: clock(), disabledReason: reason, updatedAt: clock() },
+  });
   return count;
 }
 
 /** Re-enables an installation's projects that were disabled for this reason only (unsuspend keeps removed repositories off). */
-export async function enableInstalledProjects(params: { db: Db; clock: Clock; installationId: number; reason: string }): Promise<number> {
+export async function enableInstalledProjects(params: {
+  db: Db;
+  clock: Clock;
+  installationId: number;
+  reason: string;
+}): Promise<number> {
   const { db, clock, installationId, reason } = params;
   const { count } = await db.project.updateMany({
     where: { installationId, disabledReason: reason },

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import { unstorableText } from '../db/storable-text.js';
 import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
 import { Conflict, Invalid, NotFound } from '../errors.js';
@@ -20,7 +21,8 @@ export interface Project {
 }
 
 const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
-const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(:\d{1,5})?$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(:\d{1,5})?$/;
 // git check-ref-format, simplified: no spaces, control characters, "..", "~^:?*[\", or leading "-".
 const REF = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[^\s~^:?*[\\\x00-\x1f\x7f]+(?<![./])$/;
 
@@ -69,7 +71,10 @@ export async function listProjects(db: Db): Promise<Project[]> {
   return (await db.project.findMany({ orderBy: { createdAt: 'asc' } })).map(toProject);
 }
 
+/** The project with this id; null when there is none, as for an id no column could hold (a browser may send any). */
 export async function findProject(db: Db, id: string): Promise<Project | null> {
+  // PostgreSQL would refuse the query itself rather than find nothing
+  if (unstorableText(id) !== undefined) return null;
   const row = await db.project.findUnique({ where: { id } });
   return row ? toProject(row) : null;
 }

@@ -9,7 +9,11 @@ const SECRET_KEY = 'server_secret';
  * generated on first start and kept in the database, so restarts and replicas agree on it. Concurrent first
  * starts race on the insert; the loser reads the winner's value.
  */
-export async function resolveServerSecret(params: { db: Db; configured: string | undefined; clock: Clock }): Promise<string> {
+export async function resolveServerSecret(params: {
+  db: Db;
+  configured: string | undefined;
+  clock: Clock;
+}): Promise<string> {
   const { db, configured, clock } = params;
   if (configured) return configured;
   const existing = await db.setting.findUnique({ where: { key: SECRET_KEY } });

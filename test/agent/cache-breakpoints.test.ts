@@ -1,6 +1,6 @@
 import { withCacheBreakpoints } from '../../src/agent/cache-breakpoints.js';
 import { reply, startAnthropicStandIn, text, toolUse } from '../support/anthropic-server.js';
-import { makeWorkspace, runAgainst } from './agent-harness.js';
+import { makeWorkspace, runAgainst } from '../support/agent-harness.js';
 
 describe('withCacheBreakpoints', () => {
   it('marks the system prompt and the last block of the newest message, leaving the conversation itself alone', () => {
@@ -13,9 +13,14 @@ describe('withCacheBreakpoints', () => {
     const marked = withCacheBreakpoints('rules', messages);
     expect(marked.system).toEqual([{ type: 'text', text: 'rules', cache_control: { type: 'ephemeral' } }]);
     expect(marked.messages.slice(0, 2)).toEqual(copy.slice(0, 2));
-    expect(marked.messages[2]).toEqual({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a.md', cache_control: { type: 'ephemeral' } }] });
+    expect(marked.messages[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a.md', cache_control: { type: 'ephemeral' } }],
+    });
     expect(messages).toEqual(copy);
-    expect(withCacheBreakpoints('rules', [{ role: 'user', content: 'task' }]).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'task', cache_control: { type: 'ephemeral' } }] }]);
+    expect(withCacheBreakpoints('rules', [{ role: 'user', content: 'task' }]).messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'task', cache_control: { type: 'ephemeral' } }] },
+    ]);
   });
 
   it('is what the agent sends: one moving breakpoint in the messages on every turn', async () => {

@@ -2,14 +2,18 @@ import { docusaurusDoc, docusaurusSetting, stripNumberPrefix } from '../../src/a
 import { sidebarDocIds } from '../../src/agent/sidebar-doc-ids.js';
 
 describe('Docusaurus doc ids and routes', () => {
-  const doc = (pathInDocs: string, frontmatter: Record<string, unknown> = {}) => docusaurusDoc({ pathInDocs, frontmatter, routeBasePath: 'docs' });
+  const doc = (pathInDocs: string, frontmatter: Record<string, unknown> = {}) =>
+    docusaurusDoc({ pathInDocs, frontmatter, routeBasePath: 'docs' });
 
   it('drops number prefixes but not dates, and takes frontmatter id and slug', () => {
     expect(stripNumberPrefix('01-intro')).toBe('intro');
     expect(stripNumberPrefix('2. Guides')).toBe('Guides');
     expect(stripNumberPrefix('2024-01-01-welcome')).toBe('2024-01-01-welcome');
     expect(doc('01-basics/02-setup.md')).toEqual({ id: 'basics/setup', routes: ['/docs/basics/setup'] });
-    expect(doc('tutorial/deploying.mdx', { id: 'deploy' })).toEqual({ id: 'tutorial/deploy', routes: ['/docs/tutorial/deploy', '/docs/tutorial/deploying'] });
+    expect(doc('tutorial/deploying.mdx', { id: 'deploy' })).toEqual({
+      id: 'tutorial/deploy',
+      routes: ['/docs/tutorial/deploy', '/docs/tutorial/deploying'],
+    });
     expect(doc('guides/faq.md', { slug: '/faq' }).routes).toEqual(['/docs/faq']);
     expect(doc('guides/faq.md', { slug: 'questions' }).routes).toEqual(['/docs/guides/questions']);
   });
@@ -22,8 +26,14 @@ describe('Docusaurus doc ids and routes', () => {
   });
 
   it('reads settings from the config text without running it', () => {
-    const config = "export default { baseUrl: '/acme/', onBrokenLinks: \"warn\", presets: [['classic', { docs: { routeBasePath: `guide` } }]] };";
-    expect([docusaurusSetting(config, 'baseUrl'), docusaurusSetting(config, 'onBrokenLinks'), docusaurusSetting(config, 'routeBasePath'), docusaurusSetting(config, 'onBrokenAnchors')]).toEqual(['/acme/', 'warn', 'guide', undefined]);
+    const config =
+      "export default { baseUrl: '/acme/', onBrokenLinks: \"warn\", presets: [['classic', { docs: { routeBasePath: `guide` } }]] };";
+    expect([
+      docusaurusSetting(config, 'baseUrl'),
+      docusaurusSetting(config, 'onBrokenLinks'),
+      docusaurusSetting(config, 'routeBasePath'),
+      docusaurusSetting(config, 'onBrokenAnchors'),
+    ]).toEqual(['/acme/', 'warn', 'guide', undefined]);
   });
 });
 
@@ -46,6 +56,9 @@ export default sidebars;`;
   });
 
   it('reads sidebars.json too', () => {
-    expect(sidebarDocIds(JSON.stringify({ main: ['a', { type: 'category', label: 'B', items: ['b/c'] }] }))).toEqual(['a', 'b/c']);
+    expect(sidebarDocIds(JSON.stringify({ main: ['a', { type: 'category', label: 'B', items: ['b/c'] }] }))).toEqual([
+      'a',
+      'b/c',
+    ]);
   });
 });

@@ -4,10 +4,22 @@ import { mintlifyGeneratedPageDirs, mintlifyNavigationEntries } from '../../src/
 const FILES: Record<string, string> = {
   'docs.json': JSON.stringify({
     theme: 'mint',
-    navigation: { languages: [{ language: 'en', groups: [{ group: 'Start', root: 'overview', pages: ['index', 'GET /users', 'spec.json POST /users'] }] }, { $ref: './nav/es.json' }] },
+    navigation: {
+      languages: [
+        {
+          language: 'en',
+          groups: [{ group: 'Start', root: 'overview', pages: ['index', 'GET /users', 'spec.json POST /users'] }],
+        },
+        { $ref: './nav/es.json' },
+      ],
+    },
     redirects: { $ref: 'config/redirects.json' },
   }),
-  'nav/es.json': JSON.stringify({ language: 'es', groups: [{ group: 'Guías', pages: ['es/index', { $ref: './more.json' }] }], tag: 'overridden' }),
+  'nav/es.json': JSON.stringify({
+    language: 'es',
+    groups: [{ group: 'Guías', pages: ['es/index', { $ref: './more.json' }] }],
+    tag: 'overridden',
+  }),
   'nav/more.json': JSON.stringify(['es/more']),
   'config/redirects.json': JSON.stringify([{ source: '/old', destination: '/new' }]),
   'broken.json': '{ "navigation": ',
@@ -33,15 +45,23 @@ describe('$ref configs', () => {
 
   it('lists OpenAPI specs named in the navigation (string, list or { source }) and in api.openapi, but not URLs', () => {
     const config = {
-      navigation: { tabs: [{ tab: 'API', openapi: 'api/a.json', groups: [{ group: 'B', openapi: { source: '/api/b.yaml', directory: 'b' }, pages: [] }] }, { tab: 'C', openapi: ['c.json', 'https://example.com/c.json'] }] },
+      navigation: {
+        tabs: [
+          {
+            tab: 'API',
+            openapi: 'api/a.json',
+            groups: [{ group: 'B', openapi: { source: '/api/b.yaml', directory: 'b' }, pages: [] }],
+          },
+          { tab: 'C', openapi: ['c.json', 'https://example.com/c.json'] },
+        ],
+      },
       api: { openapi: 'api/d.json' },
     };
-    expect(mintlifyNavigationEntries(new Map([['docs.json', { value: config }]]), 'docs.json').map((e) => `${e.kind} ${e.value}`)).toEqual([
-      'openapi api/a.json',
-      'openapi /api/b.yaml',
-      'openapi c.json',
-      'openapi api/d.json',
-    ]);
+    expect(
+      mintlifyNavigationEntries(new Map([['docs.json', { value: config }]]), 'docs.json').map(
+        (e) => `${e.kind} ${e.value}`,
+      ),
+    ).toEqual(['openapi api/a.json', 'openapi /api/b.yaml', 'openapi c.json', 'openapi api/d.json']);
   });
 
   it('finds where pages are generated from a spec: beside openapi entries or operations, an openapi directory, or api-reference', () => {
@@ -57,7 +77,11 @@ describe('$ref configs', () => {
   });
 
   it('records files that are missing or not JSON', async () => {
-    const files = await loadJsonWithRefs('root.json', (file) => Promise.resolve(file === 'root.json' ? '{"a": {"$ref": "gone.json"}, "b": {"$ref": "broken.json"}}' : FILES[file]));
+    const files = await loadJsonWithRefs('root.json', (file) =>
+      Promise.resolve(
+        file === 'root.json' ? '{"a": {"$ref": "gone.json"}, "b": {"$ref": "broken.json"}}' : FILES[file],
+      ),
+    );
     expect(files.get('gone.json')).toEqual({ missing: true });
     expect(files.get('broken.json')?.error).toMatch(/JSON/);
   });

@@ -12,7 +12,9 @@ describe('redirectRules', () => {
   });
 
   it('matches exact sources whatever the trailing slash, query or fragment', () => {
-    expect(['/guides/deploy', '/guides/deploy/', '/guides/deploy?x=1#top', 'guides/deploy'].every(rules.matches)).toBe(true);
+    expect(['/guides/deploy', '/guides/deploy/', '/guides/deploy?x=1#top', 'guides/deploy'].every(rules.matches)).toBe(
+      true,
+    );
     expect(rules.matches('/guides/deploy-old')).toBe(false);
   });
 

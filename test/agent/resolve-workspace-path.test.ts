@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { resolveWorkspacePath, WorkspacePathError } from '../../src/agent/resolve-workspace-path.js';
-import { makeWorkspace } from './agent-harness.js';
+import { makeWorkspace } from '../support/agent-harness.js';
 
 let ws: Awaited<ReturnType<typeof makeWorkspace>>;
 let outsideDir: string;
@@ -20,15 +20,29 @@ beforeAll(async () => {
 });
 afterAll(() => ws.cleanup());
 
-const refused = (requested: string, options = {}) => expect(resolveWorkspacePath(ws.dir, requested, options)).rejects.toBeInstanceOf(WorkspacePathError);
+const refused = (requested: string, options = {}) =>
+  expect(resolveWorkspacePath(ws.dir, requested, options)).rejects.toBeInstanceOf(WorkspacePathError);
 
 describe('resolveWorkspacePath', () => {
   it('resolves relative and absolute paths inside the workspace', async () => {
     const real = await fs.realpath(ws.dir);
-    await expect(resolveWorkspacePath(ws.dir, 'docs/intro.md')).resolves.toEqual({ absolute: path.join(real, 'docs/intro.md'), relative: 'docs/intro.md', exists: true });
-    await expect(resolveWorkspacePath(ws.dir, path.join(ws.dir, 'docs/intro.md'))).resolves.toMatchObject({ relative: 'docs/intro.md', exists: true });
-    await expect(resolveWorkspacePath(ws.dir, './docs/./new/deeper/page.md')).resolves.toEqual({ absolute: path.join(real, 'docs/new/deeper/page.md'), relative: 'docs/new/deeper/page.md', exists: false });
-    await expect(resolveWorkspacePath(ws.dir, 'docs/../docs/intro.md')).resolves.toMatchObject({ relative: 'docs/intro.md' });
+    await expect(resolveWorkspacePath(ws.dir, 'docs/intro.md')).resolves.toEqual({
+      absolute: path.join(real, 'docs/intro.md'),
+      relative: 'docs/intro.md',
+      exists: true,
+    });
+    await expect(resolveWorkspacePath(ws.dir, path.join(ws.dir, 'docs/intro.md'))).resolves.toMatchObject({
+      relative: 'docs/intro.md',
+      exists: true,
+    });
+    await expect(resolveWorkspacePath(ws.dir, './docs/./new/deeper/page.md')).resolves.toEqual({
+      absolute: path.join(real, 'docs/new/deeper/page.md'),
+      relative: 'docs/new/deeper/page.md',
+      exists: false,
+    });
+    await expect(resolveWorkspacePath(ws.dir, 'docs/../docs/intro.md')).resolves.toMatchObject({
+      relative: 'docs/intro.md',
+    });
   });
 
   it('refuses .. escapes and absolute paths outside', async () => {
@@ -50,15 +64,23 @@ describe('resolveWorkspacePath', () => {
   });
 
   it('refuses paths through a file and symlink loops', async () => {
-    await expect(resolveWorkspacePath(ws.dir, 'docs/intro.md/child.md')).rejects.toThrow(/parent of this path is a file/);
+    await expect(resolveWorkspacePath(ws.dir, 'docs/intro.md/child.md')).rejects.toThrow(
+      /parent of this path is a file/,
+    );
     await fs.symlink('loop-b', path.join(ws.dir, 'loop-a'));
     await fs.symlink('loop-a', path.join(ws.dir, 'loop-b'));
     await expect(resolveWorkspacePath(ws.dir, 'loop-a/x.md')).rejects.toThrow(/symbolic links/);
   });
 
   it('follows symlinks that stay inside to their real target', async () => {
-    await expect(resolveWorkspacePath(ws.dir, 'alias.md')).resolves.toMatchObject({ relative: 'docs/intro.md', exists: true });
-    await expect(resolveWorkspacePath(ws.dir, 'docs-alias/new.md')).resolves.toMatchObject({ relative: 'docs/new.md', exists: false });
+    await expect(resolveWorkspacePath(ws.dir, 'alias.md')).resolves.toMatchObject({
+      relative: 'docs/intro.md',
+      exists: true,
+    });
+    await expect(resolveWorkspacePath(ws.dir, 'docs-alias/new.md')).resolves.toMatchObject({
+      relative: 'docs/new.md',
+      exists: false,
+    });
   });
 
   it('refuses anything under .git, however it is spelled', async () => {
@@ -76,15 +98,26 @@ describe('resolveWorkspacePath', () => {
     await refused('   ');
     await refused('docs/intro.md\0.txt');
     await refused('.');
-    await expect(resolveWorkspacePath(ws.dir, '.', { allowRoot: true })).resolves.toMatchObject({ relative: '', exists: true });
+    await expect(resolveWorkspacePath(ws.dir, '.', { allowRoot: true })).resolves.toMatchObject({
+      relative: '',
+      exists: true,
+    });
   });
 
   it('enforces the read and write size limits', async () => {
     const limits = { maxReadBytes: 1000, maxWriteBytes: 100 };
-    await expect(resolveWorkspacePath(ws.dir, 'big.md', { read: true, limits })).rejects.toThrow(/2000 bytes, above the 1000-byte read limit/);
-    await expect(resolveWorkspacePath(ws.dir, 'docs/intro.md', { read: true, limits })).resolves.toMatchObject({ exists: true });
-    await expect(resolveWorkspacePath(ws.dir, 'new.md', { writeBytes: 101, limits })).rejects.toThrow(/101 bytes .* 100-byte write limit/);
-    await expect(resolveWorkspacePath(ws.dir, 'new.md', { writeBytes: 100, limits })).resolves.toMatchObject({ exists: false });
+    await expect(resolveWorkspacePath(ws.dir, 'big.md', { read: true, limits })).rejects.toThrow(
+      /2000 bytes, above the 1000-byte read limit/,
+    );
+    await expect(resolveWorkspacePath(ws.dir, 'docs/intro.md', { read: true, limits })).resolves.toMatchObject({
+      exists: true,
+    });
+    await expect(resolveWorkspacePath(ws.dir, 'new.md', { writeBytes: 101, limits })).rejects.toThrow(
+      /101 bytes .* 100-byte write limit/,
+    );
+    await expect(resolveWorkspacePath(ws.dir, 'new.md', { writeBytes: 100, limits })).resolves.toMatchObject({
+      exists: false,
+    });
     // The defaults allow ordinary pages.
     await expect(resolveWorkspacePath(ws.dir, 'big.md', { read: true })).resolves.toMatchObject({ exists: true });
   });

@@ -48,10 +48,16 @@ describe('cronMatches and latestSlot', () => {
 
   it('finds the latest slot at or before a time, and none before the floor', () => {
     const mondays = parseCron('0 6 * * 1');
-    expect(latestSlot(mondays, at('2026-11-23T06:00:30Z'), at('2026-11-01T00:00:00Z'))).toEqual(at('2026-11-23T06:00:00Z'));
-    expect(latestSlot(mondays, at('2026-11-23T05:59:00Z'), at('2026-11-01T00:00:00Z'))).toEqual(at('2026-11-16T06:00:00Z'));
+    expect(latestSlot(mondays, at('2026-11-23T06:00:30Z'), at('2026-11-01T00:00:00Z'))).toEqual(
+      at('2026-11-23T06:00:00Z'),
+    );
+    expect(latestSlot(mondays, at('2026-11-23T05:59:00Z'), at('2026-11-01T00:00:00Z'))).toEqual(
+      at('2026-11-16T06:00:00Z'),
+    );
     expect(latestSlot(mondays, at('2026-11-23T05:59:00Z'), at('2026-11-20T00:00:00Z'))).toBeNull();
     const yearly = parseCron('30 12 29 feb *');
-    expect(latestSlot(yearly, at('2026-11-23T00:00:00Z'), at('2020-01-01T00:00:00Z'))).toEqual(at('2024-02-29T12:30:00Z'));
+    expect(latestSlot(yearly, at('2026-11-23T00:00:00Z'), at('2020-01-01T00:00:00Z'))).toEqual(
+      at('2024-02-29T12:30:00Z'),
+    );
   });
 });

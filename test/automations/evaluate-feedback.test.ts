@@ -1,7 +1,13 @@
 import { feedbackReasons, followsPage, lateComments } from '../../src/automations/evaluate-feedback.js';
 import type { FeedbackTrigger } from '../../src/automations/parse-config.js';
 
-const trigger = (on: Partial<FeedbackTrigger>): FeedbackTrigger => ({ kind: 'feedback', thumbsDown: null, comment: false, pages: null, ...on });
+const trigger = (on: Partial<FeedbackTrigger>): FeedbackTrigger => ({
+  kind: 'feedback',
+  thumbsDown: null,
+  comment: false,
+  pages: null,
+  ...on,
+});
 
 describe('feedbackReasons', () => {
   it('starts a run once the thumbs-down since the last run reach the threshold, not before', () => {
@@ -15,7 +21,10 @@ describe('feedbackReasons', () => {
   it('starts a run on a new comment only when the trigger takes comments', () => {
     expect(feedbackReasons(trigger({ comment: true }), { thumbsDown: 0, comments: 1 })).toEqual(['1 new comment']);
     expect(feedbackReasons(trigger({ comment: true }), { thumbsDown: 9, comments: 0 })).toEqual([]);
-    expect(feedbackReasons(trigger({ thumbsDown: 1, comment: true }), { thumbsDown: 1, comments: 2 })).toEqual(['1 thumbs-down (threshold: 1)', '2 new comments']);
+    expect(feedbackReasons(trigger({ thumbsDown: 1, comment: true }), { thumbsDown: 1, comments: 2 })).toEqual([
+      '1 thumbs-down (threshold: 1)',
+      '2 new comments',
+    ]);
   });
 });
 

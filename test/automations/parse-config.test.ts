@@ -1,4 +1,9 @@
-import { MAX_THUMBS_DOWN, globProblem, pageGlobProblem, parseAutomationsConfig } from '../../src/automations/parse-config.js';
+import {
+  MAX_THUMBS_DOWN,
+  globProblem,
+  pageGlobProblem,
+  parseAutomationsConfig,
+} from '../../src/automations/parse-config.js';
 
 describe('parseAutomationsConfig', () => {
   it('loads push and schedule automations with their defaults', () => {
@@ -19,7 +24,12 @@ describe('parseAutomationsConfig', () => {
 `);
     expect(problems).toEqual([]);
     expect(automations).toEqual([
-      { id: 'api-changes', on: { kind: 'push', repository: 'acme/api', branches: ['main', 'release'], paths: ['src/**', 'openapi.yaml'] }, prompt: 'Update the docs.', draft: true },
+      {
+        id: 'api-changes',
+        on: { kind: 'push', repository: 'acme/api', branches: ['main', 'release'], paths: ['src/**', 'openapi.yaml'] },
+        prompt: 'Update the docs.',
+        draft: true,
+      },
       { id: 'weekly-links', on: { kind: 'schedule', cron: '0 6 * * 1' }, prompt: 'Fix links.', draft: false },
     ]);
   });
@@ -51,7 +61,10 @@ describe('parseAutomationsConfig', () => {
       { automation: 'good', message: 'id "good" is used twice' },
       { automation: 'both', message: '"on" must have exactly one of "push", "schedule" or "feedback"' },
       { automation: 'globs', message: 'on.push: unknown key "extra" (allowed: repository, branches, paths)' },
-      { automation: 'globs', message: expect.stringMatching(/^on.push.paths: path pattern "src\/\[a" is not a valid glob/) },
+      {
+        automation: 'globs',
+        message: expect.stringMatching(/^on.push.paths: path pattern "src\/\[a" is not a valid glob/),
+      },
       { automation: 'globs', message: 'on.push.paths: path pattern "../x" must not contain ".."' },
       { automation: 'globs', message: 'on.push.paths: path pattern "/abs" must be relative to the repository root' },
       { automation: 'no-prompt', message: 'prompt must be a non-empty string' },
@@ -84,7 +97,8 @@ describe('parseAutomationsConfig', () => {
   });
 
   it('leaves out feedback automations with unknown keys, bad thresholds, bad page globs or nothing to trigger them', () => {
-    const entry = (id: string, feedback: string) => `  - id: ${id}\n    on: { feedback: ${feedback} }\n    prompt: ok\n`;
+    const entry = (id: string, feedback: string) =>
+      `  - id: ${id}\n    on: { feedback: ${feedback} }\n    prompt: ok\n`;
     const { automations, problems } = parseAutomationsConfig(
       'automations:\n' +
         entry('good', '{ thumbsDown: 2 }') +
@@ -107,15 +121,30 @@ describe('parseAutomationsConfig', () => {
       { automation: 'fraction', message: `on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}` },
       { automation: 'text', message: `on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}` },
       { automation: 'huge', message: `on.feedback.thumbsDown must be a whole number from 1 to ${MAX_THUMBS_DOWN}` },
-      { automation: 'nothing', message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it' },
-      { automation: 'empty', message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it' },
+      {
+        automation: 'nothing',
+        message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it',
+      },
+      {
+        automation: 'empty',
+        message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it',
+      },
       { automation: 'not-a-map', message: 'on.feedback must be a mapping with "thumbsDown" and/or "comment"' },
       { automation: 'yes-string', message: 'on.feedback.comment must be true or false' },
-      { automation: 'yes-string', message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it' },
+      {
+        automation: 'yes-string',
+        message: 'on.feedback needs "thumbsDown: <n>" or "comment: true", or nothing would trigger it',
+      },
       { automation: 'extra', message: 'on.feedback: unknown key "thumbsUp" (allowed: thumbsDown, comment, pages)' },
-      { automation: 'pages', message: 'on.feedback.pages: page pattern "guides/**" must start with "/" (page paths do, e.g. "/guides/**")' },
+      {
+        automation: 'pages',
+        message: 'on.feedback.pages: page pattern "guides/**" must start with "/" (page paths do, e.g. "/guides/**")',
+      },
       { automation: 'pages', message: 'on.feedback.pages: page pattern "/a/../b" must not contain ".."' },
-      { automation: 'pages', message: expect.stringMatching(/^on.feedback.pages: page pattern "\/x\/\[a" is not a valid glob/) },
+      {
+        automation: 'pages',
+        message: expect.stringMatching(/^on.feedback.pages: page pattern "\/x\/\[a" is not a valid glob/),
+      },
       { automation: 'no-pages', message: 'on.feedback.pages must be a non-empty list of strings' },
       { automation: 'two', message: '"on" must have exactly one of "push", "schedule" or "feedback"' },
     ]);
@@ -123,9 +152,16 @@ describe('parseAutomationsConfig', () => {
   });
 
   it('reports a file that is not YAML, or not a list of automations, as a problem of the whole file', () => {
-    expect(parseAutomationsConfig('automations: [').problems[0]).toMatchObject({ automation: null, message: expect.stringMatching(/is not valid YAML/) });
-    expect(parseAutomationsConfig('- id: x').problems).toEqual([{ automation: null, message: '.scribe/automations.yml must be a mapping with an "automations" list' }]);
-    expect(parseAutomationsConfig('automations: []\nextra: 1').problems).toEqual([{ automation: null, message: '.scribe/automations.yml: unknown key "extra" (allowed: automations)' }]);
+    expect(parseAutomationsConfig('automations: [').problems[0]).toMatchObject({
+      automation: null,
+      message: expect.stringMatching(/is not valid YAML/),
+    });
+    expect(parseAutomationsConfig('- id: x').problems).toEqual([
+      { automation: null, message: '.scribe/automations.yml must be a mapping with an "automations" list' },
+    ]);
+    expect(parseAutomationsConfig('automations: []\nextra: 1').problems).toEqual([
+      { automation: null, message: '.scribe/automations.yml: unknown key "extra" (allowed: automations)' },
+    ]);
     expect(parseAutomationsConfig('')).toEqual({ automations: [], problems: [] });
   });
 

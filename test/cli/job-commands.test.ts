@@ -12,9 +12,17 @@ describe('scribe job … (the public API as a client)', () => {
   let projectId: string;
   let env: Record<string, string>;
   beforeAll(async () => {
-    app = await startTestApp({ provider: 'sqlite', routes: [jobRoutes()], env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test' } });
+    app = await startTestApp({
+      provider: 'sqlite',
+      routes: [jobRoutes()],
+      env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test' },
+    });
     projectId = (await app.project({ repository: 'acme/cli-docs' })).id;
-    env = { SCRIBE_URL: app.url, SCRIBE_API_KEY: await app.key(projectId, 'write'), DATABASE_URL: 'file:/nonexistent-dir-not-used/x.db' };
+    env = {
+      SCRIBE_URL: app.url,
+      SCRIBE_API_KEY: await app.key(projectId, 'write'),
+      DATABASE_URL: 'file:/nonexistent-dir-not-used/x.db',
+    };
   });
   afterAll(async () => {
     await app.close();
@@ -50,10 +58,18 @@ describe('scribe job … (the public API as a client)', () => {
     let jobId: string | undefined;
     for (let i = 0; i < 50 && !jobId; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      jobId = (await listJobs({ db: app.ctx.db, projectId, status: 'active', limit: 1, offset: 0 })).jobs.find((j) => j.branch.includes('document-the-new-flag'))?.id;
+      jobId = (await listJobs({ db: app.ctx.db, projectId, status: 'active', limit: 1, offset: 0 })).jobs.find((j) =>
+        j.branch.includes('document-the-new-flag'),
+      )?.id;
     }
     expect(jobId).toBeDefined();
-    await appendEvent({ db: app.ctx.db, clock: app.ctx.clock, jobId: jobId!, type: 'tool_call', data: { tool: 'str_replace_based_edit_tool', path: 'docs/flags.md' } });
+    await appendEvent({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      jobId: jobId!,
+      type: 'tool_call',
+      data: { tool: 'str_replace_based_edit_tool', path: 'docs/flags.md' },
+    });
     await new Promise((r) => setTimeout(r, 1500));
     await archiveJob({ db: app.ctx.db, clock: app.ctx.clock, projectId, jobId: jobId! });
     const result = await waiting;
@@ -70,14 +86,16 @@ describe('scribe job … (the public API as a client)', () => {
     expect(notFound.code).toBe(1);
     expect(notFound.err).toEqual(['scribe: HTTP 404: Job not found']);
     const empty = await run(['job', 'create', '--project', projectId, 'x'.repeat(20_001)]);
-    expect(empty.err[0]).toMatch(/^scribe: HTTP 400: Invalid job request \(prompt: prompt must be at most 20000 characters\)/);
+    expect(empty.err[0]).toMatch(
+      /^scribe: HTTP 400: Invalid job request \(prompt: prompt must be at most 20000 characters\)/,
+    );
     const down = await run(['job', 'list', '--project', projectId], { SCRIBE_URL: 'http://127.0.0.1:1' });
     expect(down.err[0]).toMatch(/^scribe: cannot reach Scribe at http:\/\/127\.0\.0\.1:1/);
   });
 
   it('formats events on one line', () => {
-    expect(formatEvent({ id: 3, type: 'turn', createdAt: '2026-11-21T10:00:05.123Z', turn: 2, usage: { inputTokens: 5 } })).toBe(
-      '10:00:05  turn       turn=2 usage={"inputTokens":5}',
-    );
+    expect(
+      formatEvent({ id: 3, type: 'turn', createdAt: '2026-11-21T10:00:05.123Z', turn: 2, usage: { inputTokens: 5 } }),
+    ).toBe('10:00:05  turn       turn=2 usage={"inputTokens":5}');
   });
 });

@@ -16,7 +16,10 @@ describe.each(PROVIDERS)('scribe CLI on %s', (provider) => {
   let env: Record<string, string>;
   beforeAll(async () => {
     database = await createEmptyDatabase(provider);
-    env = { DATABASE_URL: provider === 'sqlite' ? `file:${(database.target as { filePath: string }).filePath}` : database.target.url };
+    env = {
+      DATABASE_URL:
+        provider === 'sqlite' ? `file:${(database.target as { filePath: string }).filePath}` : database.target.url,
+    };
   });
   afterAll(async () => {
     await database.drop();
@@ -31,13 +34,28 @@ describe.each(PROVIDERS)('scribe CLI on %s', (provider) => {
     expect((await run('migrate')).out.at(-1)).toMatch(/^applied \d+_init/);
     expect((await run('migrate')).out).toEqual(['database is up to date']);
 
-    const added = await run('project', 'add', '--repo', 'acme/docs', '--ref', 'main', '--installation', '7', '--host', 'docs.acme.com', '--host', 'acme.dev');
+    const added = await run(
+      'project',
+      'add',
+      '--repo',
+      'acme/docs',
+      '--ref',
+      'main',
+      '--installation',
+      '7',
+      '--host',
+      'docs.acme.com',
+      '--host',
+      'acme.dev',
+    );
     expect(added.code).toBe(0);
     const id = added.out.at(-1)!;
     expect(id).toMatch(/^prj_[0-9A-Za-z]{20}$/);
 
     const listed = await run('project', 'list');
-    expect(listed.out).toEqual([`${id}\tacme/docs\tmain\tinstallation 7\tmanual\tenabled\thosts: docs.acme.com,acme.dev`]);
+    expect(listed.out).toEqual([
+      `${id}\tacme/docs\tmain\tinstallation 7\tmanual\tenabled\thosts: docs.acme.com,acme.dev`,
+    ]);
 
     const dup = await run('project', 'add', '--repo', 'acme/docs', '--ref', 'main');
     expect(dup.code).toBe(1);
@@ -78,9 +96,13 @@ describe.each(PROVIDERS)('scribe CLI on %s', (provider) => {
   });
 
   it('explains usage errors with exit code 2', async () => {
-    expect((await run('key', 'create', '--scope', 'admin', '--all')).err[0]).toBe('scribe: --scope must be read or write\n  usage: scribe key create --project <id>|--all --scope read|write [--expires <days>]');
+    expect((await run('key', 'create', '--scope', 'admin', '--all')).err[0]).toBe(
+      'scribe: --scope must be read or write\n  usage: scribe key create --project <id>|--all --scope read|write [--expires <days>]',
+    );
     expect((await run('key', 'create', '--scope', 'read')).code).toBe(2);
-    expect((await run('key', 'create', '--scope', 'read', '--all', '--bogus')).err[0]).toMatch(/Unknown option '--bogus'/);
+    expect((await run('key', 'create', '--scope', 'read', '--all', '--bogus')).err[0]).toMatch(
+      /Unknown option '--bogus'/,
+    );
     expect((await run('nonsense')).code).toBe(2);
     const help = await run('help');
     expect(help.code).toBe(0);

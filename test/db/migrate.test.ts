@@ -27,7 +27,9 @@ describe.each(PROVIDERS)('migrations on %s', (provider) => {
     await migrateDatabase(database.target);
     const { db, close } = (await import('../../src/db/client.js')).openDatabase(database.target);
     try {
-      const rows = await db.$queryRawUnsafe<{ migration_name: string; checksum: string; finished_at: unknown; applied_steps_count: number | bigint }[]>(
+      const rows = await db.$queryRawUnsafe<
+        { migration_name: string; checksum: string; finished_at: unknown; applied_steps_count: number | bigint }[]
+      >(
         'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
       );
       expect(rows.map((r) => r.migration_name)).toEqual(migrationNames(database.target));
@@ -50,13 +52,19 @@ describe('concurrent start-ups on one PostgreSQL', () => {
   it('migrate once: the second waits on the advisory lock and finds nothing to apply', async () => {
     const database = await createEmptyDatabase('postgresql');
     try {
-      const results = await Promise.all([migrateDatabase(database.target), migrateDatabase(database.target), migrateDatabase(database.target)]);
+      const results = await Promise.all([
+        migrateDatabase(database.target),
+        migrateDatabase(database.target),
+        migrateDatabase(database.target),
+      ]);
       const names = migrationNames(database.target);
       expect(results.filter((applied) => applied.length === names.length)).toHaveLength(1);
       expect(results.filter((applied) => applied.length === 0)).toHaveLength(2);
       const client = new pg.Client({ connectionString: database.target.url });
       await client.connect();
-      const { rows } = await client.query('SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name ORDER BY migration_name');
+      const { rows } = await client.query(
+        'SELECT migration_name, count(*)::int AS n FROM _prisma_migrations GROUP BY migration_name ORDER BY migration_name',
+      );
       await client.end();
       expect(rows).toEqual(names.map((migration_name) => ({ migration_name, n: 1 })));
     } finally {
@@ -70,7 +78,10 @@ describe('two scribe processes starting at once on one PostgreSQL', () => {
     const database = await createEmptyDatabase('postgresql');
     try {
       const bin = path.resolve(import.meta.dirname, '../../bin/scribe.js');
-      const run = () => promisify(execFile)(process.execPath, [bin, 'migrate'], { env: { PATH: process.env.PATH, DATABASE_URL: database.target.url } });
+      const run = () =>
+        promisify(execFile)(process.execPath, [bin, 'migrate'], {
+          env: { PATH: process.env.PATH, DATABASE_URL: database.target.url },
+        });
       const outputs = (await Promise.all([run(), run()])).map((r) => r.stdout.trim()).sort();
       expect(outputs).toEqual([`applied ${migrationNames(database.target).join(', ')}`, 'database is up to date']);
       expect(await schemaDrift(database.target)).toBe('');

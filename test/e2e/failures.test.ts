@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { edit, reply, text } from '../support/anthropic-server.js';
-import { forTask, leftoverWorkspaces, startE2E, type E2E } from './harness.js';
+import { forTask, leftoverWorkspaces, startE2E, type E2E } from '../support/e2e-harness.js';
 
 const final = (title: string) => reply([text(`Title: ${title}\n\nDone.`)]);
 
@@ -25,13 +25,17 @@ describe('agent job failures and refusals end to end', () => {
     const created = await e2e.createJob({ prompt: '[botuser] Fix typos' });
     const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail');
     expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/^Could not look up the App's bot user \(GET \/users\/scribe-docs\[bot\]\): GitHub answered 404/);
+    expect(job.error).toMatch(
+      /^Could not look up the App's bot user \(GET \/users\/scribe-docs\[bot\]\): GitHub answered 404/,
+    );
     expect(job.error).not.toMatch(/cannot access|install the app/);
     expect((await e2e.events(created.id)).find((e) => e.type === 'failed')).toMatchObject({ stage: 'github' });
     // not cached: the next job looks the user up again and gets through
     e2e.anthropic.script([final('Nothing to change')], forTask('[botuser-again]'));
     const again = await e2e.createJob({ prompt: '[botuser-again] Fix typos' });
-    expect((await e2e.waitForJob(again.id, (j) => j.status !== 'active', 'the second job to finish')).status).toBe('completed');
+    expect((await e2e.waitForJob(again.id, (j) => j.status !== 'active', 'the second job to finish')).status).toBe(
+      'completed',
+    );
   });
 
   it('a repository the installation cannot access → failed at the github stage with what to do', async () => {
@@ -40,14 +44,19 @@ describe('agent job failures and refusals end to end', () => {
     const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail', projectId);
     expect(job.status).toBe('failed');
     expect(job.error).toMatch(/cannot access acme\/secret: install the app/);
-    expect((await e2e.events(created.id, projectId)).find((e) => e.type === 'failed')).toMatchObject({ stage: 'github' });
+    expect((await e2e.events(created.id, projectId)).find((e) => e.type === 'failed')).toMatchObject({
+      stage: 'github',
+    });
     expect(e2e.anthropic.requests.some((r) => JSON.stringify(r.body).includes('[secret]'))).toBe(false);
   });
 
   it('a push rejected by branch protection → failed at the push stage, no pull request', async () => {
     const { projectId, key } = await e2e.addProject('acme/locked');
     e2e.github.protectBranches('acme/locked', 'scribe/*');
-    e2e.anthropic.script([reply([edit({ command: 'create', path: 'new.md', file_text: '# New\n' })]), final('Add a page')], forTask('[locked]'));
+    e2e.anthropic.script(
+      [reply([edit({ command: 'create', path: 'new.md', file_text: '# New\n' })]), final('Add a page')],
+      forTask('[locked]'),
+    );
     const created = await e2e.createJob({ prompt: '[locked] Add a page' }, { projectId, key });
     const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail', projectId);
     expect(job.status).toBe('failed');
@@ -97,7 +106,10 @@ describe('agent job failures and refusals end to end', () => {
   it('limits exceeded → failed with the limit named and what to change (here SCRIBE_MAX_TURNS=1)', async () => {
     await e2e.scribe.stop();
     e2e.scribe = await e2e.start({ SCRIBE_MAX_TURNS: '1' });
-    e2e.anthropic.script([reply([edit({ command: 'view', path: 'index.mdx' })]), final('Never reached')], forTask('[limits]'));
+    e2e.anthropic.script(
+      [reply([edit({ command: 'view', path: 'index.mdx' })]), final('Never reached')],
+      forTask('[limits]'),
+    );
     const created = await e2e.createJob({ prompt: '[limits] Review the home page' });
     const job = await e2e.waitForJob(created.id, (j) => j.status !== 'active', 'the job to fail');
     expect(job.status).toBe('failed');

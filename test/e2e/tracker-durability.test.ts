@@ -2,18 +2,28 @@ import { PROVIDERS } from '../support/databases.js';
 import { createTestDatabase } from '../support/databases.js';
 import { scribeEnv, startScribeProcess, type ScribeProcess } from '../support/scribe-process.js';
 import { addProject } from '../../src/projects/projects.js';
-import { openSql } from '../../src/analytics/sql.js';
+import { openSql } from '../../src/analytics/store/sql.js';
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const CLIENTS = 40;
 
 describe.each(PROVIDERS)('tracker group commit and kill -9 on %s', (provider) => {
   it('every event answered 202 is stored exactly once; only unanswered events are lost, at most one group commit', async () => {
     const database = await createTestDatabase(provider);
-    const env = scribeEnv({ databaseUrl: database.target.url, extra: { SCRIBE_TRACKER_COMMIT_MS: '20', SCRIBE_TRACKER_COMMIT_EVENTS: '500' } });
+    const env = scribeEnv({
+      databaseUrl: database.target.url,
+      extra: { SCRIBE_TRACKER_COMMIT_MS: '20', SCRIBE_TRACKER_COMMIT_EVENTS: '500' },
+    });
     let scribe: ScribeProcess | undefined;
     try {
-      const project = await addProject({ db: database.db, clock: () => new Date(), repository: 'acme/docs', ref: 'main', hostnames: ['docs.example.com'] });
+      const project = await addProject({
+        db: database.db,
+        clock: () => new Date(),
+        repository: 'acme/docs',
+        ref: 'main',
+        hostnames: ['docs.example.com'],
+      });
       scribe = await startScribeProcess({ env });
       const send = (url: string, n: number) =>
         fetch(`${url}/api/event`, {

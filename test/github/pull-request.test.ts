@@ -21,7 +21,13 @@ describe('pullRequestText', () => {
   });
 
   it('falls back to the prompt for the title, clips long titles, and names the job without a public URL', () => {
-    const text = pullRequestText({ title: null, summary: null, prompts: [`${'Rewrite '.repeat(30)}\nsecond line`], jobId: 'job_2', jobUrl: null });
+    const text = pullRequestText({
+      title: null,
+      summary: null,
+      prompts: [`${'Rewrite '.repeat(30)}\nsecond line`],
+      jobId: 'job_2',
+      jobUrl: null,
+    });
     expect(text.title.length).toBeLessThanOrEqual(120);
     expect(text.title.endsWith('…')).toBe(true);
     expect(text.body).toContain('The documentation agent edited the files in this pull request.');

@@ -2,6 +2,10 @@ import type { RouteModule } from '../../src/http/app.js';
 import { requireApiKey, authenticatedProject } from '../../src/http/authenticate.js';
 import { jsonBody } from '../../src/http/json-body.js';
 import { healthRoutes } from '../../src/http/routes/health.js';
+import { analyticsRoutes } from '../../src/http/routes/analytics.js';
+import { analyticsAiRoutes } from '../../src/http/routes/analytics-ai.js';
+import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
+import { apiDocsRoutes } from '../../src/http/routes/api-docs.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { PROVIDERS } from '../support/databases.js';
 
@@ -36,7 +40,10 @@ describe.each(PROVIDERS)('HTTP contract on %s', (provider) => {
   });
 
   const call = (path: string, init: RequestInit & { key?: string } = {}) =>
-    fetch(`${app.url}${path}`, { ...init, headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...(init.headers as object) } });
+    fetch(`${app.url}${path}`, {
+      ...init,
+      headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...(init.headers as object) },
+    });
 
   async function expectError(res: Response, status: number, error: string | RegExp) {
     expect(res.status).toBe(status);
@@ -58,9 +65,17 @@ describe.each(PROVIDERS)('HTTP contract on %s', (provider) => {
 
   it('401 for a missing, malformed, unknown or revoked key', async () => {
     await expectError(await call(`/v1/probe/${projectId}`), 401, /^Missing API key/);
-    await expectError(await call(`/v1/probe/${projectId}`, { headers: { authorization: 'Basic abc' } }), 401, 'Authorization header must be "Bearer <API key>"');
+    await expectError(
+      await call(`/v1/probe/${projectId}`, { headers: { authorization: 'Basic abc' } }),
+      401,
+      'Authorization header must be "Bearer <API key>"',
+    );
     await expectError(await call(`/v1/probe/${projectId}`, { key: 'scribe_sk_short' }), 401, 'Malformed API key');
-    await expectError(await call(`/v1/probe/${projectId}`, { key: `scribe_sk_${'Z'.repeat(40)}` }), 401, 'Unknown API key');
+    await expectError(
+      await call(`/v1/probe/${projectId}`, { key: `scribe_sk_${'Z'.repeat(40)}` }),
+      401,
+      'Unknown API key',
+    );
     const revoked = await app.key(projectId, 'read');
     const { revokeApiKey, listApiKeys } = await import('../../src/keys/api-keys.js');
     const info = (await listApiKeys(app.ctx.db)).at(-1)!;
@@ -70,8 +85,21 @@ describe.each(PROVIDERS)('HTTP contract on %s', (provider) => {
 
   it('401 comes before 404 for unknown projects; 403 for another project or missing scope', async () => {
     await expectError(await call('/v1/probe/prj_unknown'), 401, /^Missing API key/);
-    await expectError(await call(`/v1/probe/${otherProjectId}`, { key: readKey }), 403, 'This API key is not valid for this project');
-    await expectError(await call(`/v1/probe/${projectId}`, { method: 'POST', key: readKey, body: '{}', headers: { 'content-type': 'application/json' } }), 403, /needs a write key/);
+    await expectError(
+      await call(`/v1/probe/${otherProjectId}`, { key: readKey }),
+      403,
+      'This API key is not valid for this project',
+    );
+    await expectError(
+      await call(`/v1/probe/${projectId}`, {
+        method: 'POST',
+        key: readKey,
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      403,
+      /needs a write key/,
+    );
     const allKey = await app.key(null, 'read');
     await expectError(await call('/v1/probe/prj_unknown', { key: allKey }), 404, 'Project not found');
   });
@@ -81,18 +109,42 @@ describe.each(PROVIDERS)('HTTP contract on %s', (provider) => {
   });
 
   it('accepts JSON; 400 malformed, 415 wrong content type, 413 over the limit', async () => {
-    const ok = await call(`/v1/probe/${projectId}`, { method: 'POST', key: writeKey, body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const ok = await call(`/v1/probe/${projectId}`, {
+      method: 'POST',
+      key: writeKey,
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(ok.status).toBe(201);
     expect(await ok.json()).toEqual({ got: { a: 1 } });
     const malformed = await expectError(
-      await call(`/v1/probe/${projectId}`, { method: 'POST', key: writeKey, body: '{"a":', headers: { 'content-type': 'application/json' } }),
+      await call(`/v1/probe/${projectId}`, {
+        method: 'POST',
+        key: writeKey,
+        body: '{"a":',
+        headers: { 'content-type': 'application/json' },
+      }),
       400,
       'Malformed JSON in request body',
     );
     expect(malformed).toHaveProperty('details');
-    await expectError(await call(`/v1/probe/${projectId}`, { method: 'POST', key: writeKey, body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'Content-Type must be application/json');
     await expectError(
-      await call(`/v1/probe/${projectId}`, { method: 'POST', key: writeKey, body: JSON.stringify({ a: 'x'.repeat(2000) }), headers: { 'content-type': 'application/json' } }),
+      await call(`/v1/probe/${projectId}`, {
+        method: 'POST',
+        key: writeKey,
+        body: 'a=1',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'Content-Type must be application/json',
+    );
+    await expectError(
+      await call(`/v1/probe/${projectId}`, {
+        method: 'POST',
+        key: writeKey,
+        body: JSON.stringify({ a: 'x'.repeat(2000) }),
+        headers: { 'content-type': 'application/json' },
+      }),
       413,
       /^Request body is too large/,
     );
@@ -108,5 +160,66 @@ describe.each(PROVIDERS)('HTTP contract on %s', (provider) => {
   it('healthz and readyz', async () => {
     expect(await (await call('/healthz')).json()).toEqual({ status: 'ok' });
     expect(await (await call('/readyz')).json()).toEqual({ status: 'ok', database: provider });
+  });
+});
+
+describe.each(PROVIDERS)('X-Content-Type-Options on %s', (provider) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({
+      provider,
+      routes: ({ analytics }) => [
+        healthRoutes,
+        probeRoutes,
+        analyticsRoutes({ analytics }),
+        analyticsAiRoutes({ analytics }),
+        dashboardRoutes,
+        apiDocsRoutes,
+      ],
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('is nosniff on every answer: JSON, errors, CSV, the hot route, scripts, pages and static files', async () => {
+    const project = await app.project({ hostnames: ['docs.example.com'] });
+    const key = await app.key(project.id, 'write');
+    const auth = { authorization: `Bearer ${key}` };
+    const json = { ...auth, 'content-type': 'application/json' };
+    const event = JSON.stringify({ projectId: project.id, url: 'https://docs.example.com/intro' });
+    const requests: [string, RequestInit & { expect: number; type: RegExp }][] = [
+      ['/healthz', { expect: 200, type: /^application\/json/ }],
+      ['/v9/nothing-here', { expect: 404, type: /^application\/json/ }],
+      [`/v1/probe/${project.id}`, { expect: 401, type: /^application\/json/ }],
+      ['/v1/boom', { expect: 500, type: /^application\/json/ }],
+      [
+        `/v1/probe/${project.id}`,
+        { method: 'POST', headers: json, body: JSON.stringify({ a: 'x'.repeat(2000) }), expect: 413, type: /json/ },
+      ],
+      ['/api/github/webhooks', { method: 'POST', body: '{}', expect: 503, type: /^application\/json/ }],
+      [
+        '/api/event',
+        { method: 'POST', headers: { 'content-type': 'text/plain' }, body: event, expect: 202, type: /^$/ },
+      ],
+      ['/js/scribe.js', { expect: 200, type: /^application\/javascript/ }],
+      [`/v1/analytics/${project.id}/ai/purposes?format=csv`, { headers: auth, expect: 200, type: /^text\/csv/ }],
+      [`/v1/analytics/${project.id}/ai/purposes`, { headers: auth, expect: 200, type: /^application\/json/ }],
+      ['/dashboard', { expect: 200, type: /^text\/html/ }],
+      ['/dashboard/dashboard.js', { expect: 200, type: /^text\/javascript/ }],
+      ['/dashboard/vendor/chart.umd.min.js', { expect: 200, type: /^application\/javascript/ }],
+      ['/openapi.json', { expect: 200, type: /^application\/json/ }],
+      ['/docs/assets/swagger-ui.css', { expect: 200, type: /^text\/css/ }],
+    ];
+    for (const [path, init] of requests) {
+      const res = await fetch(`${app.url}${path}`, init);
+      await res.arrayBuffer();
+      expect({
+        path,
+        status: res.status,
+        type: init.type.test(res.headers.get('content-type') ?? ''),
+        nosniff: res.headers.get('x-content-type-options'),
+      }).toEqual({ path, status: init.expect, type: true, nosniff: 'nosniff' });
+    }
   });
 });

@@ -21,7 +21,11 @@ const probeRoutes: RouteModule = (router, _ctx, addHotRoute) => {
 
 async function observations(route: string, status: string): Promise<number> {
   const metric = await httpRequestDuration.get();
-  return metric.values.find((v) => v.metricName?.endsWith('_count') && v.labels.route === route && v.labels.status === status)?.value ?? 0;
+  return (
+    metric.values.find(
+      (v) => v.metricName?.endsWith('_count') && v.labels.route === route && v.labels.status === status,
+    )?.value ?? 0
+  );
 }
 
 describe('hot routes', () => {
@@ -34,7 +38,8 @@ describe('hot routes', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  const post = (path: string, headers: Record<string, string> = {}) => fetch(`${app.url}${path}`, { method: 'POST', headers, body: 'x' });
+  const post = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${app.url}${path}`, { method: 'POST', headers, body: 'x' });
 
   it('answer the requests they accept before Express, with the request id, log line and duration metric its middleware would give', async () => {
     const logged = jest.spyOn(app.ctx.logger, 'info');
@@ -42,12 +47,19 @@ describe('hot routes', () => {
     const res = await post('/v1/hot-probe', { 'x-hot': '1', 'x-request-id': 'probe-request-1' });
     expect(await res.text()).toBe('hot, before Express');
     expect(res.headers.get('x-request-id')).toBe('probe-request-1');
-    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ requestId: 'probe-request-1', method: 'POST', route: '/v1/hot-probe', status: 200 }), 'request');
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ requestId: 'probe-request-1', method: 'POST', route: '/v1/hot-probe', status: 200 }),
+      'request',
+    );
     expect(await observations('/v1/hot-probe', '200')).toBe(before + 1);
   });
 
   it('leave everything else to the router: requests not accepted, other paths, query strings', async () => {
-    for (const [path, headers] of [['/v1/hot-probe', {}], ['/v1/hot-probe?x=1', { 'x-hot': '1' }], ['/v1/hot-probe/', { 'x-hot': '1' }]] as const) {
+    for (const [path, headers] of [
+      ['/v1/hot-probe', {}],
+      ['/v1/hot-probe?x=1', { 'x-hot': '1' }],
+      ['/v1/hot-probe/', { 'x-hot': '1' }],
+    ] as const) {
       const res = await post(path, headers);
       expect(await res.text()).toBe('router');
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -6,7 +6,9 @@ describe('plain text request', () => {
   it('takes what sendBeacon and fetch send: UTF-8 text or JSON of a known length within the limit', () => {
     expect(isPlainTextRequest(plain, 8192)).toBe(true);
     expect(isPlainTextRequest({ 'content-type': 'application/json', 'content-length': '8192' }, 8192)).toBe(true);
-    expect(isPlainTextRequest({ 'content-type': 'Application/JSON; charset=utf-8', 'content-length': '0' }, 8192)).toBe(true);
+    expect(isPlainTextRequest({ 'content-type': 'Application/JSON; charset=utf-8', 'content-length': '0' }, 8192)).toBe(
+      true,
+    );
     expect(isPlainTextRequest({ 'content-length': '5' }, 8192)).toBe(true);
   });
 

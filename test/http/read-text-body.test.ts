@@ -14,7 +14,9 @@ describe('read text body', () => {
   it('decodes as the text body parser does: a leading byte order mark dropped, invalid bytes as U+FFFD', async () => {
     const body = new PassThrough();
     const text = readTextBody(body);
-    body.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}')]));
+    body.end(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}')]),
+    );
     expect(await text).toBe('{"a":"\ufffd"}');
   });
 

@@ -16,7 +16,12 @@ describe.each(PROVIDERS)('job event notifier on %s', (provider) => {
     database = await createTestDatabase(provider);
     // another connection writes the events, as another process would
     other = openDatabase(database.target);
-    notifier = createJobEventNotifier({ db: database.db, database: database.target, logger: createLogger('silent'), pollMs: 20 });
+    notifier = createJobEventNotifier({
+      db: database.db,
+      database: database.target,
+      logger: createLogger('silent'),
+      pollMs: 20,
+    });
   });
   afterAll(async () => {
     await notifier.close();
@@ -24,9 +29,20 @@ describe.each(PROVIDERS)('job event notifier on %s', (provider) => {
     await database.drop();
   });
 
-  it("wakes the listeners of a job when any connection adds one of its events, and only them", async () => {
+  it('wakes the listeners of a job when any connection adds one of its events, and only them', async () => {
     const project = await addProject({ db: database.db, clock, repository: 'acme/notify', ref: 'main' });
-    const newJob = () => createJob({ db: database.db, clock, projectId: project.id, repository: 'acme/notify', baseRef: 'main', branch: (id) => `scribe/${id}`, model: 'm', draft: false, prompt: 'p' });
+    const newJob = () =>
+      createJob({
+        db: database.db,
+        clock,
+        projectId: project.id,
+        repository: 'acme/notify',
+        baseRef: 'main',
+        branch: (id) => `scribe/${id}`,
+        model: 'm',
+        draft: false,
+        prompt: 'p',
+      });
     const [a, b] = [await newJob(), await newJob()];
     const woken = { a: 0, b: 0, late: 0 };
     const stopA = notifier.subscribe(a.id, () => woken.a++);

@@ -13,12 +13,25 @@ describe.each(PROVIDERS)('job gauges on %s', (provider) => {
     try {
       const project = await addProject({ db: database.db, clock, repository: 'acme/metrics', ref: 'main' });
       const make = (prompt: string) =>
-        createJob({ db: database.db, clock, projectId: project.id, repository: project.repository, baseRef: 'main', branch: (id) => `scribe/${id}`, model: 'm', draft: false, prompt });
+        createJob({
+          db: database.db,
+          clock,
+          projectId: project.id,
+          repository: project.repository,
+          baseRef: 'main',
+          branch: (id) => `scribe/${id}`,
+          model: 'm',
+          draft: false,
+          prompt,
+        });
       const [a] = [await make('one'), await make('two'), await make('three')];
       await archiveJob({ db: database.db, clock, projectId: project.id, jobId: a.id });
       // a lease held until after "now": that job is running, not waiting
       const held = await make('four');
-      await database.db.agentJob.update({ where: { id: held.id }, data: { leaseOwner: 'w1', leaseExpiresAt: new Date('2026-11-21T10:05:00.000Z') } });
+      await database.db.agentJob.update({
+        where: { id: held.id },
+        data: { leaseOwner: 'w1', leaseExpiresAt: new Date('2026-11-21T10:05:00.000Z') },
+      });
 
       const { body } = await renderMetrics();
       expect(body).toMatch(/^scribe_jobs\{status="active"\} 3$/m);

@@ -9,14 +9,37 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
   const database = useTestDatabase(provider);
   const clock = fixedClock();
   let projectId: string;
-  const queue = (workerId: string, leaseMs = 30_000): QueueParams => ({ db: database.db, database: database.target, clock, workerId, leaseMs });
+  const queue = (workerId: string, leaseMs = 30_000): QueueParams => ({
+    db: database.db,
+    database: database.target,
+    clock,
+    workerId,
+    leaseMs,
+  });
   const newJob = (prompt = 'Fix the typo') =>
-    createJob({ db: database.db, clock, projectId, repository: 'acme/docs', baseRef: 'main', branch: (id) => `scribe/${id}`, model: 'm', draft: false, prompt });
+    createJob({
+      db: database.db,
+      clock,
+      projectId,
+      repository: 'acme/docs',
+      baseRef: 'main',
+      branch: (id) => `scribe/${id}`,
+      model: 'm',
+      draft: false,
+      prompt,
+    });
 
   beforeEach(async () => {
     clock.set('2026-11-21T10:00:00.000Z');
     await database.db.agentJob.deleteMany({});
-    projectId = (await addProject({ db: database.db, clock, repository: `acme/docs-${Math.random().toString(36).slice(2)}`, ref: 'main' })).id;
+    projectId = (
+      await addProject({
+        db: database.db,
+        clock,
+        repository: `acme/docs-${Math.random().toString(36).slice(2)}`,
+        ref: 'main',
+      })
+    ).id;
   });
 
   it('gives each job to exactly one of many concurrent claimers', async () => {
@@ -62,7 +85,12 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
     await addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'Also fix the title' });
     const result = { prNumber: 3, prLink: 'http://x/pull/3', title: 't', summary: 's' };
     expect(await finishRun({ ...queue('a'), jobId: job.id, handledSeq: 1, result })).toBe('requeued');
-    expect(await getJob(database.db, projectId, job.id)).toMatchObject({ status: 'active', prLink: 'http://x/pull/3', handledSeq: 1, attempts: 0 });
+    expect(await getJob(database.db, projectId, job.id)).toMatchObject({
+      status: 'active',
+      prLink: 'http://x/pull/3',
+      handledSeq: 1,
+      attempts: 0,
+    });
     const [again] = await claimJobs({ ...queue('b'), limit: 1 });
     expect(again.id).toBe(job.id);
     expect(await finishRun({ ...queue('b'), jobId: job.id, handledSeq: 2, result })).toBe('completed');
@@ -76,10 +104,18 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
     const result = { prNumber: 3, prLink: 'http://x/pull/3', title: 't', summary: 's' };
     const failed = await newJob();
     await claimJobs({ ...queue('a'), limit: 1 });
-    expect(await failRun({ ...queue('a'), jobId: failed.id, error: 'GitHub rejected the push', stage: 'push' })).toBe(true);
-    expect(await lastEvent(failed.id)).toMatchObject({ type: 'failed', stage: 'push', error: 'GitHub rejected the push' });
+    expect(await failRun({ ...queue('a'), jobId: failed.id, error: 'GitHub rejected the push', stage: 'push' })).toBe(
+      true,
+    );
+    expect(await lastEvent(failed.id)).toMatchObject({
+      type: 'failed',
+      stage: 'push',
+      error: 'GitHub rejected the push',
+    });
     expect(await failRun({ ...queue('a'), jobId: failed.id, error: 'again', stage: 'push' })).toBe(false);
-    expect((await listEvents({ db: database.db, jobId: failed.id })).filter((e) => e.type === 'failed')).toHaveLength(1);
+    expect((await listEvents({ db: database.db, jobId: failed.id })).filter((e) => e.type === 'failed')).toHaveLength(
+      1,
+    );
 
     const done = await newJob();
     await claimJobs({ ...queue('a'), limit: 1 });
@@ -110,12 +146,18 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
     const job = await newJob();
     await claimJobs({ ...queue('a'), limit: 1 });
     await failRun({ ...queue('a'), jobId: job.id, error: 'The model was overloaded', stage: 'agent' });
-    expect(await getJob(database.db, projectId, job.id)).toMatchObject({ status: 'failed', error: 'The model was overloaded', errorStage: 'agent' });
+    expect(await getJob(database.db, projectId, job.id)).toMatchObject({
+      status: 'failed',
+      error: 'The model was overloaded',
+      errorStage: 'agent',
+    });
     const reactivated = await addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'try again' });
     expect(reactivated).toMatchObject({ job: { status: 'active', error: null }, seq: 2 });
     expect(await claimJobs({ ...queue('b'), limit: 1 })).toHaveLength(1);
     await archiveJob({ db: database.db, clock, projectId, jobId: job.id });
-    await expect(addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'again' })).rejects.toThrow(/archived/);
+    await expect(addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'again' })).rejects.toThrow(
+      /archived/,
+    );
   });
 
   it('changes a status only along the allowed moves, whatever races it', async () => {
@@ -130,14 +172,21 @@ describe.each(PROVIDERS)('job queue on %s', (provider) => {
     for (let i = 0; i < 6; i++) {
       const job = await newJob(`race ${i}`);
       await claimJobs({ ...queue('b'), limit: 1 });
-      await finishRun({ ...queue('b'), jobId: job.id, handledSeq: 1, result: { prNumber: null, prLink: null, title: null, summary: null } });
+      await finishRun({
+        ...queue('b'),
+        jobId: job.id,
+        handledSeq: 1,
+        result: { prNumber: null, prLink: null, title: null, summary: null },
+      });
       await Promise.allSettled([
         addMessage({ db: database.db, clock, projectId, jobId: job.id, prompt: 'more' }),
         archiveJob({ db: database.db, clock, projectId, jobId: job.id }),
         archiveJob({ db: database.db, clock, projectId, jobId: job.id }),
       ]);
       expect((await getJob(database.db, projectId, job.id)).status).toBe('archived');
-      expect((await listEvents({ db: database.db, jobId: job.id })).filter((e) => e.type === 'archived')).toHaveLength(1);
+      expect((await listEvents({ db: database.db, jobId: job.id })).filter((e) => e.type === 'archived')).toHaveLength(
+        1,
+      );
     }
   });
 });

@@ -12,7 +12,12 @@ describe.each(PROVIDERS)('job requests on %s', (provider) => {
   const jobsConfig = (overrides: Partial<JobsConfig> = {}): JobsConfig => ({ ...loadConfig({}).jobs, ...overrides });
 
   beforeEach(async () => {
-    project = await addProject({ db: database.db, clock, repository: `acme/docs-${Math.random().toString(36).slice(2)}`, ref: 'main' });
+    project = await addProject({
+      db: database.db,
+      clock,
+      repository: `acme/docs-${Math.random().toString(36).slice(2)}`,
+      ref: 'main',
+    });
   });
 
   function requests(options: { missing?: string[]; jobs?: Partial<JobsConfig> } = {}) {
@@ -33,19 +38,35 @@ describe.each(PROVIDERS)('job requests on %s', (provider) => {
     const { service, log } = requests({ missing: ['set ANTHROPIC_API_KEY for the model'] });
     const refused = service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it' });
     await expect(refused).rejects.toBeInstanceOf(JobsNotConfigured);
-    await expect(refused).rejects.toMatchObject({ missing: ['set ANTHROPIC_API_KEY for the model'], message: 'Agent jobs are not configured on this server: set ANTHROPIC_API_KEY for the model' });
+    await expect(refused).rejects.toMatchObject({
+      missing: ['set ANTHROPIC_API_KEY for the model'],
+      message: 'Agent jobs are not configured on this server: set ANTHROPIC_API_KEY for the model',
+    });
     expect(await database.db.agentJob.count({ where: { projectId: project.id } })).toBe(0);
     expect(log).toEqual([]);
   });
 
   it('stores a job with the default model, runs beforeWake before waking the worker, and caps the prompt', async () => {
     const { service, log } = requests({ jobs: { models: ['m1', 'm2'] } });
-    const job = await service.create({ project, prompt: 'x'.repeat(MAX_PROMPT_LENGTH + 10), branchFrom: 'Fix the intro', beforeWake: async (created) => void log.push(`before ${created.id}`) });
-    expect(job).toMatchObject({ status: 'active', model: 'm1', baseRef: 'main', repository: project.repository, draft: false });
+    const job = await service.create({
+      project,
+      prompt: 'x'.repeat(MAX_PROMPT_LENGTH + 10),
+      branchFrom: 'Fix the intro',
+      beforeWake: async (created) => void log.push(`before ${created.id}`),
+    });
+    expect(job).toMatchObject({
+      status: 'active',
+      model: 'm1',
+      baseRef: 'main',
+      repository: project.repository,
+      draft: false,
+    });
     expect(job.branch).toMatch(/^scribe\/.*fix-the-intro/);
     expect(log).toEqual([`before ${job.id}`, 'wake']);
     expect((await listMessages(database.db, job.id))[0].prompt).toHaveLength(MAX_PROMPT_LENGTH);
-    await expect(service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it', model: 'other' })).rejects.toBeInstanceOf(Invalid);
+    await expect(
+      service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it', model: 'other' }),
+    ).rejects.toBeInstanceOf(Invalid);
   });
 
   it('counts jobs and follow-ups against the rate limit, and refuses a follow-up on an archived job before counting it', async () => {
@@ -53,20 +74,49 @@ describe.each(PROVIDERS)('job requests on %s', (provider) => {
     const job = await service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it' });
     await service.archive({ projectId: project.id, jobId: job.id });
     expect(archived.map((j) => [j.id, j.status])).toEqual([[job.id, 'archived']]);
-    await expect(service.followUp({ projectId: project.id, jobId: job.id, prompt: 'And more' })).rejects.toBeInstanceOf(Conflict);
+    await expect(service.followUp({ projectId: project.id, jobId: job.id, prompt: 'And more' })).rejects.toBeInstanceOf(
+      Conflict,
+    );
     const second = await service.create({ project, prompt: 'Fix it again', branchFrom: 'Fix it again' });
-    await expect(service.followUp({ projectId: project.id, jobId: second.id, prompt: 'And more' })).rejects.toBeInstanceOf(RateLimited);
+    await expect(
+      service.followUp({ projectId: project.id, jobId: second.id, prompt: 'And more' }),
+    ).rejects.toBeInstanceOf(RateLimited);
   });
 
-  it("gives each follow-up its own seq, even when two say the same thing", async () => {
+  it('gives each follow-up its own seq, even when two say the same thing', async () => {
     const { service, log } = requests();
     const job = await service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it' });
     const seen: number[] = [];
-    const first = await service.followUp({ projectId: project.id, jobId: job.id, prompt: 'Again', beforeWake: async (_job, seq) => void seen.push(seq) });
-    const second = await service.followUp({ projectId: project.id, jobId: job.id, prompt: 'Again', beforeWake: async (_job, seq) => void seen.push(seq) });
+    const first = await service.followUp({
+      projectId: project.id,
+      jobId: job.id,
+      prompt: 'Again',
+      beforeWake: async (_job, seq) => void seen.push(seq),
+    });
+    const second = await service.followUp({
+      projectId: project.id,
+      jobId: job.id,
+      prompt: 'Again',
+      beforeWake: async (_job, seq) => void seen.push(seq),
+    });
     expect([first.seq, second.seq]).toEqual([2, 3]);
     expect(seen).toEqual([2, 3]);
     expect(log).toEqual(['wake', 'wake', 'wake']);
-    expect((await listEvents({ db: database.db, jobId: job.id })).filter((e) => e.type === 'message').map((e) => e.seq)).toEqual([2, 3]);
+    expect(
+      (await listEvents({ db: database.db, jobId: job.id })).filter((e) => e.type === 'message').map((e) => e.seq),
+    ).toEqual([2, 3]);
+  });
+
+  it('gives follow-ups sent at once a seq each, one after another, none refused', async () => {
+    const { service } = requests();
+    const job = await service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it' });
+    const added = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        service.followUp({ projectId: project.id, jobId: job.id, prompt: `More ${i}` }),
+      ),
+    );
+    const expected = Array.from({ length: 12 }, (_, i) => i + 2);
+    expect(added.map((a) => a.seq).sort((a, b) => a - b)).toEqual(expected);
+    expect((await listMessages(database.db, job.id)).map((m) => m.seq)).toEqual([1, ...expected]);
   });
 });

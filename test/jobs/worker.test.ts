@@ -11,18 +11,39 @@ import type { JobRunner, RunOutcome } from '../../src/jobs/run-types.js';
 import { waitFor } from '../support/wait-for.js';
 import { jobDuration, leaseLosses } from '../../src/metrics/metrics.js';
 
-const jobsConfig = (overrides: Partial<JobsConfig> = {}): JobsConfig => ({ ...loadConfig({}).jobs, heartbeatMs: 25, pollMs: 50, leaseMs: 5_000, ...overrides });
+const jobsConfig = (overrides: Partial<JobsConfig> = {}): JobsConfig => ({
+  ...loadConfig({}).jobs,
+  heartbeatMs: 25,
+  pollMs: 50,
+  leaseMs: 5_000,
+  ...overrides,
+});
 
 /** A runner whose runs the test releases one by one, recording what each was given. */
 function controlledRunner() {
-  const runs: { jobId: string; prompts: number; signal: AbortSignal; release(outcome?: Partial<RunOutcome> | Error): void }[] = [];
+  const runs: {
+    jobId: string;
+    prompts: number;
+    signal: AbortSignal;
+    release(outcome?: Partial<RunOutcome> | Error): void;
+  }[] = [];
   let db: Database['db'];
   const runner: JobRunner = async ({ job, signal, emit }) => {
     await emit('stage', { stage: 'agent' });
     const messages = await listMessages(db, job.id);
     return new Promise<RunOutcome>((resolve, reject) => {
       const release = (outcome: Partial<RunOutcome> | Error = {}) =>
-        outcome instanceof Error ? reject(outcome) : resolve({ handledSeq: messages.at(-1)!.seq, sha: 'abc123', prNumber: 1, prLink: 'http://ghe/acme/docs/pull/1', title: 't', summary: 's', ...outcome });
+        outcome instanceof Error
+          ? reject(outcome)
+          : resolve({
+              handledSeq: messages.at(-1)!.seq,
+              sha: 'abc123',
+              prNumber: 1,
+              prLink: 'http://ghe/acme/docs/pull/1',
+              title: 't',
+              summary: 's',
+              ...outcome,
+            });
       signal.addEventListener('abort', () => reject(new JobFailure('agent', 'stopped')));
       runs.push({ jobId: job.id, prompts: messages.length, signal, release });
     });
@@ -36,9 +57,26 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
   const workers: JobWorker[] = [];
   const clock = () => new Date();
   const newJob = (prompt = 'Fix the typo') =>
-    createJob({ db: database.db, clock, projectId, repository: 'acme/docs', baseRef: 'main', branch: (id) => `scribe/${id}`, model: 'm', draft: false, prompt });
+    createJob({
+      db: database.db,
+      clock,
+      projectId,
+      repository: 'acme/docs',
+      baseRef: 'main',
+      branch: (id) => `scribe/${id}`,
+      model: 'm',
+      draft: false,
+      prompt,
+    });
   const worker = (runner: JobRunner, jobs = jobsConfig()) => {
-    const w = new JobWorker({ db: database.db, database: database.target, clock, logger: createLogger('silent'), jobs, runner });
+    const w = new JobWorker({
+      db: database.db,
+      database: database.target,
+      clock,
+      logger: createLogger('silent'),
+      jobs,
+      runner,
+    });
     workers.push(w);
     w.start();
     return w;
@@ -46,7 +84,14 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
   const job = (id: string) => getJob(database.db, projectId, id);
 
   beforeEach(async () => {
-    projectId = (await addProject({ db: database.db, clock, repository: `acme/docs-${Math.random().toString(36).slice(2)}`, ref: 'main' })).id;
+    projectId = (
+      await addProject({
+        db: database.db,
+        clock,
+        repository: `acme/docs-${Math.random().toString(36).slice(2)}`,
+        ref: 'main',
+      })
+    ).id;
   });
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.stop()));
@@ -74,7 +119,10 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
   });
 
   it('times runs by outcome and counts lease losses in the metrics', async () => {
-    const durations = async (outcome: string) => (await jobDuration.get()).values.find((v) => v.metricName === 'scribe_job_duration_seconds_count' && v.labels.outcome === outcome)?.value ?? 0;
+    const durations = async (outcome: string) =>
+      (await jobDuration.get()).values.find(
+        (v) => v.metricName === 'scribe_job_duration_seconds_count' && v.labels.outcome === outcome,
+      )?.value ?? 0;
     const losses = async () => (await leaseLosses.get()).values[0]?.value ?? 0;
     const before = { completed: await durations('completed'), lost: await durations('lost'), losses: await losses() };
     const control = controlledRunner();
@@ -103,7 +151,11 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
     control.runs[0].release(new JobFailure('push', 'GitHub rejected the push'));
     await waitFor(async () => (await job(id)).status === 'failed', 'failed');
     expect(await job(id)).toMatchObject({ error: 'GitHub rejected the push', errorStage: 'push' });
-    expect((await listEvents({ db: database.db, jobId: id })).at(-1)).toMatchObject({ type: 'failed', stage: 'push', error: 'GitHub rejected the push' });
+    expect((await listEvents({ db: database.db, jobId: id })).at(-1)).toMatchObject({
+      type: 'failed',
+      stage: 'push',
+      error: 'GitHub rejected the push',
+    });
   });
 
   it('two workers on one database never run the same job', async () => {
@@ -130,7 +182,10 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
     await waitFor(() => control.runs.length === 1, 'a run');
     await archiveJob({ db: database.db, clock, projectId, jobId: id });
     await waitFor(() => control.runs[0].signal.aborted, 'the agent signal aborted');
-    await waitFor(async () => (await listEvents({ db: database.db, jobId: id })).some((e) => e.type === 'stopped'), 'stopped event');
+    await waitFor(
+      async () => (await listEvents({ db: database.db, jobId: id })).some((e) => e.type === 'stopped'),
+      'stopped event',
+    );
     expect(await job(id)).toMatchObject({ status: 'archived', error: null });
   });
 
@@ -161,7 +216,16 @@ describe.each(PROVIDERS)('job worker on %s', (provider) => {
     // Three crashed holders: claims that were never finished or released.
     for (let i = 0; i < 3; i++) {
       const deadClock = () => new Date(Date.now() - 60_000 + i * 1_000);
-      expect(await claimJobs({ db: database.db, database: database.target, clock: deadClock, workerId: `dead${i}`, leaseMs: 1, limit: 1 })).toHaveLength(1);
+      expect(
+        await claimJobs({
+          db: database.db,
+          database: database.target,
+          clock: deadClock,
+          workerId: `dead${i}`,
+          leaseMs: 1,
+          limit: 1,
+        }),
+      ).toHaveLength(1);
     }
     worker(control.runner, jobsConfig({ maxAttempts: 3 }));
     await waitFor(async () => (await job(id)).status === 'failed', 'failed');

@@ -27,7 +27,9 @@ describe('metrics', () => {
     const stopCounting = onScrape(async () => {
       calls++;
     });
-    await expect(renderMetrics()).resolves.toMatchObject({ body: expect.stringContaining('scribe_worker_queue_depth') });
+    await expect(renderMetrics()).resolves.toMatchObject({
+      body: expect.stringContaining('scribe_worker_queue_depth'),
+    });
     stopFailing();
     stopCounting();
     await renderMetrics();

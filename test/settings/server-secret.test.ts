@@ -7,7 +7,9 @@ describe.each(PROVIDERS)('server secret on %s', (provider) => {
   const clock = fixedClock();
 
   it('generates one secret on first use and keeps it, even when several start at once', async () => {
-    const first = await Promise.all(Array.from({ length: 4 }, () => resolveServerSecret({ db: database.db, configured: undefined, clock })));
+    const first = await Promise.all(
+      Array.from({ length: 4 }, () => resolveServerSecret({ db: database.db, configured: undefined, clock })),
+    );
     expect(new Set(first).size).toBe(1);
     expect(first[0]).toMatch(/^[0-9a-f]{64}$/);
     expect(await resolveServerSecret({ db: database.db, configured: undefined, clock })).toBe(first[0]);

@@ -32,7 +32,14 @@ export interface Usage {
   output_tokens: number;
 }
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
+export type StopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded';
 
 /** One scripted answer: a message, or an HTTP error. */
 export type Turn =
@@ -107,11 +114,18 @@ export function toolUse(name: string, input: Record<string, unknown>, id = newId
 }
 
 /** Shorthand for a text editor call. */
-export function edit(input: { command: 'view' | 'create' | 'str_replace' | 'insert'; path: string; [key: string]: unknown }): ContentBlock {
+export function edit(input: {
+  command: 'view' | 'create' | 'str_replace' | 'insert';
+  path: string;
+  [key: string]: unknown;
+}): ContentBlock {
   return toolUse('str_replace_based_edit_tool', input);
 }
 
-export function reply(content: ContentBlock[], extra: { stopReason?: StopReason; usage?: Partial<Usage>; delayMs?: number } = {}): Turn {
+export function reply(
+  content: ContentBlock[],
+  extra: { stopReason?: StopReason; usage?: Partial<Usage>; delayMs?: number } = {},
+): Turn {
   return { content, ...extra };
 }
 
@@ -144,21 +158,33 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 }
 
 /** The same message as server-sent events, the way the API streams it (`stream: true`). */
-function sendEventStream(res: http.ServerResponse, message: { content: ContentBlock[]; stop_reason: string; usage: Usage } & Record<string, unknown>): void {
+function sendEventStream(
+  res: http.ServerResponse,
+  message: { content: ContentBlock[]; stop_reason: string; usage: Usage } & Record<string, unknown>,
+): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': newId('req') });
-  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } } });
+  const send = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  send('message_start', {
+    message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
+  });
   message.content.forEach((block, index) => {
     if (block.type === 'tool_use') {
       send('content_block_start', { index, content_block: { ...block, input: {} } });
-      send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      send('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     } else {
       send('content_block_start', { index, content_block: { ...block, text: '' } });
       send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
     }
     send('content_block_stop', { index });
   });
-  send('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } });
+  send('message_delta', {
+    delta: { stop_reason: message.stop_reason, stop_sequence: null },
+    usage: { output_tokens: message.usage.output_tokens },
+  });
   send('message_stop', {});
   res.end();
 }
@@ -171,15 +197,19 @@ function errorBody(type: string, message: string) {
 export function validateMessagesRequest(body: any): string | undefined {
   if (!body || typeof body !== 'object') return 'body: expected a JSON object';
   if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
-  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1) return 'max_tokens: Field required (a positive integer)';
+  if (!Number.isInteger(body.max_tokens) || body.max_tokens < 1)
+    return 'max_tokens: Field required (a positive integer)';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
   if (body.messages[0].role !== 'user') return 'messages: first message must use the "user" role';
   for (let i = 0; i < body.messages.length; i++) {
     const message = body.messages[i];
-    if (message.role !== 'user' && message.role !== 'assistant') return `messages.${i}.role: must be "user" or "assistant"`;
-    if (i > 0 && body.messages[i - 1].role === message.role) return `messages: roles must alternate between "user" and "assistant" (messages.${i})`;
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return `messages.${i}.role: must be "user" or "assistant"`;
+    if (i > 0 && body.messages[i - 1].role === message.role)
+      return `messages: roles must alternate between "user" and "assistant" (messages.${i})`;
     const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    if (!Array.isArray(blocks) || (blocks.length === 0 && i < body.messages.length - 1)) return `messages.${i}.content: must not be empty`;
+    if (!Array.isArray(blocks) || (blocks.length === 0 && i < body.messages.length - 1))
+      return `messages.${i}.content: must not be empty`;
     if (message.role !== 'assistant') continue;
     const toolUseIds = blocks.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id);
     if (toolUseIds.length === 0) continue;
@@ -188,7 +218,8 @@ export function validateMessagesRequest(body: any): string | undefined {
     const nextBlocks = typeof next.content === 'string' ? [] : next.content;
     const answered = new Set(nextBlocks.filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id));
     const missing = toolUseIds.filter((id: string) => !answered.has(id));
-    if (missing.length > 0) return `messages.${i + 1}: tool_use ids were found without tool_result blocks immediately after: ${missing.join(', ')}`;
+    if (missing.length > 0)
+      return `messages.${i + 1}: tool_use ids were found without tool_result blocks immediately after: ${missing.join(', ')}`;
   }
   return undefined;
 }
@@ -229,12 +260,18 @@ export async function startAnthropicStandIn(): Promise<AnthropicStandIn> {
       recorded.status = status;
       sendJson(res, status, payload, headers);
     };
-    if (!req.headers['x-api-key'] && !req.headers.authorization) return respond(401, errorBody('authentication_error', 'x-api-key header is required'));
+    if (!req.headers['x-api-key'] && !req.headers.authorization)
+      return respond(401, errorBody('authentication_error', 'x-api-key header is required'));
     const invalid = validateMessagesRequest(body);
     if (invalid) return respond(400, errorBody('invalid_request_error', invalid));
 
     const turn = nextTurn(recorded);
-    if (!turn) return respond(500, errorBody('api_error', `Anthropic stand-in: the script has no turn left for request #${requests.length}`), { 'x-should-retry': 'false' });
+    if (!turn)
+      return respond(
+        500,
+        errorBody('api_error', `Anthropic stand-in: the script has no turn left for request #${requests.length}`),
+        { 'x-should-retry': 'false' },
+      );
     if (turn.delayMs) {
       const gone = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), turn.delayMs);
@@ -265,7 +302,12 @@ export async function startAnthropicStandIn(): Promise<AnthropicStandIn> {
       content: turn.content,
       stop_reason: turn.stopReason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
-      usage: { input_tokens: turn.usage?.input_tokens ?? 100, output_tokens: turn.usage?.output_tokens ?? 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: turn.usage?.input_tokens ?? 100,
+        output_tokens: turn.usage?.output_tokens ?? 50,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
     };
     if ((body as { stream?: boolean }).stream) {
       recorded.status = 200;
@@ -276,7 +318,10 @@ export async function startAnthropicStandIn(): Promise<AnthropicStandIn> {
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
-      if (!res.headersSent) sendJson(res, 500, errorBody('api_error', `stand-in failure: ${(error as Error).message}`), { 'x-should-retry': 'false' });
+      if (!res.headersSent)
+        sendJson(res, 500, errorBody('api_error', `stand-in failure: ${(error as Error).message}`), {
+          'x-should-retry': 'false',
+        });
     });
   });
   server.on('connection', (socket) => {
@@ -297,7 +342,8 @@ export async function startAnthropicStandIn(): Promise<AnthropicStandIn> {
     fallback(responder) {
       fallbackResponder = responder;
     },
-    pending: () => scripts.reduce((n, s) => n + s.turns.reduce((m, t) => m + ('error' in t ? (t.times ?? 1) : 1), 0), 0),
+    pending: () =>
+      scripts.reduce((n, s) => n + s.turns.reduce((m, t) => m + ('error' in t ? (t.times ?? 1) : 1), 0), 0),
     reset() {
       scripts = [];
       fallbackResponder = undefined;

@@ -14,7 +14,10 @@ export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-resu
 export async function chromiumPath(): Promise<string> {
   const configured = process.env.SCRIBE_CHROMIUM;
   if (configured) {
-    if (!fs.existsSync(configured)) throw new Error(`SCRIBE_CHROMIUM=${configured} does not exist; unset it to use the Chromium of @sparticuz/chromium`);
+    if (!fs.existsSync(configured))
+      throw new Error(
+        `SCRIBE_CHROMIUM=${configured} does not exist; unset it to use the Chromium of @sparticuz/chromium`,
+      );
     return configured;
   }
   return sparticuzChromium.executablePath();
@@ -27,6 +30,14 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }

@@ -14,7 +14,11 @@ const counts = {
   required: ['human', 'ai', 'total'],
 } as const;
 
-const pageCounts = { ...counts, properties: { path: { type: 'string' }, ...counts.properties }, required: ['path', ...counts.required] } as const;
+const pageCounts = {
+  ...counts,
+  properties: { path: { type: 'string' }, ...counts.properties },
+  required: ['path', ...counts.required],
+} as const;
 
 const nullableString = { type: ['string', 'null'] } as const;
 const feedbackSource = { enum: ['code_snippet', 'contextual', 'agent', 'thumbs_only'] } as const;
@@ -65,7 +69,13 @@ export const COMPATIBLE_SCHEMAS = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { path: { type: 'string' }, thumbsUp: { type: 'number' }, thumbsDown: { type: 'number' }, code: { type: 'number' }, total: { type: 'number' } },
+          properties: {
+            path: { type: 'string' },
+            thumbsUp: { type: 'number' },
+            thumbsDown: { type: 'number' },
+            code: { type: 'number' },
+            total: { type: 'number' },
+          },
           required: ['path', 'thumbsUp', 'thumbsDown', 'code', 'total'],
         },
       },
@@ -80,7 +90,13 @@ export const COMPATIBLE_SCHEMAS = {
         type: 'array',
         items: {
           type: 'object',
-          properties: { searchQuery: { type: 'string' }, hits: { type: 'number' }, ctr: { type: 'number' }, topClickedPage: nullableString, lastSearchedAt: { type: 'string' } },
+          properties: {
+            searchQuery: { type: 'string' },
+            hits: { type: 'number' },
+            ctr: { type: 'number' },
+            topClickedPage: nullableString,
+            lastSearchedAt: { type: 'string' },
+          },
           required: ['searchQuery', 'hits', 'ctr', 'topClickedPage', 'lastSearchedAt'],
         },
       },
@@ -103,7 +119,10 @@ export const COMPATIBLE_SCHEMAS = {
     type: 'object',
     properties: {
       error: { type: 'string' },
-      details: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } },
+      details: {
+        type: 'array',
+        items: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+      },
     },
     required: ['error'],
   },
@@ -126,7 +145,8 @@ export const COMPATIBLE_SCHEMAS = {
   },
 } as const;
 
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 /** Compiled validators of the compatible shapes. */
 export function compatibleValidators() {

@@ -8,7 +8,8 @@ import { openDatabase, type Database } from '../../src/db/client.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 
 /** The maintenance database the test run creates its throwaway databases from. */
-export const POSTGRES_ADMIN_URL = process.env.SCRIBE_TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const POSTGRES_ADMIN_URL =
+  process.env.SCRIBE_TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 export const PROVIDERS = ['sqlite', 'postgresql'] as const;
 export type Provider = (typeof PROVIDERS)[number];

@@ -82,13 +82,22 @@ export interface GitHubHost {
   /** every comment posted (issues, pull requests, review replies), in order */
   comments: PostedComment[];
   /** a collaborator's permission (`maintain` is reported as permission write, role maintain); others get 404 */
-  setPermission(repository: string, login: string, role: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'): void;
+  setPermission(
+    repository: string,
+    login: string,
+    role: 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none',
+  ): void;
   /** an installation that can reach these repositories */
   addInstallation(id: number, repositories: string[]): void;
   /** removes a repository from every installation (the App lost access) */
   revokeAccess(repository: string): void;
   /** a bare repository whose first commit holds `files` (and `links`: symlink path → target) */
-  createRepository(repository: string, files: Record<string, string>, branch?: string, links?: Record<string, string>): void;
+  createRepository(
+    repository: string,
+    files: Record<string, string>,
+    branch?: string,
+    links?: Record<string, string>,
+  ): void;
   /** rejects pushes to refs matching the shell pattern (a pre-receive hook, like branch protection) */
   protectBranches(repository: string, pattern: string): void;
   /** answers the next matching REST call only after this many milliseconds (a slow GitHub) */
@@ -101,7 +110,13 @@ export interface GitHubHost {
   /** commit statuses posted (POST /repos/{owner}/{repo}/statuses/{sha}), in order */
   statuses: CommitStatus[];
   /** commits `files` (null deletes) on top of `branch` as `author`; returns the push's before and after shas */
-  commitFiles(repository: string, branch: string, files: Record<string, string | null>, message: string, author?: string): { before: string; after: string };
+  commitFiles(
+    repository: string,
+    branch: string,
+    files: Record<string, string | null>,
+    message: string,
+    author?: string,
+  ): { before: string; after: string };
   /** a merged pull request GitHub associates with the commit (GET /repos/{owner}/{repo}/commits/{sha}/pulls) */
   associatePull(repository: string, sha: string, pull: { number: number; title: string; body: string }): void;
   readFile(repository: string, ref: string, file: string): string | null;
@@ -113,11 +128,27 @@ export interface GitHubHost {
   close(): Promise<void>;
 }
 
-const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
-const SEED_IDENTITY = ['-c', 'user.name=Docs Author', '-c', 'user.email=author@example.com', '-c', 'commit.gpgsign=false'];
+const GIT_ENV = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+};
+const SEED_IDENTITY = [
+  '-c',
+  'user.name=Docs Author',
+  '-c',
+  'user.email=author@example.com',
+  '-c',
+  'commit.gpgsign=false',
+];
 
 function runGit(args: string[], cwd?: string): string {
-  return execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...process.env, ...GIT_ENV },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }
 
 function base64url(text: string): Buffer {
@@ -164,7 +195,8 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
 
   const repoDir = (repository: string) => path.join(root, `${repository}.git`);
   const exists = (repository: string) => fs.existsSync(repoDir(repository));
-  const tokenInfo = (token: string | undefined) => tokens.find((t) => t.token === token && Date.now() - t.issuedAt < 3_600_000);
+  const tokenInfo = (token: string | undefined) =>
+    tokens.find((t) => t.token === token && Date.now() - t.issuedAt < 3_600_000);
   const canReach = (token: string | undefined, repository: string) => {
     const info = tokenInfo(token);
     return !!info && !!installations.get(info.installationId)?.has(repository);
@@ -182,10 +214,19 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body));
   };
-  const notFound = (res: ServerResponse) => send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+  const notFound = (res: ServerResponse) =>
+    send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
   const repoJson = (repository: string) => {
     const [owner, name] = repository.split('/');
-    return { id: 1, name, full_name: repository, private: true, default_branch: defaultBranches.get(repository) ?? 'main', html_url: `${baseUrl}/${repository}`, owner: { login: owner } };
+    return {
+      id: 1,
+      name,
+      full_name: repository,
+      private: true,
+      default_branch: defaultBranches.get(repository) ?? 'main',
+      html_url: `${baseUrl}/${repository}`,
+      owner: { login: owner },
+    };
   };
   const prJson = (pr: PullRequest) => ({
     id: pr.number * 1000,
@@ -213,34 +254,86 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   };
 
   /** Contents, commit statuses, branches, compare and commits' pull requests, in GitHub's shapes; null when not one of them. */
-  function handleSourceRoutes(req: IncomingMessage, rest: string, repository: string, body: any, url: URL): [number, unknown] | null {
+  function handleSourceRoutes(
+    req: IncomingMessage,
+    rest: string,
+    repository: string,
+    body: any,
+    url: URL,
+  ): [number, unknown] | null {
     const missing: [number, unknown] = [404, { message: 'Not Found' }];
     let m: RegExpMatchArray | null;
     if (req.method === 'GET' && (m = rest.match(/^\/contents\/(.+)$/))) {
       const file = decodeURIComponent(m[1]);
       const ref = url.searchParams.get('ref') ?? defaultBranches.get(repository) ?? 'main';
       const sha = revParse(repository, ref);
+      // a folder is listed, as GitHub does: an array of its entries
+      const isFolder = (() => {
+        try {
+          const kind = execFileSync('git', ['cat-file', '-t', `${ref}:${file}`], {
+            cwd: repoDir(repository),
+            stdio: ['ignore', 'pipe', 'ignore'],
+          });
+          return kind.toString().trim() === 'tree';
+        } catch {
+          return false;
+        }
+      })();
+      if (sha && isFolder) {
+        const names = git(repository, ['ls-tree', '--name-only', `${ref}:${file}`])
+          .split('\n')
+          .filter(Boolean);
+        return [200, names.map((name) => ({ type: 'file', name, path: `${file}/${name}` }))];
+      }
       let content: Buffer;
       try {
-        content = execFileSync('git', ['show', `${ref}:${file}`], { cwd: repoDir(repository), maxBuffer: 64 * 1024 * 1024 });
+        content = execFileSync('git', ['show', `${ref}:${file}`], {
+          cwd: repoDir(repository),
+          maxBuffer: 64 * 1024 * 1024,
+        });
       } catch {
         return missing;
       }
       if (!sha) return missing;
-      return [200, { type: 'file', encoding: 'base64', size: content.length, name: path.basename(file), path: file, content: content.toString('base64'), sha: git(repository, ['rev-parse', `${ref}:${file}`]).trim() }];
+      return [
+        200,
+        {
+          type: 'file',
+          encoding: 'base64',
+          size: content.length,
+          name: path.basename(file),
+          path: file,
+          content: content.toString('base64'),
+          sha: git(repository, ['rev-parse', `${ref}:${file}`]).trim(),
+        },
+      ];
     }
     if (req.method === 'POST' && (m = rest.match(/^\/statuses\/([0-9a-f]{40})$/))) {
-      if (!revParse(repository, m[1])) return [422, { message: 'No commit found for SHA: ' + m[1] }];
-      const status: CommitStatus = { repository, sha: m[1], state: body?.state, context: body?.context ?? 'default', description: body?.description ?? null };
+      if (!revParse(repository, m[1])) return [422, { message: `No commit found for SHA: ${m[1]}` }];
+      const status: CommitStatus = {
+        repository,
+        sha: m[1],
+        state: body?.state,
+        context: body?.context ?? 'default',
+        description: body?.description ?? null,
+      };
       statuses.push(status);
-      return [201, { id: statuses.length, state: status.state, context: status.context, description: status.description }];
+      return [
+        201,
+        { id: statuses.length, state: status.state, context: status.context, description: status.description },
+      ];
     }
     if (req.method === 'GET' && (m = rest.match(/^\/branches\/([^/]+)$/))) {
-      const sha = branchExists(repository, decodeURIComponent(m[1])) ? revParse(repository, `refs/heads/${decodeURIComponent(m[1])}`) : null;
+      const sha = branchExists(repository, decodeURIComponent(m[1]))
+        ? revParse(repository, `refs/heads/${decodeURIComponent(m[1])}`)
+        : null;
       return sha ? [200, { name: decodeURIComponent(m[1]), commit: { sha } }] : missing;
     }
     if (req.method === 'GET' && (m = rest.match(/^\/compare\/(.+?)\.\.\.(.+)$/))) {
-      const [base, head] = [revParse(repository, decodeURIComponent(m[1])), revParse(repository, decodeURIComponent(m[2]))];
+      const [base, head] = [
+        revParse(repository, decodeURIComponent(m[1])),
+        revParse(repository, decodeURIComponent(m[2])),
+      ];
       if (!base || !head) return missing;
       const commits = git(repository, ['log', '--reverse', '--format=%H%x09%an%x09%ae%x09%B%x00', `${base}..${head}`])
         .split('\0')
@@ -248,7 +341,12 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
         .filter(Boolean)
         .map((entry) => {
           const [sha, name, email, ...message] = entry.split('\t');
-          return { sha, html_url: `${baseUrl}/${repository}/commit/${sha}`, commit: { message: message.join('\t').trim(), author: { name, email, date: '2026-01-01T00:00:00Z' } }, author: null };
+          return {
+            sha,
+            html_url: `${baseUrl}/${repository}/commit/${sha}`,
+            commit: { message: message.join('\t').trim(), author: { name, email, date: '2026-01-01T00:00:00Z' } },
+            author: null,
+          };
         });
       const files = git(repository, ['diff', '--numstat', base, head])
         .split('\n')
@@ -256,14 +354,46 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
         .map((line) => {
           const [added, deleted, filename] = line.split('\t');
           const patch = git(repository, ['diff', base, head, '--', filename]).split('\n').slice(4).join('\n');
-          const status = revParse(repository, base) && !git(repository, ['ls-tree', base, '--', filename]).trim() ? 'added' : 'modified';
-          return { filename, status, additions: Number(added), deletions: Number(deleted), changes: Number(added) + Number(deleted), patch };
+          const status =
+            revParse(repository, base) && !git(repository, ['ls-tree', base, '--', filename]).trim()
+              ? 'added'
+              : 'modified';
+          return {
+            filename,
+            status,
+            additions: Number(added),
+            deletions: Number(deleted),
+            changes: Number(added) + Number(deleted),
+            patch,
+          };
         });
-      return [200, { status: 'ahead', ahead_by: commits.length, behind_by: 0, total_commits: commits.length, html_url: `${baseUrl}/${repository}/compare/${m[1]}...${m[2]}`, commits, files }];
+      return [
+        200,
+        {
+          status: 'ahead',
+          ahead_by: commits.length,
+          behind_by: 0,
+          total_commits: commits.length,
+          html_url: `${baseUrl}/${repository}/compare/${m[1]}...${m[2]}`,
+          commits,
+          files,
+        },
+      ];
     }
     if (req.method === 'GET' && (m = rest.match(/^\/commits\/([0-9a-f]{40})\/pulls$/))) {
       const list = associated.filter((a) => a.repository === repository && a.sha === m![1]);
-      return [200, list.map((a) => ({ id: a.number * 1000, number: a.number, title: a.title, body: a.body, state: 'closed', html_url: `${baseUrl}/${repository}/pull/${a.number}`, merged_at: '2026-01-01T00:00:00Z' }))];
+      return [
+        200,
+        list.map((a) => ({
+          id: a.number * 1000,
+          number: a.number,
+          title: a.title,
+          body: a.body,
+          state: 'closed',
+          html_url: `${baseUrl}/${repository}/pull/${a.number}`,
+          merged_at: '2026-01-01T00:00:00Z',
+        })),
+      ];
     }
     return null;
   }
@@ -276,7 +406,15 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     const [scheme, credential] = header.split(/\s+/, 2);
     const isJwt = /^bearer$/i.test(scheme ?? '') && (credential ?? '').split('.').length === 3;
     const token = !isJwt && credential ? credential : undefined;
-    const call: RecordedCall = { method: req.method ?? 'GET', path: route, query: Object.fromEntries(url.searchParams), body, auth: isJwt ? 'jwt' : token ? 'token' : 'none', token, at: Date.now() };
+    const call: RecordedCall = {
+      method: req.method ?? 'GET',
+      path: route,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      auth: isJwt ? 'jwt' : token ? 'token' : 'none',
+      token,
+      at: Date.now(),
+    };
     calls.push(call);
     const delay = delays.findIndex((d) => d.method === call.method && d.pattern.test(route));
     if (delay >= 0) {
@@ -303,7 +441,13 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
 
     if (req.method === 'GET' && route === '/app') {
       if (!requireJwt()) return;
-      return send(res, 200, { id: app.id, slug: app.slug, name: 'Scribe Docs', owner: { login: 'acme' }, html_url: `${baseUrl}/apps/${app.slug}` });
+      return send(res, 200, {
+        id: app.id,
+        slug: app.slug,
+        name: 'Scribe Docs',
+        owner: { login: 'acme' },
+        html_url: `${baseUrl}/apps/${app.slug}`,
+      });
     }
     if (req.method === 'GET' && (m = route.match(/^\/users\/([^/]+)$/))) {
       const login = decodeURIComponent(m[1]);
@@ -314,9 +458,18 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       if (!requireJwt()) return;
       const installationId = Number(m[1]);
       if (!installations.has(installationId)) return notFound(res);
-      const issued: IssuedToken = { token: `ghs_${randomBytes(18).toString('hex')}`, installationId, issuedAt: Date.now() };
+      const issued: IssuedToken = {
+        token: `ghs_${randomBytes(18).toString('hex')}`,
+        installationId,
+        issuedAt: Date.now(),
+      };
       tokens.push(issued);
-      return send(res, 201, { token: issued.token, expires_at: new Date(issued.issuedAt + 3_600_000).toISOString(), permissions: { contents: 'write', pull_requests: 'write' }, repository_selection: 'selected' });
+      return send(res, 201, {
+        token: issued.token,
+        expires_at: new Date(issued.issuedAt + 3_600_000).toISOString(),
+        permissions: { contents: 'write', pull_requests: 'write' },
+        repository_selection: 'selected',
+      });
     }
     const conversion = route.match(/^\/app-manifests\/([^/]+)\/conversions$/);
     if (req.method === 'POST' && conversion) {
@@ -375,14 +528,28 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       const reply = rest.match(/^\/pulls\/(\d+)\/comments\/(\d+)\/replies$/);
       if (req.method === 'POST' && reply) {
         if (!pulls.some((p) => p.repository === repository && p.number === Number(reply[1]))) return notFound(res);
-        const posted: PostedComment = { id: comments.length + 1, repository, number: Number(reply[1]), body: String(body?.body ?? ''), inReplyTo: Number(reply[2]), token };
+        const posted: PostedComment = {
+          id: comments.length + 1,
+          repository,
+          number: Number(reply[1]),
+          body: String(body?.body ?? ''),
+          inReplyTo: Number(reply[2]),
+          token,
+        };
         comments.push(posted);
         return send(res, 201, { id: posted.id, body: posted.body, in_reply_to_id: posted.inReplyTo });
       }
       const issueComment = rest.match(/^\/issues\/(\d+)\/comments$/);
       if (req.method === 'POST' && issueComment) {
         const number = Number(issueComment[1]);
-        const posted: PostedComment = { id: comments.length + 1, repository, number, body: String(body?.body ?? ''), inReplyTo: null, token };
+        const posted: PostedComment = {
+          id: comments.length + 1,
+          repository,
+          number,
+          body: String(body?.body ?? ''),
+          inReplyTo: null,
+          token,
+        };
         comments.push(posted);
         pulls.find((p) => p.repository === repository && p.number === number)?.comments.push(posted.body);
         return send(res, 201, { id: posted.id, body: posted.body });
@@ -390,20 +557,42 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       if (req.method === 'GET' && rest === '/pulls') {
         const head = url.searchParams.get('head');
         const state = url.searchParams.get('state') ?? 'open';
-        const list = pulls.filter((p) => p.repository === repository && (state === 'all' || p.state === state) && (!head || `${m![1]}:${p.head}` === head));
+        const list = pulls.filter(
+          (p) =>
+            p.repository === repository &&
+            (state === 'all' || p.state === state) &&
+            (!head || `${m![1]}:${p.head}` === head),
+        );
         return send(res, 200, list.map(prJson));
       }
       if (req.method === 'POST' && rest === '/pulls') {
         const { head, base, title } = body as { head: string; base: string; title: string };
         const headBranch = head.includes(':') ? head.split(':')[1] : head;
         if (!branchExists(repository, headBranch) || !branchExists(repository, base)) {
-          return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] });
+          return send(res, 422, {
+            message: 'Validation Failed',
+            errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }],
+          });
         }
         if (pulls.some((p) => p.repository === repository && p.head === headBranch && p.state === 'open')) {
-          return send(res, 422, { message: 'Validation Failed', errors: [{ message: `A pull request already exists for ${head}.` }] });
+          return send(res, 422, {
+            message: 'Validation Failed',
+            errors: [{ message: `A pull request already exists for ${head}.` }],
+          });
         }
         const number = pulls.filter((p) => p.repository === repository).length + 1;
-        const pr: PullRequest = { number, repository, title, body: String(body?.body ?? ''), draft: body?.draft === true, head: headBranch, base, state: 'open', html_url: `${baseUrl}/${repository}/pull/${number}`, comments: [] };
+        const pr: PullRequest = {
+          number,
+          repository,
+          title,
+          body: String(body?.body ?? ''),
+          draft: body?.draft === true,
+          head: headBranch,
+          base,
+          state: 'open',
+          html_url: `${baseUrl}/${repository}/pull/${number}`,
+          comments: [],
+        };
         pulls.push(pr);
         return send(res, 201, prJson(pr));
       }
@@ -427,11 +616,22 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     const header = req.headers.authorization ?? '';
     const basic = header.match(/^Basic\s+(\S+)$/i);
     const [user, token] = basic ? Buffer.from(basic[1], 'base64').toString('utf8').split(':', 2) : [];
-    const record = (status: number) => gitRequests.push({ method: req.method ?? 'GET', repository, service, token: token ?? null, status, at: Date.now() });
+    const record = (status: number) =>
+      gitRequests.push({
+        method: req.method ?? 'GET',
+        repository,
+        service,
+        token: token ?? null,
+        status,
+        at: Date.now(),
+      });
     if (!basic || user !== 'x-access-token' || !canReach(token, repository)) {
       record(basic ? 403 : 401);
       // A token that cannot reach the repository looks exactly like a missing repository, as on GitHub.
-      res.writeHead(basic ? 404 : 401, basic ? { 'content-type': 'text/plain' } : { 'www-authenticate': 'Basic realm="GitHub"' });
+      res.writeHead(
+        basic ? 404 : 401,
+        basic ? { 'content-type': 'text/plain' } : { 'www-authenticate': 'Basic realm="GitHub"' },
+      );
       res.end(basic ? 'Repository not found.\n' : 'Authentication required\n');
       return;
     }
@@ -493,7 +693,12 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   }
 
   /** The browser side of the manifest flow: GitHub's "new GitHub App" form posts here, then redirects back with a code. */
-  async function handleNewApp(req: IncomingMessage, res: ServerResponse, url: URL, organization: string | null): Promise<void> {
+  async function handleNewApp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    organization: string | null,
+  ): Promise<void> {
     const form = new URLSearchParams((await readBody(req)).toString('utf8'));
     const manifest = JSON.parse(form.get('manifest') ?? '{}') as Record<string, any>;
     const code = randomBytes(10).toString('hex');
@@ -507,13 +712,19 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const newApp = req.method === 'POST' ? url.pathname.match(/^(?:\/organizations\/([^/]+))?\/settings\/apps\/new$/) : null;
+    const newApp =
+      req.method === 'POST' ? url.pathname.match(/^(?:\/organizations\/([^/]+))?\/settings\/apps\/new$/) : null;
     if (newApp) {
       handleNewApp(req, res, url, newApp[1] ?? null).catch((err: Error) => send(res, 500, { message: err.message }));
       return;
     }
     const git = url.pathname.match(/^\/([^/]+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/);
-    const work = url.pathname.startsWith('/api/v3/') || url.pathname === '/api/v3' ? handleApi(req, res, url) : git ? handleGit(req, res, url, `${git[1]}/${git[2]}`) : Promise.resolve(notFound(res));
+    const work =
+      url.pathname.startsWith('/api/v3/') || url.pathname === '/api/v3'
+        ? handleApi(req, res, url)
+        : git
+          ? handleGit(req, res, url, `${git[1]}/${git[2]}`)
+          : Promise.resolve(notFound(res));
     work.catch((err: Error) => {
       if (!res.headersSent) send(res, 500, { message: err.message });
       else res.end();
@@ -598,7 +809,21 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
           }
         }
         runGit(['add', '--all'], work);
-        runGit(['-c', `user.name=${author}`, '-c', 'user.email=code@example.com', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', message], work);
+        runGit(
+          [
+            '-c',
+            `user.name=${author}`,
+            '-c',
+            'user.email=code@example.com',
+            '-c',
+            'commit.gpgsign=false',
+            'commit',
+            '--quiet',
+            '-m',
+            message,
+          ],
+          work,
+        );
         runGit(['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`], work);
       } finally {
         fs.rmSync(work, { recursive: true, force: true });
@@ -609,7 +834,9 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       associated.push({ repository, sha, ...pull });
     },
     branches(repository) {
-      return runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads/'], repoDir(repository)).split('\n').filter(Boolean);
+      return runGit(['for-each-ref', '--format=%(refname:short)', 'refs/heads/'], repoDir(repository))
+        .split('\n')
+        .filter(Boolean);
     },
     readFile(repository, ref, file) {
       try {

@@ -1,7 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Express } from 'express';
 
-type OpenApiDocument = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
+type OpenApiDocument = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+};
 
 const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -14,12 +16,17 @@ export function openApiConformance(document: OpenApiDocument) {
   ajv.addSchema({ ...document, $id: 'scribe' });
   const cache = new Map<string, ValidateFunction>();
   return {
-    async check(params: { method: string; path: string; response: Response }): Promise<{ status: number; body: unknown }> {
+    async check(params: {
+      method: string;
+      path: string;
+      response: Response;
+    }): Promise<{ status: number; body: unknown }> {
       const { method, path, response } = params;
       const operation = document.paths[path]?.[method.toLowerCase()];
       if (!operation) throw new Error(`${method} ${path} is not in the OpenAPI document`);
       const documented = operation.responses[String(response.status)];
-      if (!documented) throw new Error(`${method} ${path} answered ${response.status}, which the document does not list`);
+      if (!documented)
+        throw new Error(`${method} ${path} answered ${response.status}, which the document does not list`);
       const contentType = (response.headers.get('content-type') ?? '').split(';')[0];
       if (contentType !== 'application/json') return { status: response.status, body: await response.text() };
       const body = (await response.json()) as unknown;
@@ -31,7 +38,10 @@ export function openApiConformance(document: OpenApiDocument) {
         if (!validate) throw new Error(`${method} ${path} ${response.status} has no JSON schema in the document`);
         cache.set(key, validate);
       }
-      if (!validate(body)) throw new Error(`${method} ${path} ${response.status} does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+      if (!validate(body))
+        throw new Error(
+          `${method} ${path} ${response.status} does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+        );
       return { status: response.status, body };
     },
   };
@@ -41,9 +51,13 @@ export function openApiConformance(document: OpenApiDocument) {
 export function routedOperations(app: Express): string[] {
   const found: string[] = [];
   const walk = (stack: unknown[]) => {
-    for (const layer of stack as { route?: { path: string; methods: Record<string, boolean> }; handle?: { stack?: unknown[] } }[]) {
+    for (const layer of stack as {
+      route?: { path: string; methods: Record<string, boolean> };
+      handle?: { stack?: unknown[] };
+    }[]) {
       if (layer.route) {
-        for (const method of Object.keys(layer.route.methods)) found.push(`${method} ${layer.route.path.replace(/:(\w+)/g, '{$1}')}`);
+        for (const method of Object.keys(layer.route.methods))
+          found.push(`${method} ${layer.route.path.replace(/:(\w+)/g, '{$1}')}`);
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);
       }

@@ -12,7 +12,11 @@ export interface ScribeProcess {
   /** every JSON log line so far */
   logs: Record<string, unknown>[];
   stderr(): string;
-  waitForLog(match: (line: Record<string, unknown>) => boolean, what: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLog(
+    match: (line: Record<string, unknown>) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** SIGTERM, then waits for the exit code */
   stop(): Promise<number | null>;
   /** SIGKILL: no shutdown code runs, as when a machine dies */
@@ -32,14 +36,23 @@ export function scribeEnv(params: ScribeEnvParams): Record<string, string> {
     DATABASE_URL: params.databaseUrl,
     LOG_LEVEL: 'info',
     ...(params.github
-      ? { APP_ID: String(params.github.app.id), PRIVATE_KEY: params.github.app.privateKey, WEBHOOK_SECRET: 'test-webhook-secret', GHE_HOST: params.github.host, GHE_PROTOCOL: 'http' }
+      ? {
+          APP_ID: String(params.github.app.id),
+          PRIVATE_KEY: params.github.app.privateKey,
+          WEBHOOK_SECRET: 'test-webhook-secret',
+          GHE_HOST: params.github.host,
+          GHE_PROTOCOL: 'http',
+        }
       : {}),
     ...(params.anthropicUrl ? { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: params.anthropicUrl } : {}),
     ...params.extra,
   };
 }
 
-export async function startScribeProcess(params: { env: Record<string, string>; startTimeoutMs?: number }): Promise<ScribeProcess> {
+export async function startScribeProcess(params: {
+  env: Record<string, string>;
+  startTimeoutMs?: number;
+}): Promise<ScribeProcess> {
   // node itself, not `npx tsx`: a signal sent to the pid must reach the server, not a wrapper that outlives it.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
@@ -80,7 +93,10 @@ export async function startScribeProcess(params: { env: Record<string, string>; 
         if (found) return done(() => resolve(found));
         if (hasExited) done(() => reject(new Error(`scribe exited before ${what}; stderr: ${stderr.slice(-2000)}`)));
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`timed out waiting for ${what}; stderr: ${stderr.slice(-2000)}`))), timeoutMs);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`timed out waiting for ${what}; stderr: ${stderr.slice(-2000)}`))),
+        timeoutMs,
+      );
       const done = (finish: () => void) => {
         clearTimeout(timer);
         listeners.delete(check);
@@ -90,7 +106,11 @@ export async function startScribeProcess(params: { env: Record<string, string>; 
       check();
     });
 
-  const listening = await waitForLog((line) => line.msg === 'scribe listening', 'scribe listening', params.startTimeoutMs ?? 30_000);
+  const listening = await waitForLog(
+    (line) => line.msg === 'scribe listening',
+    'scribe listening',
+    params.startTimeoutMs ?? 30_000,
+  );
   const port = Number(listening.port);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -27,7 +27,13 @@ export async function startStandIns(provider: Provider): Promise<StandIns> {
         databaseUrl: database.target.url,
         github,
         anthropicUrl: anthropic.url,
-        extra: { SCRIBE_GITHUB_THROTTLE: 'false', SCRIBE_JOB_POLL_SECONDS: '0.2', SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3', SCRIBE_PUBLIC_URL: 'https://scribe.acme.test', ...extra },
+        extra: {
+          SCRIBE_GITHUB_THROTTLE: 'false',
+          SCRIBE_JOB_POLL_SECONDS: '0.2',
+          SCRIBE_JOB_HEARTBEAT_SECONDS: '0.3',
+          SCRIBE_PUBLIC_URL: 'https://scribe.acme.test',
+          ...extra,
+        },
       }),
     async close() {
       await anthropic.close();

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import { createHttpApp, type RouteModule } from '../../src/http/app.js';
+import { createHttpServer } from '../../src/http/http-server.js';
 import type { AppContext } from '../../src/http/context.js';
 import { loadConfig, missingForAgentJobs, type Config } from '../../src/config.js';
 import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
@@ -26,7 +27,12 @@ export interface TestApp {
   ctx: AppContext;
   services: TestServices;
   /** creates a project and returns it */
-  project(input?: { repository?: string; ref?: string; hostnames?: string[]; installationId?: number }): Promise<Project>;
+  project(input?: {
+    repository?: string;
+    ref?: string;
+    hostnames?: string[];
+    installationId?: number;
+  }): Promise<Project>;
   /** creates a key (project-bound unless projectId is null) and returns the full key */
   key(projectId: string | null, scope: Scope, expiresInDays?: number): Promise<string>;
   close(): Promise<void>;
@@ -40,7 +46,13 @@ const notifiers = new WeakMap<AppContext, JobEventNotifier>();
 /** The agent-job routes as main.ts mounts them, with requests and an event notifier made from the app's context. */
 export function jobRoutes(options: { wake?: () => void } = {}): RouteModule {
   return (router, ctx) => {
-    const jobs = createJobRequests({ db: ctx.db, clock: ctx.clock, jobs: ctx.config.jobs, missing: missingForAgentJobs(ctx.config), wake: options.wake ?? (() => undefined) });
+    const jobs = createJobRequests({
+      db: ctx.db,
+      clock: ctx.clock,
+      jobs: ctx.config.jobs,
+      missing: missingForAgentJobs(ctx.config),
+      wake: options.wake ?? (() => undefined),
+    });
     const events = createJobEventNotifier({ db: ctx.db, database: ctx.database, logger: ctx.logger });
     notifiers.set(ctx, events);
     agentJobRoutes({ jobs, events })(router, ctx);
@@ -72,17 +84,24 @@ export async function startTestApp(params: {
   let analytics: Analytics | undefined;
   const services: TestServices = {
     get analytics() {
-      analytics ??= new Analytics({ target: ctx.database, secret: ctx.secret, config: ctx.config.analytics, logger: ctx.logger, clock: ctx.clock });
+      analytics ??= new Analytics({
+        target: ctx.database,
+        secret: ctx.secret,
+        config: ctx.config.analytics,
+        logger: ctx.logger,
+        clock: ctx.clock,
+      });
       return analytics;
     },
   };
   const app = createHttpApp({
     ctx,
     routes: typeof params.routes === 'function' ? params.routes(services) : params.routes,
-    webhooks: params.webhooks ?? ((_req, res) => void res.status(503).json({ error: 'webhooks not configured in this test' })),
+    webhooks:
+      params.webhooks ?? ((_req, res) => void res.status(503).json({ error: 'webhooks not configured in this test' })),
   });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(app, config.httpTimeouts).listen(0, '127.0.0.1', () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,5 +1,10 @@
 /** Polls until `check` returns a truthy value (returned) or the timeout passes (throws with `what`). */
-export async function waitFor<T>(check: () => T | Promise<T>, what: string, timeoutMs = 20_000, everyMs = 20): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 20_000,
+  everyMs = 20,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

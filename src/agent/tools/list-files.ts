@@ -8,12 +8,18 @@ import { walkWorkspace } from './walk-workspace.js';
 const MAX_LISTED = 500;
 
 const input = z.object({
-  pattern: z.string().min(1).describe('Glob matched against paths relative to the repository root, e.g. "docs/**/*.mdx" or "**/*.md".'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Glob matched against paths relative to the repository root, e.g. "docs/**/*.mdx" or "**/*.md".'),
   path: z.string().optional().describe('Directory to list below (relative to the repository root); default the root.'),
 });
 
 export async function listFiles(args: z.infer<typeof input>, context: ToolContext): Promise<ToolOutcome> {
-  const dir = await resolveWorkspacePath(context.workspaceDir, args.path ?? '.', { allowRoot: true, limits: context.sizeLimits });
+  const dir = await resolveWorkspacePath(context.workspaceDir, args.path ?? '.', {
+    allowRoot: true,
+    limits: context.sizeLimits,
+  });
   if (!dir.exists) throw new ToolError(`${args.path} does not exist.`);
   const matches = picomatch(args.pattern, { dot: true });
   const found: string[] = [];
@@ -23,12 +29,16 @@ export async function listFiles(args: z.infer<typeof input>, context: ToolContex
   found.sort();
   const shown = found.slice(0, MAX_LISTED);
   const more = found.length > MAX_LISTED ? `\n(${found.length - MAX_LISTED} more not shown; narrow the pattern)` : '';
-  return { path: dir.relative || '.', content: found.length === 0 ? `No files match ${args.pattern}.` : shown.join('\n') + more };
+  return {
+    path: dir.relative || '.',
+    content: found.length === 0 ? `No files match ${args.pattern}.` : shown.join('\n') + more,
+  };
 }
 
 export const listFilesTool = defineTool({
   name: 'list_files',
-  description: 'List files in the repository whose path matches a glob. Paths are relative to the repository root; .git and node_modules are never listed. A path starting with "source:" lists the read-only source repository, when the run has one.',
+  description:
+    'List files in the repository whose path matches a glob. Paths are relative to the repository root; .git and node_modules are never listed. A path starting with "source:" lists the read-only source repository, when the run has one.',
   input,
   run: listFiles,
 });

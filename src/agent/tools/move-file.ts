@@ -14,7 +14,8 @@ export async function moveFile(args: z.infer<typeof input>, context: ToolContext
   const from = await resolveWorkspacePath(context.workspaceDir, args.from, { limits: context.sizeLimits });
   const to = await resolveWorkspacePath(context.workspaceDir, args.to, { limits: context.sizeLimits });
   if (!from.exists) throw new ToolError(`${args.from} does not exist.`);
-  if ((await fs.stat(from.absolute)).isDirectory()) throw new ToolError(`${from.relative} is a directory; move the files in it one by one.`);
+  if ((await fs.stat(from.absolute)).isDirectory())
+    throw new ToolError(`${from.relative} is a directory; move the files in it one by one.`);
   if (to.exists) throw new ToolError(`${to.relative} already exists; delete it first if it should be replaced.`);
   await rememberOriginal(context, from);
   await rememberOriginal(context, to);
@@ -25,7 +26,8 @@ export async function moveFile(args: z.infer<typeof input>, context: ToolContext
 
 export const moveFileTool = defineTool({
   name: 'move_file',
-  description: 'Move or rename one file inside the repository. Remember to update links and navigation entries that pointed at the old path.',
+  description:
+    'Move or rename one file inside the repository. Remember to update links and navigation entries that pointed at the old path.',
   input,
   run: moveFile,
 });

@@ -7,6 +7,7 @@ export async function readTextFile(target: WorkspacePath): Promise<string> {
   const stat = await fs.stat(target.absolute);
   if (stat.isDirectory()) throw new ToolError(`${target.relative} is a directory.`);
   const text = await fs.readFile(target.absolute, 'utf8');
-  if (text.includes('\0')) throw new ToolError(`${target.relative} is a binary file; only text files can be viewed or edited.`);
+  if (text.includes('\0'))
+    throw new ToolError(`${target.relative} is a binary file; only text files can be viewed or edited.`);
   return text;
 }

@@ -29,7 +29,10 @@ export async function searchFiles(args: z.infer<typeof input>, context: ToolCont
   } catch (error) {
     throw new ToolError(`Invalid regular expression: ${(error as Error).message}`);
   }
-  const dir = await resolveWorkspacePath(context.workspaceDir, args.path ?? '.', { allowRoot: true, limits: context.sizeLimits });
+  const dir = await resolveWorkspacePath(context.workspaceDir, args.path ?? '.', {
+    allowRoot: true,
+    limits: context.sizeLimits,
+  });
   if (!dir.exists) throw new ToolError(`${args.path} does not exist.`);
   const inGlob = args.glob ? picomatch(args.glob, { dot: true }) : () => true;
   const sandbox = vm.createContext({ re, lines: [] as string[] });
@@ -45,11 +48,14 @@ export async function searchFiles(args: z.infer<typeof input>, context: ToolCont
     try {
       hits = matchLines.runInContext(sandbox, { timeout: Math.max(1, deadline - Date.now()) }) as number[];
     } catch {
-      throw new ToolError(`The search took longer than ${SEARCH_TIME_BUDGET_MS} ms; use a simpler pattern or narrow it with glob/path.`);
+      throw new ToolError(
+        `The search took longer than ${SEARCH_TIME_BUDGET_MS} ms; use a simpler pattern or narrow it with glob/path.`,
+      );
     }
     total += hits.length;
     for (const i of hits) {
-      if (results.length < MAX_MATCHES) results.push(`${entry.relative}:${i + 1}: ${sandbox.lines[i].slice(0, MAX_LINE_CHARS)}`);
+      if (results.length < MAX_MATCHES)
+        results.push(`${entry.relative}:${i + 1}: ${sandbox.lines[i].slice(0, MAX_LINE_CHARS)}`);
     }
   }
   if (total === 0) return { path: dir.relative || '.', content: `No matches for /${args.pattern}/.` };
@@ -60,7 +66,10 @@ export async function searchFiles(args: z.infer<typeof input>, context: ToolCont
 /** Files that are too large, binary or refused by the path check are skipped, not fatal to the search. */
 async function readForSearch(context: ToolContext, relative: string): Promise<string | undefined> {
   try {
-    const target = await resolveWorkspacePath(context.workspaceDir, relative, { read: true, limits: context.sizeLimits });
+    const target = await resolveWorkspacePath(context.workspaceDir, relative, {
+      read: true,
+      limits: context.sizeLimits,
+    });
     const text = await readFile(target.absolute, 'utf8');
     return text.includes('\0') ? undefined : text;
   } catch (error) {
@@ -71,7 +80,8 @@ async function readForSearch(context: ToolContext, relative: string): Promise<st
 
 export const searchFilesTool = defineTool({
   name: 'search_files',
-  description: 'Search file contents with a regular expression. Returns matching lines as "path:line: text" (paths relative to the repository root). A path starting with "source:" searches the read-only source repository, when the run has one.',
+  description:
+    'Search file contents with a regular expression. Returns matching lines as "path:line: text" (paths relative to the repository root). A path starting with "source:" searches the read-only source repository, when the run has one.',
   input,
   run: searchFiles,
 });

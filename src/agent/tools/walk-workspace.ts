@@ -23,7 +23,11 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
  * Breadth-first walk below a directory already vetted by resolveWorkspacePath. Symbolic links are not
  * followed (they may point outside the workspace); readers still vet each file they open.
  */
-export async function* walkWorkspace(absoluteDir: string, relativeDir: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
+export async function* walkWorkspace(
+  absoluteDir: string,
+  relativeDir: string,
+  options: WalkOptions = {},
+): AsyncGenerator<WalkEntry> {
   const maxDepth = options.maxDepth ?? Infinity;
   let budget = options.maxEntries ?? 50_000;
   const queue: { abs: string; rel: string; depth: number }[] = [{ abs: absoluteDir, rel: relativeDir, depth: 1 }];
@@ -37,7 +41,8 @@ export async function* walkWorkspace(absoluteDir: string, relativeDir: string, o
       if (budget-- <= 0) return;
       const rel = dir.rel ? `${dir.rel}/${entry.name}` : entry.name;
       yield { relative: rel, isDirectory: entry.isDirectory(), depth: dir.depth };
-      if (entry.isDirectory() && dir.depth < maxDepth) queue.push({ abs: path.join(dir.abs, entry.name), rel, depth: dir.depth + 1 });
+      if (entry.isDirectory() && dir.depth < maxDepth)
+        queue.push({ abs: path.join(dir.abs, entry.name), rel, depth: dir.depth + 1 });
     }
   }
 }

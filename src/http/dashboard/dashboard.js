@@ -1,12 +1,14 @@
 // Scribe dashboard: a static page talking to the public API with a read key the user pastes. The key lives in
 // sessionStorage only (gone when the tab closes) and is sent as a bearer header, never in a URL.
-(function () {
-  'use strict';
+(() => {
   const PAGE_SIZE = 20;
   const $ = (id) => document.getElementById(id);
   const state = { pagesOffset: 0, jobsOffset: 0, runsOffset: 0, chart: null, purposeChart: null, stream: null };
 
-  const credentials = () => ({ project: sessionStorage.getItem('scribe.project'), key: sessionStorage.getItem('scribe.key') });
+  const credentials = () => ({
+    project: sessionStorage.getItem('scribe.project'),
+    key: sessionStorage.getItem('scribe.key'),
+  });
 
   function setStatus(message) {
     $('status').textContent = message || '';
@@ -75,7 +77,12 @@
     $('total-all').textContent = num(page.totals.total);
     fillTable(
       $('pages').tBodies[0],
-      page.visitors.map((r) => [cell(r.path), cell(num(r.human), 'num'), cell(num(r.ai), 'num'), cell(num(r.total), 'num')]),
+      page.visitors.map((r) => [
+        cell(r.path),
+        cell(num(r.human), 'num'),
+        cell(num(r.ai), 'num'),
+        cell(num(r.total), 'num'),
+      ]),
     );
     $('pages-position').textContent = page.visitors.length
       ? `${state.pagesOffset + 1}–${state.pagesOffset + page.visitors.length}`
@@ -100,11 +107,21 @@
     const vote = (helpful) => (helpful === true ? 'yes' : helpful === false ? 'no' : '–');
     fillTable(
       $('feedback-list').tBodies[0],
-      feedback.feedback.map((f) => [cell(f.path), cell(vote(f.helpful)), cell(f.comment || '', 'comment'), cell(f.createdAt ? age(f.createdAt) : '–')]),
+      feedback.feedback.map((f) => [
+        cell(f.path),
+        cell(vote(f.helpful)),
+        cell(f.comment || '', 'comment'),
+        cell(f.createdAt ? age(f.createdAt) : '–'),
+      ]),
     );
     fillTable(
       $('searches').tBodies[0],
-      searches.searches.map((s) => [cell(s.searchQuery), cell(num(s.hits), 'num'), cell(`${Math.round(s.ctr * 100)}%`, 'num'), cell(s.topClickedPage || '–')]),
+      searches.searches.map((s) => [
+        cell(s.searchQuery),
+        cell(num(s.hits), 'num'),
+        cell(`${Math.round(s.ctr * 100)}%`, 'num'),
+        cell(s.topClickedPage || '–'),
+      ]),
     );
   }
 
@@ -128,11 +145,29 @@
     const { views, visitors } = purposes.totals;
     fillTable(
       $('purposes').tBodies[0],
-      PURPOSES.map(([label, column]) => [cell(label), cell(num(views[column]), 'num'), cell(num(visitors[column]), 'num')]),
+      PURPOSES.map(([label, column]) => [
+        cell(label),
+        cell(num(views[column]), 'num'),
+        cell(num(visitors[column]), 'num'),
+      ]),
     );
-    fillTable($('referrals').tBodies[0], referrals.assistants.map((r) => [cell(r.assistant), cell(num(r.views), 'num'), cell(num(r.visitors), 'num')]));
-    fillTable($('agent-pages').tBodies[0], agentPages.rows.map((r) => [cell(r.agent), cell(r.path), cell(num(r.views), 'num'), cell(num(r.visitors), 'num')]));
-    fillTable($('misses').tBodies[0], misses.rows.map((r) => [cell(r.path), cell(r.agent), cell(String(r.status), 'num'), cell(num(r.count), 'num')]));
+    fillTable(
+      $('referrals').tBodies[0],
+      referrals.assistants.map((r) => [cell(r.assistant), cell(num(r.views), 'num'), cell(num(r.visitors), 'num')]),
+    );
+    fillTable(
+      $('agent-pages').tBodies[0],
+      agentPages.rows.map((r) => [
+        cell(r.agent),
+        cell(r.path),
+        cell(num(r.views), 'num'),
+        cell(num(r.visitors), 'num'),
+      ]),
+    );
+    fillTable(
+      $('misses').tBodies[0],
+      misses.rows.map((r) => [cell(r.path), cell(r.agent), cell(String(r.status), 'num'), cell(num(r.count), 'num')]),
+    );
     const data = {
       labels: PURPOSES.map(([label]) => label),
       datasets: [
@@ -148,7 +183,11 @@
     state.purposeChart = new Chart($('purpose-chart'), {
       type: 'bar',
       data,
-      options: { animation: false, maintainAspectRatio: false, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+      },
     });
   }
 
@@ -156,8 +195,22 @@
     const data = {
       labels: days.map((d) => d.date),
       datasets: [
-        { label: 'Human', data: days.map((d) => d.human), borderColor: '#0969da', backgroundColor: '#0969da33', fill: true, tension: 0 },
-        { label: 'AI', data: days.map((d) => d.ai), borderColor: '#8250df', backgroundColor: '#8250df33', fill: true, tension: 0 },
+        {
+          label: 'Human',
+          data: days.map((d) => d.human),
+          borderColor: '#0969da',
+          backgroundColor: '#0969da33',
+          fill: true,
+          tension: 0,
+        },
+        {
+          label: 'AI',
+          data: days.map((d) => d.ai),
+          borderColor: '#8250df',
+          backgroundColor: '#8250df33',
+          fill: true,
+          tension: 0,
+        },
       ],
     };
     if (state.chart) {
@@ -168,7 +221,11 @@
     state.chart = new Chart($('daily-chart'), {
       type: 'line',
       data,
-      options: { animation: false, maintainAspectRatio: false, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
+      },
     });
   }
 
@@ -198,7 +255,9 @@
         return [status, prompt, cell(age(job.createdAt)), pr];
       }),
     );
-    $('jobs-position').textContent = page.jobs.length ? `${state.jobsOffset + 1}–${state.jobsOffset + page.jobs.length}` : 'no jobs yet';
+    $('jobs-position').textContent = page.jobs.length
+      ? `${state.jobsOffset + 1}–${state.jobsOffset + page.jobs.length}`
+      : 'no jobs yet';
     $('jobs-prev').disabled = state.jobsOffset === 0;
     $('jobs-next').disabled = !page.hasMore;
   }
@@ -218,18 +277,32 @@
     td.append(badge);
     return td;
   }
-  const RUN_BADGE = { running: 'active', pull_request_opened: 'completed', pull_request_updated: 'completed', no_changes: 'archived', failed: 'failed', skipped: 'archived' };
+  const RUN_BADGE = {
+    running: 'active',
+    pull_request_opened: 'completed',
+    pull_request_updated: 'completed',
+    no_changes: 'archived',
+    failed: 'failed',
+    skipped: 'archived',
+  };
 
   function describeOn(on) {
     if (on.kind === 'push') return `push to ${on.repository}${on.paths ? ` (${on.paths.join(', ')})` : ''}`;
     if (on.kind === 'schedule') return `schedule ${on.cron} UTC`;
-    const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : ''].filter(Boolean).join(' or ');
+    const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : '']
+      .filter(Boolean)
+      .join(' or ');
     return `feedback: ${when}${on.pages ? ` on ${on.pages.join(', ')}` : ''}`;
   }
 
   async function loadAutomations() {
-    const [config, page] = await Promise.all([getJson('/v1/automations/{project}'), getJson(`/v1/automations/{project}/runs?limit=${PAGE_SIZE}&offset=${state.runsOffset}`)]);
-    $('automations-config').textContent = config.configSha ? `.scribe/automations.yml at ${config.configSha.slice(0, 7)}` : 'No .scribe/automations.yml on the default branch.';
+    const [config, page] = await Promise.all([
+      getJson('/v1/automations/{project}'),
+      getJson(`/v1/automations/{project}/runs?limit=${PAGE_SIZE}&offset=${state.runsOffset}`),
+    ]);
+    $('automations-config').textContent = config.configSha
+      ? `.scribe/automations.yml at ${config.configSha.slice(0, 7)}`
+      : 'No .scribe/automations.yml on the default branch.';
     fillTable(
       $('automation-list').tBodies[0],
       config.automations.map((a) => [cell(a.id), cell(describeOn(a.on)), cell(a.prompt.slice(0, 100))]),
@@ -260,7 +333,9 @@
         return [status, cell(run.automation), cell(trigger), cell(age(run.createdAt)), job, pr];
       }),
     );
-    $('runs-position').textContent = page.runs.length ? `${state.runsOffset + 1}–${state.runsOffset + page.runs.length} of ${page.total}` : 'no runs yet';
+    $('runs-position').textContent = page.runs.length
+      ? `${state.runsOffset + 1}–${state.runsOffset + page.runs.length} of ${page.total}`
+      : 'no runs yet';
     $('runs-prev').disabled = state.runsOffset === 0;
     $('runs-next').disabled = state.runsOffset + page.runs.length >= page.total;
   }
@@ -349,7 +424,8 @@
     const hash = location.hash.replace(/^#/, '') || 'overview';
     const [view, id] = hash.split('/');
     for (const main of document.querySelectorAll('main')) main.hidden = main.id !== view;
-    for (const a of document.querySelectorAll('nav a')) a.classList.toggle('current', a.dataset.nav === view || (view === 'job' && a.dataset.nav === 'jobs'));
+    for (const a of document.querySelectorAll('nav a'))
+      a.classList.toggle('current', a.dataset.nav === view || (view === 'job' && a.dataset.nav === 'jobs'));
     if (view !== 'job') stopStream();
     const { project, key } = credentials();
     if (!project || !key) {

@@ -7,4 +7,11 @@ import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
 import { automationOperations } from '../routes/automations-docs.js';
 
 /** Every operation of the API, in the order the reference shows them. */
-export const apiOperations: OperationDoc[] = [...agentJobOperations, ...automationOperations, ...analyticsOperations, ...analyticsAiOperations, ...analyticsFeedbackOperations, ...serviceOperations];
+export const apiOperations: OperationDoc[] = [
+  ...agentJobOperations,
+  ...automationOperations,
+  ...analyticsOperations,
+  ...analyticsAiOperations,
+  ...analyticsFeedbackOperations,
+  ...serviceOperations,
+];

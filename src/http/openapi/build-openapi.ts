@@ -13,7 +13,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Request body has an unsupported content type.',
   429: 'Rate limited; retry after `Retry-After` seconds.',
   500: 'Unexpected error; the sentence names the request id (also in `X-Request-Id`).',
+  502: 'GitHub failed or could not be reached while answering this request; the sentence says how. Try again later.',
   503: 'A dependency or configuration this request needs is missing; the sentence says what to set.',
+  504: 'GitHub did not answer in time while answering this request. Try again later.',
 };
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -47,9 +49,9 @@ function parameters(op: OperationDoc) {
 function errorStatuses(op: OperationDoc): number[] {
   const statuses = new Set<number>(op.errors ?? []);
   if (op.query || op.body?.some((b) => b.schema)) statuses.add(400);
-  if (op.auth) [401, 403].forEach((s) => statuses.add(s));
+  if (op.auth) for (const s of [401, 403]) statuses.add(s);
   if (op.pathParams) statuses.add(404);
-  if (op.body?.length) [413, 415].forEach((s) => statuses.add(s));
+  if (op.body?.length) for (const s of [413, 415]) statuses.add(s);
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -62,9 +64,19 @@ export function buildOpenApi(params: { operations: OperationDoc[]; version: stri
     for (const [status, response] of Object.entries(op.responses)) {
       responses[status] = {
         description: response.description,
-        ...(response.headers ? { headers: Object.fromEntries(Object.entries(response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }])) } : {}),
+        ...(response.headers
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(response.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+              ),
+            }
+          : {}),
         ...(response.schema
-          ? { content: { [response.contentType ?? 'application/json']: { schema: jsonSchema(response.schema, 'output') } } }
+          ? {
+              content: {
+                [response.contentType ?? 'application/json']: { schema: jsonSchema(response.schema, 'output') },
+              },
+            }
           : response.contentType
             ? { content: { [response.contentType]: { schema: { type: 'string' } } } }
             : {}),
@@ -73,7 +85,9 @@ export function buildOpenApi(params: { operations: OperationDoc[]; version: stri
     for (const status of errorStatuses(op)) {
       responses[String(status)] ??= {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error',
-        ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+        ...(status === 429
+          ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
+          : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
@@ -92,7 +106,12 @@ export function buildOpenApi(params: { operations: OperationDoc[]; version: stri
               content: Object.fromEntries(
                 op.body.map((b) => [
                   b.contentType,
-                  { schema: { ...(b.schema ? jsonSchema(b.schema, 'input') : { type: 'string' }), ...(b.description ? { description: b.description } : {}) } },
+                  {
+                    schema: {
+                      ...(b.schema ? jsonSchema(b.schema, 'input') : { type: 'string' }),
+                      ...(b.description ? { description: b.description } : {}),
+                    },
+                  },
                 ]),
               ),
             },
@@ -112,7 +131,12 @@ export function buildOpenApi(params: { operations: OperationDoc[]; version: stri
     ...(params.serverUrl ? { servers: [{ url: params.serverUrl }] } : {}),
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key `scribe_sk_…` created with `scribe key create`; `read` scope for GET, `write` for everything.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key `scribe_sk_…` created with `scribe key create`; `read` scope for GET, `write` for everything.',
+        },
       },
       schemas: { Error: jsonSchema(ErrorResponse, 'output') },
     },

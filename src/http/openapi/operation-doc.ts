@@ -3,7 +3,10 @@ import { z } from 'zod';
 /** The JSON error body every route answers errors with (see src/http/error-handler.ts). */
 export const ErrorResponse = z.object({
   error: z.string().describe('A sentence saying what went wrong.'),
-  details: z.array(z.object({ message: z.string() })).optional().describe('Which fields or parameters were wrong, one entry each.'),
+  details: z
+    .array(z.object({ message: z.string() }))
+    .optional()
+    .describe('Which fields or parameters were wrong, one entry each.'),
 });
 
 export interface ResponseDoc {

@@ -3,7 +3,11 @@ import type { OperationDoc } from './operation-doc.js';
 
 export const HealthResponse = z.object({ status: z.literal('ok') });
 export const ReadyResponse = z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgresql']) });
-export const NotReadyResponse = z.object({ status: z.literal('unavailable'), error: z.string(), pending: z.array(z.string()).optional() });
+export const NotReadyResponse = z.object({
+  status: z.literal('unavailable'),
+  error: z.string(),
+  pending: z.array(z.string()).optional(),
+});
 
 export const serviceOperations: OperationDoc[] = [
   {

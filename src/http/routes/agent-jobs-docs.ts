@@ -1,10 +1,25 @@
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi/operation-doc.js';
-import { CreateJobRequest, JobEventsResponse, JobListResponse, JobResponse, ListJobsQuery, MessageRequest } from './agent-jobs-schemas.js';
+import {
+  CreateJobRequest,
+  JobEventsResponse,
+  JobListResponse,
+  JobResponse,
+  ListJobsQuery,
+  MessageRequest,
+} from './agent-jobs-schemas.js';
 
 const ProjectPath = z.object({ projectId: z.string().describe('The project id (`scribe project list`).') });
 const JobPath = ProjectPath.extend({ id: z.string().describe('The job id.') });
-const EventsQuery = z.object({ after: z.string().regex(/^\d+$/).optional().describe('Only events after this event id (also `Last-Event-ID`): an integer from 0 to 9223372036854775807; a larger one is a 400.') });
+const EventsQuery = z.object({
+  after: z
+    .string()
+    .regex(/^\d+$/)
+    .optional()
+    .describe(
+      'Only events after this event id (also `Last-Event-ID`): an integer from 0 to 9223372036854775807; a larger one is a 400.',
+    ),
+});
 
 /** The agent-job operations, described with the schemas the routes validate with. */
 export const agentJobOperations: OperationDoc[] = [
@@ -14,7 +29,7 @@ export const agentJobOperations: OperationDoc[] = [
     operationId: 'createAgentJob',
     summary: 'Create an agent job',
     description:
-      'Queues a background job: the agent edits the project\'s docs repository and, if any file changed, opens a pull request (`prLink`). Poll the job until `completed`, `archived` or `failed`. 503 when the GitHub App or the model is not configured.',
+      "Queues a background job: the agent edits the project's docs repository and, if any file changed, opens a pull request (`prLink`). Poll the job until `completed`, `archived` or `failed`. 503 when the GitHub App or the model is not configured.",
     tag: 'Agent jobs',
     auth: 'write',
     pathParams: ProjectPath,
@@ -37,7 +52,8 @@ export const agentJobOperations: OperationDoc[] = [
     path: '/v2/agent/{projectId}/job/{id}/message',
     operationId: 'sendAgentJobMessage',
     summary: 'Send a follow-up instruction',
-    description: 'Works on the same branch and pull request: queued if the job is `active`, re-activates a `completed` or `failed` job, 409 for an `archived` one.',
+    description:
+      'Works on the same branch and pull request: queued if the job is `active`, re-activates a `completed` or `failed` job, 409 for an `archived` one.',
     tag: 'Agent jobs',
     auth: 'write',
     pathParams: JobPath,

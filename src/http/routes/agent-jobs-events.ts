@@ -14,7 +14,9 @@ function afterId(req: Request): number {
   const raw = req.get('last-event-id') ?? (typeof req.query.after === 'string' ? req.query.after : undefined);
   if (raw === undefined || raw === '') return 0;
   if (!/^\d+$/.test(raw) || BigInt(raw) > MAX_CURSOR) {
-    throw new Invalid('Invalid query', [{ message: `after (or Last-Event-ID) must be an event id: an integer from 0 to ${MAX_CURSOR}` }]);
+    throw new Invalid('Invalid query', [
+      { message: `after (or Last-Event-ID) must be an event id: an integer from 0 to ${MAX_CURSOR}` },
+    ]);
   }
   // Capped where JSON numbers stop being exact (see MAX_EVENT_ID): no id is handed out past it.
   return Math.min(Number(raw), MAX_EVENT_ID);
@@ -25,7 +27,14 @@ function afterId(req: Request): number {
  * follows it until the job leaves `active`. The stream reads the database, not process memory, so it is live
  * whichever Scribe process runs the job; it reads only when the process's notifier says the job has new events.
  */
-export async function sendJobEvents(params: { ctx: AppContext; req: Request; res: Response; job: JobRecord; events: JobEventNotifier; shutdown?: AbortSignal }): Promise<void> {
+export async function sendJobEvents(params: {
+  ctx: AppContext;
+  req: Request;
+  res: Response;
+  job: JobRecord;
+  events: JobEventNotifier;
+  shutdown?: AbortSignal;
+}): Promise<void> {
   const { ctx, req, res, job, shutdown } = params;
   let after = afterId(req);
   const wantsStream = (req.get('accept') ?? '').includes('text/event-stream');

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi/operation-doc.js';
-import { ExportQuery } from '../../analytics/schemas.js';
-import { AgentPagesQuery, AgentPagesResponse, MissesResponse, PurposesQuery, PurposesResponse, ReferralsResponse } from './analytics-ai.js';
+import { ExportQuery } from './analytics-schemas.js';
+import {
+  AgentPagesQuery,
+  AgentPagesResponse,
+  MissesResponse,
+  PurposesQuery,
+  PurposesResponse,
+  ReferralsResponse,
+} from './analytics-ai-schemas.js';
 
 const ProjectPath = z.object({ projectId: z.string().describe('The project id (`scribe project list`).') });
 const RANGE =
@@ -19,7 +26,12 @@ export const analyticsAiOperations: OperationDoc[] = [
     auth: 'read',
     pathParams: ProjectPath,
     query: ExportQuery.extend(PurposesQuery.shape),
-    responses: { 200: { description: 'Site-wide totals and one page of per-path counts (or the CSV export)', schema: PurposesResponse } },
+    responses: {
+      200: {
+        description: 'Site-wide totals and one page of per-path counts (or the CSV export)',
+        schema: PurposesResponse,
+      },
+    },
   },
   {
     method: 'get',
@@ -55,6 +67,8 @@ export const analyticsAiOperations: OperationDoc[] = [
     auth: 'read',
     pathParams: ProjectPath,
     query: ExportQuery,
-    responses: { 200: { description: 'Referrals per assistant and one page of assistant × page rows', schema: ReferralsResponse } },
+    responses: {
+      200: { description: 'Referrals per assistant and one page of assistant × page rows', schema: ReferralsResponse },
+    },
   },
 ];

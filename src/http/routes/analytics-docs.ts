@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi/operation-doc.js';
-import { AgentsResponse, DailyVisitorsResponse } from './analytics-breakdowns.js';
-import { EventsResponse, ExportQuery, LogsQuery, LogsResponse, MAX_BATCH, ServerEvent, TrackerEvent, ViewsResponse, VisitorsResponse } from '../../analytics/schemas.js';
+import { AgentsResponse, DailyVisitorsResponse } from './analytics-breakdowns-schemas.js';
+import {
+  ExportQuery,
+  LogsQuery,
+  LogsResponse,
+  MAX_BATCH,
+  ServerEvent,
+  ViewsResponse,
+  VisitorsResponse,
+} from './analytics-schemas.js';
+import { BatchIngestResponse } from './analytics-batch-schemas.js';
+import { TrackerEvent } from './analytics-tracker-schemas.js';
 
 const ProjectPath = z.object({ projectId: z.string().describe('The project id (`scribe project list`).') });
 
@@ -51,7 +61,8 @@ export const analyticsOperations: OperationDoc[] = [
     path: '/v1/analytics/{projectId}/agents',
     operationId: 'getAiAgents',
     summary: 'AI traffic by agent and kind (Scribe addition)',
-    description: 'Distinct AI visitors (client address + agent) and page views per AI agent, most visitors first. Same date rules as the export; `limit`/`offset` are accepted and ignored.',
+    description:
+      'Distinct AI visitors (client address + agent) and page views per AI agent, most visitors first. Same date rules as the export; `limit`/`offset` are accepted and ignored.',
     tag: 'Analytics',
     auth: 'read',
     pathParams: ProjectPath,
@@ -68,7 +79,7 @@ export const analyticsOperations: OperationDoc[] = [
     auth: 'write',
     pathParams: ProjectPath,
     body: [{ contentType: 'application/json', schema: z.array(ServerEvent).max(MAX_BATCH) }],
-    responses: { 202: { description: 'What was accepted and rejected', schema: EventsResponse } },
+    responses: { 202: { description: 'What was accepted and rejected', schema: BatchIngestResponse } },
   },
   {
     method: 'post',
@@ -92,7 +103,8 @@ export const analyticsOperations: OperationDoc[] = [
     path: '/js/scribe.js',
     operationId: 'trackerScript',
     summary: 'The browser tracker (no cookies)',
-    description: 'Include with `<script defer src="https://<scribe>/js/scribe.js" data-project="<projectId>"></script>`.',
+    description:
+      'Include with `<script defer src="https://<scribe>/js/scribe.js" data-project="<projectId>"></script>`.',
     tag: 'Analytics ingestion',
     responses: { 200: { description: 'JavaScript', contentType: 'application/javascript' } },
   },
@@ -101,7 +113,8 @@ export const analyticsOperations: OperationDoc[] = [
     path: '/api/event',
     operationId: 'trackerEvent',
     summary: 'Browser page view (what the tracker sends)',
-    description: 'Accepted only from the project\'s hostnames; always answers 202 for a well-formed event, never revealing whether it was stored. The answer comes after the group commit holding the event: a 202 means stored; a failed commit answers 503.',
+    description:
+      "Accepted only from the project's hostnames; always answers 202 for a well-formed event, never revealing whether it was stored. The answer comes after the group commit holding the event: a 202 means stored; a failed commit answers 503.",
     tag: 'Analytics ingestion',
     body: [
       { contentType: 'application/json', schema: TrackerEvent },

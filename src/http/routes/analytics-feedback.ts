@@ -4,139 +4,140 @@ import type { RouteModule } from '../app.js';
 import type { AppContext } from '../context.js';
 import { authenticatedProject, requireApiKey } from '../authenticate.js';
 import { jsonBody } from '../json-body.js';
-import { parseInput, zodDetails } from '../parse-input.js';
-import { browserCors, browserPreflight, parseBrowserSubmission } from '../browser-submission.js';
-import { Invalid } from '../../errors.js';
-import type { ReaderSignals, SubmitResult } from '../../analytics/feedback/reader-signals.js';
+import { bodyLimit } from '../body-limit.js';
+import { parseInput } from '../parse-input.js';
+import { parseBatch } from '../parse-batch.js';
+import { browserCors, browserHit, browserPreflight, parseBrowserSubmission } from '../browser-submission.js';
+import type { FeedbackEntry } from '../../analytics/signals/store/feedback-entries.js';
+import type { SearchReport } from '../../analytics/signals/list-searches.js';
+import type { CursorPage } from '../../analytics/signals/cursor-paging.js';
+import type { PageFeedbackCounts } from '../../analytics/signals/store/feedback-counts-by-page.js';
 import {
   BrowserFeedback,
   BrowserSearch,
+  type FeedbackByPageResponse,
   FeedbackByPageQuery,
+  type FeedbackItem,
   FeedbackQuery,
+  type FeedbackResponse,
   FeedbackStatusUpdate,
   MAX_SIGNAL_BATCH,
   SearchesQuery,
+  type SearchesResponse,
   ServerFeedback,
   ServerSearch,
-  type SignalsIngestResponse,
-} from '../../analytics/feedback/signal-schemas.js';
-import { findProject } from '../../projects/projects.js';
-import { fromProjectSite } from '../../analytics/site-origin.js';
-import { clientIp } from '../../analytics/client-ip.js';
-import { classifyUserAgent } from '../../analytics/classify-user-agent.js';
+} from './analytics-feedback-schemas.js';
 import type { Analytics } from '../../analytics/analytics.js';
+import { batchResult } from '../../analytics/ingest/batch-result.js';
+import type { BrowserCollector } from '../../analytics/ingest/collect-browser.js';
+import type { BatchIngestResponse } from './analytics-batch-schemas.js';
 
 /**
  * Page feedback and site searches: the compatible listings (read key), server-side submission (write key), and the
  * browser endpoints the tracker's widget and search API post to.
  */
-export const analyticsFeedbackRoutes = ({ analytics }: { analytics: Analytics }): RouteModule => (router, ctx) => {
-  const signals = analytics.readerSignals();
-  const auth = requireApiKey(ctx);
+export const analyticsFeedbackRoutes =
+  ({ analytics }: { analytics: Analytics }): RouteModule =>
+  (router, ctx) => {
+    const signals = analytics.readerSignals();
+    const auth = requireApiKey(ctx);
 
-  router.get('/v1/analytics/:projectId/feedback', auth, async (req, res) => {
-    const query = parseInput(FeedbackQuery, req.query, 'query parameters');
-    res.json(await signals.feedback(authenticatedProject(res).id, query));
-  });
-  router.get('/v1/analytics/:projectId/feedback/by-page', auth, async (req, res) => {
-    const query = parseInput(FeedbackByPageQuery, req.query, 'query parameters');
-    res.json(await signals.feedbackByPage(authenticatedProject(res).id, query));
-  });
-  router.get('/v1/analytics/:projectId/searches', auth, async (req, res) => {
-    const query = parseInput(SearchesQuery, req.query, 'query parameters');
-    res.json(await signals.searches(authenticatedProject(res).id, query));
-  });
+    router.get('/v1/analytics/:projectId/feedback', auth, async (req, res) => {
+      const query = parseInput(FeedbackQuery, req.query, 'query parameters');
+      res.json(feedbackBody(await signals.feedback(authenticatedProject(res).id, query)));
+    });
+    router.get('/v1/analytics/:projectId/feedback/by-page', auth, async (req, res) => {
+      const query = parseInput(FeedbackByPageQuery, req.query, 'query parameters');
+      res.json(byPageBody(await signals.feedbackByPage(authenticatedProject(res).id, query)));
+    });
+    router.get('/v1/analytics/:projectId/searches', auth, async (req, res) => {
+      const query = parseInput(SearchesQuery, req.query, 'query parameters');
+      res.json(searchesBody(await signals.searches(authenticatedProject(res).id, query)));
+    });
 
-  router.post('/v1/analytics/:projectId/feedback', auth, ...jsonBody({ limit: '4mb' }), async (req, res) => {
-    const { valid, indexes, rejected } = validateBatch(req.body, ServerFeedback);
-    const items = valid.map(({ id, ...f }) => ({ ...f, key: id === undefined ? undefined : `id:${id}` }));
-    const result = await signals.submitFeedback(authenticatedProject(res).id, items);
-    res.status(202).json(merge(result, indexes, rejected));
-  });
-  router.patch('/v1/analytics/:projectId/feedback/:feedbackId', auth, ...jsonBody(), async (req, res) => {
-    const { status } = parseInput(FeedbackStatusUpdate, req.body, 'request body');
-    res.json(await signals.setFeedbackStatus(authenticatedProject(res).id, String(req.params.feedbackId), status));
-  });
-  router.post('/v1/analytics/:projectId/searches', auth, ...jsonBody({ limit: '4mb' }), async (req, res) => {
-    const { valid, indexes, rejected } = validateBatch(req.body, ServerSearch);
-    const items = valid.map(({ id, ...s }) => ({ ...s, key: id === undefined ? undefined : `id:${id}` }));
-    const result = await signals.submitSearches(authenticatedProject(res).id, items);
-    res.status(202).json(merge(result, indexes, rejected));
-  });
+    router.post('/v1/analytics/:projectId/feedback', auth, ...jsonBody({ limit: '4mb' }), async (req, res) => {
+      const { valid, indexes, invalid } = parseBatch({ body: req.body, schema: ServerFeedback, max: MAX_SIGNAL_BATCH });
+      const items = valid.map(({ id, ...f }) => ({ ...f, key: id === undefined ? undefined : `id:${id}` }));
+      const result = await signals.submitFeedback(authenticatedProject(res).id, items);
+      res.status(202).json(batchResult({ result, indexes, invalid }) satisfies z.input<typeof BatchIngestResponse>);
+    });
+    router.patch('/v1/analytics/:projectId/feedback/:feedbackId', auth, ...jsonBody(), async (req, res) => {
+      const { status } = parseInput(FeedbackStatusUpdate, req.body, 'request body');
+      const entry = await signals.setFeedbackStatus(
+        authenticatedProject(res).id,
+        String(req.params.feedbackId),
+        status,
+      );
+      res.json(feedbackItem(entry));
+    });
+    router.post('/v1/analytics/:projectId/searches', auth, ...jsonBody({ limit: '4mb' }), async (req, res) => {
+      const { valid, indexes, invalid } = parseBatch({ body: req.body, schema: ServerSearch, max: MAX_SIGNAL_BATCH });
+      const items = valid.map(({ id, ...s }) => ({ ...s, key: id === undefined ? undefined : `id:${id}` }));
+      const result = await signals.submitSearches(authenticatedProject(res).id, items);
+      res.status(202).json(batchResult({ result, indexes, invalid }) satisfies z.input<typeof BatchIngestResponse>);
+    });
 
-  browserRoutes(router, ctx, signals);
-};
+    browserRoutes(router, ctx, () => analytics.browserCollector({ db: ctx.db, commit: ctx.config.trackerCommit }));
+  };
 
-/** Each item validated on its own, as the events batch does: bad ones are rejected by index. */
-function validateBatch<S extends z.ZodType>(body: unknown, schema: S) {
-  if (!Array.isArray(body)) throw new Invalid('Body must be a JSON array', [{ message: 'expected an array' }]);
-  if (body.length > MAX_SIGNAL_BATCH) throw new Invalid(`At most ${MAX_SIGNAL_BATCH.toLocaleString('en')} items per request`, [{ message: `got ${body.length}` }]);
-  const valid: z.output<S>[] = [];
-  const indexes: number[] = [];
-  const rejected: { index: number; error: string }[] = [];
-  body.forEach((item, index) => {
-    const result = schema.safeParse(item);
-    if (result.success) {
-      valid.push(result.data);
-      indexes.push(index);
-    } else rejected.push({ index, error: zodDetails(result.error).map((d) => d.message).join('; ') });
-  });
-  return { valid, indexes, rejected };
+/** An entry as the listings show it: ids as strings, ISO times, the code fields only on code snippet feedback. */
+function feedbackItem(f: FeedbackEntry): z.input<typeof FeedbackItem> {
+  return {
+    id: String(f.id),
+    path: f.path,
+    comment: f.comment,
+    createdAt: new Date(f.ts).toISOString(),
+    source: f.source,
+    status: f.status,
+    helpful: f.helpful,
+    contact: f.contact,
+    ...(f.source === 'code_snippet' ? { code: f.code ?? '', filename: f.filename, lang: f.lang } : {}),
+  };
 }
 
-/** The store's result is indexed by valid item; maps it back to the request's indexes and adds the invalid ones. */
-function merge(result: SubmitResult, indexes: number[], invalid: { index: number; error: string }[]): z.input<typeof SignalsIngestResponse> {
-  const rejected = [...invalid, ...result.rejected.map((r) => ({ index: indexes[r.index], error: r.error }))].sort((a, b) => a.index - b.index);
-  return { accepted: result.accepted, duplicates: result.duplicates, rejected };
+function feedbackBody(page: CursorPage<FeedbackEntry>): z.input<typeof FeedbackResponse> {
+  return { feedback: page.rows.map(feedbackItem), nextCursor: page.nextCursor, hasMore: page.hasMore };
+}
+
+function byPageBody(page: CursorPage<PageFeedbackCounts>): z.input<typeof FeedbackByPageResponse> {
+  return { feedback: page.rows, hasMore: page.hasMore, nextCursor: page.nextCursor };
+}
+
+function searchesBody(report: SearchReport): z.input<typeof SearchesResponse> {
+  return {
+    searches: report.rows.map((t) => ({
+      searchQuery: t.query,
+      hits: t.hits,
+      ctr: t.ctr,
+      topClickedPage: t.topClickedPage,
+      lastSearchedAt: new Date(t.lastSearchedAt).toISOString(),
+    })),
+    totalSearches: report.totalSearches,
+    nextCursor: report.nextCursor,
+    hasMore: report.hasMore,
+  };
 }
 
 /**
  * What the tracker posts. Like /api/event, a well-formed submission is answered 202 whether it was stored or
  * dropped (unknown project, foreign site, a bot, over the visitor's limit), so a page learns nothing from it.
  */
-function browserRoutes(router: express.Router, ctx: AppContext, signals: ReaderSignals) {
+function browserRoutes(router: express.Router, ctx: AppContext, collector: () => BrowserCollector) {
   // sendBeacon and the widget send text/plain (no CORS preflight); JSON is read from either
-  const text = express.text({ type: () => true, limit: '16kb' });
-  /** the submitter when the submission is from the project's site and a person; undefined to drop it */
-  const submitter = async (req: express.Request, projectId: string, url: string) => {
-    const project = await findProject(ctx.db, projectId);
-    if (!project || project.disabledAt || !fromProjectSite(project.hostnames, url, req.get('origin'))) return undefined;
-    const userAgent = req.get('user-agent');
-    if (classifyUserAgent(userAgent).class !== 'human') return undefined;
-    const ip = clientIp(req, ctx.config.analytics.trustedProxyHeader);
-    return ip ? { projectId: project.id, ip, userAgent } : undefined;
-  };
-  const dropped = (err: unknown) => ctx.logger.error({ err }, 'storing a tracker submission failed');
+  const limit = '16kb';
+  const text = [bodyLimit(limit), express.text({ type: () => true, limit })];
+  const { trustedProxyHeader } = ctx.config.analytics;
 
   router.options('/api/feedback', browserCors, browserPreflight);
   router.options('/api/search', browserCors, browserPreflight);
-  router.post('/api/feedback', browserCors, text, async (req, res) => {
+  router.post('/api/feedback', browserCors, ...text, async (req, res) => {
     const f = parseBrowserSubmission(req, BrowserFeedback, 'submission');
-    const who = await submitter(req, f.projectId, f.url);
-    if (who) {
-      const { projectId, ...person } = who;
-      await signals
-        .submitFeedback(projectId, [{ ...person, path: f.url, helpful: f.helpful, comment: f.comment, submission: f.submission }], 'update')
-        .catch(dropped);
-    }
+    await collector().feedback(browserHit({ req, trustedProxyHeader, projectId: f.projectId, url: f.url }), f);
     res.status(202).end();
   });
-  router.post('/api/search', browserCors, text, async (req, res) => {
+  router.post('/api/search', browserCors, ...text, async (req, res) => {
     const s = parseBrowserSubmission(req, BrowserSearch, 'submission');
-    const who = await submitter(req, s.projectId, s.url);
-    if (who) {
-      const { projectId, ...person } = who;
-      await signals.submitSearches(projectId, [{ ...person, query: s.query, clickedPath: s.clickedPath && pathOnSite(s.clickedPath, s.url) }]).catch(dropped);
-    }
+    await collector().search(browserHit({ req, trustedProxyHeader, projectId: s.projectId, url: s.url }), s);
     res.status(202).end();
   });
-}
-
-/** A clicked result as a path: relative links resolve against the page; links to other sites are kept as their URL's path. */
-function pathOnSite(clicked: string, pageUrl: string): string {
-  try {
-    return new URL(clicked, pageUrl).pathname;
-  } catch {
-    return clicked;
-  }
 }

@@ -7,9 +7,10 @@ import type { AppContext } from '../context.js';
 import { githubWebBase } from '../../github/github-app.js';
 import { githubApiBaseUrl } from '../../github/create-probot.js';
 import { buildAppManifest, newAppUrl } from '../../github/app-manifest.js';
+import { HOUR_MS } from '../../calendar.js';
 
 const APP_YML = path.resolve(import.meta.dirname, '../../../app.yml');
-const STATE_TTL_MS = 3_600_000;
+const STATE_TTL_MS = HOUR_MS;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -71,16 +72,46 @@ export const appSetupRoutes: RouteModule = (router, ctx) => {
       const code = typeof req.query.code === 'string' ? req.query.code : '';
       const state = typeof req.query.state === 'string' ? req.query.state : '';
       if (!/^[A-Za-z0-9_-]{1,100}$/.test(code) || !validState(ctx.secret, state, ctx.clock().getTime())) {
-        res.status(400).type('html').send(page('Setup link not valid', '<p>This link is not from a registration this server started, or it is older than an hour. <a href="/probot">Start again</a>.</p>'));
+        res
+          .status(400)
+          .type('html')
+          .send(
+            page(
+              'Setup link not valid',
+              '<p>This link is not from a registration this server started, or it is older than an hour. <a href="/probot">Start again</a>.</p>',
+            ),
+          );
         return;
       }
-      const answer = await fetch(`${apiBase}/app-manifests/${code}/conversions`, { method: 'POST', headers: { accept: 'application/vnd.github+json', 'user-agent': 'scribe' } });
+      const answer = await fetch(`${apiBase}/app-manifests/${code}/conversions`, {
+        method: 'POST',
+        headers: { accept: 'application/vnd.github+json', 'user-agent': 'scribe' },
+      });
       if (!answer.ok) {
-        res.status(502).type('html').send(page('GitHub refused the code', `<p>GitHub answered ${answer.status}. A code works once and for an hour only: <a href="/probot">start again</a>.</p>`));
+        res
+          .status(502)
+          .type('html')
+          .send(
+            page(
+              'GitHub refused the code',
+              `<p>GitHub answered ${answer.status}. A code works once and for an hour only: <a href="/probot">start again</a>.</p>`,
+            ),
+          );
         return;
       }
-      const app = (await answer.json()) as { id: number; slug: string; pem: string; webhook_secret: string; html_url: string };
-      const env = [`APP_ID=${app.id}`, `WEBHOOK_SECRET=${app.webhook_secret}`, `SCRIBE_APP_SLUG=${app.slug}`, `PRIVATE_KEY="${app.pem.trim().replace(/\n/g, '\\n')}"`];
+      const app = (await answer.json()) as {
+        id: number;
+        slug: string;
+        pem: string;
+        webhook_secret: string;
+        html_url: string;
+      };
+      const env = [
+        `APP_ID=${app.id}`,
+        `WEBHOOK_SECRET=${app.webhook_secret}`,
+        `SCRIBE_APP_SLUG=${app.slug}`,
+        `PRIVATE_KEY="${app.pem.trim().replace(/\n/g, '\\n')}"`,
+      ];
       res.type('html').send(
         page(
           `GitHub App ${app.slug} registered`,

@@ -1,34 +1,55 @@
 import { z } from 'zod';
+import { offsetPaging } from './paging-schemas.js';
 
-const RUN_STATUSES = ['running', 'pull_request_opened', 'pull_request_updated', 'no_changes', 'failed', 'skipped'] as const;
+const RUN_STATUSES = [
+  'running',
+  'pull_request_opened',
+  'pull_request_updated',
+  'no_changes',
+  'failed',
+  'skipped',
+] as const;
 
 export const ListRunsQuery = z.object({
-  automation: z.string().regex(/^[a-z0-9-]{1,64}$/, 'automation must be an automation id ([a-z0-9-]{1,64})').optional(),
-  limit: z.coerce.number({ error: 'limit must be a whole number' }).int('limit must be a whole number').min(1, 'limit must be 1..100').max(100, 'limit must be 1..100').default(20),
-  offset: z.coerce.number({ error: 'offset must be a whole number' }).int('offset must be a whole number').min(0, 'offset must not be negative').default(0),
+  automation: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'automation must be an automation id ([a-z0-9-]{1,64})')
+    .optional(),
+  ...offsetPaging,
 });
 
 export const TriggerResponse = z.object({
   schemaId: z.string().describe('The automation id.'),
   instanceId: z.string().describe('The automation run id.'),
-  jobId: z.string().nullable().describe('The agent job carrying out the run; null when the run was skipped (see `GET /v1/automations/{projectId}/runs`).'),
+  jobId: z
+    .string()
+    .nullable()
+    .describe(
+      'The agent job carrying out the run; null when the run was skipped (see `GET /v1/automations/{projectId}/runs`).',
+    ),
 });
 
-
 export const AutomationsResponse = z.object({
-  configSha: z.string().nullable().describe('The docs commit `.scribe/automations.yml` was read at; null when the file is absent.'),
+  configSha: z
+    .string()
+    .nullable()
+    .describe('The docs commit `.scribe/automations.yml` was read at; null when the file is absent.'),
   loadedAt: z.string(),
   automations: z.array(
     z.looseObject({
       id: z.string(),
       on: z
         .looseObject({ kind: z.enum(['push', 'schedule', 'feedback']) })
-        .describe('`push`: `repository`, `branches`, `paths`; `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).'),
+        .describe(
+          '`push`: `repository`, `branches`, `paths`; `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
+        ),
       prompt: z.string(),
       draft: z.boolean(),
     }),
   ),
-  problems: z.array(z.object({ automation: z.string().nullable(), message: z.string() })).describe('Automations that did not load, and why.'),
+  problems: z
+    .array(z.object({ automation: z.string().nullable(), message: z.string() }))
+    .describe('Automations that did not load, and why.'),
 });
 
 export const AutomationRunResponse = z.object({

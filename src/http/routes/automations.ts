@@ -12,7 +12,13 @@ function toRunResponse(run: AutomationRun) {
   return {
     id: run.id,
     automation: run.automationId,
-    trigger: { kind: run.trigger, repository: run.repository, before: run.beforeSha, after: run.afterSha, page: run.page },
+    trigger: {
+      kind: run.trigger,
+      repository: run.repository,
+      before: run.beforeSha,
+      after: run.afterSha,
+      page: run.page,
+    },
     status: run.status,
     reason: run.reason,
     jobId: run.jobId,
@@ -26,7 +32,10 @@ function toRunResponse(run: AutomationRun) {
 /** Automations: the compatible manual trigger under /v1/workflow, and Scribe's lists of automations and runs. */
 export function automationRoutes(options: { automations: Automations | null }): RouteModule {
   const service = () => {
-    if (!options.automations) throw new Unavailable('Automations need agent jobs, which are not configured on this server (GitHub App and model)');
+    if (!options.automations)
+      throw new Unavailable(
+        'Automations need agent jobs, which are not configured on this server (GitHub App and model)',
+      );
     return options.automations;
   };
   return (router: Router, ctx: AppContext) => {
@@ -39,12 +48,22 @@ export function automationRoutes(options: { automations: Automations | null }): 
 
     router.get('/v1/automations/:projectId', auth, async (_req, res) => {
       const config = await service().config(authenticatedProject(res).id);
-      res.json({ configSha: config.sha, loadedAt: config.loadedAt.toISOString(), automations: config.automations, problems: config.problems });
+      res.json({
+        configSha: config.sha,
+        loadedAt: config.loadedAt.toISOString(),
+        automations: config.automations,
+        problems: config.problems,
+      });
     });
 
     router.get('/v1/automations/:projectId/runs', auth, async (req, res) => {
       const query = parseInput(ListRunsQuery, req.query, 'query');
-      const page = await service().runs({ projectId: authenticatedProject(res).id, automationId: query.automation, limit: query.limit, offset: query.offset });
+      const page = await service().runs({
+        projectId: authenticatedProject(res).id,
+        automationId: query.automation,
+        limit: query.limit,
+        offset: query.offset,
+      });
       res.json({ runs: page.runs.map(toRunResponse), total: page.total });
     });
   };

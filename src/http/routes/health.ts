@@ -14,7 +14,9 @@ export const healthRoutes: RouteModule = (router, ctx) => {
       const applied = new Set(rows.map((r) => r.migration_name));
       const pending = migrationNames(ctx.database).filter((name) => !applied.has(name));
       if (pending.length) {
-        res.status(503).json({ status: 'unavailable', error: `Database has ${pending.length} pending migration(s)`, pending });
+        res
+          .status(503)
+          .json({ status: 'unavailable', error: `Database has ${pending.length} pending migration(s)`, pending });
         return;
       }
       res.json({ status: 'ok', database: ctx.database.provider });

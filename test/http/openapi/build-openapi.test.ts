@@ -15,11 +15,22 @@ import { testAppPrivateKey } from '../../support/app-private-key.js';
 const privateKey = testAppPrivateKey();
 
 /** Pages for people (the reference and the dashboard) and CORS preflight: served next to the API, not part of it. */
-const NOT_API = new Set(['get /docs', 'get /docs/init.js', 'get /dashboard', 'get /dashboard/vendor/chart.umd.min.js', 'options /api/event', 'options /api/feedback', 'options /api/search']);
+const NOT_API = new Set([
+  'get /docs',
+  'get /docs/init.js',
+  'get /dashboard',
+  'get /dashboard/vendor/chart.umd.min.js',
+  'options /api/event',
+  'options /api/feedback',
+  'options /api/search',
+]);
 
 describe('the OpenAPI document', () => {
   let app: TestApp;
-  let document: Parameters<typeof openApiConformance>[0] & { openapi: string; paths: Record<string, Record<string, unknown>> };
+  let document: Parameters<typeof openApiConformance>[0] & {
+    openapi: string;
+    paths: Record<string, Record<string, unknown>>;
+  };
   let conformance: ReturnType<typeof openApiConformance>;
   let projectId: string;
   let write: string;
@@ -27,7 +38,18 @@ describe('the OpenAPI document', () => {
   beforeAll(async () => {
     app = await startTestApp({
       provider: 'sqlite',
-      routes: ({ analytics }) => [healthRoutes, metricsRoutes, apiDocsRoutes, analyticsRoutes({ analytics }), analyticsAiRoutes({ analytics }), analyticsBreakdownRoutes({ analytics }), analyticsFeedbackRoutes({ analytics }), dashboardRoutes, jobRoutes(), automationRoutes({ automations: null })],
+      routes: ({ analytics }) => [
+        healthRoutes,
+        metricsRoutes,
+        apiDocsRoutes,
+        analyticsRoutes({ analytics }),
+        analyticsAiRoutes({ analytics }),
+        analyticsBreakdownRoutes({ analytics }),
+        analyticsFeedbackRoutes({ analytics }),
+        dashboardRoutes,
+        jobRoutes(),
+        automationRoutes({ automations: null }),
+      ],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });
     projectId = (await app.project({ hostnames: ['docs.example.com'] })).id;
@@ -47,15 +69,21 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents exactly the routes the app serves', () => {
-    const served = routedOperations(app.app).filter((op) => !NOT_API.has(op)).sort();
+    const served = routedOperations(app.app)
+      .filter((op) => !NOT_API.has(op))
+      .sort();
     const documented = Object.entries(document.paths)
       .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`))
       .sort();
     expect(served).toEqual(documented);
   });
 
-  it('describes every route\'s real responses, successes and errors alike', async () => {
-    const call = async (method: string, docPath: string, init: { path?: string; key?: string; body?: string; contentType?: string; accept?: string } = {}) => {
+  it("describes every route's real responses, successes and errors alike", async () => {
+    const call = async (
+      method: string,
+      docPath: string,
+      init: { path?: string; key?: string; body?: string; contentType?: string; accept?: string } = {},
+    ) => {
       const url = `${app.url}${init.path ?? docPath.replace('{projectId}', projectId)}`;
       const response = await fetch(url, {
         method,
@@ -77,72 +105,265 @@ describe('the OpenAPI document', () => {
 
     // analytics
     const day = new Date(Date.now() - 86_400_000).toISOString();
-    const events = JSON.stringify([{ timestamp: day, path: '/intro', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', ip: '198.51.100.7' }, { path: '/bad' }]);
-    expect((await call('POST', '/v1/analytics/{projectId}/events', { key: write, body: events, contentType: json })).status).toBe(202);
-    expect((await call('POST', '/v1/analytics/{projectId}/events', { key: write, body: '{"not":"an array"}', contentType: json })).status).toBe(400);
-    expect((await call('POST', '/v1/analytics/{projectId}/events', { key: read, body: '[]', contentType: json })).status).toBe(403);
-    expect((await call('POST', '/v1/analytics/{projectId}/events', { key: write, body: '[]', contentType: 'text/csv' })).status).toBe(415);
+    const events = JSON.stringify([
+      {
+        timestamp: day,
+        path: '/intro',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+        ip: '198.51.100.7',
+      },
+      { path: '/bad' },
+    ]);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/events', { key: write, body: events, contentType: json })).status,
+    ).toBe(202);
+    expect(
+      (
+        await call('POST', '/v1/analytics/{projectId}/events', {
+          key: write,
+          body: '{"not":"an array"}',
+          contentType: json,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/events', { key: read, body: '[]', contentType: json })).status,
+    ).toBe(403);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/events', { key: write, body: '[]', contentType: 'text/csv' }))
+        .status,
+    ).toBe(415);
     const logLine = `198.51.100.8 - - [${new Date(Date.now() - 3_600_000).toUTCString().replace(/^\w+, (\d+) (\w+) (\d+) ([\d:]+) GMT$/, '$1/$2/$3:$4 +0000')}] "GET /guide HTTP/1.1" 200 512 "-" "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15"\nnot a log line\n`;
-    expect((await call('POST', '/v1/analytics/{projectId}/logs', { key: write, body: logLine, contentType: 'text/plain' })).status).toBe(202);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/logs', { key: write, body: logLine, contentType: 'text/plain' }))
+        .status,
+    ).toBe(202);
     const visitors = await call('GET', '/v1/analytics/{projectId}/visitors', { key: read });
     expect(visitors.status).toBe(200);
     expect((visitors.body as { totals: { total: number } }).totals.total).toBeGreaterThanOrEqual(1);
-    expect((await call('GET', '/v1/analytics/{projectId}/visitors', { key: read, path: `/v1/analytics/${projectId}/visitors?limit=0` })).status).toBe(400);
+    expect(
+      (
+        await call('GET', '/v1/analytics/{projectId}/visitors', {
+          key: read,
+          path: `/v1/analytics/${projectId}/visitors?limit=0`,
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', '/v1/analytics/{projectId}/visitors')).status).toBe(401);
     expect((await call('GET', '/v1/analytics/{projectId}/views', { key: read })).status).toBe(200);
     const daily = await call('GET', '/v1/analytics/{projectId}/visitors/daily', { key: read });
     expect((daily.body as { days: unknown[] }).days).toHaveLength(31);
-    expect((await call('GET', '/v1/analytics/{projectId}/visitors/daily', { key: read, path: `/v1/analytics/${projectId}/visitors/daily?dateFrom=2020-01-01` })).status).toBe(400);
+    expect(
+      (
+        await call('GET', '/v1/analytics/{projectId}/visitors/daily', {
+          key: read,
+          path: `/v1/analytics/${projectId}/visitors/daily?dateFrom=2020-01-01`,
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', '/v1/analytics/{projectId}/agents', { key: read })).status).toBe(200);
-    expect((await call('GET', '/v1/analytics/{projectId}/views', { key: read, path: '/v1/analytics/prj_other/views' })).status).toBe(403);
+    expect(
+      (await call('GET', '/v1/analytics/{projectId}/views', { key: read, path: '/v1/analytics/prj_other/views' }))
+        .status,
+    ).toBe(403);
     expect((await call('GET', '/js/scribe.js')).status).toBe(200);
-    expect((await call('POST', '/api/event', { body: JSON.stringify({ projectId, url: 'https://docs.example.com/intro' }), contentType: 'text/plain' })).status).toBe(202);
+    expect(
+      (
+        await call('POST', '/api/event', {
+          body: JSON.stringify({ projectId, url: 'https://docs.example.com/intro' }),
+          contentType: 'text/plain',
+        })
+      ).status,
+    ).toBe(202);
     expect((await call('POST', '/api/event', { body: '{', contentType: 'text/plain' })).status).toBe(400);
 
     // feedback and searches
-    const feedback = JSON.stringify([{ path: '/intro', helpful: false, comment: 'Too short', ip: '198.51.100.9' }, { path: '/intro', source: 'code_snippet' }]);
-    expect((await call('POST', '/v1/analytics/{projectId}/feedback', { key: write, body: feedback, contentType: json })).status).toBe(202);
-    expect((await call('POST', '/v1/analytics/{projectId}/feedback', { key: write, body: '{}', contentType: json })).status).toBe(400);
+    const feedback = JSON.stringify([
+      { path: '/intro', helpful: false, comment: 'Too short', ip: '198.51.100.9' },
+      { path: '/intro', source: 'code_snippet' },
+    ]);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/feedback', { key: write, body: feedback, contentType: json }))
+        .status,
+    ).toBe(202);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/feedback', { key: write, body: '{}', contentType: json })).status,
+    ).toBe(400);
     const searches = JSON.stringify([{ query: 'rate limits' }, { query: 'rate limits', clickedPath: '/limits' }]);
-    expect((await call('POST', '/v1/analytics/{projectId}/searches', { key: write, body: searches, contentType: json })).status).toBe(202);
-    expect((await call('POST', '/v1/analytics/{projectId}/searches', { key: read, body: '[]', contentType: json })).status).toBe(403);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/searches', { key: write, body: searches, contentType: json }))
+        .status,
+    ).toBe(202);
+    expect(
+      (await call('POST', '/v1/analytics/{projectId}/searches', { key: read, body: '[]', contentType: json })).status,
+    ).toBe(403);
     expect((await call('GET', '/v1/analytics/{projectId}/feedback', { key: read })).status).toBe(200);
-    expect((await call('GET', '/v1/analytics/{projectId}/feedback', { key: read, path: `/v1/analytics/${projectId}/feedback?cursor=forged` })).status).toBe(400);
-    const listed = await call('GET', '/v1/analytics/{projectId}/feedback', { key: read, path: `/v1/analytics/${projectId}/feedback?limit=1` });
+    expect(
+      (
+        await call('GET', '/v1/analytics/{projectId}/feedback', {
+          key: read,
+          path: `/v1/analytics/${projectId}/feedback?cursor=forged`,
+        })
+      ).status,
+    ).toBe(400);
+    const listed = await call('GET', '/v1/analytics/{projectId}/feedback', {
+      key: read,
+      path: `/v1/analytics/${projectId}/feedback?limit=1`,
+    });
     const feedbackId = (listed.body as { feedback: { id: string }[] }).feedback[0].id;
     const statusPath = (id: string) => `/v1/analytics/${projectId}/feedback/${id}`;
-    expect((await call('PATCH', '/v1/analytics/{projectId}/feedback/{feedbackId}', { key: write, path: statusPath(feedbackId), body: '{"status":"resolved"}', contentType: json })).status).toBe(200);
-    expect((await call('PATCH', '/v1/analytics/{projectId}/feedback/{feedbackId}', { key: write, path: statusPath('404'), body: '{"status":"resolved"}', contentType: json })).status).toBe(404);
-    expect((await call('PATCH', '/v1/analytics/{projectId}/feedback/{feedbackId}', { key: write, path: statusPath(feedbackId), body: '{"status":"open"}', contentType: json })).status).toBe(400);
+    expect(
+      (
+        await call('PATCH', '/v1/analytics/{projectId}/feedback/{feedbackId}', {
+          key: write,
+          path: statusPath(feedbackId),
+          body: '{"status":"resolved"}',
+          contentType: json,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('PATCH', '/v1/analytics/{projectId}/feedback/{feedbackId}', {
+          key: write,
+          path: statusPath('404'),
+          body: '{"status":"resolved"}',
+          contentType: json,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call('PATCH', '/v1/analytics/{projectId}/feedback/{feedbackId}', {
+          key: write,
+          path: statusPath(feedbackId),
+          body: '{"status":"open"}',
+          contentType: json,
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', '/v1/analytics/{projectId}/feedback/by-page', { key: read })).status).toBe(200);
-    expect((await call('GET', '/v1/analytics/{projectId}/feedback/by-page', { key: read, path: `/v1/analytics/${projectId}/feedback/by-page?status=open` })).status).toBe(400);
+    expect(
+      (
+        await call('GET', '/v1/analytics/{projectId}/feedback/by-page', {
+          key: read,
+          path: `/v1/analytics/${projectId}/feedback/by-page?status=open`,
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', '/v1/analytics/{projectId}/searches', { key: read })).status).toBe(200);
     expect((await call('GET', '/v1/analytics/{projectId}/searches')).status).toBe(401);
-    expect((await call('POST', '/api/feedback', { body: JSON.stringify({ projectId, url: 'https://docs.example.com/intro', helpful: true }), contentType: 'text/plain' })).status).toBe(202);
+    expect(
+      (
+        await call('POST', '/api/feedback', {
+          body: JSON.stringify({ projectId, url: 'https://docs.example.com/intro', helpful: true }),
+          contentType: 'text/plain',
+        })
+      ).status,
+    ).toBe(202);
     expect((await call('POST', '/api/feedback', { body: '{', contentType: 'text/plain' })).status).toBe(400);
-    expect((await call('POST', '/api/search', { body: JSON.stringify({ projectId, url: 'https://docs.example.com/intro', query: 'auth' }), contentType: 'text/plain' })).status).toBe(202);
-    expect((await call('POST', '/api/search', { body: JSON.stringify({ projectId }), contentType: 'text/plain' })).status).toBe(400);
+    expect(
+      (
+        await call('POST', '/api/search', {
+          body: JSON.stringify({ projectId, url: 'https://docs.example.com/intro', query: 'auth' }),
+          contentType: 'text/plain',
+        })
+      ).status,
+    ).toBe(202);
+    expect(
+      (await call('POST', '/api/search', { body: JSON.stringify({ projectId }), contentType: 'text/plain' })).status,
+    ).toBe(400);
 
     // agent jobs
-    const created = await call('POST', '/v2/agent/{projectId}/job', { key: write, body: JSON.stringify({ prompt: 'Fix the typo' }), contentType: json });
+    const created = await call('POST', '/v2/agent/{projectId}/job', {
+      key: write,
+      body: JSON.stringify({ prompt: 'Fix the typo' }),
+      contentType: json,
+    });
     expect(created.status).toBe(201);
     const jobId = (created.body as { id: string }).id;
     const jobPath = (suffix = '') => `/v2/agent/${projectId}/job/${jobId}${suffix}`;
-    expect((await call('POST', '/v2/agent/{projectId}/job', { key: write, body: JSON.stringify({ prompt: '' }), contentType: json })).status).toBe(400);
+    expect(
+      (
+        await call('POST', '/v2/agent/{projectId}/job', {
+          key: write,
+          body: JSON.stringify({ prompt: '' }),
+          contentType: json,
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', '/v2/agent/{projectId}/job/{id}', { key: read, path: jobPath() })).status).toBe(200);
-    expect((await call('GET', '/v2/agent/{projectId}/job/{id}', { key: read, path: `/v2/agent/${projectId}/job/job_missing` })).status).toBe(404);
-    expect((await call('POST', '/v2/agent/{projectId}/job/{id}/message', { key: write, path: jobPath('/message'), body: JSON.stringify({ prompt: 'Also the intro' }), contentType: json })).status).toBe(200);
-    expect((await call('GET', '/v2/agent/{projectId}/job/{id}/events', { key: read, path: jobPath('/events') })).status).toBe(200);
+    expect(
+      (
+        await call('GET', '/v2/agent/{projectId}/job/{id}', {
+          key: read,
+          path: `/v2/agent/${projectId}/job/job_missing`,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call('POST', '/v2/agent/{projectId}/job/{id}/message', {
+          key: write,
+          path: jobPath('/message'),
+          body: JSON.stringify({ prompt: 'Also the intro' }),
+          contentType: json,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await call('GET', '/v2/agent/{projectId}/job/{id}/events', { key: read, path: jobPath('/events') })).status,
+    ).toBe(200);
     expect((await call('GET', '/v2/agent/{projectId}/jobs', { key: read })).status).toBe(200);
-    expect((await call('GET', '/v2/agent/{projectId}/jobs', { key: read, path: `/v2/agent/${projectId}/jobs?status=sleeping` })).status).toBe(400);
-    expect((await call('POST', '/v2/agent/{projectId}/job', { key: write, body: JSON.stringify({ prompt: 'Third' }), contentType: json })).status).toBe(429);
-    expect((await call('POST', '/v2/agent/{projectId}/job/{id}/archive', { key: write, path: jobPath('/archive') })).status).toBe(200);
-    expect((await call('POST', '/v2/agent/{projectId}/job/{id}/message', { key: write, path: jobPath('/message'), body: JSON.stringify({ prompt: 'More' }), contentType: json })).status).toBe(409);
+    expect(
+      (
+        await call('GET', '/v2/agent/{projectId}/jobs', {
+          key: read,
+          path: `/v2/agent/${projectId}/jobs?status=sleeping`,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call('POST', '/v2/agent/{projectId}/job', {
+          key: write,
+          body: JSON.stringify({ prompt: 'Third' }),
+          contentType: json,
+        })
+      ).status,
+    ).toBe(429);
+    expect(
+      (await call('POST', '/v2/agent/{projectId}/job/{id}/archive', { key: write, path: jobPath('/archive') })).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('POST', '/v2/agent/{projectId}/job/{id}/message', {
+          key: write,
+          path: jobPath('/message'),
+          body: JSON.stringify({ prompt: 'More' }),
+          contentType: json,
+        })
+      ).status,
+    ).toBe(409);
 
     // automations (this app has none: the service needs the App and the model wired by main.ts)
-    expect((await call('GET', '/v1/automations/{projectId}/runs', { key: read, path: `/v1/automations/${projectId}/runs?limit=0` })).status).toBe(400);
+    expect(
+      (
+        await call('GET', '/v1/automations/{projectId}/runs', {
+          key: read,
+          path: `/v1/automations/${projectId}/runs?limit=0`,
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', '/v1/automations/{projectId}', { key: read })).status).toBe(503);
-    expect((await call('POST', '/v1/workflow/{projectId}/{automationId}/trigger', { key: read, path: `/v1/workflow/${projectId}/weekly/trigger` })).status).toBe(403);
+    expect(
+      (
+        await call('POST', '/v1/workflow/{projectId}/{automationId}/trigger', {
+          key: read,
+          path: `/v1/workflow/${projectId}/weekly/trigger`,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('is rendered at /docs from locally served assets', async () => {

@@ -4,9 +4,19 @@ import { PROVIDERS } from '../../support/databases.js';
 import { compatibleValidators } from '../../support/compatible-schemas.js';
 
 const FAKE_PEM = '-----BEGIN PRIVATE KEY-----\\nMIIB\\n-----END PRIVATE KEY-----';
-const CONFIGURED = { APP_ID: '12', PRIVATE_KEY: FAKE_PEM, ANTHROPIC_API_KEY: 'sk-test', GHE_HOST: 'ghe.acme.test', SCRIBE_MODELS: 'claude-opus-4-8', SCRIBE_JOB_RATE_LIMIT: '40' };
+const CONFIGURED = {
+  APP_ID: '12',
+  PRIVATE_KEY: FAKE_PEM,
+  ANTHROPIC_API_KEY: 'sk-test',
+  GHE_HOST: 'ghe.acme.test',
+  SCRIBE_MODELS: 'claude-opus-4-8',
+  SCRIBE_JOB_RATE_LIMIT: '40',
+};
 
 const validateAgentJob = compatibleValidators().agentJob;
+
+/** `limit` and `offset` values `Number()` reads as numbers, which a listing refuses */
+const NOT_DIGITS = ['1e1', '0x10', ' 5', '+5', '0b11', '0o7', '5.0', '5 ', '', '١'];
 
 /** fetch's Response with the loosely typed JSON body these tests inspect */
 type JsonResponse = Omit<Response, 'json'> & { json(): Promise<any> };
@@ -38,13 +48,21 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     await app.close();
   });
 
-  const call = (path: string, init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<JsonResponse> =>
+  const call = (
+    path: string,
+    init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<JsonResponse> =>
     fetch(`${app.url}${path}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      headers: {
+        ...(init.key ? { authorization: `Bearer ${init.key}` } : {}),
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
     });
-  const create = async (body: unknown, key = writeKey, project = projectId) => call(`/v2/agent/${project}/job`, { key, body });
+  const create = async (body: unknown, key = writeKey, project = projectId) =>
+    call(`/v2/agent/${project}/job`, { key, body });
 
   it('creates a job: 201, an AgentJob with Scribe fields, queued for the worker', async () => {
     const before = queued;
@@ -54,7 +72,10 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     expectAgentJob(job);
     expect(job).toMatchObject({
       status: 'active',
-      source: { repository: `https://ghe.acme.test/acme/docs-${provider}`, ref: expect.stringMatching(/^scribe\/[a-z0-9]{8}-document-the-dry-run-flag-in-the-cli-pag$/) },
+      source: {
+        repository: `https://ghe.acme.test/acme/docs-${provider}`,
+        ref: expect.stringMatching(/^scribe\/[a-z0-9]{8}-document-the-dry-run-flag-in-the-cli-pag$/),
+      },
       model: 'claude-sonnet-4-6',
       prLink: null,
       archivedAt: null,
@@ -87,13 +108,29 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
       expect(error.error).toBe(typeof error.error === 'string' ? error.error : '');
       expect(JSON.stringify(error.details)).toMatch(detail);
     }
-    expect((await call(`/v2/agent/${projectId}/job`, { key: writeKey, body: 'prompt=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
-    expect((await call(`/v2/agent/${projectId}/job`, { key: writeKey, body: '{"prompt":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(
+      (
+        await call(`/v2/agent/${projectId}/job`, {
+          key: writeKey,
+          body: 'prompt=x',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await call(`/v2/agent/${projectId}/job`, {
+          key: writeKey,
+          body: '{"prompt":',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await create({ prompt: 'x' }, readKey)).status).toBe(403);
     expect((await call(`/v2/agent/${projectId}/job`, { body: { prompt: 'x' } })).status).toBe(401);
   });
 
-  it('takes asDraft, the compatible service\'s name, as draft; both must agree when both are sent', async () => {
+  it("takes asDraft, the compatible service's name, as draft; both must agree when both are sent", async () => {
     const draftOf = async (body: Record<string, unknown>) => {
       const res = await create({ prompt: 'Draft or not', ...body });
       expect(res.status).toBe(201);
@@ -130,19 +167,29 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
 
   it('follow-ups, archive (idempotent) and 409 for a message to an archived job', async () => {
     const job = await (await create({ prompt: 'first' })).json();
-    const followed = await call(`/v2/agent/${projectId}/job/${job.id}/message`, { key: writeKey, body: { prompt: 'second' } });
+    const followed = await call(`/v2/agent/${projectId}/job/${job.id}/message`, {
+      key: writeKey,
+      body: { prompt: 'second' },
+    });
     expect(followed.status).toBe(200);
     expectAgentJob(await followed.json());
-    expect((await call(`/v2/agent/${projectId}/job/${job.id}/message`, { key: writeKey, body: { prompt: '' } })).status).toBe(400);
+    expect(
+      (await call(`/v2/agent/${projectId}/job/${job.id}/message`, { key: writeKey, body: { prompt: '' } })).status,
+    ).toBe(400);
     const archived = await call(`/v2/agent/${projectId}/job/${job.id}/archive`, { key: writeKey, method: 'POST' });
     expect(archived.status).toBe(200);
     const body = await archived.json();
     expectAgentJob(body);
     expect(body.status).toBe('archived');
     expect(body.archivedAt).toMatch(/Z$/);
-    const again = await (await call(`/v2/agent/${projectId}/job/${job.id}/archive`, { key: writeKey, method: 'POST' })).json();
+    const again = await (
+      await call(`/v2/agent/${projectId}/job/${job.id}/archive`, { key: writeKey, method: 'POST' })
+    ).json();
     expect(again.archivedAt).toBe(body.archivedAt);
-    const refused = await call(`/v2/agent/${projectId}/job/${job.id}/message`, { key: writeKey, body: { prompt: 'third' } });
+    const refused = await call(`/v2/agent/${projectId}/job/${job.id}/message`, {
+      key: writeKey,
+      body: { prompt: 'third' },
+    });
     expect(refused.status).toBe(409);
     expect((await refused.json()).error).toMatch(/archived/);
     const events = await (await call(`/v2/agent/${projectId}/job/${job.id}/events`, { key: readKey })).json();
@@ -168,6 +215,15 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     for (const query of ['limit=0', 'limit=101', 'limit=x', 'offset=-1', 'status=done']) {
       expect((await call(`/v2/agent/${project.id}/jobs?${query}`, { key })).status).toBe(400);
     }
+    // numbers are digits only, as the analytics listings read them: Number() would take all of these
+    for (const [name, value] of NOT_DIGITS.flatMap((v) => [['limit', v] as const, ['offset', v] as const])) {
+      const refused = await call(`/v2/agent/${project.id}/jobs?${name}=${encodeURIComponent(value)}`, { key });
+      expect({ value, status: refused.status, body: await refused.json() }).toEqual({
+        value,
+        status: 400,
+        body: { error: 'Invalid query', details: [{ message: `${name}: ${name} must be a whole number` }] },
+      });
+    }
   });
 
   it('rate-limits creations and follow-ups together per project, with Retry-After', async () => {
@@ -175,18 +231,25 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     const key = await app.key(project.id, 'write');
     const first = await (await create({ prompt: 'one' }, key, project.id)).json();
     for (let i = 0; i < 38; i++) expect((await create({ prompt: `more ${i}` }, key, project.id)).status).toBe(201);
-    expect((await call(`/v2/agent/${project.id}/job/${first.id}/message`, { key, body: { prompt: 'fortieth' } })).status).toBe(200);
+    expect(
+      (await call(`/v2/agent/${project.id}/job/${first.id}/message`, { key, body: { prompt: 'fortieth' } })).status,
+    ).toBe(200);
     const limited = await create({ prompt: 'one too many' }, key, project.id);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3500);
-    expect((await call(`/v2/agent/${project.id}/job/${first.id}/message`, { key, body: { prompt: 'x' } })).status).toBe(429);
+    expect((await call(`/v2/agent/${project.id}/job/${first.id}/message`, { key, body: { prompt: 'x' } })).status).toBe(
+      429,
+    );
     // another project has its own budget
     expect((await create({ prompt: 'other' })).status).toBe(201);
   });
 
   it('streams the step log as server-sent events, live until the job leaves active', async () => {
     const job = await (await create({ prompt: 'stream me' })).json();
-    const res = await call(`/v2/agent/${projectId}/job/${job.id}/events`, { key: readKey, headers: { accept: 'text/event-stream' } });
+    const res = await call(`/v2/agent/${projectId}/job/${job.id}/events`, {
+      key: readKey,
+      headers: { accept: 'text/event-stream' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();
@@ -199,7 +262,13 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
       }
     };
     await readUntil(/event: created/);
-    await appendEvent({ db: app.ctx.db, clock: app.ctx.clock, jobId: job.id, type: 'tool_call', data: { tool: 'str_replace_based_edit_tool', path: 'index.mdx', ok: true } });
+    await appendEvent({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      jobId: job.id,
+      type: 'tool_call',
+      data: { tool: 'str_replace_based_edit_tool', path: 'index.mdx', ok: true },
+    });
     await readUntil(/event: tool_call/);
     await call(`/v2/agent/${projectId}/job/${job.id}/archive`, { key: writeKey, method: 'POST' });
     await readUntil(/event: end/);
@@ -214,7 +283,11 @@ describe('agent job API without the App or the model configured', () => {
     try {
       const project = await app.project();
       const key = await app.key(project.id, 'write');
-      const res: JsonResponse = await fetch(`${app.url}/v2/agent/${project.id}/job`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"prompt":"x"}' });
+      const res: JsonResponse = await fetch(`${app.url}/v2/agent/${project.id}/job`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{"prompt":"x"}',
+      });
       expect(res.status).toBe(503);
       const { error } = await res.json();
       expect(error).toMatch(/APP_ID/);

@@ -7,7 +7,13 @@ import { buildAppManifest, newAppUrl } from '../../../src/github/app-manifest.js
 import { createTestDatabase } from '../../support/databases.js';
 import { startGitHubHost, type GitHubHost } from '../../support/github-host.js';
 
-const unescape = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (html: string) =>
+  html
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 function parseEnv(text: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -20,7 +26,8 @@ function parseEnv(text: string): Record<string, string> {
 
 describe('buildAppManifest', () => {
   it('takes events and permissions from app.yml and points the webhook and redirect at this server', () => {
-    const appYml = 'name: Scribe\nurl: https://example.com/scribe\npublic: false\ndefault_events:\n  - issue_comment\ndefault_permissions:\n  contents: write\nhook_attributes:\n  url: https://placeholder.example/hook\n';
+    const appYml =
+      'name: Scribe\nurl: https://example.com/scribe\npublic: false\ndefault_events:\n  - issue_comment\ndefault_permissions:\n  contents: write\nhook_attributes:\n  url: https://placeholder.example/hook\n';
     expect(buildAppManifest({ appYml, baseUrl: 'https://scribe.acme.com/' })).toEqual({
       name: 'Scribe',
       url: 'https://example.com/scribe',
@@ -30,7 +37,9 @@ describe('buildAppManifest', () => {
       default_events: ['issue_comment'],
       default_permissions: { contents: 'write' },
     });
-    expect(newAppUrl({ webBase: 'https://ghe.acme.com', organization: 'docs team', state: 'a.b' })).toBe('https://ghe.acme.com/organizations/docs%20team/settings/apps/new?state=a.b');
+    expect(newAppUrl({ webBase: 'https://ghe.acme.com', organization: 'docs team', state: 'a.b' })).toBe(
+      'https://ghe.acme.com/organizations/docs%20team/settings/apps/new?state=a.b',
+    );
   });
 });
 
@@ -46,7 +55,10 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
         cb();
       },
     });
-    const config = { ...loadConfig({ PORT: '0', GHE_HOST: github.host, GHE_PROTOCOL: 'http', ...env }), database: database.target };
+    const config = {
+      ...loadConfig({ PORT: '0', GHE_HOST: github.host, GHE_PROTOCOL: 'http', ...env }),
+      database: database.target,
+    };
     const scribe = await startScribe(config, createLogger('info', sink));
     running.push(scribe);
     return scribe;
@@ -64,8 +76,8 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
   it('registers the App from app.yml on the GitHub host and shows the values to set, which then configure Scribe', async () => {
     const scribe = await start({});
     const html = await (await fetch(`${scribe.url}/probot`)).text();
-    const action = unescape(/<form method="post" action="([^"]+)"/.exec(html)![1]);
-    const manifest = JSON.parse(unescape(/name="manifest" value="([^"]+)"/.exec(html)![1]));
+    const action = unescapeHtml(/<form method="post" action="([^"]+)"/.exec(html)![1]);
+    const manifest = JSON.parse(unescapeHtml(/name="manifest" value="([^"]+)"/.exec(html)![1]));
     expect(action.startsWith(`${github.url}/settings/apps/new?state=`)).toBe(true);
     expect(manifest).toMatchObject({
       name: 'Scribe',
@@ -73,18 +85,32 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
       hook_attributes: { url: `${scribe.url}/api/github/webhooks`, active: true },
       redirect_url: `${scribe.url}/probot/setup`,
       default_events: ['pull_request', 'issue_comment', 'pull_request_review_comment', 'push'],
-      default_permissions: { contents: 'write', statuses: 'write', pull_requests: 'write', issues: 'write', metadata: 'read' },
+      default_permissions: {
+        contents: 'write',
+        statuses: 'write',
+        pull_requests: 'write',
+        issues: 'write',
+        metadata: 'read',
+      },
     });
 
     // The browser posts the form to GitHub, which sends it back to /probot/setup with a code.
-    const posted = await fetch(action, { method: 'POST', body: new URLSearchParams({ manifest: JSON.stringify(manifest) }), redirect: 'manual' });
+    const posted = await fetch(action, {
+      method: 'POST',
+      body: new URLSearchParams({ manifest: JSON.stringify(manifest) }),
+      redirect: 'manual',
+    });
     expect(posted.status).toBe(302);
     const setupUrl = posted.headers.get('location')!;
     expect(setupUrl.startsWith(`${scribe.url}/probot/setup?code=`)).toBe(true);
     const setup = await fetch(setupUrl);
     expect(setup.status).toBe(200);
-    const env = parseEnv(unescape(/<pre>([\s\S]*?)<\/pre>/.exec(await setup.text())![1]));
-    expect(env).toMatchObject({ APP_ID: String(github.app.id), WEBHOOK_SECRET: 'generated-webhook-secret', SCRIBE_APP_SLUG: github.app.slug });
+    const env = parseEnv(unescapeHtml(/<pre>([\s\S]*?)<\/pre>/.exec(await setup.text())![1]));
+    expect(env).toMatchObject({
+      APP_ID: String(github.app.id),
+      WEBHOOK_SECRET: 'generated-webhook-secret',
+      SCRIBE_APP_SLUG: github.app.slug,
+    });
     expect(env.PRIVATE_KEY.replace(/\\n/g, '\n')).toBe(github.app.privateKey.trim());
     // The code converts once.
     expect((await fetch(setupUrl)).status).toBe(502);
@@ -97,7 +123,12 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
     const delivered = await fetch(`${configured.url}/api/github/webhooks`, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': 'setup-ping', 'x-hub-signature-256': await new Webhooks({ secret: env.WEBHOOK_SECRET }).sign(body) },
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'ping',
+        'x-github-delivery': 'setup-ping',
+        'x-hub-signature-256': await new Webhooks({ secret: env.WEBHOOK_SECRET }).sign(body),
+      },
     });
     expect(delivered.status).toBe(200);
   });
@@ -105,9 +136,13 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
   it('registers for an organisation and refuses a redirect it did not start', async () => {
     const scribe = running[0];
     const html = await (await fetch(`${scribe.url}/probot?org=acme`)).text();
-    const action = unescape(/<form method="post" action="([^"]+)"/.exec(html)![1]);
+    const action = unescapeHtml(/<form method="post" action="([^"]+)"/.exec(html)![1]);
     expect(action.startsWith(`${github.url}/organizations/acme/settings/apps/new?state=`)).toBe(true);
-    const posted = await fetch(action, { method: 'POST', body: new URLSearchParams({ manifest: unescape(/name="manifest" value="([^"]+)"/.exec(html)![1]) }), redirect: 'manual' });
+    const posted = await fetch(action, {
+      method: 'POST',
+      body: new URLSearchParams({ manifest: unescapeHtml(/name="manifest" value="([^"]+)"/.exec(html)![1]) }),
+      redirect: 'manual',
+    });
     expect(github.manifests.at(-1)!.organization).toBe('acme');
     const forged = new URL(posted.headers.get('location')!);
     forged.searchParams.set('state', `${Date.now()}.00.${'0'.repeat(64)}`);

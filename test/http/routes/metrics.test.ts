@@ -19,15 +19,20 @@ describe('GET /metrics', () => {
 
   it('exposes request latency by route pattern and status, in Prometheus text format', async () => {
     const before = await (await fetch(`${app.url}/metrics`)).text();
-    const base = sample(before, 'scribe_http_request_duration_seconds_count', 'method="GET",route="/healthz",status="200"') ?? 0;
+    const base =
+      sample(before, 'scribe_http_request_duration_seconds_count', 'method="GET",route="/healthz",status="200"') ?? 0;
     await fetch(`${app.url}/healthz`);
     await fetch(`${app.url}/healthz`);
     await fetch(`${app.url}/no/such/route/123`);
     const res = await fetch(`${app.url}/metrics`);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    expect(sample(text, 'scribe_http_request_duration_seconds_count', 'method="GET",route="/healthz",status="200"')).toBe(base + 2);
-    expect(sample(text, 'scribe_http_request_duration_seconds_count', 'method="GET",route="(unmatched)",status="404"')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'scribe_http_request_duration_seconds_count', 'method="GET",route="/healthz",status="200"'),
+    ).toBe(base + 2);
+    expect(
+      sample(text, 'scribe_http_request_duration_seconds_count', 'method="GET",route="(unmatched)",status="404"'),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('/no/such/route/123');
   });
 

@@ -1,0 +1,154 @@
+import type { Clock } from '../../clock.js';
+import type { TrackerCommitConfig } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../logger.js';
+import { findProject, type Project } from '../../projects/projects.js';
+import type { ReaderSignals } from '../signals/reader-signals.js';
+import { classifyUserAgent } from './classify-user-agent.js';
+import { GroupCommit } from './group-commit.js';
+import type { PageView } from './prepare-event.js';
+import { fromProjectSite } from './site-origin.js';
+
+/** A browser submission as its route read it, before the project's hostnames are checked. */
+export interface BrowserHit {
+  projectId: string;
+  /** the page the submission is about */
+  url: string;
+  /** the request's Origin header */
+  origin: string | undefined;
+  userAgent: string | undefined;
+  ip: string | undefined;
+}
+
+/** A tracker page view. */
+export interface TrackerHit extends BrowserHit {
+  referrer: string | null | undefined;
+}
+
+type TimedHit = TrackerHit & { timestamp: number };
+
+/**
+ * Commits of one project in flight at once. Writes are serialised by the database anyway (src/analytics/store/sql.ts);
+ * a second one overlaps its project lookup and classification with the first's transaction, and starts the moment it
+ * ends.
+ */
+const COMMITS_IN_FLIGHT = 2;
+
+/**
+ * What the browser posts — tracker page views, the widget's feedback, site searches — taken only from the project's
+ * own sites (page URL and Origin) while the project is enabled; anything else is dropped without a word, so a page
+ * learns nothing from its answer. Page views are stored by group commit, one committer per project: the hits of a
+ * few milliseconds share one project lookup and one ingest transaction, instead of one of each per request.
+ */
+export class BrowserCollector {
+  // only projects with hits in flight have a committer, so unknown project ids sent by anyone cost nothing lasting
+  private readonly committers = new Map<string, GroupCommit<TimedHit>>();
+
+  constructor(
+    private readonly params: {
+      db: Db;
+      commit: TrackerCommitConfig;
+      ingest: (projectId: string, views: PageView[]) => Promise<unknown>;
+      signals: () => Pick<ReaderSignals, 'submitFeedback' | 'submitSearches'>;
+      clock: Clock;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Stores (or drops) a page view. Resolves once the hit is committed — or dropped (unknown or disabled project,
+   * foreign hostname or origin) — and rejects if its commit failed. With `SCRIBE_TRACKER_COMMIT_EVENTS` 1 every hit is
+   * looked up and stored on its own, as it arrives (the path before group commit, kept for the benchmark's comparison).
+   */
+  pageView(hit: TrackerHit): Promise<void> {
+    const timed = { ...hit, timestamp: this.params.clock().getTime() };
+    const { maxEvents, maxDelayMs } = this.params.commit;
+    if (maxEvents === 1) return this.commitPageViews(hit.projectId, [timed]);
+    let committer = this.committers.get(hit.projectId);
+    if (!committer) {
+      committer = new GroupCommit({
+        maxItems: maxEvents,
+        maxDelayMs,
+        maxConcurrent: COMMITS_IN_FLIGHT,
+        commit: (hits) => this.commitPageViews(hit.projectId, hits),
+        onIdle: () => this.committers.delete(hit.projectId),
+      });
+      this.committers.set(hit.projectId, committer);
+    }
+    return committer.add(timed);
+  }
+
+  /** Stores a widget vote or comment from a person on the project's site; a failure to store it is only logged. */
+  async feedback(
+    hit: BrowserHit,
+    feedback: { helpful: boolean; comment?: string | null; submission?: string },
+  ): Promise<void> {
+    const who = await this.person(hit);
+    if (!who) return;
+    const { projectId, ...person } = who;
+    await this.params
+      .signals()
+      .submitFeedback(
+        projectId,
+        [
+          {
+            ...person,
+            path: hit.url,
+            helpful: feedback.helpful,
+            comment: feedback.comment,
+            submission: feedback.submission,
+          },
+        ],
+        'update',
+      )
+      .catch(this.dropped);
+  }
+
+  /** Stores a site search or result click from a person on the project's site; a failure to store it is only logged. */
+  async search(hit: BrowserHit, search: { query: string; clickedPath?: string }): Promise<void> {
+    const who = await this.person(hit);
+    if (!who) return;
+    const { projectId, ...person } = who;
+    await this.params
+      .signals()
+      .submitSearches(projectId, [
+        { ...person, query: search.query, clickedPath: search.clickedPath && pathOnSite(search.clickedPath, hit.url) },
+      ])
+      .catch(this.dropped);
+  }
+
+  private async commitPageViews(projectId: string, hits: TimedHit[]): Promise<void> {
+    const project = await this.enabledProject(projectId);
+    if (!project) return;
+    const kept = hits.filter((h) => fromProjectSite(project.hostnames, h.url, h.origin));
+    if (kept.length)
+      await this.params.ingest(
+        project.id,
+        kept.map(({ timestamp, url, userAgent, ip, referrer }) => ({ timestamp, url, userAgent, ip, referrer })),
+      );
+  }
+
+  /** The submitter when the submission is from the project's site and a person; undefined to drop it. */
+  private async person(hit: BrowserHit) {
+    const project = await this.enabledProject(hit.projectId);
+    if (!project || !fromProjectSite(project.hostnames, hit.url, hit.origin)) return undefined;
+    if (classifyUserAgent(hit.userAgent).class !== 'human') return undefined;
+    return hit.ip ? { projectId: project.id, ip: hit.ip, userAgent: hit.userAgent } : undefined;
+  }
+
+  private async enabledProject(projectId: string): Promise<Project | undefined> {
+    const project = await findProject(this.params.db, projectId);
+    return project && !project.disabledAt ? project : undefined;
+  }
+
+  private readonly dropped = (err: unknown) => this.params.logger.error({ err }, 'storing a tracker submission failed');
+}
+
+/** A clicked result as a path: relative links resolve against the page; links to other sites are kept as their URL's path. */
+function pathOnSite(clicked: string, pageUrl: string): string {
+  try {
+    return new URL(clicked, pageUrl).pathname;
+  } catch {
+    return clicked;
+  }
+}

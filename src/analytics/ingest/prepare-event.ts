@@ -1,0 +1,98 @@
+import { classifyUserAgent } from './classify-user-agent.js';
+import { assistantFromReferrer, assistantFromUtmSource, normalizeReferrer } from './classify-referrer.js';
+import { normalizeIp } from './client-ip.js';
+import { isRawMarkdown, pagePath } from './page-path.js';
+import { DAY_MS, EARLIEST_MS } from '../../calendar.js';
+import { KIND } from '../store/day-sets.js';
+import { UNVERIFIED_PREFIX, type NewEvent } from '../store/write-events.js';
+import type { VisitorHasher, VisitorIdentity } from './visitor-hash.js';
+import type { AgentRanges } from './verify-agent.js';
+
+export const UNIDENTIFIED_AGENT = 'unidentified agent';
+
+/** A page view from any source, before classification. The IP is used for the hash and then dropped. */
+export interface PageView {
+  timestamp: number;
+  /** a path or a full URL */
+  url: string;
+  userAgent: string | undefined;
+  ip?: string;
+  visitorId?: string;
+  referrer?: string | null;
+  /** idempotency key */
+  key?: string;
+}
+
+/**
+ * How far ahead of the server's clock a page view may be stamped: log lines come from other machines' clocks and
+ * zones. (Server-side events are held to 5 minutes by their route before they get here.)
+ */
+export const MAX_AHEAD_MS = DAY_MS;
+
+/** Classifies a page view and replaces who it came from by a keyed hash; returns a reason when it is not stored. */
+export function prepareEvent(params: {
+  projectId: string;
+  view: PageView;
+  hasher: VisitorHasher;
+  now: number;
+  ranges?: AgentRanges;
+}): NewEvent | { error: string } {
+  const { projectId, view, hasher, now, ranges } = params;
+  // day numbers and visitor-key periods count from 1970; a time far ahead is a wrong clock, not a view
+  if (!(view.timestamp >= EARLIEST_MS)) return { error: 'timestamp: must not be before 1970-01-01T00:00:00Z' };
+  if (view.timestamp > now + MAX_AHEAD_MS) return { error: 'timestamp: must not be more than a day ahead of now' };
+  const path = pagePath(view.url);
+  if (path === undefined) return { error: 'not a page: a static asset or not a path' };
+  let ip: string | undefined;
+  if (view.ip !== undefined) {
+    ip = normalizeIp(view.ip);
+    if (!ip) return { error: 'ip is not a valid IP address' };
+  }
+  let classification = readerOf(view);
+  // an AI user agent from outside its operator's published ranges is spoofed: a bot of its own name, not AI traffic
+  if (classification.class === 'ai' && ip && ranges?.verify(classification.agent, ip) === 'unverified') {
+    classification = { class: 'bot', agent: `${UNVERIFIED_PREFIX}${classification.agent}` };
+  }
+  let identity: VisitorIdentity | undefined;
+  if (view.visitorId !== undefined) identity = { type: 'given', visitorId: view.visitorId };
+  else if (ip && classification.class === 'human') identity = { type: 'human', ip, userAgent: view.userAgent ?? '' };
+  // an unidentified agent has no name to tell it from others behind one address: its user agent does that instead
+  else if (ip && classification.class === 'ai')
+    identity = {
+      type: 'ai',
+      ip,
+      agent: classification.agent === UNIDENTIFIED_AGENT ? (view.userAgent ?? '') : classification.agent,
+    };
+  if (classification.class !== 'bot' && !identity)
+    return { error: 'no client address or visitorId to identify the visitor' };
+  return {
+    ts: Math.floor(view.timestamp),
+    path,
+    visitorHash: classification.class === 'bot' ? null : hasher(projectId, identity!, view.timestamp),
+    kind: KIND[classification.class],
+    // a human sent by an AI assistant stays human; the assistant is noted beside the kept referrer
+    agent: classification.class === 'human' ? referredBy(view.referrer, view.url) : classification.agent,
+    referrer: normalizeReferrer(view.referrer),
+    key: view.key ?? null,
+  };
+}
+
+/**
+ * The user agent's class — except that raw Markdown (`.md` pages, llms.txt) read by a client that is neither a
+ * listed AI agent nor a known bot is AI traffic of an unidentified agent, never a human: browsers render the HTML
+ * page, agents fetch the Markdown (as the hosted service counts it).
+ */
+function readerOf(view: PageView): Reader {
+  const classification = classifyUserAgent(view.userAgent);
+  if (classification.class === 'human' && isRawMarkdown(view.url)) return { class: 'ai', agent: UNIDENTIFIED_AGENT };
+  return classification;
+}
+
+/** Who read a page; an unidentified agent has no kind (the agents breakdown reports it as "unknown"). */
+type Reader = { class: 'human' } | { class: 'ai' | 'bot'; agent: string };
+
+/** The AI assistant that sent a human: by its referrer, or else by the page URL's `utm_source`. */
+function referredBy(referrer: string | null | undefined, url: string): string | null {
+  const assistant = assistantFromReferrer(referrer) ?? assistantFromUtmSource(url);
+  return assistant ? `via ${assistant}` : null;
+}

@@ -1,0 +1,36 @@
+import { ingestedEvents, rejectedEvents } from '../../metrics/metrics.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { NewEvent } from '../store/write-events.js';
+import type { BatchResult } from './batch-result.js';
+import { prepareEvent, type PageView } from './prepare-event.js';
+import type { VisitorHasher } from './visitor-hash.js';
+import type { AgentRanges } from './verify-agent.js';
+
+const CLASS_NAMES = ['bot', 'human', 'ai'];
+
+/** Classifies, hashes and stores page views in one transaction; bad ones are rejected by index with a reason. */
+export async function storePageViews(params: {
+  store: Pick<AnalyticsStore, 'insertEvents'>;
+  hasher: VisitorHasher;
+  ranges: AgentRanges;
+  now: number;
+  projectId: string;
+  views: PageView[];
+}): Promise<BatchResult> {
+  const { store, hasher, ranges, now, projectId, views } = params;
+  const rejected: BatchResult['rejected'] = [];
+  const events: NewEvent[] = [];
+  views.forEach((view, i) => {
+    const prepared = prepareEvent({ projectId, view, hasher, now, ranges });
+    if ('error' in prepared) rejected.push({ index: i, error: prepared.error });
+    else events.push(prepared);
+  });
+  const duplicates = events.length ? (await store.insertEvents(projectId, events)).size : 0;
+  const byClass = [0, 0, 0];
+  for (const e of events) byClass[e.kind]++;
+  byClass.forEach((n, kind) => {
+    if (n) ingestedEvents.inc({ class: CLASS_NAMES[kind] }, n);
+  });
+  for (const r of rejected) rejectedEvents.inc({ reason: r.error });
+  return { accepted: events.length, duplicates, rejected };
+}

@@ -1,0 +1,139 @@
+import { DAY_MS, type TimeRange } from '../../calendar.js';
+import { KIND, type Bitmap } from '../store/day-sets.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { StoredDay } from '../store/read-days.js';
+import type { DayCache } from '../store/day-cache.js';
+
+/**
+ * What a range report reads: the day sets of the range's whole days — single days, or cached unions of aligned
+ * segments of them — and the raw events of its partial-day edges.
+ */
+
+/** Whole days inside the range, and the partial-day edges that must be read from raw events. */
+export function splitRange({ from, to }: TimeRange): { days: [number, number] | null; edges: TimeRange[] } {
+  const firstDay = Math.ceil(from / DAY_MS);
+  const endDay = Math.floor(to / DAY_MS);
+  if (firstDay >= endDay) return { days: null, edges: [{ from, to }] };
+  const edges: TimeRange[] = [];
+  if (from < firstDay * DAY_MS) edges.push({ from, to: firstDay * DAY_MS });
+  if (to > endDay * DAY_MS) edges.push({ from: endDay * DAY_MS, to });
+  return { days: [firstDay, endDay], edges };
+}
+
+export interface Sources {
+  /** day sets, or unions of several days' sets, covering the whole days of the range */
+  segments: StoredDay[];
+  edges: { pageId: number; visitorId: number; kind: number }[];
+}
+
+interface Context {
+  store: AnalyticsStore;
+  cache: DayCache;
+  projectId: string;
+  generations: Map<number, number>;
+}
+
+/** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
+const SEGMENT_DAYS = [16, 4, 1];
+
+export function segmentsOf(firstDay: number, endDay: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let day = firstDay; day < endDay; ) {
+    const size = SEGMENT_DAYS.find((s) => day % s === 0 && day + s <= endDay)!;
+    out.push([day, size]);
+    day += size;
+  }
+  return out;
+}
+
+async function daySets(ctx: Context, day: number): Promise<StoredDay | undefined> {
+  const generation = ctx.generations.get(day);
+  if (generation === undefined) return undefined;
+  const key = `${ctx.projectId}:1:${day}`;
+  let data = ctx.cache.get(key, String(generation));
+  if (!data) {
+    data = await ctx.store.loadDay(ctx.projectId, day);
+    ctx.cache.set(key, String(generation), data);
+  }
+  return data;
+}
+
+/**
+ * The union of `size` days' sets from `start`, built from its four quarter segments and cached under the
+ * generations of its days, so a union over past days is built once and rebuilt only when one of them changes.
+ */
+async function segmentSets(ctx: Context, start: number, size: number): Promise<StoredDay | undefined> {
+  if (size === 1) return daySets(ctx, start);
+  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
+  if (generations.every((g) => g === 0)) return undefined;
+  const key = `${ctx.projectId}:${size}:${start}`;
+  const version = generations.join(',');
+  const cached = ctx.cache.get(key, version);
+  if (cached) return cached;
+  const quarter = size / 4;
+  const children: StoredDay[] = [];
+  for (let i = 0; i < 4; i++) {
+    const child = await segmentSets(ctx, start + i * quarter, quarter);
+    if (child) children.push(child);
+  }
+  const sets = new Map<number, Map<number, Bitmap>>();
+  let bytes = 0;
+  for (const kind of [KIND.human, KIND.ai]) {
+    const byPart = new Map<number, Bitmap[]>();
+    for (const child of children) {
+      for (const [part, bitmap] of child.sets.get(kind) ?? []) {
+        const list = byPart.get(part);
+        if (list) list.push(bitmap);
+        else byPart.set(part, [bitmap]);
+      }
+    }
+    const unions = new Map<number, Bitmap>();
+    for (const [part, list] of byPart) {
+      const union = unionOf(list);
+      bytes += union.getSerializationSizeInBytes(true);
+      unions.set(part, union);
+    }
+    sets.set(kind, unions);
+  }
+  const data: StoredDay = { sets, views: new Map(), bytes };
+  ctx.cache.set(key, version, data);
+  return data;
+}
+
+/**
+ * A new bitmap holding the union. Accumulating in place beats orMany on many small containers; starting from a
+ * copy of the largest input means the others are merged into it rather than it into them.
+ */
+export function unionOf(list: Bitmap[]): Bitmap {
+  let largest = 0;
+  for (let i = 1; i < list.length; i++) if (list[i].size > list[largest].size) largest = i;
+  const union = list[largest].clone();
+  for (let i = 0; i < list.length; i++) if (i !== largest) union.orInPlace(list[i]);
+  return union;
+}
+
+async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeRange[]) {
+  const raw = [];
+  for (const edge of edges) raw.push(...(await store.rawEvents(projectId, edge)));
+  return raw;
+}
+
+export async function gather(
+  params: { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange },
+  segmented: boolean,
+): Promise<Sources> {
+  const { store, projectId, range } = params;
+  const { days, edges } = splitRange(range);
+  const segments: StoredDay[] = [];
+  if (days) {
+    const ctx: Context = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
+    const pieces: [number, number][] = segmented
+      ? segmentsOf(days[0], days[1])
+      : [...ctx.generations.keys()].map((d) => [d, 1]);
+    for (const [start, size] of pieces) {
+      const data = await segmentSets(ctx, start, size);
+      if (data) segments.push(data);
+    }
+  }
+  return { segments, edges: await edgeEvents(store, projectId, edges) };
+}

@@ -1,0 +1,116 @@
+import type { TimeRange } from '../../calendar.js';
+import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
+import { gather, unionOf, type Sources } from './range-sources.js';
+
+export interface Counts {
+  human: number;
+  ai: number;
+  total: number;
+}
+
+export interface RangeCounts {
+  totals: Counts;
+  /** page id → counts, pages with at least one counted view in the range */
+  pages: Map<number, Counts>;
+}
+
+/**
+ * Exact distinct visitors per page and site-wide over a range: per part, the union of the range's day sets (and of
+ * the edges' pairs) is taken per class and across classes; each page's count is its container's cardinality.
+ */
+export async function countVisitors(params: {
+  store: AnalyticsStore;
+  cache: DayCache;
+  projectId: string;
+  range: TimeRange;
+}): Promise<RangeCounts> {
+  const { byKind, owned } = groupByPart(await gather(params, true));
+  let distinct: ReturnType<typeof countDistinct>;
+  try {
+    distinct = countDistinct(byKind);
+  } finally {
+    for (const bitmap of owned) bitmap.dispose();
+  }
+  const { human, ai, total } = distinct;
+  const counts = (page: number): Counts => ({
+    human: human.get(page) ?? 0,
+    ai: ai.get(page) ?? 0,
+    total: total.get(page) ?? 0,
+  });
+  const pages = new Map<number, Counts>();
+  for (const page of total.keys()) if (page !== SITE_PAGE) pages.set(page, counts(page));
+  return { totals: counts(SITE_PAGE), pages };
+}
+
+type ByKind = Map<number, Map<number, Bitmap[]>>;
+
+/**
+ * The range's day sets and its edge events (as bitmaps built here, `owned`: the caller disposes of them), grouped
+ * by kind and part.
+ */
+function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
+  const byKind: ByKind = new Map([
+    [KIND.human, new Map()],
+    [KIND.ai, new Map()],
+  ]);
+  const push = (kind: number, part: number, bitmap: Bitmap) => {
+    const parts = byKind.get(kind)!;
+    const list = parts.get(part);
+    if (list) list.push(bitmap);
+    else parts.set(part, [bitmap]);
+  };
+  for (const segment of sources.segments)
+    for (const [kind, parts] of segment.sets) for (const [part, bitmap] of parts) push(kind, part, bitmap);
+  const edgeKeys = new Map<number, Map<number, number[]>>([
+    [KIND.human, new Map()],
+    [KIND.ai, new Map()],
+  ]);
+  for (const e of sources.edges) addPair(edgeKeys.get(e.kind)!, e.pageId, e.visitorId);
+  const owned: Bitmap[] = [];
+  for (const [kind, parts] of edgeKeys) {
+    for (const [part, keys] of parts) {
+      const bitmap = new RoaringBitmap32(keys);
+      owned.push(bitmap);
+      push(kind, part, bitmap);
+    }
+  }
+  return { byKind, owned };
+}
+
+/** Distinct visitors per page (and for the site, page 0) of each kind and of both together. */
+function countDistinct(byKind: ByKind): {
+  human: Map<number, number>;
+  ai: Map<number, number>;
+  total: Map<number, number>;
+} {
+  const human = new Map<number, number>();
+  const ai = new Map<number, number>();
+  const total = new Map<number, number>();
+  const allParts = new Set([...byKind.get(KIND.human)!.keys(), ...byKind.get(KIND.ai)!.keys()]);
+  // Unions are large and live in native memory the JS garbage collector does not see: they are freed
+  // explicitly as soon as their cardinalities are read (cached sets are never freed here).
+  const temporary: Bitmap[] = [];
+  const union = (list: Bitmap[] | undefined) => {
+    if (list?.length === 1) return list[0];
+    const result = list ? unionOf(list) : new RoaringBitmap32();
+    temporary.push(result);
+    return result;
+  };
+  try {
+    for (const part of allParts) {
+      const h = union(byKind.get(KIND.human)!.get(part));
+      const a = union(byKind.get(KIND.ai)!.get(part));
+      addPageCardinalities(part, h, human);
+      addPageCardinalities(part, a, ai);
+      // the human union is ours to change once read: merging the (smaller) AI union into it saves a copy
+      if (temporary.includes(h)) addPageCardinalities(part, h.orInPlace(a), total);
+      else addPageCardinalities(part, union([h, a]), total);
+      for (const bitmap of temporary.splice(0)) bitmap.dispose();
+    }
+  } finally {
+    for (const bitmap of temporary) bitmap.dispose();
+  }
+  return { human, ai, total };
+}

@@ -1,0 +1,46 @@
+import type { StoredDay } from './read-days.js';
+
+/**
+ * Decoded day sets and multi-day unions kept in memory. Every entry carries the version of the data it was built
+ * from (the generations of its days) and is only returned for that same version: a day whose events were folded
+ * again since is reloaded, and unions over it are rebuilt. Least recently used entries go first when over the
+ * byte budget.
+ */
+export class DayCache {
+  private entries = new Map<string, { version: string; data: StoredDay }>();
+  private bytes = 0;
+
+  constructor(private readonly budgetBytes: number) {}
+
+  get(key: string, version: string): StoredDay | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.version !== version) {
+      this.bytes -= entry.data.bytes;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    return entry.data;
+  }
+
+  set(key: string, version: string, data: StoredDay): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.data.bytes;
+    }
+    if (data.bytes > this.budgetBytes) return;
+    this.entries.set(key, { version, data });
+    this.bytes += data.bytes;
+    for (const [k, entry] of this.entries) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.entries.delete(k);
+      this.bytes -= entry.data.bytes;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

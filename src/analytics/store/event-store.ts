@@ -1,0 +1,87 @@
+import type { TimeRange } from '../../calendar.js';
+import type { Sql } from './sql.js';
+import { Dictionaries } from './dictionaries.js';
+import { foldEvents } from './fold-events.js';
+import { insertEvents, type NewEvent } from './write-events.js';
+import { dayGenerations, loadDay, type StoredDay } from './read-days.js';
+import { agentCounts, rawEvents } from './read-events.js';
+import { agentPageRows, purposeRows, referralRows } from './ai-traffic-queries.js';
+import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
+
+/**
+ * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
+ * together): this class holds the connection and the per-process dictionary cache the families share, and is what
+ * ingest and the reports are handed. Raw events are the source of truth; `fold()` derives the per-day sets and view
+ * counts from every event after a stored watermark, in the same transaction that advances it, so the derived tables
+ * always equal a function of a prefix of the raw events — never half of a batch.
+ */
+export class AnalyticsStore {
+  private readonly dictionaries = new Dictionaries();
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Stores events; returns the indexes of those skipped as duplicates of an earlier idempotency key. */
+  insertEvents(projectId: string, events: NewEvent[]): Promise<Set<number>> {
+    return insertEvents({ sql: this.sql, dictionaries: this.dictionaries, projectId, events });
+  }
+
+  /** Folds raw events after the watermark into the day sets and view counts; returns how many it read. */
+  fold(): Promise<number> {
+    return foldEvents(this.sql);
+  }
+
+  /** Generation of each day that has data in [fromDay, toDay). */
+  dayGenerations(projectId: string, fromDay: number, toDay: number): Promise<Map<number, number>> {
+    return dayGenerations(this.sql, { projectId, fromDay, toDay });
+  }
+
+  loadDay(projectId: string, day: number): Promise<StoredDay> {
+    return loadDay(this.sql, { projectId, day });
+  }
+
+  /** Counted (human and AI) raw events in the range, for the partial days at the edges of a range. */
+  rawEvents(projectId: string, range: TimeRange) {
+    return rawEvents(this.sql, { projectId, range });
+  }
+
+  /** AI page views in the range by agent name (null when unnamed): distinct visitors and views. */
+  agentCounts(projectId: string, range: TimeRange) {
+    return agentCounts(this.sql, { projectId, range });
+  }
+
+  purposeRows(projectId: string, range: TimeRange) {
+    return purposeRows(this.sql, { projectId, range });
+  }
+
+  agentPageRows(projectId: string, range: TimeRange) {
+    return agentPageRows(this.sql, { projectId, range });
+  }
+
+  referralRows(projectId: string, range: TimeRange) {
+    return referralRows(this.sql, { projectId, range });
+  }
+
+  insertAiMisses(projectId: string, misses: StoredMiss[]): Promise<number> {
+    return insertAiMisses(this.sql, { projectId, misses });
+  }
+
+  aiMissCounts(projectId: string, range: TimeRange) {
+    return aiMissCounts(this.sql, { projectId, range });
+  }
+
+  /** Paths of the given page ids. */
+  async paths(projectId: string, ids: Iterable<number>): Promise<Map<number, string>> {
+    const wanted = [...ids];
+    const byId = (pages: Map<string, number>) => new Map([...pages].map(([path, id]) => [id, path]));
+    let known = byId(await this.dictionaries.projectPages(this.sql, projectId));
+    if (wanted.some((id) => !known.has(id))) {
+      this.dictionaries.forgetPages(projectId);
+      known = byId(await this.dictionaries.projectPages(this.sql, projectId));
+    }
+    return known;
+  }
+
+  close(): Promise<void> {
+    return this.sql.close();
+  }
+}

@@ -1,0 +1,212 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { DatabaseTarget } from '../../db/database-url.js';
+import { postgresDictionaryIds, sqliteDictionaryIds, type DictionaryKeys } from './dictionary-ids.js';
+import { retryWhileBusy } from './sqlite-busy.js';
+
+export type Param = string | number | bigint | Buffer | null;
+export type Row = Record<string, unknown>;
+export type ColumnType = 'text' | 'int' | 'bigint';
+
+/**
+ * The analytics module's own connection: the hot paths (batch ingest, folding events into day sets, loading
+ * bitmaps) run thousands of statements per request, which Prisma's per-query overhead would dominate. SQL is
+ * written once with `?` placeholders and quoted identifiers, valid on both SQLite and PostgreSQL.
+ */
+export interface Sql {
+  provider: DatabaseTarget['provider'];
+  query<T = Row>(sql: string, params?: Param[]): Promise<T[]>;
+  /** rows as arrays of column values, in select order: cheaper for large scans */
+  rows(sql: string, params?: Param[]): Promise<unknown[][]>;
+  run(sql: string, params?: Param[]): Promise<void>;
+  /** multi-row insert; `suffix` e.g. `ON CONFLICT DO NOTHING RETURNING "key"` */
+  insertMany<T = Row>(params: {
+    table: string;
+    columns: [string, ColumnType][];
+    rows: Param[][];
+    suffix?: string;
+  }): Promise<T[]>;
+  /**
+   * Ids of `keys` in a dictionary table (`id` autoincrement, unique (`projectId`, key column)), inserting the
+   * missing ones. Call inside a transaction.
+   */
+  dictionaryIds(params: DictionaryKeys): Promise<Map<string, number>>;
+  /** one transaction holding the analytics write lock (across processes), run exclusively in this process */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL advisory lock id held by analytics writers (Prisma's migrate lock is 72707369). */
+const WRITE_LOCK_ID = 72707380;
+
+/** Runs async critical sections one at a time. */
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn, fn);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+export function openSql(target: DatabaseTarget): Sql {
+  return target.provider === 'sqlite' ? openSqlite(target.filePath) : openPostgres(target.url);
+}
+
+function openSqlite(filePath: string): Sql {
+  // no synchronous busy wait: see retryWhileBusy
+  const db = new Database(filePath, { timeout: 0 });
+  // No WAL: Prisma's schema engine cannot migrate a WAL database while another connection has it open (it times
+  // out), and operator commands migrate first. With the rollback journal, readers still proceed during our write
+  // transactions until their brief commit.
+  // the visitor index takes random inserts (hashes); SQLite's default 2 MB page cache would thrash on it (96 MB: the index of 1M visitors)
+  db.pragma('cache_size = -98304');
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (statements.size > 500) statements.clear();
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const mutex = new Mutex();
+  const direct: Sql = {
+    provider: 'sqlite',
+    async query<T>(text: string, params: Param[] = []) {
+      return prepare(text).all(...params) as T[];
+    },
+    async rows(text, params = []) {
+      return prepare(text)
+        .raw(true)
+        .all(...params) as unknown[][];
+    },
+    async run(text, params = []) {
+      prepare(text).run(...params);
+    },
+    async insertMany<T>({ table, columns, rows, suffix = '' }: Parameters<Sql['insertMany']>[0]) {
+      const names = columns.map(([c]) => `"${c}"`).join(', ');
+      const statement = prepare(
+        `INSERT INTO "${table}" (${names}) VALUES (${columns.map(() => '?').join(', ')}) ${suffix}`,
+      );
+      const out: T[] = [];
+      if (statement.reader) for (const row of rows) out.push(...(statement.all(...row) as T[]));
+      else for (const row of rows) statement.run(...row);
+      return out;
+    },
+    dictionaryIds: async (params) => sqliteDictionaryIds(prepare, params),
+    transaction: (fn) => fn(direct),
+    close: async () => undefined,
+  };
+  // One connection: statements outside a transaction wait for it, so they never see its uncommitted writes.
+  return {
+    provider: 'sqlite',
+    query: (text, params) => mutex.run(() => retryWhileBusy(() => direct.query(text, params))),
+    rows: (text, params) => mutex.run(() => retryWhileBusy(() => direct.rows(text, params))),
+    run: (text, params) => mutex.run(() => retryWhileBusy(() => direct.run(text, params))),
+    // several statements each: one transaction, so a retry never repeats half of them
+    insertMany: (params) => mutex.run(() => inTransaction(() => direct.insertMany(params))),
+    dictionaryIds: (params) => mutex.run(() => inTransaction(() => direct.dictionaryIds(params))),
+    transaction: (fn) => mutex.run(() => inTransaction(() => fn(direct))),
+    async close() {
+      await mutex.run(async () => db.close());
+    },
+  };
+
+  async function inTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    await retryWhileBusy(() => prepare('BEGIN IMMEDIATE').run());
+    try {
+      const result = await fn();
+      await retryWhileBusy(() => prepare('COMMIT').run());
+      return result;
+    } catch (err) {
+      if (db.inTransaction) prepare('ROLLBACK').run();
+      throw err;
+    }
+  }
+}
+
+function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
+const statementNames = new Map<string, string>();
+
+/** A prepared statement's name for its text: the same text gets the same name on every connection. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    // generated texts vary only by table and columns: a handful, but bound the map all the same
+    if (statementNames.size > 200) statementNames.clear();
+    name = `scribe_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+const PG_TYPES: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]' };
+
+function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'transaction' | 'close'>): Sql {
+  return {
+    provider: 'postgresql',
+    async query<T>(text: string, params: Param[] = []) {
+      return (await client.query(numbered(text), params)).rows as T[];
+    },
+    async rows(text, params = []) {
+      return (await client.query({ text: numbered(text), values: params, rowMode: 'array' })).rows as unknown[][];
+    },
+    async run(text, params = []) {
+      await client.query(numbered(text), params);
+    },
+    async insertMany<T>({ table, columns, rows, suffix = '' }: Parameters<Sql['insertMany']>[0]) {
+      if (!rows.length) return [];
+      // one statement for the whole batch: columns travel as arrays and are unnested server-side
+      const arrays = columns.map((_, i) => rows.map((r) => (typeof r[i] === 'bigint' ? String(r[i]) : r[i])));
+      const names = columns.map(([c]) => `"${c}"`).join(', ');
+      const unnest = columns.map(([, type], i) => `$${i + 1}::${PG_TYPES[type]}`).join(', ');
+      const text = `INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${unnest}) ${suffix}`;
+      // named, so each connection parses and plans it once: its rows come from unnest, never from a scan of the table,
+      // so the generic plan PostgreSQL settles on is as good as one made for the values
+      const result = await client.query({ name: statementName(text), text, values: arrays });
+      return result.rows as T[];
+    },
+    dictionaryIds: (params) =>
+      postgresDictionaryIds(
+        async (text, values) => (await client.query({ name: statementName(text), text, values })).rows,
+        params,
+      ),
+    ...base,
+  };
+}
+
+function openPostgres(url: string): Sql {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // a dropped database or restarted server surfaces on the next query; an idle client's error must not crash us
+  pool.on('error', () => undefined);
+  const mutex = new Mutex();
+  const base: Pick<Sql, 'transaction' | 'close'> = {
+    transaction(fn) {
+      return mutex.run(async () => {
+        const client = await pool.connect();
+        try {
+          // one round trip: a commit waits for each, and the event loop answering requests delays every answer
+          await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_ID})`);
+          const tx = postgresSql(client, { transaction: (inner) => inner(tx), close: async () => undefined });
+          const result = await fn(tx);
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
+        }
+      });
+    },
+    close: () => pool.end(),
+  };
+  return postgresSql(pool, base);
+}

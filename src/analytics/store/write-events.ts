@@ -1,0 +1,94 @@
+import type { Sql } from './sql.js';
+import type { Dictionaries } from './dictionaries.js';
+
+/** Agent name prefix of views whose AI user agent came from outside its operator's published ranges (stored as bots). */
+export const UNVERIFIED_PREFIX = 'unverified ';
+
+/** A page view ready to store: classified, its visitor hashed, its path normalised. */
+export interface NewEvent {
+  ts: number;
+  path: string;
+  /** null for other bots: they are kept, but not as visitors */
+  visitorHash: string | null;
+  kind: number;
+  agent: string | null;
+  referrer: string | null;
+  /** idempotency key; an event whose key was stored before is a duplicate */
+  key: string | null;
+}
+
+/**
+ * Stores events in one transaction, numbering new paths and visitors; returns the indexes of those skipped as
+ * duplicates of an earlier idempotency key.
+ */
+export async function insertEvents(params: {
+  sql: Sql;
+  dictionaries: Dictionaries;
+  projectId: string;
+  events: NewEvent[];
+}): Promise<Set<number>> {
+  const { sql, dictionaries, projectId, events } = params;
+  try {
+    return await sql.transaction(async (tx) => {
+      const duplicates = await claimKeys(tx, projectId, events);
+      const fresh = events.filter((_, i) => !duplicates.has(i));
+      const pageIds = await dictionaries.pageIds(
+        tx,
+        projectId,
+        fresh.map((e) => e.path),
+      );
+      const visitorIds = await dictionaries.visitorIds(
+        tx,
+        projectId,
+        fresh.map((e) => e.visitorHash).filter((h): h is string => h !== null),
+      );
+      await tx.insertMany({
+        table: 'AnalyticsEvent',
+        columns: [
+          ['projectId', 'text'],
+          ['ts', 'bigint'],
+          ['pageId', 'int'],
+          ['visitorId', 'int'],
+          ['kind', 'int'],
+          ['agent', 'text'],
+          ['referrer', 'text'],
+        ],
+        rows: fresh.map((e) => [
+          projectId,
+          e.ts,
+          pageIds.get(e.path)!,
+          e.visitorHash === null ? null : visitorIds.get(e.visitorHash)!,
+          e.kind,
+          e.agent,
+          e.referrer,
+        ]),
+      });
+      return duplicates;
+    });
+  } catch (err) {
+    // ids cached inside a rolled-back transaction would point nowhere
+    dictionaries.forget(projectId);
+    throw err;
+  }
+}
+
+async function claimKeys(tx: Sql, projectId: string, events: NewEvent[]): Promise<Set<number>> {
+  const duplicates = new Set<number>();
+  const keyed = events.map((e, i) => [e.key, i] as const).filter((k): k is [string, number] => k[0] !== null);
+  if (!keyed.length) return duplicates;
+  const claimed = await tx.insertMany<{ key: string }>({
+    table: 'AnalyticsEventKey',
+    columns: [
+      ['projectId', 'text'],
+      ['key', 'text'],
+    ],
+    rows: keyed.map(([key]) => [projectId, key]),
+    suffix: 'ON CONFLICT DO NOTHING RETURNING "key"',
+  });
+  const fresh = new Set(claimed.map((r) => r.key));
+  for (const [key, i] of keyed) {
+    if (fresh.has(key)) fresh.delete(key);
+    else duplicates.add(i);
+  }
+  return duplicates;
+}

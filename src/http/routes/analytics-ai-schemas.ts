@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** Request and response shapes of the AI traffic routes (routes/analytics-ai.ts), as zod schemas. */
+
+const count = z.number().int();
+export const PurposeCountsSchema = z.object({
+  humanViews: count,
+  aiViews: count.describe('searchIndexViews + trainingViews + otherAiViews'),
+  searchIndexViews: count.describe('AI search and indexing crawlers (agent list kind `search`)'),
+  trainingViews: count.describe('AI training crawlers (kind `crawler`)'),
+  assistantViews: count.describe('AI assistants fetching for a user (kind `assistant`); part of otherAiViews'),
+  agentViews: count.describe('autonomous AI agents (kind `agent`); part of otherAiViews'),
+  otherAiViews: count.describe('assistants, agents and unidentified AI agents'),
+  totalViews: count.describe('humanViews + aiViews'),
+  unverifiedAiViews: count.describe(
+    "AI user agents from outside their operator's published ranges (spoofed), counted in no other column; 0 under visitors",
+  ),
+});
+const Split = z.object({
+  views: PurposeCountsSchema,
+  visitors: PurposeCountsSchema.describe('The same columns counting distinct visitors'),
+});
+export const PurposesResponse = z.object({
+  totals: Split,
+  pages: z.array(Split.extend({ path: z.string() })),
+  hasMore: z.boolean(),
+});
+export const PurposesQuery = z.object({
+  format: z.enum(['json', 'csv']).optional().describe('`csv` (or `Accept: text/csv`): every page as CSV, no paging'),
+});
+
+export const AgentPagesQuery = z.object({
+  by: z
+    .enum(['agent', 'operator'])
+    .default('agent')
+    .describe('group by agent, or by the operator named in the agent list'),
+});
+export const AgentPagesResponse = z.object({
+  rows: z.array(
+    z.object({
+      agent: z.string().describe('agent name, or operator with `by=operator` ("unknown" when the list names none)'),
+      path: z.string(),
+      views: count,
+      visitors: count,
+    }),
+  ),
+  hasMore: z.boolean(),
+});
+
+export const ReferralsResponse = z.object({
+  assistants: z.array(z.object({ assistant: z.string(), views: count, visitors: count })),
+  pages: z.array(z.object({ assistant: z.string(), path: z.string(), views: count, visitors: count })),
+  hasMore: z.boolean().describe('more `pages` rows beyond this page'),
+});
+
+export const MissesResponse = z.object({
+  rows: z.array(
+    z.object({
+      path: z.string(),
+      agent: z.string(),
+      status: count.describe('404, 410 or 5xx'),
+      count: count.describe('requests'),
+    }),
+  ),
+  hasMore: z.boolean(),
+});

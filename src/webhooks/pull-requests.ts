@@ -1,0 +1,37 @@
+import { appendEvent, findJobByPullRequest } from '../jobs/job-store.js';
+import { recordPullRequestState, type PullRequestState } from '../github/pull-request-state.js';
+import { done, ignored, type Delivery, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
+
+/**
+ * pull_request.closed (merged or not) and reopened on a Scribe pull request: recorded on the job, as an event
+ * and as its `pr`. Closing without merge does not archive the job: a follow-up may still reopen the work.
+ */
+export async function handlePullRequest(deps: WebhookDeps, delivery: Delivery<'pull_request'>): Promise<HandlerResult> {
+  const { payload } = delivery;
+  if (payload.action !== 'closed' && payload.action !== 'reopened')
+    return ignored(`pull_request.${payload.action} needs nothing`);
+  const pr = payload.pull_request;
+  const repository = payload.repository.full_name;
+  // A branch name only identifies the job for a pull request from the repository itself, never from a fork.
+  const sameRepository = pr.head.repo?.full_name === repository;
+  const job = await findJobByPullRequest({
+    db: deps.db,
+    repository,
+    number: pr.number,
+    branch: sameRepository ? pr.head.ref : undefined,
+  });
+  if (!job) return ignored('not a Scribe pull request');
+  const state: PullRequestState =
+    payload.action === 'closed'
+      ? { state: 'closed', merged: pr.merged === true, mergedAt: pr.merged_at ?? null }
+      : { state: 'open', merged: false, mergedAt: null };
+  await recordPullRequestState({ db: deps.db, clock: deps.clock, jobId: job.id, repository, number: pr.number, state });
+  await appendEvent({
+    db: deps.db,
+    clock: deps.clock,
+    jobId: job.id,
+    type: `pull_request_${payload.action}`,
+    data: { number: pr.number, pr: state },
+  });
+  return done(`job ${job.id}: pull request ${state.merged ? 'merged' : state.state}`);
+}

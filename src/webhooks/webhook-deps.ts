@@ -1,0 +1,40 @@
+import type { EmitterWebhookEvent, EmitterWebhookEventName } from '@octokit/webhooks';
+import type { Db } from '../db/client.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Config } from '../config.js';
+import type { JobRequests } from '../jobs/job-requests.js';
+import type { Automations } from '../automations/automations.js';
+import type { GitHubApp, InstallationOctokit } from '../github/github-app.js';
+
+/** What webhook handlers use; built once in main.ts. */
+export interface WebhookDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  config: Config;
+  github: GitHubApp;
+  /** the App's slug, for `@<slug>` mentions */
+  appSlug(): Promise<string>;
+  /** how jobs and follow-ups are asked for, the same way the API asks */
+  jobs: JobRequests;
+  /** push-triggered automations and their config; null while agent jobs cannot run */
+  automations: Automations | null;
+}
+
+/** One delivery as a handler sees it: the payload and an Octokit authenticated as the delivery's installation. */
+export interface Delivery<E extends EmitterWebhookEventName> {
+  id: string;
+  name: string;
+  payload: EmitterWebhookEvent<E>['payload'];
+  octokit: InstallationOctokit;
+}
+
+/** How a delivery ended, kept on its WebhookDelivery row (never the payload). */
+export interface HandlerResult {
+  status: 'done' | 'ignored';
+  outcome: string;
+}
+
+export const ignored = (outcome: string): HandlerResult => ({ status: 'ignored', outcome });
+export const done = (outcome: string): HandlerResult => ({ status: 'done', outcome });

@@ -1,0 +1,50 @@
+import { createVisitorHasher } from '../../../src/analytics/ingest/visitor-hash.js';
+
+const SECRET = 'a-test-secret-that-is-long-enough-000';
+const DAY = 86_400_000;
+const MONDAY = Date.UTC(2026, 10, 16, 12); // Monday 16 November 2026
+const human = { type: 'human' as const, ip: '203.0.113.7', userAgent: 'Mozilla/5.0 Firefox/133.0' };
+
+describe('visitor hashes', () => {
+  it('are stable without rotation, and never contain the address', () => {
+    const hash = createVisitorHasher({ secret: SECRET, rotation: 'never' });
+    const a = hash('p1', human, MONDAY);
+    expect(a).toBe(hash('p1', human, MONDAY + 30 * DAY));
+    expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(a).not.toContain('203');
+  });
+
+  it('differ by project, secret, user agent, agent name and identity type', () => {
+    const hash = createVisitorHasher({ secret: SECRET, rotation: 'never' });
+    const base = hash('p1', human, MONDAY);
+    expect(hash('p2', human, MONDAY)).not.toBe(base);
+    expect(createVisitorHasher({ secret: `${SECRET}x`, rotation: 'never' })('p1', human, MONDAY)).not.toBe(base);
+    expect(hash('p1', { ...human, userAgent: 'Mozilla/5.0 Safari' }, MONDAY)).not.toBe(base);
+    const gpt = hash('p1', { type: 'ai', ip: human.ip, agent: 'GPTBot' }, MONDAY);
+    expect(gpt).not.toBe(hash('p1', { type: 'ai', ip: human.ip, agent: 'ClaudeBot' }, MONDAY));
+    expect(hash('p1', { type: 'given', visitorId: 'u1' }, MONDAY)).toBe(
+      hash('p1', { type: 'given', visitorId: 'u1' }, MONDAY + DAY),
+    );
+  });
+
+  it('of an address alone are one per address whatever the user agent, and no visitor of that address', () => {
+    const hash = createVisitorHasher({ secret: SECRET, rotation: 'never' });
+    const address = hash('p1', { type: 'address', ip: human.ip }, MONDAY);
+    expect(address).not.toContain('203');
+    expect(address).not.toBe(hash('p1', { type: 'address', ip: '203.0.113.8' }, MONDAY));
+    for (const visitor of [human, { ...human, userAgent: '' }, { type: 'ai' as const, ip: human.ip, agent: '' }])
+      expect(hash('p1', visitor, MONDAY)).not.toBe(address);
+    expect(hash('p1', { type: 'given', visitorId: human.ip }, MONDAY)).not.toBe(address);
+  });
+
+  it('rotate daily or weekly (weeks start on Monday, UTC)', () => {
+    const daily = createVisitorHasher({ secret: SECRET, rotation: 'daily' });
+    expect(daily('p1', human, MONDAY)).toBe(daily('p1', human, MONDAY + 11 * 3_600_000));
+    expect(daily('p1', human, MONDAY)).not.toBe(daily('p1', human, MONDAY + DAY));
+    const weekly = createVisitorHasher({ secret: SECRET, rotation: 'weekly' });
+    const monday0 = Date.UTC(2026, 10, 16);
+    expect(weekly('p1', human, monday0)).toBe(weekly('p1', human, monday0 + 7 * DAY - 1));
+    expect(weekly('p1', human, monday0)).not.toBe(weekly('p1', human, monday0 - 1));
+    expect(weekly('p1', human, monday0)).not.toBe(weekly('p1', human, monday0 + 7 * DAY));
+  });
+});

@@ -1,0 +1,87 @@
+import {
+  addPageCardinalities,
+  addPair,
+  pageOf,
+  partOf,
+  RoaringBitmap32,
+  SITE_PAGE,
+} from '../../../src/analytics/store/day-sets.js';
+import { segmentsOf, splitRange } from '../../../src/analytics/reports/range-sources.js';
+
+describe('day sets', () => {
+  it('count distinct visitors per page from container cardinalities, across parts', () => {
+    const keys = new Map<number, number[]>();
+    const views: [number, number][] = [
+      [1, 5],
+      [1, 5],
+      [1, 70_000],
+      [2, 5],
+      [70_001, 5],
+      [70_001, 9],
+      [3, 1_000_000],
+    ];
+    for (const [page, visitor] of views) addPair(keys, page, visitor);
+    const counts = new Map<number, number>();
+    for (const [part, list] of keys) addPageCardinalities(part, new RoaringBitmap32(list), counts);
+    expect(Object.fromEntries(counts)).toEqual({ [SITE_PAGE]: 4, 1: 2, 2: 1, 3: 1, 70001: 2 });
+  });
+
+  it('place pages and visitors above 16 bits in their own parts', () => {
+    expect(partOf(70_001, 5)).toBe(65536);
+    expect(partOf(1, 70_000)).toBe(1);
+    expect(pageOf(65536, 70_001 & 0xffff)).toBe(70_001);
+  });
+
+  it('reads run-compressed bitmaps too', () => {
+    const bitmap = new RoaringBitmap32();
+    bitmap.addRange((7 << 16) >>> 0, ((7 << 16) | 5000) >>> 0);
+    bitmap.runOptimize();
+    const counts = new Map<number, number>();
+    addPageCardinalities(0, bitmap, counts);
+    expect(counts.get(7)).toBe(5000);
+  });
+});
+
+describe('splitRange', () => {
+  const DAY = 86_400_000;
+  it('splits a range into whole days and partial edges', () => {
+    expect(splitRange({ from: 10 * DAY, to: 13 * DAY })).toEqual({ days: [10, 13], edges: [] });
+    expect(splitRange({ from: 10 * DAY - 5, to: 13 * DAY + 7 })).toEqual({
+      days: [10, 13],
+      edges: [
+        { from: 10 * DAY - 5, to: 10 * DAY },
+        { from: 13 * DAY, to: 13 * DAY + 7 },
+      ],
+    });
+    expect(splitRange({ from: 10 * DAY + 1, to: 11 * DAY + 1 })).toEqual({
+      days: null,
+      edges: [{ from: 10 * DAY + 1, to: 11 * DAY + 1 }],
+    });
+  });
+});
+
+describe('segmentsOf', () => {
+  it('covers whole days with aligned 16-, 4- and 1-day unions, each day exactly once', () => {
+    expect(segmentsOf(16, 32)).toEqual([[16, 16]]);
+    expect(segmentsOf(13, 43)).toEqual([
+      [13, 1],
+      [14, 1],
+      [15, 1],
+      [16, 16],
+      [32, 4],
+      [36, 4],
+      [40, 1],
+      [41, 1],
+      [42, 1],
+    ]);
+    for (let from = 0; from < 40; from++) {
+      for (let to = from + 1; to < 80; to += 3) {
+        const days = segmentsOf(from, to).flatMap(([start, size]) => {
+          expect(start % size).toBe(0);
+          return Array.from({ length: size }, (_, i) => start + i);
+        });
+        expect(days).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
+      }
+    }
+  });
+});

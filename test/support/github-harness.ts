@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createRequire } from 'node:module';
+import { Webhooks } from '@octokit/webhooks';
+import { startScribe, type RunningScribe } from '../../src/main.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createApiKey } from '../../src/keys/api-keys.js';
+import { findDelivery, type DeliveryRecord } from '../../src/webhooks/deliveries.js';
+import type { Provider } from './databases.js';
+import type { GitHubHost } from './github-host.js';
+import type { AnthropicStandIn } from './anthropic-server.js';
+import { startStandIns } from './stand-ins.js';
+import type { Database } from '../../src/db/client.js';
+import { waitFor } from './wait-for.js';
+
+export const WEBHOOK_SECRET = 'test-webhook-secret';
+
+interface Example {
+  name: string;
+  examples: Record<string, any>[];
+}
+const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Example[];
+
+/**
+ * A real payload from @octokit/webhooks-examples (a deep copy), the first of `event` with this action that `pick`
+ * accepts; tests then adapt repository, installation and users to the local GitHub host.
+ */
+export function examplePayload(event: string, action: string, pick: (payload: any) => boolean = () => true): any {
+  const found = examples.find((e) => e.name === event)?.examples.find((p) => p.action === action && pick(p));
+  if (!found) throw new Error(`no ${event}.${action} example`);
+  return structuredClone(found);
+}
+
+/** Points a payload's repository at owner/name on the local host. */
+export function onRepository(payload: any, repository: string, installationId: number): any {
+  const [owner, name] = repository.split('/');
+  payload.repository = {
+    ...payload.repository,
+    name,
+    full_name: repository,
+    owner: { ...payload.repository.owner, login: owner },
+  };
+  payload.installation = { id: installationId, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' };
+  return payload;
+}
+
+export function asUser(login: string, type: 'User' | 'Bot' = 'User'): Record<string, unknown> {
+  return { login, id: login.length * 1000 + 7, node_id: 'MDQ6VXNlcjE=', type, site_admin: false };
+}
+
+/** A push of `before..after` to a branch (default `main`, the repository's default branch) by a user or bot. */
+export function pushPayload(params: {
+  repository: string;
+  installationId: number;
+  before: string;
+  after: string;
+  branch?: string;
+  sender?: string;
+  senderType?: 'User' | 'Bot';
+  /** replaces the example's commits (which name files of their own) */
+  commits?: unknown[];
+}): any {
+  const payload = onRepository(
+    examplePayload('push', undefined as unknown as string),
+    params.repository,
+    params.installationId,
+  );
+  payload.ref = `refs/heads/${params.branch ?? 'main'}`;
+  payload.before = params.before;
+  payload.after = params.after;
+  payload.deleted = false;
+  payload.created = false;
+  if (params.commits) payload.commits = params.commits;
+  payload.repository.default_branch = 'main';
+  payload.repository.master_branch = 'main';
+  payload.sender = asUser(params.sender ?? 'dev-dana', params.senderType);
+  payload.pusher = { name: params.sender ?? 'dev-dana', email: 'dana@example.com' };
+  return payload;
+}
+
+const signer = new Webhooks({ secret: WEBHOOK_SECRET });
+
+/** POSTs a delivery signed as GitHub signs it to the Scribe at `url`; returns the HTTP status and the delivery id. */
+export async function deliverTo(
+  url: string,
+  event: string,
+  payload: unknown,
+  options: { id?: string; signature?: string; raw?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; id: string; body: string }> {
+  const id = options.id ?? randomUUID();
+  const body = options.raw ?? JSON.stringify(payload);
+  const res = await fetch(`${url}/api/github/webhooks`, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': event,
+      'x-github-delivery': id,
+      'x-hub-signature-256': options.signature ?? (await signer.sign(body)),
+      'user-agent': 'GitHub-Hookshot/test',
+      ...options.headers,
+    },
+  });
+  return { status: res.status, id, body: await res.text() };
+}
+
+export interface GitHubE2E {
+  github: GitHubHost;
+  anthropic: AnthropicStandIn;
+  database: Database & { drop(): Promise<void> };
+  scribe: RunningScribe;
+  /** the config the service was started with (another process on the same database starts from it) */
+  config: Config;
+  /** JSON log lines of the service */
+  logs: Record<string, any>[];
+  /** POSTs a signed delivery; returns the HTTP status and the delivery id */
+  deliver(
+    event: string,
+    payload: unknown,
+    options?: { id?: string; signature?: string; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; id: string; body: string }>;
+  /** waits until the delivery's background work has finished and returns its row */
+  settled(id: string): Promise<DeliveryRecord>;
+  /** deliver + settled */
+  send(event: string, payload: unknown, options?: { id?: string }): Promise<DeliveryRecord>;
+  keyFor(projectId: string): Promise<string>;
+  api(path: string, init?: { method?: string; body?: unknown; key: string }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** The real service in this process (HTTP, Probot webhooks, worker) against the local GitHub host and model stand-in. */
+export async function startGitHubE2E(provider: Provider, extra: Record<string, string> = {}): Promise<GitHubE2E> {
+  const standIns = await startStandIns(provider);
+  const { github, anthropic, database } = standIns;
+  const logs: Record<string, any>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+        logs.push(JSON.parse(line) as Record<string, any>);
+      callback();
+    },
+  });
+  const env = standIns.env({ PORT: '0', ...extra });
+  const config = { ...loadConfig(env), database: database.target };
+  const scribe = await startScribe(config, createLogger('info', sink));
+
+  const e2e: GitHubE2E = {
+    github,
+    anthropic,
+    database,
+    scribe,
+    config,
+    logs,
+    deliver: (event, payload, options) => deliverTo(scribe.url, event, payload, options),
+    async settled(id) {
+      return waitFor(
+        async () => {
+          const row = await findDelivery(database.db, id);
+          return row && row.status !== 'received' ? row : undefined;
+        },
+        `delivery ${id} to be processed`,
+        20_000,
+        20,
+      );
+    },
+    async send(event, payload, options) {
+      const { status, id } = await e2e.deliver(event, payload, options);
+      if (status !== 200) throw new Error(`delivery answered ${status}`);
+      return e2e.settled(id);
+    },
+    async keyFor(projectId) {
+      return (await createApiKey({ db: database.db, clock: () => new Date(), projectId, scope: 'write' })).key;
+    },
+    async api(path, init) {
+      const res = await fetch(`${scribe.url}${path}`, {
+        method: init?.method ?? (init?.body === undefined ? 'GET' : 'POST'),
+        headers: {
+          authorization: `Bearer ${init?.key}`,
+          ...(init?.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: init?.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    async close() {
+      await scribe.stop();
+      await standIns.close();
+    },
+  };
+  return e2e;
+}
