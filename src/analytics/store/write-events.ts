@@ -15,7 +15,12 @@ export interface NewEvent {
   referrer: string | null;
   /** idempotency key; an event whose key was stored before is a duplicate */
   key: string | null;
+  /** AI views: VERIFICATION.verified or VERIFICATION.unverifiable; absent (null) for humans and bots */
+  verification?: number | null;
 }
+
+/** Stored values of `AnalyticsEvent.verification` (see prisma/models/analytics.prisma). */
+export const VERIFICATION = { verified: 1, unverifiable: 2 } as const;
 
 /**
  * Stores events in one transaction, numbering new paths and visitors; returns the indexes of those skipped as
@@ -52,6 +57,7 @@ export async function insertEvents(params: {
           ['kind', 'int'],
           ['agent', 'text'],
           ['referrer', 'text'],
+          ['verification', 'int'],
         ],
         rows: fresh.map((e) => [
           projectId,
@@ -61,6 +67,7 @@ export async function insertEvents(params: {
           e.kind,
           e.agent,
           e.referrer,
+          e.verification ?? null,
         ]),
       });
       return duplicates;

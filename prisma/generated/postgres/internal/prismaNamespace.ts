@@ -2206,7 +2206,8 @@ export const AnalyticsEventScalarFieldEnum = {
   visitorId: 'visitorId',
   kind: 'kind',
   agent: 'agent',
-  referrer: 'referrer'
+  referrer: 'referrer',
+  verification: 'verification'
 } as const
 
 export type AnalyticsEventScalarFieldEnum = (typeof AnalyticsEventScalarFieldEnum)[keyof typeof AnalyticsEventScalarFieldEnum]

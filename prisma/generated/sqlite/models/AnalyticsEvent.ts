@@ -32,6 +32,7 @@ export type AnalyticsEventAvgAggregateOutputType = {
   pageId: number | null
   visitorId: number | null
   kind: number | null
+  verification: number | null
 }
 
 export type AnalyticsEventSumAggregateOutputType = {
@@ -40,6 +41,7 @@ export type AnalyticsEventSumAggregateOutputType = {
   pageId: number | null
   visitorId: number | null
   kind: number | null
+  verification: number | null
 }
 
 export type AnalyticsEventMinAggregateOutputType = {
@@ -51,6 +53,7 @@ export type AnalyticsEventMinAggregateOutputType = {
   kind: number | null
   agent: string | null
   referrer: string | null
+  verification: number | null
 }
 
 export type AnalyticsEventMaxAggregateOutputType = {
@@ -62,6 +65,7 @@ export type AnalyticsEventMaxAggregateOutputType = {
   kind: number | null
   agent: string | null
   referrer: string | null
+  verification: number | null
 }
 
 export type AnalyticsEventCountAggregateOutputType = {
@@ -73,6 +77,7 @@ export type AnalyticsEventCountAggregateOutputType = {
   kind: number
   agent: number
   referrer: number
+  verification: number
   _all: number
 }
 
@@ -83,6 +88,7 @@ export type AnalyticsEventAvgAggregateInputType = {
   pageId?: true
   visitorId?: true
   kind?: true
+  verification?: true
 }
 
 export type AnalyticsEventSumAggregateInputType = {
@@ -91,6 +97,7 @@ export type AnalyticsEventSumAggregateInputType = {
   pageId?: true
   visitorId?: true
   kind?: true
+  verification?: true
 }
 
 export type AnalyticsEventMinAggregateInputType = {
@@ -102,6 +109,7 @@ export type AnalyticsEventMinAggregateInputType = {
   kind?: true
   agent?: true
   referrer?: true
+  verification?: true
 }
 
 export type AnalyticsEventMaxAggregateInputType = {
@@ -113,6 +121,7 @@ export type AnalyticsEventMaxAggregateInputType = {
   kind?: true
   agent?: true
   referrer?: true
+  verification?: true
 }
 
 export type AnalyticsEventCountAggregateInputType = {
@@ -124,6 +133,7 @@ export type AnalyticsEventCountAggregateInputType = {
   kind?: true
   agent?: true
   referrer?: true
+  verification?: true
   _all?: true
 }
 
@@ -222,6 +232,7 @@ export type AnalyticsEventGroupByOutputType = {
   kind: number
   agent: string | null
   referrer: string | null
+  verification: number | null
   _count: AnalyticsEventCountAggregateOutputType | null
   _avg: AnalyticsEventAvgAggregateOutputType | null
   _sum: AnalyticsEventSumAggregateOutputType | null
@@ -256,6 +267,7 @@ export type AnalyticsEventWhereInput = {
   kind?: Prisma.IntFilter<"AnalyticsEvent"> | number
   agent?: Prisma.StringNullableFilter<"AnalyticsEvent"> | string | null
   referrer?: Prisma.StringNullableFilter<"AnalyticsEvent"> | string | null
+  verification?: Prisma.IntNullableFilter<"AnalyticsEvent"> | number | null
 }
 
 export type AnalyticsEventOrderByWithRelationInput = {
@@ -267,6 +279,7 @@ export type AnalyticsEventOrderByWithRelationInput = {
   kind?: Prisma.SortOrder
   agent?: Prisma.SortOrderInput | Prisma.SortOrder
   referrer?: Prisma.SortOrderInput | Prisma.SortOrder
+  verification?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type AnalyticsEventWhereUniqueInput = Prisma.AtLeast<{
@@ -281,6 +294,7 @@ export type AnalyticsEventWhereUniqueInput = Prisma.AtLeast<{
   kind?: Prisma.IntFilter<"AnalyticsEvent"> | number
   agent?: Prisma.StringNullableFilter<"AnalyticsEvent"> | string | null
   referrer?: Prisma.StringNullableFilter<"AnalyticsEvent"> | string | null
+  verification?: Prisma.IntNullableFilter<"AnalyticsEvent"> | number | null
 }, "id">
 
 export type AnalyticsEventOrderByWithAggregationInput = {
@@ -292,6 +306,7 @@ export type AnalyticsEventOrderByWithAggregationInput = {
   kind?: Prisma.SortOrder
   agent?: Prisma.SortOrderInput | Prisma.SortOrder
   referrer?: Prisma.SortOrderInput | Prisma.SortOrder
+  verification?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.AnalyticsEventCountOrderByAggregateInput
   _avg?: Prisma.AnalyticsEventAvgOrderByAggregateInput
   _max?: Prisma.AnalyticsEventMaxOrderByAggregateInput
@@ -311,6 +326,7 @@ export type AnalyticsEventScalarWhereWithAggregatesInput = {
   kind?: Prisma.IntWithAggregatesFilter<"AnalyticsEvent"> | number
   agent?: Prisma.StringNullableWithAggregatesFilter<"AnalyticsEvent"> | string | null
   referrer?: Prisma.StringNullableWithAggregatesFilter<"AnalyticsEvent"> | string | null
+  verification?: Prisma.IntNullableWithAggregatesFilter<"AnalyticsEvent"> | number | null
 }
 
 export type AnalyticsEventCreateInput = {
@@ -321,6 +337,7 @@ export type AnalyticsEventCreateInput = {
   kind: number
   agent?: string | null
   referrer?: string | null
+  verification?: number | null
 }
 
 export type AnalyticsEventUncheckedCreateInput = {
@@ -332,6 +349,7 @@ export type AnalyticsEventUncheckedCreateInput = {
   kind: number
   agent?: string | null
   referrer?: string | null
+  verification?: number | null
 }
 
 export type AnalyticsEventUpdateInput = {
@@ -342,6 +360,7 @@ export type AnalyticsEventUpdateInput = {
   kind?: Prisma.IntFieldUpdateOperationsInput | number
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   referrer?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  verification?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type AnalyticsEventUncheckedUpdateInput = {
@@ -353,6 +372,7 @@ export type AnalyticsEventUncheckedUpdateInput = {
   kind?: Prisma.IntFieldUpdateOperationsInput | number
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   referrer?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  verification?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type AnalyticsEventCreateManyInput = {
@@ -364,6 +384,7 @@ export type AnalyticsEventCreateManyInput = {
   kind: number
   agent?: string | null
   referrer?: string | null
+  verification?: number | null
 }
 
 export type AnalyticsEventUpdateManyMutationInput = {
@@ -374,6 +395,7 @@ export type AnalyticsEventUpdateManyMutationInput = {
   kind?: Prisma.IntFieldUpdateOperationsInput | number
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   referrer?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  verification?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type AnalyticsEventUncheckedUpdateManyInput = {
@@ -385,6 +407,7 @@ export type AnalyticsEventUncheckedUpdateManyInput = {
   kind?: Prisma.IntFieldUpdateOperationsInput | number
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   referrer?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  verification?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
 }
 
 export type AnalyticsEventCountOrderByAggregateInput = {
@@ -396,6 +419,7 @@ export type AnalyticsEventCountOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   agent?: Prisma.SortOrder
   referrer?: Prisma.SortOrder
+  verification?: Prisma.SortOrder
 }
 
 export type AnalyticsEventAvgOrderByAggregateInput = {
@@ -404,6 +428,7 @@ export type AnalyticsEventAvgOrderByAggregateInput = {
   pageId?: Prisma.SortOrder
   visitorId?: Prisma.SortOrder
   kind?: Prisma.SortOrder
+  verification?: Prisma.SortOrder
 }
 
 export type AnalyticsEventMaxOrderByAggregateInput = {
@@ -415,6 +440,7 @@ export type AnalyticsEventMaxOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   agent?: Prisma.SortOrder
   referrer?: Prisma.SortOrder
+  verification?: Prisma.SortOrder
 }
 
 export type AnalyticsEventMinOrderByAggregateInput = {
@@ -426,6 +452,7 @@ export type AnalyticsEventMinOrderByAggregateInput = {
   kind?: Prisma.SortOrder
   agent?: Prisma.SortOrder
   referrer?: Prisma.SortOrder
+  verification?: Prisma.SortOrder
 }
 
 export type AnalyticsEventSumOrderByAggregateInput = {
@@ -434,6 +461,7 @@ export type AnalyticsEventSumOrderByAggregateInput = {
   pageId?: Prisma.SortOrder
   visitorId?: Prisma.SortOrder
   kind?: Prisma.SortOrder
+  verification?: Prisma.SortOrder
 }
 
 export type BigIntFieldUpdateOperationsInput = {
@@ -467,6 +495,7 @@ export type AnalyticsEventSelect<ExtArgs extends runtime.Types.Extensions.Intern
   kind?: boolean
   agent?: boolean
   referrer?: boolean
+  verification?: boolean
 }, ExtArgs["result"]["analyticsEvent"]>
 
 export type AnalyticsEventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -478,6 +507,7 @@ export type AnalyticsEventSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   kind?: boolean
   agent?: boolean
   referrer?: boolean
+  verification?: boolean
 }, ExtArgs["result"]["analyticsEvent"]>
 
 export type AnalyticsEventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -489,6 +519,7 @@ export type AnalyticsEventSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   kind?: boolean
   agent?: boolean
   referrer?: boolean
+  verification?: boolean
 }, ExtArgs["result"]["analyticsEvent"]>
 
 export type AnalyticsEventSelectScalar = {
@@ -500,9 +531,10 @@ export type AnalyticsEventSelectScalar = {
   kind?: boolean
   agent?: boolean
   referrer?: boolean
+  verification?: boolean
 }
 
-export type AnalyticsEventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "ts" | "pageId" | "visitorId" | "kind" | "agent" | "referrer", ExtArgs["result"]["analyticsEvent"]>
+export type AnalyticsEventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "ts" | "pageId" | "visitorId" | "kind" | "agent" | "referrer" | "verification", ExtArgs["result"]["analyticsEvent"]>
 
 export type $AnalyticsEventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AnalyticsEvent"
@@ -516,6 +548,7 @@ export type $AnalyticsEventPayload<ExtArgs extends runtime.Types.Extensions.Inte
     kind: number
     agent: string | null
     referrer: string | null
+    verification: number | null
   }, ExtArgs["result"]["analyticsEvent"]>
   composites: {}
 }
@@ -947,6 +980,7 @@ export interface AnalyticsEventFieldRefs {
   readonly kind: Prisma.FieldRef<"AnalyticsEvent", 'Int'>
   readonly agent: Prisma.FieldRef<"AnalyticsEvent", 'String'>
   readonly referrer: Prisma.FieldRef<"AnalyticsEvent", 'String'>
+  readonly verification: Prisma.FieldRef<"AnalyticsEvent", 'Int'>
 }
     
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AnalyticsEvent" ADD COLUMN "verification" INTEGER;
