@@ -1,6 +1,8 @@
 import type { Param, Sql } from './sql.js';
 import { addPair, KIND, RoaringBitmap32 } from './day-sets.js';
 import { DAY_MS } from '../../calendar.js';
+import { ROLLUPS } from './rollups/all-rollups.js';
+import type { FoldedEvent } from './rollups/rollup.js';
 
 const FOLD_CHUNK = 200_000;
 
@@ -30,6 +32,8 @@ type EventRow = [
   pageId: number,
   visitorId: number | null,
   kind: number,
+  agent: string | null,
+  verification: number | null,
 ];
 
 async function foldChunk(tx: Sql): Promise<number> {
@@ -38,12 +42,16 @@ async function foldChunk(tx: Sql): Promise<number> {
   ]);
   const mark = Number(state?.value ?? 0);
   const rows = (await tx.rows(
-    'SELECT "id", "projectId", "ts", "pageId", "visitorId", "kind" FROM "AnalyticsEvent" WHERE "id" > ? ORDER BY "id" LIMIT ?',
+    'SELECT "id", "projectId", "ts", "pageId", "visitorId", "kind", "agent", "verification" FROM "AnalyticsEvent" WHERE "id" > ? ORDER BY "id" LIMIT ?',
     [mark, FOLD_CHUNK],
   )) as EventRow[];
   if (!rows.length) return 0;
   const { pairs, views, days } = groupChunk(rows);
   await mergeDaySets(tx, pairs);
+  if (ROLLUPS.length) {
+    const events = rows.map(foldedEvent);
+    for (const rollup of ROLLUPS) await rollup.add(tx, events);
+  }
   await tx.insertMany({
     table: 'AnalyticsDayViews',
     columns: [
@@ -78,6 +86,21 @@ async function foldChunk(tx: Sql): Promise<number> {
     ['folded', rows[rows.length - 1][0]],
   );
   return rows.length;
+}
+
+function foldedEvent([id, projectId, ts, pageId, visitorId, kind, agent, verification]: EventRow): FoldedEvent {
+  const at = Number(ts);
+  return {
+    id: Number(id),
+    projectId,
+    ts: at,
+    day: Math.floor(at / DAY_MS),
+    pageId,
+    visitorId,
+    kind,
+    agent,
+    verification,
+  };
 }
 
 /** A chunk's counted events as pending pairs per day set, views per day and page, and the days they touch. */
