@@ -128,7 +128,12 @@ async function claimAndStart(
         (r) => r.seq !== null && r.seq > extend.handledSeq && r.id !== run.id,
       );
       const prompt = runPrompt(automation, [...pending.map((r) => r.change), request.change]);
-      const { seq } = await deps.jobs.followUp({ projectId: project.id, jobId: extend.id, prompt });
+      const { seq } = await deps.jobs.followUp({
+        projectId: project.id,
+        jobId: extend.id,
+        prompt,
+        requestKey: runRequestKey(run.id),
+      });
       return await updateRun({ db, clock, id: run.id, data: { jobId: extend.id, seq } });
     }
     const job = await deps.jobs.create({
@@ -136,6 +141,7 @@ async function claimAndStart(
       prompt: runPrompt(automation, [request.change]),
       branchFrom: `automation ${automation.id}`,
       draft: automation.draft,
+      requestKey: runRequestKey(run.id),
     });
     return await updateRun({ db, clock, id: run.id, data: { jobId: job.id, seq: 1 } });
   } catch (err) {
@@ -153,6 +159,14 @@ async function claimAndStart(
     // Refused by the job service (rate limit, jobs not configured): recorded, never queued without bound.
     return updateRun({ db, clock, id: run.id, data: { status: 'skipped', reason: err.message } });
   }
+}
+
+/**
+ * The job request a run makes: a run adopted after its starter died (between storing the job and recording it on
+ * the run) finds the job or message the starter stored instead of asking for another.
+ */
+function runRequestKey(runId: string): string {
+  return `automation run ${runId}`;
 }
 
 function runPrompt(automation: Automation, changes: (string | null | undefined)[]): string {

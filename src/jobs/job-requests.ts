@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { JobsConfig } from '../config.js';
 import { Conflict, Invalid, Unavailable } from '../errors.js';
 import { branchName } from '../git/branch-name.js';
-import { addMessage, archiveJob, createJob, getJob, type JobRecord } from './job-store.js';
+import { addMessage, archiveJob, createJob, getJob, messageByRequestKey, type JobRecord } from './job-store.js';
 import { enforceJobRateLimit } from './rate-limit.js';
 import type { ArchiveListener } from './job-listeners.js';
 
@@ -26,6 +26,12 @@ export interface NewJob {
   /** one of the configured models; the first when absent */
   model?: string;
   draft?: boolean;
+  /**
+   * Names the request (a GitHub comment, an automation run): asked again with the same key — a retry after a crash
+   * between storing the job and recording where it came from — it returns the job the first asking stored, without
+   * counting against the rate limit, and runs `beforeWake` again.
+   */
+  requestKey?: string;
   /** what the caller records with the job (where to answer, say) before a worker may pick it up */
   beforeWake?: (job: JobRecord) => Promise<void>;
 }
@@ -34,6 +40,8 @@ export interface FollowUp {
   projectId: string;
   jobId: string;
   prompt: string;
+  /** as `NewJob.requestKey`: the message the first asking added is returned */
+  requestKey?: string;
   beforeWake?: (job: JobRecord, seq: number) => Promise<void>;
 }
 
@@ -65,12 +73,20 @@ export function createJobRequests(params: {
     if (missing.length) throw new JobsNotConfigured(missing);
   };
   const rateLimit = (projectId: string) => enforceJobRateLimit({ db, clock, projectId, perHour: jobs.ratePerHour });
+  const askedBefore = (projectId: string, requestKey: string | undefined) =>
+    requestKey === undefined ? null : messageByRequestKey(db, projectId, requestKey);
   return {
     async create(request) {
       requireConfigured();
       const model = request.model ?? jobs.models[0];
       if (!jobs.models.includes(model))
         throw new Invalid('Invalid job request', [{ message: `model must be one of ${jobs.models.join(', ')}` }]);
+      const earlier = await askedBefore(request.project.id, request.requestKey);
+      if (earlier) {
+        await request.beforeWake?.(earlier.job);
+        params.wake();
+        return earlier.job;
+      }
       await rateLimit(request.project.id);
       const job = await createJob({
         db,
@@ -82,6 +98,7 @@ export function createJobRequests(params: {
         model,
         draft: request.draft ?? false,
         prompt: request.prompt.slice(0, MAX_PROMPT_LENGTH),
+        requestKey: request.requestKey,
       });
       await request.beforeWake?.(job);
       params.wake();
@@ -89,6 +106,12 @@ export function createJobRequests(params: {
     },
 
     async followUp(request) {
+      const earlier = await askedBefore(request.projectId, request.requestKey);
+      if (earlier) {
+        await request.beforeWake?.(earlier.job, earlier.seq);
+        params.wake();
+        return earlier;
+      }
       // Refused before the rate limit: a message that cannot be accepted must not use up the budget.
       if ((await getJob(db, request.projectId, request.jobId)).status === 'archived')
         throw new Conflict('Job is archived; create a new job instead');
@@ -100,6 +123,7 @@ export function createJobRequests(params: {
         projectId: request.projectId,
         jobId: request.jobId,
         prompt: request.prompt.slice(0, MAX_PROMPT_LENGTH),
+        requestKey: request.requestKey,
       });
       await request.beforeWake?.(added.job, added.seq);
       params.wake();

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../db/unique-violation.js';
 import type { Db, DbTransaction } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
@@ -55,11 +56,18 @@ export async function createJob(params: {
   model: string;
   draft: boolean;
   prompt: string;
+  /** see `AgentJobMessage.requestKey`: a job already created under this key is returned instead */
+  requestKey?: string;
 }): Promise<JobRecord> {
   const { db, clock } = params;
+  const requestKey = params.requestKey ?? null;
+  if (requestKey !== null) {
+    const earlier = await messageByRequestKey(db, params.projectId, requestKey);
+    if (earlier) return earlier.job;
+  }
   const now = clock();
   const id = randomId('job');
-  const [row] = await db.$transaction([
+  const created = db.$transaction([
     db.agentJob.create({
       data: {
         id,
@@ -81,6 +89,7 @@ export async function createJob(params: {
         projectId: params.projectId,
         seq: 1,
         prompt: params.prompt,
+        requestKey,
         createdAt: now,
       },
     }),
@@ -93,7 +102,31 @@ export async function createJob(params: {
       },
     }),
   ]);
-  return toJobRecord(row);
+  try {
+    const [row] = await created;
+    return toJobRecord(row);
+  } catch (err) {
+    // the same request, asked twice at once: the unique key let one in, and this one returns what it created
+    const earlier =
+      requestKey !== null && isUniqueViolation(err)
+        ? await messageByRequestKey(db, params.projectId, requestKey)
+        : null;
+    if (earlier) return earlier.job;
+    throw err;
+  }
+}
+
+/** The message a request of this key added, and its job. */
+export async function messageByRequestKey(
+  db: Db,
+  projectId: string,
+  requestKey: string,
+): Promise<{ job: JobRecord; seq: number } | null> {
+  const row = await db.agentJobMessage.findUnique({
+    where: { projectId_requestKey: { projectId, requestKey } },
+    select: { seq: true, job: true },
+  });
+  return row ? { job: toJobRecord(row.job), seq: row.seq } : null;
 }
 
 /** A job of this project, or NotFound with the exact sentence of the contract (also for other projects' jobs). */
@@ -172,9 +205,16 @@ export async function addMessage(params: {
   projectId: string;
   jobId: string;
   prompt: string;
+  /** see `AgentJobMessage.requestKey`: a message already added under this key is returned instead */
+  requestKey?: string;
 }): Promise<{ job: JobRecord; seq: number }> {
   const { db, clock, projectId, jobId } = params;
+  const requestKey = params.requestKey ?? null;
   for (let attempt = 0; ; attempt++) {
+    if (requestKey !== null) {
+      const earlier = await messageByRequestKey(db, projectId, requestKey);
+      if (earlier) return earlier;
+    }
     const job = await getJob(db, projectId, jobId);
     if (job.status === 'archived') throw new Conflict('Job is archived; create a new job instead');
     const now = clock();
@@ -205,7 +245,7 @@ export async function addMessage(params: {
         });
         const seq = (last?.seq ?? 0) + 1;
         await tx.agentJobMessage.create({
-          data: { id: randomId('msg'), jobId, projectId, seq, prompt: params.prompt, createdAt: now },
+          data: { id: randomId('msg'), jobId, projectId, seq, prompt: params.prompt, requestKey, createdAt: now },
         });
         await tx.agentJobEvent.create({
           data: { jobId, type: 'message', data: JSON.stringify({ seq, queued: !reactivate }), createdAt: now },
@@ -213,8 +253,9 @@ export async function addMessage(params: {
         return { job: toJobRecord(row), seq };
       }, MESSAGE_TRANSACTION);
     } catch (err) {
-      // The job's status changed since it was read (the update finds no row): the next attempt sees it as it is now.
-      if (attempt >= 3 || !isRecordNotFound(err)) throw err;
+      // The job's status changed since it was read (the update finds no row), or the same request was added at once
+      // by another caller (the key is taken): the next attempt sees it as it is now.
+      if (attempt >= 3 || !(isRecordNotFound(err) || (requestKey !== null && isUniqueViolation(err)))) throw err;
     }
   }
 }

@@ -4,7 +4,7 @@ import type { InstallationOctokit } from '../github/github-app.js';
 import { hasWriteAccess } from './has-write-access.js';
 import { findTriggerByComment, saveTrigger } from '../conversations/triggers.js';
 import { postReply } from '../conversations/post-reply.js';
-import type { Mention } from './read-mention.js';
+import { commentRequestKey, type Mention } from './read-mention.js';
 import { refusal } from './refusal.js';
 import { done, ignored, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
 
@@ -53,6 +53,7 @@ export async function queueFollowUp(params: {
       projectId: job.projectId,
       jobId: job.id,
       prompt: mention.instruction,
+      requestKey: commentRequestKey(mention, mention.review ? 'review' : 'issue'),
       beforeWake: async (_job, added) => {
         await saveTrigger({
           db,

@@ -6,7 +6,7 @@ import { hasWriteAccess } from './has-write-access.js';
 import { findTriggerByComment, saveTrigger } from '../conversations/triggers.js';
 import { postReply } from '../conversations/post-reply.js';
 import { commandAcceptedText, issueCommandPrompt } from '../conversations/reply-text.js';
-import type { Mention } from './read-mention.js';
+import { commentRequestKey, type Mention } from './read-mention.js';
 import { refusal } from './refusal.js';
 import { done, ignored, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
 
@@ -52,6 +52,7 @@ export async function runIssueCommand(params: {
       project,
       prompt,
       branchFrom: command.instruction,
+      requestKey: commentRequestKey(command, 'issue'),
       // Acknowledged before this process's worker is woken, so the link comes before the result on a fast run.
       beforeWake: async (created) => {
         await saveTrigger({

@@ -12,6 +12,14 @@ export interface Mention {
   instruction: string;
 }
 
+/**
+ * The job request a comment makes, named so a retried delivery finds what the first one stored (see
+ * `NewJob.requestKey`). Issue comments and review comments are numbered apart on GitHub, so the kind is part of it.
+ */
+export function commentRequestKey(mention: Mention, kind: 'issue' | 'review'): string {
+  return `github ${kind} comment ${mention.repository} ${mention.commentId}`;
+}
+
 type Comment = { id: number; body?: string | null; user: { login: string; type?: string } | null };
 
 /** The mention in a comment by a person, or why the comment asks nothing of the App. */

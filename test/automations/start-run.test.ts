@@ -78,6 +78,36 @@ describe.each(PROVIDERS)('startRun on %s', (provider) => {
     expect(await db.agentJob.count({ where: { id: run!.jobId! } })).toBe(1);
   });
 
+  it('a retried trigger that takes over a run whose claimer died after asking for its job finds that job, not a second one', async () => {
+    const project = await bench.project();
+    const { db } = bench.deps;
+    const { clock } = bench;
+    const push = (n: number): RunRequest => ({
+      trigger: 'push',
+      dedupeKey: `push:acme/api:main:sha${n}`,
+      change: `Push ${n}.`,
+      summary: `push ${n}`,
+      retried: true,
+    });
+    /** the state a crash between asking for the job and recording it on the run leaves */
+    const forgetJobOf = (id: string) => db.automationRun.update({ where: { id }, data: { jobId: null, seq: null } });
+    const first = (await startRun(bench.deps, { project, automation: TIDY, request: push(1) }))!;
+    await forgetJobOf(first.id);
+    clock.advance(RUN_STALLED_AFTER_MS + 1);
+    const adopted = await startRun(bench.deps, { project, automation: TIDY, request: push(1) });
+    expect(adopted).toMatchObject({ id: first.id, jobId: first.jobId, seq: 1 });
+    expect(await db.agentJob.count({ where: { projectId: project.id } })).toBe(1);
+
+    // the same for a run that added a message to the automation's active job
+    const second = (await startRun(bench.deps, { project, automation: TIDY, request: push(2) }))!;
+    expect(second).toMatchObject({ jobId: first.jobId, seq: 2 });
+    await forgetJobOf(second.id);
+    clock.advance(RUN_STALLED_AFTER_MS + 1);
+    const again = await startRun(bench.deps, { project, automation: TIDY, request: push(2) });
+    expect(again).toMatchObject({ id: second.id, jobId: first.jobId, seq: 2 });
+    expect((await listMessages(db, first.jobId!)).map((m) => m.seq)).toEqual([1, 2]);
+  });
+
   it('adds later runs to the job while it is active, each message carrying the changes not carried out yet', async () => {
     const project = await bench.project();
     const first = await start(project, 'Change A.');

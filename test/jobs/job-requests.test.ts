@@ -119,4 +119,53 @@ describe.each(PROVIDERS)('job requests on %s', (provider) => {
     expect(added.map((a) => a.seq).sort((a, b) => a - b)).toEqual(expected);
     expect((await listMessages(database.db, job.id)).map((m) => m.seq)).toEqual([1, ...expected]);
   });
+
+  it('returns the job a request key already made, running beforeWake again, without a second job or rate-limit charge', async () => {
+    const { service, log } = requests({ jobs: { ratePerHour: 2 } });
+    const ask = (tag: string) =>
+      service.create({
+        project,
+        prompt: 'Fix it',
+        branchFrom: 'Fix it',
+        requestKey: 'github issue comment acme/docs 7',
+        beforeWake: async (created) => void log.push(`${tag} ${created.id}`),
+      });
+    // the first asking stores the job and then dies before recording where it came from
+    const first = await ask('first');
+    const again = await ask('retry');
+    expect(again.id).toBe(first.id);
+    expect(log).toEqual([`first ${first.id}`, 'wake', `retry ${first.id}`, 'wake']);
+    expect(await database.db.agentJob.count({ where: { projectId: project.id } })).toBe(1);
+    // the retry was not charged: one more job still fits in the hourly limit of 2
+    const other = await service.create({ project, prompt: 'Other', branchFrom: 'Other', requestKey: 'another' });
+    expect(other.id).not.toBe(first.id);
+    await expect(service.create({ project, prompt: 'Third', branchFrom: 'Third' })).rejects.toBeInstanceOf(RateLimited);
+  });
+
+  it('makes one job of one request key asked for at once', async () => {
+    const { service } = requests();
+    const jobs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it', requestKey: 'automation run r1' }),
+      ),
+    );
+    expect(new Set(jobs.map((j) => j.id)).size).toBe(1);
+    expect(await database.db.agentJob.count({ where: { projectId: project.id } })).toBe(1);
+  });
+
+  it('adds one message per request key: a retried follow-up returns the seq the first one got, even after the job was archived', async () => {
+    const { service } = requests();
+    const job = await service.create({ project, prompt: 'Fix it', branchFrom: 'Fix it' });
+    const follow = () =>
+      service.followUp({ projectId: project.id, jobId: job.id, prompt: 'And more', requestKey: 'comment 9' });
+    const [a, b] = await Promise.all([follow(), follow()]);
+    expect([a.seq, b.seq]).toEqual([2, 2]);
+    await service.archive({ projectId: project.id, jobId: job.id });
+    expect((await follow()).seq).toBe(2);
+    expect((await listMessages(database.db, job.id)).map((m) => m.seq)).toEqual([1, 2]);
+    // keys belong to a project: the same words on another project's request are another request
+    const elsewhere = await addProject({ db: database.db, clock, repository: `acme/other-${Date.now()}`, ref: 'main' });
+    const own = await service.create({ project: elsewhere, prompt: 'Fix', branchFrom: 'Fix', requestKey: 'comment 9' });
+    expect(own.projectId).toBe(elsewhere.id);
+  });
 });

@@ -428,6 +428,32 @@ describe.each(PROVIDERS)('pull requests and comments drive jobs on %s', (provide
     expect(commentsOn(31).filter((c) => c.body.includes('On it'))).toHaveLength(1);
   });
 
+  it('a delivery whose worker died between storing the job and recording the comment makes no second job on its retry', async () => {
+    e2e.anthropic.script(
+      [reply([edit({ command: 'create', path: 'crash.md', file_text: '# Crash\n' })]), final('Crash', 'Added it.')],
+      forTask('[crash] Add'),
+    );
+    const payload = issueComment({ number: 32, login: 'writer-wendy', body: '@scribe-docs [crash] Add a crash page' });
+    const first = await e2e.send('issue_comment', payload);
+    const created = /job (job_\w+) created/.exec(first.outcome!)![1];
+    const jobs = await e2e.database.db.agentJob.count();
+    // As if the process died right after the job was stored: no trigger recorded, no reply posted, delivery unfinished.
+    await e2e.database.db.gitHubTrigger.deleteMany({ where: { jobId: created } });
+    const replies = e2e.github.comments;
+    for (let i = replies.length - 1; i >= 0; i--)
+      if (replies[i].repository === REPO && replies[i].number === 32 && replies[i].body.includes('On it'))
+        replies.splice(i, 1);
+    await e2e.database.db.webhookDelivery.update({
+      where: { id: first.id },
+      data: { status: 'received', payload: JSON.stringify(payload), installationId: INSTALLATION, processedAt: null },
+    });
+    const again = await e2e.settled(first.id);
+    expect(again).toMatchObject({ status: 'done', outcome: `job ${created} created` });
+    expect(await e2e.database.db.agentJob.count()).toBe(jobs);
+    expect(await e2e.database.db.gitHubTrigger.count({ where: { jobId: created } })).toBe(1);
+    expect(commentsOn(32).filter((c) => c.body.includes('On it'))).toHaveLength(1);
+  });
+
   it('a pull request that is not Scribe’s is left alone', async () => {
     expect(
       await e2e.send('pull_request', pullRequestEvent('closed', { pull: 999, branch: 'feature/other', merged: true })),

@@ -40,6 +40,7 @@ export type AgentJobMessageMinAggregateOutputType = {
   projectId: string | null
   seq: number | null
   prompt: string | null
+  requestKey: string | null
   createdAt: Date | null
 }
 
@@ -49,6 +50,7 @@ export type AgentJobMessageMaxAggregateOutputType = {
   projectId: string | null
   seq: number | null
   prompt: string | null
+  requestKey: string | null
   createdAt: Date | null
 }
 
@@ -58,6 +60,7 @@ export type AgentJobMessageCountAggregateOutputType = {
   projectId: number
   seq: number
   prompt: number
+  requestKey: number
   createdAt: number
   _all: number
 }
@@ -77,6 +80,7 @@ export type AgentJobMessageMinAggregateInputType = {
   projectId?: true
   seq?: true
   prompt?: true
+  requestKey?: true
   createdAt?: true
 }
 
@@ -86,6 +90,7 @@ export type AgentJobMessageMaxAggregateInputType = {
   projectId?: true
   seq?: true
   prompt?: true
+  requestKey?: true
   createdAt?: true
 }
 
@@ -95,6 +100,7 @@ export type AgentJobMessageCountAggregateInputType = {
   projectId?: true
   seq?: true
   prompt?: true
+  requestKey?: true
   createdAt?: true
   _all?: true
 }
@@ -191,6 +197,7 @@ export type AgentJobMessageGroupByOutputType = {
   projectId: string
   seq: number
   prompt: string
+  requestKey: string | null
   createdAt: Date
   _count: AgentJobMessageCountAggregateOutputType | null
   _avg: AgentJobMessageAvgAggregateOutputType | null
@@ -223,6 +230,7 @@ export type AgentJobMessageWhereInput = {
   projectId?: Prisma.StringFilter<"AgentJobMessage"> | string
   seq?: Prisma.IntFilter<"AgentJobMessage"> | number
   prompt?: Prisma.StringFilter<"AgentJobMessage"> | string
+  requestKey?: Prisma.StringNullableFilter<"AgentJobMessage"> | string | null
   createdAt?: Prisma.DateTimeFilter<"AgentJobMessage"> | Date | string
   job?: Prisma.XOR<Prisma.AgentJobScalarRelationFilter, Prisma.AgentJobWhereInput>
 }
@@ -233,6 +241,7 @@ export type AgentJobMessageOrderByWithRelationInput = {
   projectId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   prompt?: Prisma.SortOrder
+  requestKey?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   job?: Prisma.AgentJobOrderByWithRelationInput
 }
@@ -240,6 +249,7 @@ export type AgentJobMessageOrderByWithRelationInput = {
 export type AgentJobMessageWhereUniqueInput = Prisma.AtLeast<{
   id?: string
   jobId_seq?: Prisma.AgentJobMessageJobIdSeqCompoundUniqueInput
+  projectId_requestKey?: Prisma.AgentJobMessageProjectIdRequestKeyCompoundUniqueInput
   AND?: Prisma.AgentJobMessageWhereInput | Prisma.AgentJobMessageWhereInput[]
   OR?: Prisma.AgentJobMessageWhereInput[]
   NOT?: Prisma.AgentJobMessageWhereInput | Prisma.AgentJobMessageWhereInput[]
@@ -247,9 +257,10 @@ export type AgentJobMessageWhereUniqueInput = Prisma.AtLeast<{
   projectId?: Prisma.StringFilter<"AgentJobMessage"> | string
   seq?: Prisma.IntFilter<"AgentJobMessage"> | number
   prompt?: Prisma.StringFilter<"AgentJobMessage"> | string
+  requestKey?: Prisma.StringNullableFilter<"AgentJobMessage"> | string | null
   createdAt?: Prisma.DateTimeFilter<"AgentJobMessage"> | Date | string
   job?: Prisma.XOR<Prisma.AgentJobScalarRelationFilter, Prisma.AgentJobWhereInput>
-}, "id" | "jobId_seq">
+}, "id" | "jobId_seq" | "projectId_requestKey">
 
 export type AgentJobMessageOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -257,6 +268,7 @@ export type AgentJobMessageOrderByWithAggregationInput = {
   projectId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   prompt?: Prisma.SortOrder
+  requestKey?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.AgentJobMessageCountOrderByAggregateInput
   _avg?: Prisma.AgentJobMessageAvgOrderByAggregateInput
@@ -274,6 +286,7 @@ export type AgentJobMessageScalarWhereWithAggregatesInput = {
   projectId?: Prisma.StringWithAggregatesFilter<"AgentJobMessage"> | string
   seq?: Prisma.IntWithAggregatesFilter<"AgentJobMessage"> | number
   prompt?: Prisma.StringWithAggregatesFilter<"AgentJobMessage"> | string
+  requestKey?: Prisma.StringNullableWithAggregatesFilter<"AgentJobMessage"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"AgentJobMessage"> | Date | string
 }
 
@@ -282,6 +295,7 @@ export type AgentJobMessageCreateInput = {
   projectId: string
   seq: number
   prompt: string
+  requestKey?: string | null
   createdAt: Date | string
   job: Prisma.AgentJobCreateNestedOneWithoutMessagesInput
 }
@@ -292,6 +306,7 @@ export type AgentJobMessageUncheckedCreateInput = {
   projectId: string
   seq: number
   prompt: string
+  requestKey?: string | null
   createdAt: Date | string
 }
 
@@ -300,6 +315,7 @@ export type AgentJobMessageUpdateInput = {
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   prompt?: Prisma.StringFieldUpdateOperationsInput | string
+  requestKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   job?: Prisma.AgentJobUpdateOneRequiredWithoutMessagesNestedInput
 }
@@ -310,6 +326,7 @@ export type AgentJobMessageUncheckedUpdateInput = {
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   prompt?: Prisma.StringFieldUpdateOperationsInput | string
+  requestKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -319,6 +336,7 @@ export type AgentJobMessageCreateManyInput = {
   projectId: string
   seq: number
   prompt: string
+  requestKey?: string | null
   createdAt: Date | string
 }
 
@@ -327,6 +345,7 @@ export type AgentJobMessageUpdateManyMutationInput = {
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   prompt?: Prisma.StringFieldUpdateOperationsInput | string
+  requestKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -336,6 +355,7 @@ export type AgentJobMessageUncheckedUpdateManyInput = {
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   prompt?: Prisma.StringFieldUpdateOperationsInput | string
+  requestKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -354,12 +374,18 @@ export type AgentJobMessageJobIdSeqCompoundUniqueInput = {
   seq: number
 }
 
+export type AgentJobMessageProjectIdRequestKeyCompoundUniqueInput = {
+  projectId: string
+  requestKey: string
+}
+
 export type AgentJobMessageCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   jobId?: Prisma.SortOrder
   projectId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   prompt?: Prisma.SortOrder
+  requestKey?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -373,6 +399,7 @@ export type AgentJobMessageMaxOrderByAggregateInput = {
   projectId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   prompt?: Prisma.SortOrder
+  requestKey?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -382,6 +409,7 @@ export type AgentJobMessageMinOrderByAggregateInput = {
   projectId?: Prisma.SortOrder
   seq?: Prisma.SortOrder
   prompt?: Prisma.SortOrder
+  requestKey?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -436,6 +464,7 @@ export type AgentJobMessageCreateWithoutJobInput = {
   projectId: string
   seq: number
   prompt: string
+  requestKey?: string | null
   createdAt: Date | string
 }
 
@@ -444,6 +473,7 @@ export type AgentJobMessageUncheckedCreateWithoutJobInput = {
   projectId: string
   seq: number
   prompt: string
+  requestKey?: string | null
   createdAt: Date | string
 }
 
@@ -482,6 +512,7 @@ export type AgentJobMessageScalarWhereInput = {
   projectId?: Prisma.StringFilter<"AgentJobMessage"> | string
   seq?: Prisma.IntFilter<"AgentJobMessage"> | number
   prompt?: Prisma.StringFilter<"AgentJobMessage"> | string
+  requestKey?: Prisma.StringNullableFilter<"AgentJobMessage"> | string | null
   createdAt?: Prisma.DateTimeFilter<"AgentJobMessage"> | Date | string
 }
 
@@ -490,6 +521,7 @@ export type AgentJobMessageCreateManyJobInput = {
   projectId: string
   seq: number
   prompt: string
+  requestKey?: string | null
   createdAt: Date | string
 }
 
@@ -498,6 +530,7 @@ export type AgentJobMessageUpdateWithoutJobInput = {
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   prompt?: Prisma.StringFieldUpdateOperationsInput | string
+  requestKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -506,6 +539,7 @@ export type AgentJobMessageUncheckedUpdateWithoutJobInput = {
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   prompt?: Prisma.StringFieldUpdateOperationsInput | string
+  requestKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -514,6 +548,7 @@ export type AgentJobMessageUncheckedUpdateManyWithoutJobInput = {
   projectId?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   prompt?: Prisma.StringFieldUpdateOperationsInput | string
+  requestKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -525,6 +560,7 @@ export type AgentJobMessageSelect<ExtArgs extends runtime.Types.Extensions.Inter
   projectId?: boolean
   seq?: boolean
   prompt?: boolean
+  requestKey?: boolean
   createdAt?: boolean
   job?: boolean | Prisma.AgentJobDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["agentJobMessage"]>
@@ -535,6 +571,7 @@ export type AgentJobMessageSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   projectId?: boolean
   seq?: boolean
   prompt?: boolean
+  requestKey?: boolean
   createdAt?: boolean
   job?: boolean | Prisma.AgentJobDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["agentJobMessage"]>
@@ -545,6 +582,7 @@ export type AgentJobMessageSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   projectId?: boolean
   seq?: boolean
   prompt?: boolean
+  requestKey?: boolean
   createdAt?: boolean
   job?: boolean | Prisma.AgentJobDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["agentJobMessage"]>
@@ -555,10 +593,11 @@ export type AgentJobMessageSelectScalar = {
   projectId?: boolean
   seq?: boolean
   prompt?: boolean
+  requestKey?: boolean
   createdAt?: boolean
 }
 
-export type AgentJobMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "jobId" | "projectId" | "seq" | "prompt" | "createdAt", ExtArgs["result"]["agentJobMessage"]>
+export type AgentJobMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "jobId" | "projectId" | "seq" | "prompt" | "requestKey" | "createdAt", ExtArgs["result"]["agentJobMessage"]>
 export type AgentJobMessageInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   job?: boolean | Prisma.AgentJobDefaultArgs<ExtArgs>
 }
@@ -580,6 +619,7 @@ export type $AgentJobMessagePayload<ExtArgs extends runtime.Types.Extensions.Int
     projectId: string
     seq: number
     prompt: string
+    requestKey: string | null
     createdAt: Date
   }, ExtArgs["result"]["agentJobMessage"]>
   composites: {}
@@ -1010,6 +1050,7 @@ export interface AgentJobMessageFieldRefs {
   readonly projectId: Prisma.FieldRef<"AgentJobMessage", 'String'>
   readonly seq: Prisma.FieldRef<"AgentJobMessage", 'Int'>
   readonly prompt: Prisma.FieldRef<"AgentJobMessage", 'String'>
+  readonly requestKey: Prisma.FieldRef<"AgentJobMessage", 'String'>
   readonly createdAt: Prisma.FieldRef<"AgentJobMessage", 'DateTime'>
 }
     

@@ -345,6 +345,7 @@ export const AgentJobMessageScalarFieldEnum = {
   projectId: 'projectId',
   seq: 'seq',
   prompt: 'prompt',
+  requestKey: 'requestKey',
   createdAt: 'createdAt'
 } as const
 
