@@ -23,6 +23,7 @@ import { automationRunHooks } from './automations/run-hooks.js';
 import { startScheduler } from './automations/schedule-runs.js';
 import { Analytics } from './analytics/analytics.js';
 import { createHttpApp } from './http/app.js';
+import { MAX_DELIVERY_BYTES } from './webhooks/delivery-problem.js';
 import { createHttpServer } from './http/http-server.js';
 import type { AppContext } from './http/context.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -231,6 +232,7 @@ async function serveEdges(params: {
     ctx,
     routes: gitHubAppConfigured(config.github) ? routes : [...routes, appSetupRoutes],
     webhooks: webhooks.middleware,
+    webhookBodyLimit: MAX_DELIVERY_BYTES,
   });
   const server = createHttpServer(app, config.httpTimeouts).listen(config.port);
   await new Promise<void>((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { bodyLimit } from './body-limit.js';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { AppContext } from './context.js';
 import { requestId } from './request-id.js';
@@ -17,9 +18,14 @@ export interface HttpAppParams {
   routes: RouteModule[];
   /** Probot's webhook middleware; mounted before any body parser, since it verifies the raw body's signature. */
   webhooks: RequestHandler;
+  /**
+   * the largest delivery the webhook middleware reads: a longer declared body is answered 413 before it is read
+   * (servers without webhooks, such as the benchmarks', leave it out)
+   */
+  webhookBodyLimit?: number;
 }
 
-export function createHttpApp({ ctx, routes, webhooks }: HttpAppParams): Express {
+export function createHttpApp({ ctx, routes, webhooks, webhookBodyLimit }: HttpAppParams): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -39,6 +45,7 @@ export function createHttpApp({ ctx, routes, webhooks }: HttpAppParams): Express
   app.use(requestId);
   app.use(requestLog(ctx.logger));
   app.use(measureRequests);
+  if (webhookBodyLimit !== undefined) app.use('/api/github/webhooks', bodyLimit(webhookBodyLimit));
   app.use('/api/github/webhooks', webhooks);
   const router = express.Router();
   for (const mount of routes) mount(router, ctx, hot.add);

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
 import { createHttpApp, type RouteModule } from '../../src/http/app.js';
+import { MAX_DELIVERY_BYTES } from '../../src/webhooks/delivery-problem.js';
 import { createHttpServer } from '../../src/http/http-server.js';
 import type { AppContext } from '../../src/http/context.js';
 import { loadConfig, missingForAgentJobs, type Config } from '../../src/config.js';
@@ -99,6 +100,7 @@ export async function startTestApp(params: {
     routes: typeof params.routes === 'function' ? params.routes(services) : params.routes,
     webhooks:
       params.webhooks ?? ((_req, res) => void res.status(503).json({ error: 'webhooks not configured in this test' })),
+    webhookBodyLimit: MAX_DELIVERY_BYTES,
   });
   const server: Server = await new Promise((resolve) => {
     const s = createHttpServer(app, config.httpTimeouts).listen(0, '127.0.0.1', () => resolve(s));

@@ -2,6 +2,7 @@ import { deliveryProblem } from '../../src/webhooks/delivery-problem.js';
 import { findDelivery } from '../../src/webhooks/deliveries.js';
 import { PROVIDERS } from '../support/databases.js';
 import { examplePayload, startGitHubE2E, type GitHubE2E } from '../support/github-harness.js';
+import { connect, parseAnswer } from '../support/raw-http.js';
 
 describe('what makes a signed request not a GitHub event', () => {
   const ok = { event: 'issue_comment', id: '72d3162e-cc78-11e3-81ab-4c9367dc0958' };
@@ -68,6 +69,23 @@ describe.each(PROVIDERS)('signed webhook requests that are not events on %s', (p
     expect(((await gzipped.json()) as { error: string }).error).toBe(
       'Request body does not match its Content-Encoding',
     );
+  });
+
+  it('answers a delivery declared over GitHub’s 25 MB cap with 413 before a byte of it arrives, and records nothing', async () => {
+    const before = await e2e.database.db.webhookDelivery.count();
+    const connection = await connect(e2e.scribe.url);
+    connection.send(
+      'POST /api/github/webhooks HTTP/1.1\r\nHost: scribe\r\nContent-Type: application/json\r\n' +
+        `X-GitHub-Event: push\r\nX-GitHub-Delivery: big-1\r\nContent-Length: ${26 * 1024 * 1024}\r\n\r\n`,
+    );
+    const answer = await connection.closed(10_000);
+    connection.destroy();
+    expect(answer).not.toBeNull();
+    expect(parseAnswer(answer!)).toMatchObject({
+      status: 413,
+      body: { error: `Request body is too large (limit ${25 * 1024 * 1024} bytes)` },
+    });
+    expect(await e2e.database.db.webhookDelivery.count()).toBe(before);
   });
 
   it('still answers a bad signature with 400, and a well-formed event named like an Object member is ignored, not a crash', async () => {
