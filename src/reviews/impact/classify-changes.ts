@@ -46,10 +46,23 @@ const squash = (text: string) => text.replace(/\s+/g, '').replace(/[,;]+$/, '');
 const LITERAL_VALUES =
   /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|\b\d[\d_.]*\b|\b(?:true|false|True|False|nil|null|None)\b/g;
 
-function sameMultiset(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  const sorted = (x: string[]) => [...x].sort().join('\n');
-  return sorted(a) === sorted(b);
+function sameSet(a: string[], b: string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((x) => right.has(x));
+}
+
+/**
+ * A declaration as its caller sees it: names, parameters and defaults, without type annotations, return types or
+ * layout, so that adding type hints or reformatting is no change.
+ */
+function signature(text: string): string {
+  return squash(
+    text
+      .replace(/\)\s*(?:->|:)\s*[^{=]*[{:]?\s*$/, ')')
+      .replace(/:\s*[^,=()]+(?=[,=)])/g, '')
+      .replace(/[{:]\s*$/, ''),
+  );
 }
 
 /**
@@ -58,13 +71,15 @@ function sameMultiset(a: string[], b: string[]): boolean {
  * A moved or reformatted line is no change.
  */
 function changedInSubstance(kind: IdentifierKind, removed: Occurrence[], added: Occurrence[]): boolean {
+  // A message is its text: the same text on both sides is the same message.
+  if (kind === 'message') return false;
   if (kind === 'symbol')
-    return !sameMultiset(
-      removed.map((o) => squash(o.text)),
-      added.map((o) => squash(o.text)),
+    return !sameSet(
+      removed.map((o) => signature(o.text)),
+      added.map((o) => signature(o.text)),
     );
   const values = (list: Occurrence[]) => list.flatMap((o) => o.text.match(LITERAL_VALUES) ?? []);
-  return !sameMultiset(values(removed), values(added));
+  return !sameSet(values(removed), values(added));
 }
 
 function escapeRegExp(text: string): string {
@@ -86,7 +101,7 @@ function occurrencesOf(file: ChangedFileInput, index: number): Occurrence[] {
   const found: Occurrence[] = [];
   const push = (line: PatchLine, name: string, hunk: string) => {
     const source = sourceKind(line.side === '-' ? (file.previousFilename ?? name) : name);
-    for (const id of extractIdentifiers(line.text, source))
+    for (const id of extractIdentifiers(line.text, source, name))
       found.push({
         ...id,
         side: line.side,

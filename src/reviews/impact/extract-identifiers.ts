@@ -58,7 +58,7 @@ const ROUTE_CONTEXT =
   /\.(?:get|post|put|patch|delete|del|head|options|all|route|handle|handleFunc|HandleFunc|Handle|GET|POST|PUT|PATCH|DELETE|Group|group|use|add_url_rule|add_api_route|api_route|register)\s*\(|#\[(?:get|post|put|patch|delete|route)\s*\(|@(?:Get|Post|Put|Patch|Delete|Request)Mapping|@(?:Get|Post|Put|Patch|Delete)\s*\(|\b(?:path|re_path|url|route|Route|endpoint|ENDPOINT|Path)\s*\(|\bpath\s*[:=]/;
 const ROUTE = /^\/(?:[A-Za-z0-9_.~{}:<>*-]+\/?)*$/;
 const MESSAGE_CONTEXT =
-  /\b(?:throw|raise|errors\.New|fmt\.Errorf|Errorf|Error|Exception|panic!?|bail!|anyhow!|ensure!|eprintln!|println!|log(?:ger)?\.\w+|logging\.\w+|console\.(?:log|warn|error|info)|warn|fatal|abort|exit|die|print|echo|printf|Println|Printf|Fatalf?|reject|message|msg)\b/;
+  /\b(?:throw|raise|errors\.New|fmt\.Errorf|Errorf|\w*Error|\w*Exception|panic!?|bail!|anyhow!|ensure!|eprintln!|println!|log(?:ger)?\.\w+|logging\.\w+|console\.(?:log|warn|error|info)|warn|fatal|abort|exit|die|print|echo|printf|Println|Printf|Fatalf?|reject|message|msg)\b/;
 const PLACEHOLDER = /\$\{[^}]*\}|#\{[^}]*\}|\{[^}]*\}|%[-+ #0-9.]*[sdvqfixXeEgGtTbpc%]|%\(\w+\)[sdr]/g;
 const PATH_LITERAL =
   /^(?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]*[\w-]\.[A-Za-z0-9]{1,6}$|^(?:~\/)?\.[\w-]+(?:\/[\w.-]+)*$/;
@@ -67,7 +67,26 @@ const CONFIG_CONTEXT =
   /\b(?:config|conf|cfg|settings|setting|options|opts|viper|getString|getInt|getBool|getBoolean|getenv|setdefault|key|field)\b/i;
 const SNAKE_OR_DOTTED = /^[a-z][a-z0-9]*(?:[._][a-z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*)+$/;
 const SCHEMA_FIELD =
-  /^\s*([a-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)\s*[?]?:\s*(?:z\.|t\.|Joi\.|yup\.|schema\.|Field\(|(?:int|str|bool|float|Optional\[|list\[|dict\[|Literal\[)[^=]*=|u\d+|i\d+|bool|String|Option<|Vec<|usize|f64)/;
+  /^\s*(?:pub(?:\([^)]*\))?\s+|readonly\s+)?([a-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)\s*[?]?:\s*(?:z\.|t\.|Joi\.|yup\.|schema\.|Field\(|(?:int|str|bool|float|Optional\[|list\[|dict\[|Literal\[)[^=]*=|u\d+|i\d+|bool|String|Option<|Vec<|usize|f64)/;
+
+/** Flags declared without their dashes: cobra/pflag (`Flags().StringVar(&v, "region", …)`), clap (`long = "region"`). */
+const BARE_FLAGS = [
+  /\bFlags\(\)\.\w+\(\s*(?:&[\w.]+\s*,\s*)?"([a-z][\w-]*)"/g,
+  /\blong\s*=\s*"([a-z][\w-]*)"/g,
+  /\bflag\.\w+\(\s*(?:&[\w.]+\s*,\s*)?"([a-z][\w-]*)"/g,
+];
+/** Subcommands: cobra `Use: "deploy"`, commander `.command('deploy')`, argparse `add_parser("deploy")`, click. */
+const COMMANDS = [
+  /\bUse:\s*"([a-z][\w-]*)/g,
+  /\.command\(\s*['"]([a-z][\w-]*)/g,
+  /\badd_parser\(\s*['"]([a-z][\w-]*)/g,
+  /@\w+\.command\(\s*(?:name\s*=\s*)?['"]([a-z][\w-]*)/g,
+  /#\[command\(\s*name\s*=\s*"([a-z][\w-]*)"/g,
+];
+/** A field of a struct or class in a file about configuration: a key users write. */
+const CONFIG_PATH = /(^|\/)[^/]*(config|settings|options)[^/]*(\/|$)/i;
+const FIELD = /^\s+(?:pub(?:\([^)]*\))?\s+|readonly\s+)?([a-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)\s*[?]?:\s*[A-Za-z[(<]/;
+const CODE_LIKE_LITERAL = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 
 function messageFragment(literal: string): string | undefined {
   const fragments = literal
@@ -107,7 +126,7 @@ function isRoute(literal: string, line: string): boolean {
 }
 
 /** Identifiers on one line of a changed source file. */
-export function extractIdentifiers(text: string, source: SourceKind): Identifier[] {
+export function extractIdentifiers(text: string, source: SourceKind, filename = ''): Identifier[] {
   if (source.kind === 'skip') return [];
   const found: Identifier[] = [];
   const add = (identifier: string, kind: Identifier['kind']) => {
@@ -129,8 +148,10 @@ export function extractIdentifiers(text: string, source: SourceKind): Identifier
         if (name && name !== 'default') add(name, 'symbol');
       }
     }
-    const field = SCHEMA_FIELD.exec(text)?.[1];
+    const field = SCHEMA_FIELD.exec(text)?.[1] ?? (CONFIG_PATH.test(filename) ? FIELD.exec(text)?.[1] : undefined);
     if (field) add(field, 'config-key');
+    for (const pattern of BARE_FLAGS) for (const m of text.matchAll(pattern)) add(`--${m[1]}`, 'cli-flag');
+    for (const pattern of COMMANDS) for (const m of text.matchAll(pattern)) add(m[1], 'symbol');
     for (const m of text.matchAll(CONFIG_TAG)) if (m[1] !== '-') add(m[1], 'config-key');
   }
   // Flags, variables, routes, messages and paths live in literals and shell lines, commented or not in config
@@ -141,14 +162,20 @@ export function extractIdentifiers(text: string, source: SourceKind): Identifier
     for (const m of text.matchAll(ENV_TAG)) add(m[1], 'env-var');
   }
   if (source.kind === 'code' && !comment) {
-    const routeContext = ROUTE_CONTEXT.test(text);
-    const messageContext = MESSAGE_CONTEXT.test(text);
-    const configContext = CONFIG_CONTEXT.test(text);
+    // Contexts are read from the code around the literals: a message that says "key" is no config lookup.
+    const bare = text.replace(STRING_LITERAL, '""');
+    const routeContext = ROUTE_CONTEXT.test(bare);
+    const messageContext = MESSAGE_CONTEXT.test(bare);
+    const configContext = CONFIG_CONTEXT.test(bare);
     for (const literal of literals(text)) {
       for (const m of literal.matchAll(UPPER_SNAKE)) add(m[1], 'env-var');
       if (isRoute(literal, text)) add(literal, 'http-route');
       else if (PATH_LITERAL.test(literal) || CONFIG_FILE_NAME.test(literal)) add(literal, 'file-path');
+      // An error code (`insufficient_funds`) beside a message is part of what the user reads.
+      else if (messageContext && CODE_LIKE_LITERAL.test(literal)) add(literal, 'message');
       else if (configContext && SNAKE_OR_DOTTED.test(literal)) add(literal, 'config-key');
+      // A name with two underscores or more (a metric, an event) is never an ordinary word.
+      else if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}$/.test(literal)) add(literal, 'symbol');
       if (messageContext || (!routeContext && literal.length >= 30)) {
         const fragment = messageFragment(literal);
         if (fragment) add(fragment, 'message');
