@@ -21,12 +21,15 @@ export interface EvalCase {
   description: string;
   repository: string;
   site: string;
+  /** `tuning`: the extractors were adjusted while these were measured; `held-out`: written afterwards, never tuned on. */
+  set: 'tuning' | 'held-out';
   expected: string[];
   files: ChangedFile[];
 }
 
 export interface CaseResult {
   name: string;
+  set?: EvalCase['set'];
   expected: string[];
   predicted: string[];
   truePositives: number;
@@ -54,7 +57,7 @@ export function loadCases(fixtures = FIXTURES): EvalCase[] {
     .sort()
     .map((name) => {
       const raw = parse(fs.readFileSync(path.join(dir, name, 'case.yaml'), 'utf8')) as Omit<EvalCase, 'name'>;
-      return { name, ...raw, expected: raw.expected ?? [] };
+      return { name, ...raw, set: raw.set ?? 'tuning', expected: raw.expected ?? [] };
     });
 }
 
@@ -102,11 +105,14 @@ export function evaluate(fixtures = FIXTURES): Evaluation {
   const results = loadCases(fixtures).map((c) => {
     if (!sites.has(c.site)) sites.set(c.site, loadSite(c.site, fixtures));
     const impact = findDocsImpact({ files: c.files, pages: sites.get(c.site)! });
-    return scoreCase(
-      c.name,
-      c.expected,
-      impact.findings.map((f) => f.page),
-    );
+    return {
+      ...scoreCase(
+        c.name,
+        c.expected,
+        impact.findings.map((f) => f.page),
+      ),
+      set: c.set,
+    };
   });
   return summarize(results);
 }
@@ -125,4 +131,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   console.log(
     `\n${cases.length} cases: precision ${pct(precision)}, recall ${pct(recall)} (page level, micro-averaged)`,
   );
+  for (const set of ['tuning', 'held-out'] as const) {
+    const part = summarize(cases.filter((c) => c.set === set));
+    console.log(`  ${set}: ${part.cases.length} cases, precision ${pct(part.precision)}, recall ${pct(part.recall)}`);
+  }
 }
