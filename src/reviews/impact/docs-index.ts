@@ -133,6 +133,6 @@ export function lookUp(index: DocsIndex, identifier: string, kind: IdentifierKin
   const key = kind === 'file-path' ? identifier.replace(/^\.\//, '') : identifier;
   const mentions = index.tokens.get(key) ?? [];
   if (kind === 'cli-flag' || kind === 'file-path' || isDistinctive(identifier)) return mentions;
-  if (identifier.length < 3 || GENERIC.has(identifier.toLowerCase())) return [];
+  if (identifier.length < 3 || (kind !== 'env-var' && GENERIC.has(identifier.toLowerCase()))) return [];
   return mentions.filter((m) => m.code);
 }

@@ -64,7 +64,7 @@ const PATH_LITERAL =
   /^(?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]*[\w-]\.[A-Za-z0-9]{1,6}$|^(?:~\/)?\.[\w-]+(?:\/[\w.-]+)*$/;
 const CONFIG_FILE_NAME = /^[\w-]+\.(?:json|ya?ml|toml|ini|conf|cfg|env|rc)$/;
 const CONFIG_CONTEXT =
-  /\b(?:config|conf|cfg|settings|setting|options|opts|viper|getString|getInt|getBool|getBoolean|getenv|setdefault|key|field)\b/i;
+  /\b(?:config|conf|cfg|settings|setting|options|opts|viper|getString|getInt|getBool|getBoolean|getenv|setdefault|key|field|section)\b|\.get\(/i;
 const SNAKE_OR_DOTTED = /^[a-z][a-z0-9]*(?:[._][a-z][a-z0-9]*)+$|^[a-z][a-z0-9]*(?:\.[a-z][A-Za-z0-9]*)+$/;
 const SCHEMA_FIELD =
   /^\s*(?:pub(?:\([^)]*\))?\s+|readonly\s+)?([a-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)\s*[?]?:\s*(?:z\.|t\.|Joi\.|yup\.|schema\.|Field\(|(?:int|str|bool|float|Optional\[|list\[|dict\[|Literal\[)[^=]*=|u\d+|i\d+|bool|String|Option<|Vec<|usize|f64)/;
@@ -86,6 +86,14 @@ const COMMANDS = [
 /** A field of a struct or class in a file about configuration: a key users write. */
 const CONFIG_PATH = /(^|\/)[^/]*(config|settings|options)[^/]*(\/|$)/i;
 const FIELD = /^\s+(?:pub(?:\([^)]*\))?\s+|readonly\s+)?([a-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)\s*[?]?:\s*[A-Za-z[(<]/;
+/** TypeScript members a caller uses: a public method (`  async archive(id: string): Promise<void> {`). */
+const TS_METHOD =
+  /^\s{2,4}(?:public\s+)?(?:static\s+)?(?:async\s+)?(?:get\s+|set\s+)?([a-z][\w$]*)\s*(?:<[^>]*>)?\([^)]*\)?[^;]*\{\s*$/;
+const TS_KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'function', 'constructor', 'return', 'with']);
+/** A property of an interface or type (`  pageSize?: number;`): an option callers pass. */
+const TS_PROPERTY = /^\s+(?:readonly\s+)?([a-z][\w$]*)\??\s*:\s*[^;=]+;\s*$/;
+/** Module specifiers are the code's own layout, not a path a user types. */
+const IMPORT = /^\s*(?:import|export)\b.*\bfrom\b|^\s*import\s*["'(]|\brequire\(|\bimport\(/;
 const CODE_LIKE_LITERAL = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 
 function messageFragment(literal: string): string | undefined {
@@ -96,7 +104,7 @@ function messageFragment(literal: string): string | undefined {
       f
         .replace(/\s+/g, ' ')
         .trim()
-        .replace(/^[:,;.\s-]+|[:,;\s-]+$/g, ''),
+        .replace(/^[:,;.\s-]+|[:,;.!?\s-]+$/g, ''),
     )
     .filter((f) => f.length >= 14 && f.split(' ').length >= 3);
   return fragments.sort((a, b) => b.length - a.length)[0];
@@ -142,6 +150,10 @@ export function extractIdentifiers(text: string, source: SourceKind, filename = 
       if (name && !name.startsWith('_')) add(name, 'symbol');
     }
     if (source.language === 'ts') {
+      const method = TS_METHOD.exec(text)?.[1];
+      if (method && !TS_KEYWORDS.has(method)) add(method, 'symbol');
+      const property = TS_PROPERTY.exec(text)?.[1];
+      if (property) add(property, 'config-key');
       const list = /^\s*export\s*(?:type\s*)?\{([^}]*)\}/.exec(text)?.[1];
       for (const part of list?.split(',') ?? []) {
         const name = /(?:\bas\s+)?([A-Za-z_$][\w$]*)\s*$/.exec(part.trim())?.[1];
@@ -170,7 +182,8 @@ export function extractIdentifiers(text: string, source: SourceKind, filename = 
     for (const literal of literals(text)) {
       for (const m of literal.matchAll(UPPER_SNAKE)) add(m[1], 'env-var');
       if (isRoute(literal, text)) add(literal, 'http-route');
-      else if (PATH_LITERAL.test(literal) || CONFIG_FILE_NAME.test(literal)) add(literal, 'file-path');
+      else if ((PATH_LITERAL.test(literal) || CONFIG_FILE_NAME.test(literal)) && !IMPORT.test(bare))
+        add(literal, 'file-path');
       // An error code (`insufficient_funds`) beside a message is part of what the user reads.
       else if (messageContext && CODE_LIKE_LITERAL.test(literal)) add(literal, 'message');
       else if (configContext && SNAKE_OR_DOTTED.test(literal)) add(literal, 'config-key');
