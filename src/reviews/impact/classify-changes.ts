@@ -86,15 +86,10 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function renameTarget(removed: Occurrence[], candidates: Map<string, Occurrence[]>): string | undefined {
-  for (const [target, added] of candidates) {
-    const addedLines = new Set(added.map((o) => squash(o.text)));
-    for (const r of removed) {
-      const pattern = new RegExp(`(?<![\\w$-])${escapeRegExp(r.identifier)}(?![\\w$-])`, 'g');
-      if (addedLines.has(squash(r.text.replace(pattern, target)))) return target;
-    }
-  }
-  return undefined;
+/** A line with one name blanked out: a removed and an added line with the same template differ only by that name. */
+function template(text: string, identifier: string): string {
+  const pattern = new RegExp(`(?<![\\w$-])${escapeRegExp(identifier)}(?![\\w$-])`, 'g');
+  return squash(text.replace(pattern, '\u0000'));
 }
 
 function occurrencesOf(file: ChangedFileInput, index: number): Occurrence[] {
@@ -182,24 +177,46 @@ function fileChanges(file: ChangedFileInput): CodeChange[] {
   return changes;
 }
 
+/** The names of each kind in each hunk, built once so that no lookup scans every occurrence. */
+function namesByHunk(occurrences: Iterable<Occurrence>): Map<string, Set<string>> {
+  const groups = new Map<string, Set<string>>();
+  for (const o of occurrences) {
+    const key = `${o.hunk}\n${o.kind}`;
+    const group = groups.get(key);
+    if (group) group.add(o.identifier);
+    else groups.set(key, new Set([o.identifier]));
+  }
+  return groups;
+}
+
 export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
   const changes = files.flatMap(fileChanges);
   const occurrences = files.flatMap(occurrencesOf);
-  const byKey = new Map<string, { removed: Occurrence[]; added: Occurrence[]; context: Occurrence[] }>();
+  const byKey = new Map<string, { removed: Occurrence[]; added: Occurrence[] }>();
   for (const o of occurrences) {
+    if (o.side === ' ') continue;
     const key = `${o.kind}\n${o.identifier}`;
-    const entry = byKey.get(key) ?? { removed: [], added: [], context: [] };
-    (o.side === '-' ? entry.removed : o.side === '+' ? entry.added : entry.context).push(o);
+    const entry = byKey.get(key) ?? { removed: [], added: [] };
+    (o.side === '-' ? entry.removed : entry.added).push(o);
     byKey.set(key, entry);
   }
-  const addedOnly = new Map<string, Map<string, Occurrence[]>>();
-  for (const { removed, added } of byKey.values()) {
-    if (removed.length > 0 || added.length === 0) continue;
+  const removedOnly = [...byKey.values()].filter((e) => e.added.length === 0).map((e) => e.removed);
+  const addedOnly = [...byKey.values()].filter((e) => e.removed.length === 0).map((e) => e.added);
+  // Added-only names by file and kind, and by the template of each of their lines.
+  const addedByFile = new Map<string, Map<string, Occurrence[]>>();
+  const templates = new Map<string, string>();
+  for (const added of addedOnly) {
     const scope = `${added[0].kind}\n${added[0].file}`;
-    const inScope = addedOnly.get(scope) ?? new Map<string, Occurrence[]>();
+    const inScope = addedByFile.get(scope) ?? new Map<string, Occurrence[]>();
     inScope.set(added[0].identifier, added);
-    addedOnly.set(scope, inScope);
+    addedByFile.set(scope, inScope);
+    for (const o of added) templates.set(`${scope}\n${template(o.text, o.identifier)}`, o.identifier);
   }
+  const removedInHunk = namesByHunk(removedOnly.flat());
+  const addedInHunk = namesByHunk(addedOnly.flat());
+  const namesInHunk = namesByHunk(occurrences);
+  const headFiles = new Map(files.flatMap((f) => (f.previousFilename ? [[f.previousFilename, f.filename]] : [])));
+
   const renamedTargets = new Set<string>();
   for (const { removed, added } of byKey.values()) {
     if (removed.length === 0) continue;
@@ -216,17 +233,15 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
         });
       continue;
     }
-    const headFile = files.find((f) => f.previousFilename === removed[0].file)?.filename ?? removed[0].file;
-    const candidates = addedOnly.get(`${kind}\n${headFile}`) ?? new Map<string, Occurrence[]>();
-    let target = renameTarget(removed, candidates);
+    const scope = `${kind}\n${headFiles.get(removed[0].file) ?? removed[0].file}`;
+    const candidates = addedByFile.get(scope) ?? new Map<string, Occurrence[]>();
+    let target: string | undefined;
+    for (const r of removed) target ??= templates.get(`${scope}\n${template(r.text, identifier)}`);
     if (!target) {
       // One identifier out and one in, of the same kind in the same hunk: a rename whatever else the line did.
-      const hunk = removed[0].hunk;
-      const outs = [...byKey.values()].filter(
-        (e) => e.added.length === 0 && e.removed.some((o) => o.hunk === hunk && o.kind === kind),
-      );
-      const ins = [...candidates].filter(([, list]) => list.some((o) => o.hunk === hunk));
-      if (outs.length === 1 && ins.length === 1) target = ins[0][0];
+      const hunkKey = `${removed[0].hunk}\n${kind}`;
+      const ins = [...(addedInHunk.get(hunkKey) ?? [])].filter((name) => candidates.has(name));
+      if (removedInHunk.get(hunkKey)?.size === 1 && ins.length === 1) target = ins[0];
     }
     if (target) {
       renamedTargets.add(`${kind}\n${target}`);
@@ -251,19 +266,12 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
       });
     }
   }
-  for (const { added } of byKey.values()) {
-    if (added.length === 0 || !LISTED_KINDS.has(added[0].kind)) continue;
+  for (const added of addedOnly) {
     const { identifier, kind } = added[0];
-    if ((byKey.get(`${kind}\n${identifier}`)?.removed.length ?? 0) > 0 || renamedTargets.has(`${kind}\n${identifier}`))
-      continue;
-    const hunks = new Set(added.map((o) => o.hunk));
-    const siblings = [
-      ...new Set(
-        occurrences
-          .filter((o) => o.kind === kind && hunks.has(o.hunk) && o.identifier !== identifier)
-          .map((o) => o.identifier),
-      ),
-    ];
+    if (!LISTED_KINDS.has(kind) || renamedTargets.has(`${kind}\n${identifier}`)) continue;
+    const siblings = new Set<string>();
+    for (const o of added)
+      for (const name of namesInHunk.get(`${o.hunk}\n${kind}`) ?? []) if (name !== identifier) siblings.add(name);
     changes.push({
       identifier,
       kind,
@@ -271,7 +279,7 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
       codeFile: added[0].file,
       codeLine: added[0].line,
       codeSide: 'head',
-      siblings,
+      siblings: [...siblings],
     });
   }
   return changes;

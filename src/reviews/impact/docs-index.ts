@@ -23,9 +23,31 @@ export interface DocsIndex {
   /** Normalised routes (`/v1/users/{}`) and every suffix of two segments or more. */
   routes: Map<string, Mention[]>;
   lines: Map<string, string[]>;
+  /** Every run of three words (lower case), so that a message is looked up, not searched for. */
+  phrases: Map<string, Mention[]>;
+  lowerLines: Map<string, string[]>;
 }
 
-const WORD = /[A-Za-z_$][\w$]*/g;
+const PHRASE_WORD = /[a-z0-9_']+/g;
+
+/** `[A-Za-z_$][\w$]*` runs, scanned by hand: the hottest loop of a review, run over every word of the site. */
+function forEachWord(text: string, visit: (word: string, at: number) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    // A-Z, a-z, _ and $ start a word; digits continue one.
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36) {
+      let j = i + 1;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (!((d >= 65 && d <= 90) || (d >= 97 && d <= 122) || (d >= 48 && d <= 57) || d === 95 || d === 36)) break;
+      }
+      visit(text.slice(i, j), i);
+      i = j;
+    } else i++;
+  }
+}
 const COMPOUND = /[A-Za-z_$@~][\w$@~]*(?:[.-]+[\w$]+)+/g;
 const FLAG = /(?<![\w-])--[A-Za-z0-9][\w-]*/g;
 const SLASHED = /(?<![\w:/])[~.]{0,2}\/?[\w.@{}:<>*$-]+(?:\/[\w.@{}:<>*$-]*)+/g;
@@ -61,11 +83,50 @@ function add(map: Map<string, Mention[]>, key: string, mention: Mention) {
   }
 }
 
-export function buildDocsIndex(pages: DocsPage[]): DocsIndex {
-  const index: DocsIndex = { tokens: new Map(), routes: new Map(), lines: new Map() };
+/** The keys a review will look up; an index built for them skips every other token (most of a site's text). */
+export interface WantedKeys {
+  tokens: Set<string>;
+  routes: Set<string>;
+  phrases: Set<string>;
+}
+
+/** The phrase a message is looked up by: three words, from the second on when it has more than three. */
+function phraseOf(needle: string): string | undefined {
+  const words = needle.toLowerCase().match(PHRASE_WORD) ?? [];
+  if (words.length < 3) return undefined;
+  // The first word may be the tail of a word cut by a placeholder.
+  const from = Math.min(1, words.length - 3);
+  return words.slice(from, from + 3).join(' ');
+}
+
+/** The index keys under which lookUp will search for each identifier. */
+export function wantedKeys(identifiers: Iterable<{ identifier: string; kind: IdentifierKind }>): WantedKeys {
+  const wanted: WantedKeys = { tokens: new Set(), routes: new Set(), phrases: new Set() };
+  for (const { identifier, kind } of identifiers) {
+    const phrase = kind === 'message' ? phraseOf(identifier) : undefined;
+    if (phrase) wanted.phrases.add(phrase);
+    else if (kind === 'http-route') wanted.routes.add(normalizeRoute(identifier));
+    else wanted.tokens.add(kind === 'file-path' ? identifier.replace(/^\.\//, '') : identifier);
+  }
+  return wanted;
+}
+
+export function buildDocsIndex(pages: DocsPage[], wanted?: WantedKeys): DocsIndex {
+  const index: DocsIndex = {
+    tokens: new Map(),
+    routes: new Map(),
+    lines: new Map(),
+    phrases: new Map(),
+    lowerLines: new Map(),
+  };
+  const takes = (keys: Set<string> | undefined, key: string) => !wanted || keys!.has(key);
+  const scanPhrases = !wanted || wanted.phrases.size > 0;
+  const scanRoutes = !wanted || wanted.routes.size > 0;
   for (const page of pages) {
     const lines = page.text.split(/\r?\n/);
     index.lines.set(page.path, lines);
+    const lowerLines = lines.map((line) => line.toLowerCase());
+    index.lowerLines.set(page.path, lowerLines);
     const dataFile = DATA_FILE.test(page.path);
     let fenced = false;
     lines.forEach((text, i) => {
@@ -73,22 +134,39 @@ export function buildDocsIndex(pages: DocsPage[]): DocsIndex {
         fenced = !fenced;
         return;
       }
-      const spans = fenced || dataFile ? [] : codeSpans(text);
-      const inCode = (at: number) => fenced || dataFile || spans.some(([from, to]) => at >= from && at < to);
-      const mention = (at: number): Mention => ({ page: page.path, line: i + 1, code: inCode(at) });
-      for (const m of text.matchAll(WORD)) add(index.tokens, m[0], mention(m.index!));
-      for (const m of text.matchAll(COMPOUND)) add(index.tokens, m[0].replace(/[.-]+$/, ''), mention(m.index!));
-      for (const m of text.matchAll(FLAG)) add(index.tokens, m[0], mention(m.index!));
-      const route = (token: string, at: number) => {
-        const segments = normalizeRoute(token).split('/').slice(1);
-        for (let from = 0; from < segments.length; from++)
-          if (from === 0 || segments.length - from >= 2)
-            add(index.routes, `/${segments.slice(from).join('/')}`, mention(at));
+      let spans: [number, number][] | undefined;
+      const mention = (at: number): Mention => {
+        if (fenced || dataFile) return { page: page.path, line: i + 1, code: true };
+        spans ??= codeSpans(text);
+        return { page: page.path, line: i + 1, code: spans.some(([from, to]) => at >= from && at < to) };
+      };
+      const token = (key: string, at: number) => {
+        if (takes(wanted?.tokens, key)) add(index.tokens, key, mention(at));
+      };
+      if (scanPhrases) {
+        const words = lowerLines[i].match(PHRASE_WORD) ?? [];
+        for (let w = 0; w + 3 <= words.length; w++) {
+          const key = `${words[w]} ${words[w + 1]} ${words[w + 2]}`;
+          if (takes(wanted?.phrases, key)) add(index.phrases, key, { page: page.path, line: i + 1, code: false });
+        }
+      }
+      forEachWord(text, token);
+      if (/[.-]/.test(text)) for (const m of text.matchAll(COMPOUND)) token(m[0].replace(/[.-]+$/, ''), m.index!);
+      if (text.includes('--')) for (const m of text.matchAll(FLAG)) token(m[0], m.index!);
+      if (!text.includes('/')) return;
+      const route = (path: string, at: number) => {
+        if (!scanRoutes) return;
+        const segments = normalizeRoute(path).split('/').slice(1);
+        for (let from = 0; from < segments.length; from++) {
+          const key = `/${segments.slice(from).join('/')}`;
+          if ((from === 0 || segments.length - from >= 2) && takes(wanted?.routes, key))
+            add(index.routes, key, mention(at));
+        }
       };
       for (const m of text.matchAll(SLASHED)) {
-        const token = m[0].replace(/[.,:;]+$/, '');
-        add(index.tokens, token.replace(/^\.\//, ''), mention(m.index!));
-        if (token.startsWith('/')) route(token, m.index!);
+        const path = m[0].replace(/[.,:;]+$/, '');
+        token(path.replace(/^\.\//, ''), m.index!);
+        if (path.startsWith('/')) route(path, m.index!);
       }
       for (const m of text.matchAll(URL_PATH)) route(m[1].replace(/[.,:;]+$/, ''), m.index!);
     });
@@ -122,12 +200,11 @@ export function isDistinctive(identifier: string): boolean {
 export function lookUp(index: DocsIndex, identifier: string, kind: IdentifierKind): Mention[] {
   if (kind === 'message') {
     const needle = identifier.toLowerCase();
-    const found: Mention[] = [];
-    for (const [page, lines] of index.lines)
-      lines.forEach((text, i) => {
-        if (text.toLowerCase().includes(needle)) found.push({ page, line: i + 1, code: false });
-      });
-    return found;
+    const phrase = phraseOf(identifier);
+    const candidates = phrase ? (index.phrases.get(phrase) ?? []) : (index.tokens.get(identifier) ?? []);
+    return candidates
+      .filter((m) => index.lowerLines.get(m.page)?.[m.line - 1]?.includes(needle))
+      .map((m) => ({ ...m, code: false }));
   }
   if (kind === 'http-route') return index.routes.get(normalizeRoute(identifier)) ?? [];
   const key = kind === 'file-path' ? identifier.replace(/^\.\//, '') : identifier;

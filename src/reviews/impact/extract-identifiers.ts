@@ -13,6 +13,7 @@ export interface Identifier {
   kind: IdentifierKind;
 }
 
+const MAX_LINE_CHARS = 2_000;
 const STRING_LITERAL = /"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\\n]|\\.)*)`/g;
 
 function literals(text: string): string[] {
@@ -135,7 +136,9 @@ function isRoute(literal: string, line: string): boolean {
 
 /** Identifiers on one line of a changed source file. */
 export function extractIdentifiers(text: string, source: SourceKind, filename = ''): Identifier[] {
-  if (source.kind === 'skip') return [];
+  // A line this long is minified or generated; its names are no one's to document, and some patterns would
+  // backtrack over it for too long.
+  if (source.kind === 'skip' || text.length > MAX_LINE_CHARS) return [];
   const found: Identifier[] = [];
   const add = (identifier: string, kind: Identifier['kind']) => {
     if (!found.some((f) => f.identifier === identifier && f.kind === kind)) found.push({ identifier, kind });

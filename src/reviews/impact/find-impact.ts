@@ -1,5 +1,5 @@
 import { classifyChanges, type CodeChange } from './classify-changes.js';
-import { buildDocsIndex, lookUp, type DocsIndex, type DocsPage, type Mention } from './docs-index.js';
+import { buildDocsIndex, lookUp, wantedKeys, type DocsIndex, type DocsPage, type Mention } from './docs-index.js';
 import type { IdentifierKind } from './extract-identifiers.js';
 
 export type { DocsPage } from './docs-index.js';
@@ -99,10 +99,14 @@ export function findDocsImpact(params: {
     params.maxFiles ?? DEFAULT_MAX_FILES,
     params.maxPatchBytes ?? DEFAULT_MAX_PATCH_BYTES,
   );
-  const index = buildDocsIndex(params.pages);
+  const changes = classifyChanges(reviewed);
+  const index = buildDocsIndex(
+    params.pages,
+    wantedKeys(changes.flatMap((c) => [c, ...(c.siblings ?? []).map((identifier) => ({ identifier, kind: c.kind }))])),
+  );
   const findings: Finding[] = [];
   const seen = new Set<string>();
-  for (const change of classifyChanges(reviewed)) {
+  for (const change of changes) {
     let mentions = lookUp(index, change.identifier, change.kind);
     if (change.change === 'added') mentions = mentions.length > 0 ? [] : siblingMentions(index, change);
     const perPage = new Map<string, number>();

@@ -99,4 +99,9 @@ describe('extractIdentifiers', () => {
     ])
       expect(ids(`export function createClient() { process.env.ACME_TOKEN; '--force' }`, file)).toEqual([]);
   });
+
+  it('skips a minified line whole rather than scanning it', () => {
+    const minified = `  export function a(){${'x('.repeat(100_000)}`;
+    expect(ids(minified, 'src/bundle.ts')).toEqual([]);
+  });
 });
