@@ -94,26 +94,22 @@ function template(text: string, identifier: string): string {
 
 function occurrencesOf(file: ChangedFileInput, index: number): Occurrence[] {
   const found: Occurrence[] = [];
-  const push = (line: PatchLine, name: string, hunk: string) => {
-    const source = sourceKind(line.side === '-' ? (file.previousFilename ?? name) : name);
-    for (const id of extractIdentifiers(line.text, source, name))
-      found.push({
-        ...id,
-        side: line.side,
-        text: line.text,
-        file: line.side === '-' ? (file.previousFilename ?? name) : name,
-        line: line.line,
-        hunk,
-      });
+  // Removed lines belong to the file as it was named in the base, the others to its name at the head.
+  const baseName = file.previousFilename ?? file.filename;
+  const sources = { base: sourceKind(baseName), head: sourceKind(file.filename) };
+  const push = (line: PatchLine, hunk: string) => {
+    const name = line.side === '-' ? baseName : file.filename;
+    for (const id of extractIdentifiers(line.text, line.side === '-' ? sources.base : sources.head, name))
+      found.push({ ...id, side: line.side, text: line.text, file: name, line: line.line, hunk });
   };
   if (file.status === 'removed' && file.removedText !== undefined) {
     file.removedText.split('\n').forEach((text, i) => {
-      push({ side: '-', text, line: i + 1 }, file.filename, `${index}:0`);
+      push({ side: '-', text, line: i + 1 }, `${index}:0`);
     });
     return found;
   }
   parsePatch(file.patch ?? '').forEach((hunk, h) => {
-    for (const line of hunk.lines) push(line, file.filename, `${index}:${h}`);
+    for (const line of hunk.lines) push(line, `${index}:${h}`);
   });
   return found;
 }
