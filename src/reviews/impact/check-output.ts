@@ -3,17 +3,26 @@ import type { Finding, Impact } from './find-impact.js';
 /**
  * The title and Markdown summary of the `Scribe docs` check run. Pure. Findings are grouped by page in their ranked
  * order; each links to its docs line and to the code line that changed it. The summary stays under the Checks API's
- * 65,535-character limit: entries that would not fit are counted, never cut in half.
+ * 65,535-character limit: entries that would not fit are counted, never cut in half. Docs text is quoted as code so
+ * that nothing in it renders, links or mentions anyone (the same text may be posted as a pull request comment).
  */
 export const MAX_SUMMARY_CHARS = 65_535;
 // Room kept for the closing lines that say what was left out.
 const TAIL_RESERVE = 600;
 const MAX_QUOTE = 160;
+const MAX_REASON = 300;
 
 function code(text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
   return longest > 0 ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
+}
+
+/** A model's reason as one short line that mentions no one and opens no block. */
+function oneLine(reason: string): string {
+  const flat = reason.replace(/\s+/g, ' ').trim();
+  const short = flat.length > MAX_REASON ? `${flat.slice(0, MAX_REASON)}…` : flat;
+  return short.replace(/@(?=\w)/g, '@\u200b');
 }
 
 function encodePath(path: string): string {
@@ -60,7 +69,7 @@ export function renderCheckOutput(params: {
     const quote = f.lineText.length > MAX_QUOTE ? `${f.lineText.slice(0, MAX_QUOTE)}…` : f.lineText;
     return (
       `- [line ${f.line}](${docsLink(f)}): ${code(f.identifier)} ${describeChange(f)} (${f.kind})` +
-      `${reason ? ` — ${reason}` : ''}; changed at ${codeLink(f)}${quote ? `\n  > ${quote.replace(/\n/g, ' ')}` : ''}`
+      `${reason ? ` — ${oneLine(reason)}` : ''}; changed at ${codeLink(f)}${quote ? `\n  ${code(quote.replace(/\n/g, ' '))}` : ''}`
     );
   };
 

@@ -46,7 +46,7 @@ describe('renderCheckOutput', () => {
     const output = renderCheckOutput({
       impact: { findings: [first, second], reviewedFiles: 2, skippedFiles: [] },
       reasons: new Map([[first, 'The page lists a flag the command no longer has.']]),
-      rejected: [{ finding: rejected, reason: 'A changelog entry about the past.' }],
+      rejected: [{ finding: rejected, reason: 'A changelog entry about the past.\n\nAsk @octocat.' }],
       modelUsed: true,
       docsPullRequestUrl: 'https://github.com/acme/docs/pull/9',
       ...links,
@@ -64,6 +64,8 @@ describe('renderCheckOutput', () => {
     );
     expect(output.summary).toContain('Docs draft: https://github.com/acme/docs/pull/9');
     expect(output.summary).not.toContain('unjudged');
+    // The docs line is quoted as code, its own backticks kept: nothing in it renders or mentions anyone.
+    expect(output.summary).toContain('\n  `` | `--force` | Skip the confirmation | ``');
   });
 
   it('says the list is unjudged without a model, and links a removed line to the base commit when it has one', () => {
