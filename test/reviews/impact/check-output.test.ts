@@ -60,7 +60,7 @@ describe('renderCheckOutput', () => {
     expect(output.summary).toContain('The page lists a flag the command no longer has.');
     expect(output.summary).toContain('`ACME_TOKEN` renamed to `ACME_API_TOKEN`');
     expect(output.summary).toMatch(
-      /### Checked, probably fine\n[\s\S]*blog\/2020\.md#L1[\s\S]*A changelog entry about the past\./,
+      /### Checked, probably fine\n[\s\S]*blog\/2020\.md#L1[\s\S]*A changelog entry about the past\. Ask @\u200boctocat\./,
     );
     expect(output.summary).toContain('Docs draft: https://github.com/acme/docs/pull/9');
     expect(output.summary).not.toContain('unjudged');
