@@ -27,6 +27,11 @@ export interface CodeChange {
   codeSide: 'base' | 'head';
   /** For added identifiers: others of the same kind in the same hunk, whose docs page likely lists this one too. */
   siblings?: string[];
+  /**
+   * For a changed flag, variable, key or route: the values its lines lost (an old default, an old description).
+   * A page that still shows one of them describes what changed; a page that only names the identifier may not.
+   */
+  oldValues?: string[];
 }
 
 interface Occurrence {
@@ -78,8 +83,23 @@ function changedInSubstance(kind: IdentifierKind, removed: Occurrence[], added: 
       removed.map((o) => signature(o.text)),
       added.map((o) => signature(o.text)),
     );
-  const values = (list: Occurrence[]) => list.flatMap((o) => o.text.match(LITERAL_VALUES) ?? []);
-  return !sameSet(values(removed), values(added));
+  return !sameSet(literalValues(removed), literalValues(added));
+}
+
+function literalValues(list: Occurrence[]): string[] {
+  return list.flatMap((o) => o.text.match(LITERAL_VALUES) ?? []);
+}
+
+/** Values on the removed lines and on none of the added ones, unquoted, leaving out those too short to tell. */
+function lostValues(removed: Occurrence[], added: Occurrence[]): string[] {
+  const kept = new Set(literalValues(added));
+  const lost = literalValues(removed)
+    .filter((value) => !kept.has(value))
+    .map((value) => value.replace(/^["'`]|["'`]$/g, ''))
+    // Docs write 10000 for the code's 10_000.
+    .map((value) => (/^\d[\d_.]*$/.test(value) ? value.replace(/_/g, '') : value))
+    .filter((value) => value.length >= 3 && !/^(true|false|nil|null|none)$/i.test(value));
+  return [...new Set(lost)];
 }
 
 function escapeRegExp(text: string): string {
@@ -220,6 +240,7 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
     if (added.length > 0) {
       if (changedInSubstance(kind, removed, added))
         changes.push({
+          ...(kind === 'symbol' ? {} : { oldValues: lostValues(removed, added).filter((v) => v !== identifier) }),
           identifier,
           kind,
           change: 'changed',

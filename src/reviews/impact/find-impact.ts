@@ -10,7 +10,8 @@ export type { DocsPage } from './docs-index.js';
  * - identifiers come from declarations and literals in telling places only (see extract-identifiers.ts); tests,
  *   lock files, manifests, generated code and the source repository's own prose are left out;
  * - a removed or renamed identifier is a finding wherever the docs still mention it; a changed one (same name, a
- *   different signature, default or description on its line) likewise;
+ *   different signature, default or description on its line) likewise, except that a changed flag, variable, key
+ *   or route whose line lost a value (an old default, an old description) counts only on pages still showing it;
  * - an added identifier is a finding only on the page that documents its siblings (flags, variables, keys or routes
  *   of the same hunk) and only when the docs do not mention it yet: a new name documented nowhere is not a finding
  *   by itself;
@@ -106,9 +107,18 @@ export function findDocsImpact(params: {
   );
   const findings: Finding[] = [];
   const seen = new Set<string>();
+  const pageTexts = new Map<string, string>();
+  const pageText = (page: string) => {
+    let text = pageTexts.get(page);
+    if (text === undefined) pageTexts.set(page, (text = (index.lowerLines.get(page) ?? []).join('\n')));
+    return text;
+  };
   for (const change of changes) {
     let mentions = lookUp(index, change.identifier, change.kind);
     if (change.change === 'added') mentions = mentions.length > 0 ? [] : siblingMentions(index, change);
+    const oldValues = change.oldValues?.map((value) => value.toLowerCase()) ?? [];
+    if (oldValues.length > 0)
+      mentions = mentions.filter((m) => oldValues.some((value) => pageText(m.page).includes(value)));
     const perPage = new Map<string, number>();
     for (const mention of mentions) {
       const count = perPage.get(mention.page) ?? 0;

@@ -107,6 +107,25 @@ describe('findDocsImpact', () => {
     ]);
   });
 
+  it('counts a changed default only on pages that still show the old value', () => {
+    const docs: DocsPage[] = [
+      { path: 'cli/deploy.mdx', text: '| `--region <name>` | `us-east-1` | Region to release into. |' },
+      { path: 'cli/config.mdx', text: '| `default_region` | Region used when `--region` is not given. |' },
+    ];
+    const files: ChangedFile[] = [
+      {
+        filename: 'cmd/deploy.go',
+        status: 'modified',
+        patch: patch([
+          '-\tcmd.Flags().StringVar(&r, "region", "us-east-1", "Region to release into")',
+          '+\tcmd.Flags().StringVar(&r, "region", "eu-central-1", "Region to release into")',
+        ]),
+      },
+    ];
+    const { findings } = findDocsImpact({ files, pages: docs });
+    expect(findings.map((f) => [f.identifier, f.change, f.page])).toEqual([['--region', 'changed', 'cli/deploy.mdx']]);
+  });
+
   it('looks at the first files within the limits and lists the rest by name', () => {
     const files: ChangedFile[] = Array.from({ length: 5 }, (_, i) => ({
       filename: `src/f${i}.ts`,
