@@ -1,3 +1,4 @@
+import { isDistinctive } from './docs-index.js';
 import { extractIdentifiers, type IdentifierKind } from './extract-identifiers.js';
 import { parsePatch, type PatchLine } from './parse-patch.js';
 import { sourceKind } from './source-kind.js';
@@ -44,8 +45,21 @@ interface Occurrence {
   hunk: string;
 }
 
-/** Kinds whose additions are worth looking for beside their documented siblings (a list of flags, variables…). */
-const LISTED_KINDS: ReadonlySet<IdentifierKind> = new Set(['cli-flag', 'env-var', 'config-key', 'http-route']);
+/**
+ * Kinds whose additions are worth looking for beside their documented siblings (a list of flags, variables, keys,
+ * routes, methods or metrics). Siblings are names of the same kind in the same hunk that are not new themselves and
+ * that cannot be ordinary words (a plain `check` beside a new method says nothing about where the method belongs).
+ */
+const LISTED_KINDS: ReadonlySet<IdentifierKind> = new Set([
+  'cli-flag',
+  'env-var',
+  'config-key',
+  'http-route',
+  'symbol',
+]);
+
+/** Kinds whose names can be ordinary words; a flag, a variable or a route never is. */
+const WORDY_KINDS: ReadonlySet<IdentifierKind> = new Set(['symbol', 'config-key']);
 
 const squash = (text: string) => text.replace(/\s+/g, '').replace(/[,;]+$/, '');
 const LITERAL_VALUES =
@@ -233,6 +247,8 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
   const namesInHunk = namesByHunk(occurrences);
   const headFiles = new Map(files.flatMap((f) => (f.previousFilename ? [[f.previousFilename, f.filename]] : [])));
 
+  // A sibling that is new itself cannot show where the docs list its kind.
+  const newNames = new Set(addedOnly.map((list) => `${list[0].kind}\n${list[0].identifier}`));
   const renamedTargets = new Set<string>();
   for (const { removed, added } of byKey.values()) {
     if (removed.length === 0) continue;
@@ -288,7 +304,9 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
     if (!LISTED_KINDS.has(kind) || renamedTargets.has(`${kind}\n${identifier}`)) continue;
     const siblings = new Set<string>();
     for (const o of added)
-      for (const name of namesInHunk.get(`${o.hunk}\n${kind}`) ?? []) if (name !== identifier) siblings.add(name);
+      for (const name of namesInHunk.get(`${o.hunk}\n${kind}`) ?? [])
+        if (name !== identifier && !newNames.has(`${kind}\n${name}`) && (!WORDY_KINDS.has(kind) || isDistinctive(name)))
+          siblings.add(name);
     changes.push({
       identifier,
       kind,

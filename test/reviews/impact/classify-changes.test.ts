@@ -65,12 +65,22 @@ describe('classifyChanges', () => {
     ).toEqual([]);
   });
 
-  it('gives an added name the siblings of its hunk, and nothing for kinds that are not listed in pages', () => {
+  it('gives an added name the siblings of its hunk that are neither new nor ordinary words; messages get none', () => {
     const [added] = classifyChanges([
       modified('src/cli.ts', ["   .option('--region <r>')", "+  .option('--dry-run')", "   .option('--force')"]),
     ]);
     expect(added).toMatchObject({ change: 'added', identifier: '--dry-run', siblings: ['--region', '--force'] });
-    expect(summary([modified('src/x.ts', ['+export function brandNew() {}'])])).toEqual([]);
+    const [method] = classifyChanges([
+      modified('src/ledger/accounts.py', [
+        '     def retrieve_many(self, ids):',
+        '         pass',
+        '+    def freeze_all(self):',
+        '+    def check(self):',
+        '     def list(self):',
+      ]),
+    ]);
+    expect(method).toMatchObject({ change: 'added', identifier: 'freeze_all', siblings: ['retrieve_many'] });
+    expect(summary([modified('src/x.ts', ["+  throw new Error('A brand new failure with no page yet')"])])).toEqual([]);
   });
 
   it('counts a deleted file’s exported names as removed, and its path and Python module too', () => {
