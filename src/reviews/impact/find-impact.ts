@@ -74,18 +74,30 @@ function limitFiles(files: ChangedFile[], maxFiles: number, maxPatchBytes: numbe
   return { reviewed, skipped };
 }
 
-/** For an added name: the mentions of its siblings on the page(s) that document the most of them. */
+/**
+ * For an added name: where the page that lists its siblings mentions the first of them. That page documents the
+ * most distinct siblings and, among those, on the most lines: a table or list gives each its own line, while a
+ * guide that uses two flags in one command names them on one.
+ */
 function siblingMentions(index: DocsIndex, change: CodeChange): Mention[] {
-  const byPage = new Map<string, { siblings: Set<string>; first: Mention }>();
+  const byPage = new Map<string, { siblings: Set<string>; lines: Set<number>; first: Mention }>();
   for (const sibling of change.siblings ?? [])
     for (const mention of lookUp(index, sibling, change.kind)) {
-      const entry = byPage.get(mention.page) ?? { siblings: new Set<string>(), first: mention };
+      const entry = byPage.get(mention.page) ?? {
+        siblings: new Set<string>(),
+        lines: new Set<number>(),
+        first: mention,
+      };
       entry.siblings.add(sibling);
+      entry.lines.add(mention.line);
       if (mention.line < entry.first.line) entry.first = mention;
       byPage.set(mention.page, entry);
     }
-  const most = Math.max(0, ...[...byPage.values()].map((e) => e.siblings.size));
-  const best = [...byPage.values()].filter((e) => e.siblings.size === most && most > 0);
+  const entries = [...byPage.values()];
+  const most = Math.max(0, ...entries.map((e) => e.siblings.size));
+  const listing = entries.filter((e) => e.siblings.size === most && most > 0);
+  const longest = Math.max(0, ...listing.map((e) => e.lines.size));
+  const best = listing.filter((e) => e.lines.size === longest);
   return best.length <= MAX_SIBLING_PAGES ? best.map((e) => e.first) : [];
 }
 

@@ -107,6 +107,28 @@ describe('findDocsImpact', () => {
     ]);
   });
 
+  it('puts an added flag on the page that lists its siblings, not on a guide that uses them together', () => {
+    const docs: DocsPage[] = [
+      { path: 'guides/ci.mdx', text: 'Run `skyctl deploy --detach --message "$SHA"` in CI.' },
+      { path: 'cli/deploy.mdx', text: '| `--detach` | Return early |\n| `--message <text>` | A note |' },
+    ];
+    const files: ChangedFile[] = [
+      {
+        filename: 'cmd/deploy.go',
+        status: 'modified',
+        patch: patch([
+          '   cmd.Flags().BoolVar(&d, "detach", false, "Return early")',
+          '   cmd.Flags().StringVar(&m, "message", "", "A note")',
+          '+  cmd.Flags().DurationVar(&w, "wait-timeout", 0, "Give up after this long")',
+        ]),
+      },
+    ];
+    const { findings } = findDocsImpact({ files, pages: docs });
+    expect(findings.map((f) => [f.identifier, f.change, f.page, f.line])).toEqual([
+      ['--wait-timeout', 'added', 'cli/deploy.mdx', 1],
+    ]);
+  });
+
   it('counts a changed default only on pages that still show the old value', () => {
     const docs: DocsPage[] = [
       { path: 'cli/deploy.mdx', text: '| `--region <name>` | `us-east-1` | Region to release into. |' },
