@@ -6,15 +6,15 @@ export type { DocsPage } from './docs-index.js';
 
 /**
  * The docs impact of a pull request's diff, found without a model. Pure: the caller reads the changed files and the
- * docs pages. Rules (the README's "Review source pull requests" section repeats them):
+ * docs pages. Rules (the README's "Docs review: how the impact is found" repeats them):
  * - identifiers come from declarations and literals in telling places only (see extract-identifiers.ts); tests,
  *   lock files, manifests, generated code and the source repository's own prose are left out;
  * - a removed or renamed identifier is a finding wherever the docs still mention it; a changed one (same name, a
  *   different signature, default or description on its line) likewise, except that a changed flag, variable, key
  *   or route whose line lost a value (an old default, an old description) counts only on pages still showing it;
- * - an added identifier is a finding only on the page that documents its siblings (flags, variables, keys or routes
- *   of the same hunk) and only when the docs do not mention it yet: a new name documented nowhere is not a finding
- *   by itself;
+ * - an added identifier is a finding only on the page that lists its siblings (names of its kind in the same hunk,
+ *   not new themselves; see classify-changes.ts) and only when the docs do not mention it yet: a new name with no
+ *   documented sibling is not a finding;
  * - plain words match only inside code (fences, inline code, tags, OpenAPI files), and very common names not at all;
  * - at most three mentions per page and identifier; removed and renamed first, then changed, then added.
  */
