@@ -148,6 +148,30 @@ describe('findDocsImpact', () => {
     expect(findings.map((f) => [f.identifier, f.change, f.page])).toEqual([['--region', 'changed', 'cli/deploy.mdx']]);
   });
 
+  it('finds a removed route in an OpenAPI JSON file and a CRLF page, and a deleted binary file by its path', () => {
+    const docs: DocsPage[] = [
+      { path: 'openapi.json', text: '{\n  "paths": {\n    "/v1/accounts/{account_id}/freeze": { "post": {} }\n  }\n}' },
+      {
+        path: 'guides/freeze.mdx',
+        text: 'Intro\r\nCall `POST /v1/accounts/:id/freeze`.\r\n![Flow](assets/freeze-flow.png)\r\n',
+      },
+    ];
+    const files: ChangedFile[] = [
+      {
+        filename: 'src/routes/accounts.ts',
+        status: 'modified',
+        patch: patch(["-accounts.post('/v1/accounts/:accountId/freeze', freeze);"]),
+      },
+      { filename: 'assets/freeze-flow.png', status: 'removed' },
+    ];
+    const { findings } = findDocsImpact({ files, pages: docs });
+    expect(findings.map((f) => [f.identifier, f.kind, f.page, f.line])).toEqual([
+      ['/v1/accounts/:accountId/freeze', 'http-route', 'guides/freeze.mdx', 2],
+      ['assets/freeze-flow.png', 'file-path', 'guides/freeze.mdx', 3],
+      ['/v1/accounts/:accountId/freeze', 'http-route', 'openapi.json', 3],
+    ]);
+  });
+
   it('looks at the first files within the limits and lists the rest by name', () => {
     const files: ChangedFile[] = Array.from({ length: 5 }, (_, i) => ({
       filename: `src/f${i}.ts`,
