@@ -121,8 +121,12 @@ function escapeRegExp(text: string): string {
 }
 
 /** A line with one name blanked out: a removed and an added line with the same template differ only by that name. */
-function template(text: string, identifier: string): string {
-  const pattern = new RegExp(`(?<![\\w$-])${escapeRegExp(identifier)}(?![\\w$-])`, 'g');
+function template(text: string, identifier: string, patterns: Map<string, RegExp>): string {
+  let pattern = patterns.get(identifier);
+  if (!pattern) {
+    pattern = new RegExp(`(?<![\\w$-])${escapeRegExp(identifier)}(?![\\w$-])`, 'g');
+    patterns.set(identifier, pattern);
+  }
   return squash(text.replace(pattern, '\u0000'));
 }
 
@@ -235,12 +239,13 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
   // Added-only names by file and kind, and by the template of each of their lines.
   const addedByFile = new Map<string, Map<string, Occurrence[]>>();
   const templates = new Map<string, string>();
+  const patterns = new Map<string, RegExp>();
   for (const added of addedOnly) {
     const scope = `${added[0].kind}\n${added[0].file}`;
     const inScope = addedByFile.get(scope) ?? new Map<string, Occurrence[]>();
     inScope.set(added[0].identifier, added);
     addedByFile.set(scope, inScope);
-    for (const o of added) templates.set(`${scope}\n${template(o.text, o.identifier)}`, o.identifier);
+    for (const o of added) templates.set(`${scope}\n${template(o.text, o.identifier, patterns)}`, o.identifier);
   }
   const removedInHunk = namesByHunk(removedOnly.flat());
   const addedInHunk = namesByHunk(addedOnly.flat());
@@ -269,7 +274,7 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
     const scope = `${kind}\n${headFiles.get(removed[0].file) ?? removed[0].file}`;
     const candidates = addedByFile.get(scope) ?? new Map<string, Occurrence[]>();
     let target: string | undefined;
-    for (const r of removed) target ??= templates.get(`${scope}\n${template(r.text, identifier)}`);
+    for (const r of removed) target ??= templates.get(`${scope}\n${template(r.text, identifier, patterns)}`);
     if (!target) {
       // One identifier out and one in, of the same kind in the same hunk: a rename whatever else the line did.
       const hunkKey = `${removed[0].hunk}\n${kind}`;

@@ -111,6 +111,19 @@ export function wantedKeys(identifiers: Iterable<{ identifier: string; kind: Ide
   return wanted;
 }
 
+/** Which scans a set of wanted keys needs: most reviews look for no compound, no path, no phrase at all. */
+function scansFor(wanted: WantedKeys | undefined) {
+  const tokens = wanted ? [...wanted.tokens] : undefined;
+  return {
+    compounds: !tokens || tokens.some((t) => !t.startsWith('--') && !t.includes('/') && /[.-]/.test(t)),
+    flags: !tokens || tokens.some((t) => t.startsWith('--')),
+    paths: !tokens || !wanted || wanted.routes.size > 0 || tokens.some((t) => t.includes('/')),
+    routes: !wanted || wanted.routes.size > 0,
+    // A phrase is built only from a word that starts a wanted one.
+    phraseStarts: wanted ? new Set([...wanted.phrases].map((p) => p.slice(0, p.indexOf(' ')))) : undefined,
+  };
+}
+
 export function buildDocsIndex(pages: DocsPage[], wanted?: WantedKeys): DocsIndex {
   const index: DocsIndex = {
     tokens: new Map(),
@@ -119,9 +132,8 @@ export function buildDocsIndex(pages: DocsPage[], wanted?: WantedKeys): DocsInde
     phrases: new Map(),
     lowerLines: new Map(),
   };
-  const takes = (keys: Set<string> | undefined, key: string) => !wanted || keys!.has(key);
-  const scanPhrases = !wanted || wanted.phrases.size > 0;
-  const scanRoutes = !wanted || wanted.routes.size > 0;
+  const scans = scansFor(wanted);
+  const scanPhrases = !scans.phraseStarts || scans.phraseStarts.size > 0;
   for (const page of pages) {
     const lines = page.text.split(/\r?\n/);
     index.lines.set(page.path, lines);
@@ -129,47 +141,54 @@ export function buildDocsIndex(pages: DocsPage[], wanted?: WantedKeys): DocsInde
     index.lowerLines.set(page.path, lowerLines);
     const dataFile = DATA_FILE.test(page.path);
     let fenced = false;
-    lines.forEach((text, i) => {
+    let text = '';
+    let lineNumber = 0;
+    let spans: [number, number][] | undefined;
+    const mention = (at: number): Mention => {
+      if (fenced || dataFile) return { page: page.path, line: lineNumber, code: true };
+      spans ??= codeSpans(text);
+      return { page: page.path, line: lineNumber, code: spans.some(([from, to]) => at >= from && at < to) };
+    };
+    const token = (key: string, at: number) => {
+      if (!wanted || wanted.tokens.has(key)) add(index.tokens, key, mention(at));
+    };
+    const route = (path: string, at: number) => {
+      const segments = normalizeRoute(path).split('/').slice(1);
+      for (let from = 0; from < segments.length; from++) {
+        const key = `/${segments.slice(from).join('/')}`;
+        if ((from === 0 || segments.length - from >= 2) && (!wanted || wanted.routes.has(key)))
+          add(index.routes, key, mention(at));
+      }
+    };
+    for (let i = 0; i < lines.length; i++) {
+      text = lines[i];
+      lineNumber = i + 1;
+      spans = undefined;
       if (FENCE.test(text)) {
         fenced = !fenced;
-        return;
+        continue;
       }
-      let spans: [number, number][] | undefined;
-      const mention = (at: number): Mention => {
-        if (fenced || dataFile) return { page: page.path, line: i + 1, code: true };
-        spans ??= codeSpans(text);
-        return { page: page.path, line: i + 1, code: spans.some(([from, to]) => at >= from && at < to) };
-      };
-      const token = (key: string, at: number) => {
-        if (takes(wanted?.tokens, key)) add(index.tokens, key, mention(at));
-      };
       if (scanPhrases) {
         const words = lowerLines[i].match(PHRASE_WORD) ?? [];
         for (let w = 0; w + 3 <= words.length; w++) {
+          if (scans.phraseStarts && !scans.phraseStarts.has(words[w])) continue;
           const key = `${words[w]} ${words[w + 1]} ${words[w + 2]}`;
-          if (takes(wanted?.phrases, key)) add(index.phrases, key, { page: page.path, line: i + 1, code: false });
+          if (!wanted || wanted.phrases.has(key))
+            add(index.phrases, key, { page: page.path, line: lineNumber, code: false });
         }
       }
       forEachWord(text, token);
-      if (/[.-]/.test(text)) for (const m of text.matchAll(COMPOUND)) token(m[0].replace(/[.-]+$/, ''), m.index!);
-      if (text.includes('--')) for (const m of text.matchAll(FLAG)) token(m[0], m.index!);
-      if (!text.includes('/')) return;
-      const route = (path: string, at: number) => {
-        if (!scanRoutes) return;
-        const segments = normalizeRoute(path).split('/').slice(1);
-        for (let from = 0; from < segments.length; from++) {
-          const key = `/${segments.slice(from).join('/')}`;
-          if ((from === 0 || segments.length - from >= 2) && takes(wanted?.routes, key))
-            add(index.routes, key, mention(at));
-        }
-      };
+      if (scans.compounds && /[.-]/.test(text))
+        for (const m of text.matchAll(COMPOUND)) token(m[0].replace(/[.-]+$/, ''), m.index!);
+      if (scans.flags && text.includes('--')) for (const m of text.matchAll(FLAG)) token(m[0], m.index!);
+      if (!scans.paths || !text.includes('/')) continue;
       for (const m of text.matchAll(SLASHED)) {
         const path = m[0].replace(/[.,:;]+$/, '');
         token(path.replace(/^\.\//, ''), m.index!);
-        if (path.startsWith('/')) route(path, m.index!);
+        if (scans.routes && path.startsWith('/')) route(path, m.index!);
       }
-      for (const m of text.matchAll(URL_PATH)) route(m[1].replace(/[.,:;]+$/, ''), m.index!);
-    });
+      if (scans.routes) for (const m of text.matchAll(URL_PATH)) route(m[1].replace(/[.,:;]+$/, ''), m.index!);
+    }
   }
   return index;
 }

@@ -59,6 +59,9 @@ const MAX_LINE_TEXT = 300;
 const MAX_SIBLING_PAGES = 3;
 const CHANGE_RANK: Record<Finding['change'], number> = { removed: 0, renamed: 0, changed: 1, added: 2 };
 
+/** Code-unit order: stable across machines and locales, and far cheaper than localeCompare over many findings. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 function limitFiles(files: ChangedFile[], maxFiles: number, maxPatchBytes: number) {
   const reviewed: ChangedFile[] = [];
   const skipped: string[] = [];
@@ -156,9 +159,9 @@ export function findDocsImpact(params: {
   findings.sort(
     (a, b) =>
       CHANGE_RANK[a.change] - CHANGE_RANK[b.change] ||
-      a.page.localeCompare(b.page) ||
+      compare(a.page, b.page) ||
       a.line - b.line ||
-      a.identifier.localeCompare(b.identifier),
+      compare(a.identifier, b.identifier),
   );
   return { findings, reviewedFiles: reviewed.length, skippedFiles: skipped };
 }
