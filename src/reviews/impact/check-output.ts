@@ -74,10 +74,13 @@ export function renderCheckOutput(params: {
   };
 
   const head: string[] = [];
+  const looked = `${plural(impact.reviewedFiles, 'changed file')} looked at`;
   head.push(
-    pageCount === 0
-      ? `Scribe found no docs page that mentions what this pull request changes (${plural(impact.reviewedFiles, 'changed file')} looked at).`
-      : `Scribe found ${plural(impact.findings.length, 'mention')} on ${plural(pageCount, 'docs page')} of identifiers this pull request removes, renames, changes or adds (${plural(impact.reviewedFiles, 'changed file')} looked at).`,
+    pageCount === 0 && rejected.length > 0
+      ? `Scribe found ${plural(rejected.length, 'mention')} in the docs of identifiers this pull request changes, and the model judged each one probably fine (${looked}).`
+      : pageCount === 0
+        ? `Scribe found no docs page that mentions what this pull request changes (${looked}).`
+        : `Scribe found ${plural(impact.findings.length, 'mention')} on ${plural(pageCount, 'docs page')} of identifiers this pull request removes, renames, changes or adds (${looked}).`,
   );
   if (!params.modelUsed && pageCount > 0)
     head.push(

@@ -97,6 +97,21 @@ describe('renderCheckOutput', () => {
     expect(output.title).toBe('700 docs pages may need an update');
   });
 
+  it('says the model judged every mention fine when it rejected them all, and still lists them', () => {
+    const output = renderCheckOutput({
+      impact: { findings: [], reviewedFiles: 3, skippedFiles: [] },
+      rejected: [{ finding: finding(), reason: 'The page describes another command.' }],
+      modelUsed: true,
+      ...links,
+    });
+    expect(output.title).toBe('No docs impact found');
+    expect(output.summary).toContain(
+      'Scribe found 1 mention in the docs of identifiers this pull request changes, and the model judged each one probably fine (3 changed files looked at).',
+    );
+    expect(output.summary).toContain('### Checked, probably fine');
+    expect(output.summary).toContain('The page describes another command.');
+  });
+
   it('lists skipped files by name when there is room', () => {
     const impact: Impact = { findings: [], reviewedFiles: 2, skippedFiles: ['assets/huge.bin'] };
     const output = renderCheckOutput({ impact, modelUsed: false, ...links });
