@@ -58,6 +58,9 @@ const LISTED_KINDS: ReadonlySet<IdentifierKind> = new Set([
   'symbol',
 ]);
 
+/** A constant's name: its old value is what the docs may still show. */
+export const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
 /** Kinds whose names can be ordinary words; a flag, a variable or a route never is. */
 const WORDY_KINDS: ReadonlySet<IdentifierKind> = new Set(['symbol', 'config-key']);
 
@@ -261,7 +264,9 @@ export function classifyChanges(files: ChangedFileInput[]): CodeChange[] {
     if (added.length > 0) {
       if (changedInSubstance(kind, removed, added))
         changes.push({
-          ...(kind === 'symbol' ? {} : { oldValues: lostValues(removed, added).filter((v) => v !== identifier) }),
+          ...(kind !== 'symbol' || CONSTANT_NAME.test(identifier)
+            ? { oldValues: lostValues(removed, added).filter((v) => v !== identifier) }
+            : {}),
           identifier,
           kind,
           change: 'changed',

@@ -49,6 +49,13 @@ const SYMBOL_DECLARATIONS: Record<Language, RegExp[]> = {
   other: [],
 };
 
+/**
+ * A constant in any language (`const DEFAULT_TIMEOUT_MS = 10_000;`, `static final int MAX_RETRIES = 3;`): its value
+ * is often a default the docs state, next to the words of its name.
+ */
+const CONSTANT =
+  /^\s*(?:(?:export|const|let|var|val|pub|static|final|private|public|protected|readonly|internal)\s+)*(?:[\w<>[\].]+\s+)?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s*(?::\s*[^=]{1,80})?=(?![=>])\s*\S/;
+
 const FLAG = /(?<![\w-])--([a-z0-9][a-z0-9]*(?:[-_][a-z0-9]+)*)(?![\w-])/gi;
 const UPPER_SNAKE = /(?<![\w$.])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w$])/g;
 const ENV_ACCESS =
@@ -148,6 +155,8 @@ export function extractIdentifiers(text: string, source: SourceKind, filename = 
   if (source.kind === 'config') {
     if (!comment) for (const id of configFileKeys(text, source.format)) add(id.identifier, id.kind);
   } else if (!comment) {
+    const constant = CONSTANT.exec(text)?.[1];
+    if (constant) add(constant, 'symbol');
     for (const pattern of SYMBOL_DECLARATIONS[source.language]) {
       const name = pattern.exec(text)?.[1];
       if (name && !name.startsWith('_')) add(name, 'symbol');

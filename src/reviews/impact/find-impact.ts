@@ -1,4 +1,4 @@
-import { classifyChanges, type CodeChange } from './classify-changes.js';
+import { CONSTANT_NAME, classifyChanges, type CodeChange } from './classify-changes.js';
 import { buildDocsIndex, lookUp, wantedKeys, type DocsIndex, type DocsPage, type Mention } from './docs-index.js';
 import type { IdentifierKind } from './extract-identifiers.js';
 
@@ -104,6 +104,38 @@ function siblingMentions(index: DocsIndex, change: CodeChange): Mention[] {
   return best.length <= MAX_SIBLING_PAGES ? best.map((e) => e.first) : [];
 }
 
+/** Words that say what kind of number a constant holds, not what it is about. */
+const UNIT_WORDS = new Set(['default', 'max', 'min', 'ms', 'sec', 'secs', 'seconds', 'num', 'value', 'const']);
+/** A review looks for the old values of this many changed constants at most (a generated file changes thousands). */
+const MAX_CONSTANTS = 50;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * For a changed constant the docs do not name (`DEFAULT_TIMEOUT_MS`): the docs lines that show one of its old
+ * values (10000, 10,000) and every word of its name (`timeout`), as a defaults table does (`timeoutMs` … `10000`).
+ */
+function valueMentions(index: DocsIndex, change: CodeChange): Mention[] {
+  const words = change.identifier
+    .toLowerCase()
+    .split('_')
+    .filter((word) => word.length >= 3 && !UNIT_WORDS.has(word));
+  if (words.length === 0) return [];
+  const values = (change.oldValues ?? []).flatMap((value) =>
+    /^\d{4,}$/.test(value) ? [value, Number(value).toLocaleString('en-US')] : [value],
+  );
+  const patterns = values.map((value) => new RegExp(`(?<![\\w.])${escapeRegExp(value.toLowerCase())}(?![\\w])`));
+  const found: Mention[] = [];
+  for (const [page, lines] of index.lowerLines)
+    lines.forEach((line, i) => {
+      if (words.every((word) => line.includes(word)) && patterns.some((pattern) => pattern.test(line)))
+        found.push({ page, line: i + 1, code: false });
+    });
+  return found;
+}
+
 export function findDocsImpact(params: {
   files: ChangedFile[];
   pages: DocsPage[];
@@ -128,10 +160,20 @@ export function findDocsImpact(params: {
     if (text === undefined) pageTexts.set(page, (text = (index.lowerLines.get(page) ?? []).join('\n')));
     return text;
   };
+  let constants = 0;
   for (const change of changes) {
     let mentions = lookUp(index, change.identifier, change.kind);
+    if (
+      change.change === 'changed' &&
+      change.kind === 'symbol' &&
+      CONSTANT_NAME.test(change.identifier) &&
+      (change.oldValues?.length ?? 0) > 0 &&
+      constants++ < MAX_CONSTANTS
+    )
+      mentions = [...mentions, ...valueMentions(index, change)];
     if (change.change === 'added') mentions = mentions.length > 0 ? [] : siblingMentions(index, change);
-    const oldValues = change.oldValues?.map((value) => value.toLowerCase()) ?? [];
+    // A constant's mentions were found by its old values already; others must show one on their page.
+    const oldValues = change.kind === 'symbol' ? [] : (change.oldValues?.map((value) => value.toLowerCase()) ?? []);
     if (oldValues.length > 0)
       mentions = mentions.filter((m) => oldValues.some((value) => pageText(m.page).includes(value)));
     const perPage = new Map<string, number>();

@@ -28,6 +28,14 @@ describe('extractIdentifiers', () => {
     expect(ids('fn helper() {}', 'src/server.rs')).toEqual([]);
   });
 
+  it('reads constants in any language, exported or not', () => {
+    expect(ids('const DEFAULT_TIMEOUT_MS = 10_000;', 'src/client.ts')).toEqual(['symbol:DEFAULT_TIMEOUT_MS']);
+    expect(ids('    private static final int MAX_RETRIES = 3;', 'src/Client.java')).toEqual(['symbol:MAX_RETRIES']);
+    expect(ids('pub const IDLE_TIMEOUT_SECS: u64 = 60;', 'src/server.rs')).toContain('symbol:IDLE_TIMEOUT_SECS');
+    expect(ids('	DefaultRegion = "us-east-1"', 'internal/config.go')).toContain('symbol:DefaultRegion');
+    expect(ids('if (RETRY_COUNT === 3) {', 'src/x.ts')).toEqual([]);
+  });
+
   it('reads CLI flags with their dashes, as cobra and clap declare them, and subcommands', () => {
     expect(ids(`  .option('--dry-run', 'Print the plan only')`, 'src/cli.ts')).toContain('cli-flag:--dry-run');
     expect(ids('@click.option("--quiet", is_flag=True)', 'src/cli.py')).toEqual(['cli-flag:--quiet']);

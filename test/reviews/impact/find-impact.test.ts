@@ -129,6 +129,24 @@ describe('findDocsImpact', () => {
     ]);
   });
 
+  it('finds the old value of a changed constant where the docs show it beside the words of its name', () => {
+    const docs: DocsPage[] = [
+      { path: 'client.md', text: '| `timeoutMs` | `10,000` | Abort after this many milliseconds. |' },
+      { path: 'limits.md', text: 'Each page holds up to 10000 rows.' },
+    ];
+    const files: ChangedFile[] = [
+      {
+        filename: 'src/client.ts',
+        status: 'modified',
+        patch: patch(['-const DEFAULT_TIMEOUT_MS = 10_000;', '+const DEFAULT_TIMEOUT_MS = 30_000;']),
+      },
+    ];
+    const { findings } = findDocsImpact({ files, pages: docs });
+    expect(findings.map((f) => [f.identifier, f.change, f.page, f.line])).toEqual([
+      ['DEFAULT_TIMEOUT_MS', 'changed', 'client.md', 1],
+    ]);
+  });
+
   it('counts a changed default only on pages that still show the old value', () => {
     const docs: DocsPage[] = [
       { path: 'cli/deploy.mdx', text: '| `--region <name>` | `us-east-1` | Region to release into. |' },
