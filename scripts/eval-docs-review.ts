@@ -22,8 +22,8 @@ export interface EvalCase {
   repository: string;
   site: string;
   /**
-   * When the case was written. Round 1 was written first and the extractors tuned on it; round 2 after that tuning
-   * (measured untouched once, then tuned on); round 3 last, never tuned on. The README gives each round's figures.
+   * When the case was written: each round after the extractors were tuned on the rounds before, so a round's first
+   * measurement is one on unseen code (the README keeps those figures apart from the tuned ones).
    */
   round: number;
   expected: string[];
