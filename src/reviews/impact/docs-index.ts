@@ -66,8 +66,12 @@ export function normalizeRoute(route: string): string {
   );
 }
 
+/** Past this, a line is generated or minified; its spans are not worth a scan that may turn quadratic. */
+const MAX_SPAN_LINE = 20_000;
+
 function codeSpans(line: string): [number, number][] {
   const spans: [number, number][] = [];
+  if (line.length > MAX_SPAN_LINE) return spans;
   for (const m of line.matchAll(/(`+)([^`]+?)\1|<[A-Za-z][^>]*>/g)) spans.push([m.index!, m.index! + m[0].length]);
   return spans;
 }
