@@ -1,8 +1,13 @@
 import type { TimeRange } from '../../calendar.js';
 import { aiKindOf } from '../ingest/classify-user-agent.js';
-import { KIND } from '../store/day-sets.js';
+import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
+import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
+import { countViews } from './views.js';
+import { countVisitors, type Counts } from './visitors.js';
 
 /** What an AI agent reads for, by its kind in the agent list (src/analytics/ingest/ai-user-agents/ai-agents.json). */
 export type Purpose = 'searchIndex' | 'training' | 'assistant' | 'agent' | 'other';
@@ -26,7 +31,8 @@ export interface PurposeCounts {
   totalViews: number;
   /**
    * AI user agents from outside their operator's published ranges (spoofed): stored as bots, so in none of the
-   * other columns; always 0 under `visitors` (bots have no visitor identity)
+   * other columns; under `visitors`, the distinct visitor ids among them (0 for views stored before spoofed views
+   * were given one)
    */
   unverifiedAiViews: number;
 }
@@ -37,65 +43,75 @@ export interface PurposeSplit {
   pages: { path: string; views: PurposeCounts; visitors: PurposeCounts }[];
 }
 
-const zero = (): PurposeCounts => ({
-  humanViews: 0,
-  aiViews: 0,
-  searchIndexViews: 0,
-  trainingViews: 0,
-  assistantViews: 0,
-  agentViews: 0,
-  otherAiViews: 0,
-  totalViews: 0,
-  unverifiedAiViews: 0,
-});
+type Group = 'searchIndex' | 'training' | 'assistant' | 'agent' | 'otherAi' | 'unverifiedAi';
+const GROUPS: Group[] = ['searchIndex', 'training', 'assistant', 'agent', 'otherAi', 'unverifiedAi'];
 
-function add(counts: PurposeCounts, kind: number, agent: string | null, n: number): void {
-  if (kind === KIND.bot) {
-    counts.unverifiedAiViews += n;
-    return;
-  }
-  counts.totalViews += n;
-  if (kind === KIND.human) {
-    counts.humanViews += n;
-    return;
-  }
-  counts.aiViews += n;
-  const purpose = purposeOf(agent);
-  if (purpose === 'searchIndex') counts.searchIndexViews += n;
-  else if (purpose === 'training') counts.trainingViews += n;
-  else {
-    counts.otherAiViews += n;
-    if (purpose === 'assistant') counts.assistantViews += n;
-    if (purpose === 'agent') counts.agentViews += n;
-  }
+/** The purpose columns an agent cell counts in (views add up across them; visitors are unions per column). */
+function groupsOf(kind: number, agent: string): Group[] {
+  if (kind === KIND.bot) return ['unverifiedAi'];
+  if (kind !== KIND.ai) return [];
+  const purpose = purposeOf(agent || null);
+  if (purpose === 'searchIndex' || purpose === 'training') return [purpose];
+  return purpose === 'other' ? ['otherAi'] : [purpose, 'otherAi'];
+}
+
+/** Views and distinct visitors per page (page 0: the site) of each purpose column, from the agent cells. */
+function countGroups(cells: CellData<Bitmap[]>[]) {
+  const members = new Map<Group, CellData<Bitmap[]>[]>(GROUPS.map((g) => [g, []]));
+  for (const data of cells) for (const g of groupsOf(data.cell.kind, data.cell.agent)) members.get(g)!.push(data);
+  return new Map(
+    GROUPS.map((g) => [g, { views: viewsByPage(members.get(g)!), visitors: distinctByPage(members.get(g)!) }]),
+  );
 }
 
 /**
- * Views and distinct visitors by purpose, per page and site-wide. An AI visitor is a client address with one agent,
- * so visitors of different agents are distinct and add up; a human counts once per page and once site-wide.
+ * Views and distinct visitors by purpose, per page and site-wide. Every visitors figure is a distinct count over
+ * its whole cell: `totalViews` is the visitors export's `total` (a visitor id seen as a browser and as an AI agent
+ * counts once), `aiViews` its `ai` (a visitor id used by two agents counts once), and each purpose column the union
+ * of its agents. Human, AI and total figures come from the day sets, the purpose columns from the agent rollup; both
+ * answer whole days from derived data and partial-day edges from raw events.
  */
 export async function purposeSplit(params: {
-  store: Pick<AnalyticsStore, 'purposeRows' | 'paths'>;
+  store: AnalyticsStore;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<PurposeSplit> {
-  const { store, projectId, range } = params;
-  const { byPage, site } = await store.purposeRows(projectId, range);
-  const totals = { views: zero(), visitors: zero() };
-  for (const r of site) {
-    add(totals.views, Number(r.kind), r.agent, Number(r.views));
-    add(totals.visitors, Number(r.kind), r.agent, Number(r.visitors));
-  }
-  const pages = new Map<number, { views: PurposeCounts; visitors: PurposeCounts }>();
-  for (const r of byPage) {
-    const id = Number(r.pageId);
-    let page = pages.get(id);
-    if (!page) pages.set(id, (page = { views: zero(), visitors: zero() }));
-    add(page.views, Number(r.kind), r.agent, Number(r.views));
-    add(page.visitors, Number(r.kind), r.agent, Number(r.visitors));
-  }
-  const paths = await store.paths(projectId, pages.keys());
-  const rows = [...pages].map(([id, c]) => ({ path: paths.get(id) ?? `#${id}`, ...c }));
+  const { store, projectId } = params;
+  const [views, visitors, groups] = await Promise.all([
+    countViews(params),
+    countVisitors(params),
+    withAgentCells(params, countGroups),
+  ]);
+  const counts = (page: number): { views: PurposeCounts; visitors: PurposeCounts } => {
+    const site = page === SITE_PAGE;
+    const v = site ? views.totals : views.pages.get(page);
+    const u = site ? visitors.totals : visitors.pages.get(page);
+    const groupViews = (g: Group) =>
+      site ? sum(groups.get(g)!.views.values()) : (groups.get(g)!.views.get(page) ?? 0);
+    const groupVisitors = (g: Group) => groups.get(g)!.visitors.get(page) ?? 0;
+    const column = (base: Counts | undefined, of: (g: Group) => number): PurposeCounts => ({
+      humanViews: base?.human ?? 0,
+      aiViews: base?.ai ?? 0,
+      searchIndexViews: of('searchIndex'),
+      trainingViews: of('training'),
+      assistantViews: of('assistant'),
+      agentViews: of('agent'),
+      otherAiViews: of('otherAi'),
+      totalViews: base?.total ?? 0,
+      unverifiedAiViews: of('unverifiedAi'),
+    });
+    return { views: column(v, groupViews), visitors: column(u, groupVisitors) };
+  };
+  const pageIds = new Set([...views.pages.keys(), ...groups.get('unverifiedAi')!.views.keys()]);
+  const paths = await store.paths(projectId, pageIds);
+  const rows = [...pageIds].map((id) => ({ path: paths.get(id) ?? `#${id}`, ...counts(id) }));
   rows.sort((a, b) => b.views.totalViews - a.views.totalViews || compareCodePoints(a.path, b.path));
-  return { totals, pages: rows };
+  return { totals: counts(SITE_PAGE), pages: rows };
+}
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const n of values) total += n;
+  return total;
 }
