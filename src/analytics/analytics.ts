@@ -75,13 +75,13 @@ export class Analytics {
   /** Which pages each AI agent (or operator) reads. */
   async aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
     await this.fold();
-    return agentPages({ store: this.store, projectId, range, by });
+    return agentPages({ store: this.store, cache: this.cache, projectId, range, by });
   }
 
   /** Humans an AI assistant sent, per assistant and per page. */
   async aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
     await this.fold();
-    return aiReferrals({ store: this.store, projectId, range });
+    return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** AI requests answered 404, 410 or 5xx, from imported logs. */
@@ -202,7 +202,7 @@ export class Analytics {
   /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
   async aiAgents(projectId: string, range: TimeRange): Promise<AgentsReport> {
     await this.fold();
-    return aiAgents({ store: this.store, projectId, range });
+    return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }
 
   async close(): Promise<void> {

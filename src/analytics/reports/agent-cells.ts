@@ -1,27 +1,132 @@
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import { addToCells, cellOf, type CellData } from '../store/rollups/agent-days.js';
-import { splitRange, unionOf } from './range-sources.js';
+import type { DayCache } from '../store/day-cache.js';
+import { addToCells, cellKey, cellOf, type CellData } from '../store/rollups/agent-days.js';
+import { segmentsOf, splitRange, unionOf } from './range-sources.js';
 
-/** A range's agent cells: every bitmap in them belongs to the caller until `dispose()`. */
+/** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
   cells: CellData<Bitmap[]>[];
   dispose(): void;
 }
 
+/** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
+interface SegmentCells {
+  cells: Map<string, CellData<Bitmap>>;
+  bytes: number;
+}
+
+interface Context {
+  store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations'>;
+  cache: DayCache;
+  projectId: string;
+  generations: Map<number, number>;
+}
+
+async function dayCells(ctx: Context, day: number): Promise<SegmentCells | undefined> {
+  const generation = ctx.generations.get(day);
+  if (generation === undefined) return undefined;
+  const key = `${ctx.projectId}:agents:1:${day}`;
+  const cached = ctx.cache.get<SegmentCells>(key, String(generation));
+  if (cached) return cached;
+  const loaded = await ctx.store.agentDays(ctx.projectId, day, day + 1);
+  const data = mergeCells([...loaded.values()].map((cell) => ({ ...cell })));
+  ctx.cache.set(key, String(generation), data);
+  return data;
+}
+
+/**
+ * The cells of `size` days from `start`, merged from its four quarter segments and cached under the generations of
+ * its days (as the day sets' unions are, see range-sources.ts): a union over past days is built once.
+ */
+async function segmentCells(ctx: Context, start: number, size: number): Promise<SegmentCells | undefined> {
+  if (size === 1) return dayCells(ctx, start);
+  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
+  if (generations.every((g) => g === 0)) return undefined;
+  const key = `${ctx.projectId}:agents:${size}:${start}`;
+  const version = generations.join(',');
+  const cached = ctx.cache.get<SegmentCells>(key, version);
+  if (cached) return cached;
+  const quarter = size / 4;
+  const children: CellData<Bitmap[]>[] = [];
+  for (let i = 0; i < 4; i++) {
+    const child = await segmentCells(ctx, start + i * quarter, quarter);
+    for (const cell of child?.cells.values() ?? []) {
+      children.push({ ...cell, parts: new Map([...cell.parts].map(([part, bitmap]) => [part, [bitmap]])) });
+    }
+  }
+  const data = mergeCells(children);
+  ctx.cache.set(key, version, data);
+  return data;
+}
+
+/** Cells of the same key merged: views added, bitmaps united per part (a single bitmap is shared, not copied). */
+function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
+  const grouped = new Map<
+    string,
+    { cell: CellData<Bitmap[]>['cell']; parts: Map<number, Bitmap[]>; views: Map<number, number> }
+  >();
+  for (const data of list) {
+    const key = cellKey(data.cell);
+    let target = grouped.get(key);
+    if (!target) grouped.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
+    for (const [page, n] of data.views) target.views.set(page, (target.views.get(page) ?? 0) + n);
+    for (const [part, bitmaps] of data.parts) target.parts.set(part, [...(target.parts.get(part) ?? []), ...bitmaps]);
+  }
+  const cells = new Map<string, CellData<Bitmap>>();
+  let bytes = 0;
+  for (const [key, data] of grouped) {
+    const parts = new Map<number, Bitmap>();
+    for (const [part, bitmaps] of data.parts) {
+      const union = bitmaps.length === 1 ? bitmaps[0] : unionOf(bitmaps);
+      bytes += union.getSerializationSizeInBytes(true);
+      parts.set(part, union);
+    }
+    bytes += data.views.size * 16;
+    cells.set(key, { cell: data.cell, parts, views: data.views });
+  }
+  return { cells, bytes };
+}
+
 /**
  * The agent rollup's cells over a range, answered as the visitors export answers a range: its whole days from the
- * rollup, its partial-day edges from raw events (see splitRange).
+ * rollup (cached unions of aligned segments of days), its partial-day edges from raw events (see splitRange).
  */
 export async function gatherAgentCells(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations'>;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCells> {
   const { store, projectId, range } = params;
   const { days, edges } = splitRange(range);
-  const cells = days ? await store.agentDays(projectId, days[0], days[1]) : new Map<string, CellData<Bitmap[]>>();
+  const cells = new Map<string, CellData<Bitmap[]>>();
+  const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
+    const key = cellKey(data.cell);
+    let target = cells.get(key);
+    if (!target) cells.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
+    return target;
+  };
+  const addViews = (target: CellData<Bitmap[]>, views: Map<number, number>) => {
+    for (const [page, n] of views) target.views.set(page, (target.views.get(page) ?? 0) + n);
+  };
+  const addBitmap = (target: CellData<Bitmap[]>, part: number, bitmap: Bitmap) => {
+    const list = target.parts.get(part);
+    if (list) list.push(bitmap);
+    else target.parts.set(part, [bitmap]);
+  };
+  if (days) {
+    const ctx: Context = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
+    for (const [start, size] of segmentsOf(days[0], days[1])) {
+      const segment = await segmentCells(ctx, start, size);
+      for (const data of segment?.cells.values() ?? []) {
+        const target = cellFor(data);
+        addViews(target, data.views);
+        for (const [part, bitmap] of data.parts) addBitmap(target, part, bitmap);
+      }
+    }
+  }
   const pending = new Map<string, CellData<number[]>>();
   for (const edge of edges) {
     for (const e of await store.agentEdgeEvents(projectId, edge)) {
@@ -29,22 +134,21 @@ export async function gatherAgentCells(params: {
       if (cell) addToCells(pending, cell, e);
     }
   }
-  for (const [key, data] of pending) {
-    let target = cells.get(key);
-    if (!target) cells.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
-    for (const [page, n] of data.views) target.views.set(page, (target.views.get(page) ?? 0) + n);
+  // the edges' bitmaps are built here and are the only ones the caller frees
+  const owned: Bitmap[] = [];
+  for (const data of pending.values()) {
+    const target = cellFor(data);
+    addViews(target, data.views);
     for (const [part, keys] of data.parts) {
-      const list = target.parts.get(part);
       const bitmap = new RoaringBitmap32(keys);
-      if (list) list.push(bitmap);
-      else target.parts.set(part, [bitmap]);
+      owned.push(bitmap);
+      addBitmap(target, part, bitmap);
     }
   }
-  const list = [...cells.values()];
   return {
-    cells: list,
+    cells: [...cells.values()],
     dispose: () => {
-      for (const data of list) for (const bitmaps of data.parts.values()) for (const b of bitmaps) b.dispose();
+      for (const bitmap of owned) bitmap.dispose();
     },
   };
 }

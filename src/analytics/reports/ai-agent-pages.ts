@@ -2,6 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { operatorOf } from '../ingest/classify-user-agent.js';
 import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
@@ -20,7 +21,8 @@ export interface AgentPage {
  * and path ascending. Every row is returned; callers page through them.
  */
 export async function agentPages(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'paths'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'paths'>;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
   by: 'agent' | 'operator';

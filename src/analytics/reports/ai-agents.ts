@@ -2,6 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
 import { KIND, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
@@ -39,7 +40,8 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  * agent brought both verified and unverifiable in the range is verified: the two columns split `visitors` exactly.
  */
 export async function aiAgents(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations'>;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {

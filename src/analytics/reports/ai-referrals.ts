@@ -1,6 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { distinctByPage, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
 
@@ -13,7 +14,8 @@ export interface Referrals {
 
 /** Humans who arrived from an AI assistant (by referrer or `utm_source`), per assistant and per page. */
 export async function aiReferrals(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'paths'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'paths'>;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<Referrals> {

@@ -127,6 +127,20 @@ export const agentDaysRollup: Rollup = {
       const [projectId, day] = dayKey.split('\0');
       for (const data of cells.values()) await mergeCell(tx, projectId, Number(day), data);
     }
+    // cached copies of a day are checked against its generation: days with only spoofed views change here alone
+    await tx.insertMany({
+      table: 'AnalyticsDay',
+      columns: [
+        ['projectId', 'text'],
+        ['day', 'int'],
+        ['generation', 'int'],
+      ],
+      rows: [...byDay.keys()].map((key) => {
+        const [projectId, day] = key.split('\0');
+        return [projectId, Number(day), 1];
+      }),
+      suffix: 'ON CONFLICT ("projectId", "day") DO UPDATE SET "generation" = "AnalyticsDay"."generation" + 1',
+    });
   },
 };
 
