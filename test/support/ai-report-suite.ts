@@ -136,3 +136,37 @@ export function describeAiReport<T>(params: {
     });
   });
 }
+
+/** A migrated database and an analytics store for the enclosing `describe`; read `ctx()` inside tests. */
+export function useReportStore(provider: (typeof PROVIDERS)[number]): () => ReportContext {
+  let database: TestDatabase | undefined;
+  let sql: Sql | undefined;
+  let ctx: ReportContext | undefined;
+  beforeAll(async () => {
+    database = await createEmptyDatabase(provider);
+    await migrateDatabase(database.target);
+    sql = openSql(database.target);
+    ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
+  });
+  afterAll(async () => {
+    await sql?.close();
+    await database?.drop();
+  });
+  return () => {
+    if (!ctx) throw new Error('useReportStore: the store exists only inside tests and hooks');
+    return ctx;
+  };
+}
+
+/** A stored event with defaults: 2026-11-20 10:00 UTC, page /a, no referrer, no key. */
+export function event(fields: Partial<NewEvent> & Pick<NewEvent, 'kind'>): NewEvent {
+  return {
+    ts: Date.UTC(2026, 10, 20, 10),
+    path: '/a',
+    visitorHash: null,
+    agent: null,
+    referrer: null,
+    key: null,
+    ...fields,
+  };
+}
