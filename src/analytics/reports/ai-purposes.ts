@@ -6,7 +6,6 @@ import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
-import { countViews } from './views.js';
 import { countVisitors, type Counts } from './visitors.js';
 
 /** What an AI agent reads for, by its kind in the agent list (src/analytics/ingest/ai-user-agents/ai-agents.json). */
@@ -43,16 +42,18 @@ export interface PurposeSplit {
   pages: { path: string; views: PurposeCounts; visitors: PurposeCounts }[];
 }
 
-type Group = 'searchIndex' | 'training' | 'assistant' | 'agent' | 'otherAi' | 'unverifiedAi';
-const GROUPS: Group[] = ['searchIndex', 'training', 'assistant', 'agent', 'otherAi', 'unverifiedAi'];
+type Group = 'human' | 'ai' | 'searchIndex' | 'training' | 'assistant' | 'agent' | 'otherAi' | 'unverifiedAi';
+const GROUPS: Group[] = ['human', 'ai', 'searchIndex', 'training', 'assistant', 'agent', 'otherAi', 'unverifiedAi'];
+/** Columns whose visitors come from the day sets (as in the export), not from unions of agent cells. */
+const VIEWS_ONLY = new Set<Group>(['human', 'ai']);
 
 /** The purpose columns an agent cell counts in (views add up across them; visitors are unions per column). */
 function groupsOf(kind: number, agent: string): Group[] {
   if (kind === KIND.bot) return ['unverifiedAi'];
-  if (kind !== KIND.ai) return [];
+  if (kind === KIND.human) return ['human'];
   const purpose = purposeOf(agent || null);
-  if (purpose === 'searchIndex' || purpose === 'training') return [purpose];
-  return purpose === 'other' ? ['otherAi'] : [purpose, 'otherAi'];
+  if (purpose === 'searchIndex' || purpose === 'training') return ['ai', purpose];
+  return purpose === 'other' ? ['ai', 'otherAi'] : ['ai', purpose, 'otherAi'];
 }
 
 /** Views and distinct visitors per page (page 0: the site) of each purpose column, from the agent cells. */
@@ -60,7 +61,10 @@ function countGroups(cells: CellData<Bitmap[]>[]) {
   const members = new Map<Group, CellData<Bitmap[]>[]>(GROUPS.map((g) => [g, []]));
   for (const data of cells) for (const g of groupsOf(data.cell.kind, data.cell.agent)) members.get(g)!.push(data);
   return new Map(
-    GROUPS.map((g) => [g, { views: viewsByPage(members.get(g)!), visitors: distinctByPage(members.get(g)!) }]),
+    GROUPS.map((g) => {
+      const list = members.get(g)!;
+      return [g, { views: viewsByPage(list), visitors: VIEWS_ONLY.has(g) ? new Map() : distinctByPage(list) }];
+    }),
   );
 }
 
@@ -68,8 +72,8 @@ function countGroups(cells: CellData<Bitmap[]>[]) {
  * Views and distinct visitors by purpose, per page and site-wide. Every visitors figure is a distinct count over
  * its whole cell: `totalViews` is the visitors export's `total` (a visitor id seen as a browser and as an AI agent
  * counts once), `aiViews` its `ai` (a visitor id used by two agents counts once), and each purpose column the union
- * of its agents. Human, AI and total figures come from the day sets, the purpose columns from the agent rollup; both
- * answer whole days from derived data and partial-day edges from raw events.
+ * of its agents. Human, AI and total visitors come from the day sets (as in the export), everything else from the
+ * agent rollup; both answer whole days from derived data and partial-day edges from raw events.
  */
 export async function purposeSplit(params: {
   store: AnalyticsStore;
@@ -78,36 +82,43 @@ export async function purposeSplit(params: {
   range: TimeRange;
 }): Promise<PurposeSplit> {
   const { store, projectId } = params;
-  const [views, visitors, groups] = await Promise.all([
-    countViews(params),
-    countVisitors(params),
-    withAgentCells(params, countGroups),
-  ]);
-  const counts = (page: number): { views: PurposeCounts; visitors: PurposeCounts } => {
-    const site = page === SITE_PAGE;
-    const v = site ? views.totals : views.pages.get(page);
-    const u = site ? visitors.totals : visitors.pages.get(page);
-    const groupViews = (g: Group) =>
-      site ? sum(groups.get(g)!.views.values()) : (groups.get(g)!.views.get(page) ?? 0);
-    const groupVisitors = (g: Group) => groups.get(g)!.visitors.get(page) ?? 0;
-    const column = (base: Counts | undefined, of: (g: Group) => number): PurposeCounts => ({
-      humanViews: base?.human ?? 0,
-      aiViews: base?.ai ?? 0,
-      searchIndexViews: of('searchIndex'),
-      trainingViews: of('training'),
-      assistantViews: of('assistant'),
-      agentViews: of('agent'),
-      otherAiViews: of('otherAi'),
-      totalViews: base?.total ?? 0,
-      unverifiedAiViews: of('unverifiedAi'),
-    });
-    return { views: column(v, groupViews), visitors: column(u, groupVisitors) };
-  };
-  const pageIds = new Set([...views.pages.keys(), ...groups.get('unverifiedAi')!.views.keys()]);
+  const [visitors, groups] = await Promise.all([countVisitors(params), withAgentCells(params, countGroups)]);
+  const g = (group: Group) => groups.get(group)!;
+  const [human, ai, searchIndex, training, assistant, agent, otherAi, unverifiedAi] = GROUPS.map(g);
+  const at = (figures: Map<number, number>, page: number) => figures.get(page) ?? 0;
+  const counts = (page: number, views: (figures: Map<number, number>) => number, people: Counts | undefined) => ({
+    views: {
+      humanViews: views(human.views),
+      aiViews: views(ai.views),
+      searchIndexViews: views(searchIndex.views),
+      trainingViews: views(training.views),
+      assistantViews: views(assistant.views),
+      agentViews: views(agent.views),
+      otherAiViews: views(otherAi.views),
+      totalViews: views(human.views) + views(ai.views),
+      unverifiedAiViews: views(unverifiedAi.views),
+    },
+    visitors: {
+      humanViews: people?.human ?? 0,
+      aiViews: people?.ai ?? 0,
+      searchIndexViews: at(searchIndex.visitors, page),
+      trainingViews: at(training.visitors, page),
+      assistantViews: at(assistant.visitors, page),
+      agentViews: at(agent.visitors, page),
+      otherAiViews: at(otherAi.visitors, page),
+      totalViews: people?.total ?? 0,
+      unverifiedAiViews: at(unverifiedAi.visitors, page),
+    },
+  });
+  const pageIds = new Set([...human.views.keys(), ...ai.views.keys(), ...unverifiedAi.views.keys()]);
   const paths = await store.paths(projectId, pageIds);
-  const rows = [...pageIds].map((id) => ({ path: paths.get(id) ?? `#${id}`, ...counts(id) }));
+  const rows = [];
+  for (const id of pageIds) {
+    const figures = counts(id, (views) => at(views, id), visitors.pages.get(id));
+    rows.push({ path: paths.get(id) ?? `#${id}`, ...figures });
+  }
   rows.sort((a, b) => b.views.totalViews - a.views.totalViews || compareCodePoints(a.path, b.path));
-  return { totals: counts(SITE_PAGE), pages: rows };
+  return { totals: counts(SITE_PAGE, (views) => sum(views.values()), visitors.totals), pages: rows };
 }
 
 function sum(values: Iterable<number>): number {

@@ -2,6 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
+import { isPlainHuman } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { distinctByPage, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
 
@@ -22,7 +23,7 @@ export async function aiReferrals(params: {
   const { store, projectId } = params;
   const counted = await withAgentCells(params, (cells) =>
     cells
-      .filter((data) => data.cell.kind === KIND.human)
+      .filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell))
       .map((data) => ({
         assistant: data.cell.agent.replace(/^via /, ''),
         views: totalViews([data]),

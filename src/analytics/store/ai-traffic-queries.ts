@@ -13,8 +13,8 @@ export interface AgentEdgeEvent {
 }
 
 /**
- * The raw page views of the range that count in the agent rollup's cells (AI views, humans with a referring
- * assistant, spoofed AI user agents): the partial days at the edges of a report's range, which no rollup holds.
+ * The raw page views of the range that count in the agent rollup's cells (AI and human views, spoofed AI user
+ * agents): the partial days at the edges of a report's range, which no rollup holds.
  */
 export async function agentEdgeEvents(
   sql: Sql,
@@ -22,8 +22,8 @@ export async function agentEdgeEvents(
 ): Promise<AgentEdgeEvent[]> {
   const rows = await sql.rows(
     `SELECT "pageId", "visitorId", "kind", "agent", "verification" FROM "AnalyticsEvent"
-      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND ("kind" = ${KIND.ai}
-         OR ("kind" = ${KIND.human} AND "agent" IS NOT NULL) OR ("kind" = ${KIND.bot} AND "agent" LIKE '${UNVERIFIED_PREFIX}%'))`,
+      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?
+        AND ("kind" IN (${KIND.human}, ${KIND.ai}) OR ("kind" = ${KIND.bot} AND "agent" LIKE '${UNVERIFIED_PREFIX}%'))`,
     [params.projectId, params.range.from, params.range.to],
   );
   return rows.map(([pageId, visitorId, kind, agent, verification]) => ({

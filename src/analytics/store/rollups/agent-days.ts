@@ -7,30 +7,36 @@ import type { FoldedEvent, Rollup } from './rollup.js';
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
  * pages, referrals, agents). A cell is (kind, agent, verification); its visitors are (page, visitor) bitmaps split
  * into parts exactly like the day sets (page 0 is the whole site), so any union of cells over any days is exact.
+ * Humans no assistant sent have a views-only cell.
  */
 
 export interface AgentCell {
-  /** KIND.ai an AI agent, KIND.human humans an assistant sent ("via <assistant>"), KIND.bot a spoofed AI agent */
+  /** KIND.ai an AI agent, KIND.human humans (agent "via <assistant>" when one sent them), KIND.bot a spoofed AI agent */
   kind: number;
-  /** "" for an unnamed AI agent */
+  /** "" for an unnamed AI agent, and for humans no assistant sent */
   agent: string;
   /** AI: VERIFICATION.verified or .unverifiable (a stored null is unverifiable); 0 for the other kinds */
   verification: number;
 }
 
-/** The cell an event counts in, or undefined for a plain human view or another bot's. */
+/** The cell an event counts in, or undefined for another bot's view. */
 export function cellOf(e: { kind: number; agent: string | null; verification: number | null }): AgentCell | undefined {
   if (e.kind === KIND.ai) {
     const verification = e.verification === VERIFICATION.verified ? VERIFICATION.verified : VERIFICATION.unverifiable;
     return { kind: KIND.ai, agent: e.agent ?? '', verification };
   }
-  if (e.kind === KIND.human)
-    return e.agent === null ? undefined : { kind: KIND.human, agent: e.agent, verification: 0 };
+  if (e.kind === KIND.human) return { kind: KIND.human, agent: e.agent ?? '', verification: 0 };
   if (e.kind === KIND.bot && e.agent?.startsWith(UNVERIFIED_PREFIX)) {
     return { kind: KIND.bot, agent: e.agent, verification: 0 };
   }
   return undefined;
 }
+
+/**
+ * Humans no assistant sent: views only (their visitors are in the day sets), so the purposes report reads every
+ * view it shows from the rollup.
+ */
+export const isPlainHuman = (c: AgentCell) => c.kind === KIND.human && c.agent === '';
 
 export const cellKey = (c: AgentCell) => `${c.kind}\0${c.verification}\0${c.agent}`;
 
@@ -52,7 +58,7 @@ export function addToCells(
   if (!data) cells.set(key, (data = { cell, parts: new Map(), views: new Map() }));
   data.views.set(e.pageId, (data.views.get(e.pageId) ?? 0) + 1);
   // spoofed views stored before they were given a visitor have views and no visitors
-  if (e.visitorId !== null) addPair(data.parts, e.pageId, e.visitorId);
+  if (e.visitorId !== null && !isPlainHuman(cell)) addPair(data.parts, e.pageId, e.visitorId);
 }
 
 /** Views by page as little-endian uint32 pairs (pageId, views), ascending by page. */
