@@ -15,6 +15,7 @@ export const REPORTS = [
   { name: 'ai/purposes (CSV)', path: 'ai/purposes', query: '&format=csv' },
   { name: 'ai/agent-pages', path: 'ai/agent-pages', query: '' },
   { name: 'ai/referrals', path: 'ai/referrals', query: '' },
+  { name: 'agents', path: 'agents', query: '' },
   { name: 'ai/misses', path: 'ai/misses', query: '' },
   { name: 'feedback', path: 'feedback', query: '' },
   { name: 'feedback/by-page', path: 'feedback/by-page', query: '' },
@@ -198,7 +199,7 @@ const pct = (xs: number[], p: number) =>
 function rowsOf(body: string, csv: boolean): number {
   if (csv) return body.split('\r\n').length - 2;
   const out = JSON.parse(body) as Record<string, unknown>;
-  const list = out.pages ?? out.rows ?? out.feedback ?? out.searches;
+  const list = out.pages ?? out.rows ?? out.feedback ?? out.searches ?? out.agents;
   return Array.isArray(list) ? list.length : -1;
 }
 
