@@ -83,7 +83,7 @@ function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
       bytes += union.getSerializationSizeInBytes(true);
       parts.set(part, union);
     }
-    bytes += data.views.size * 16;
+    bytes += data.views.size * 64; // a Map entry, roughly
     cells.set(key, { cell: data.cell, parts, views: data.views });
   }
   return { cells, bytes };
