@@ -31,7 +31,7 @@ async function dayCells(ctx: Context, day: number): Promise<SegmentCells | undef
   const cached = ctx.cache.get<SegmentCells>(key, String(generation));
   if (cached) return cached;
   const loaded = await ctx.store.agentDays(ctx.projectId, day, day + 1);
-  const data = mergeCells([...loaded.values()].map((cell) => ({ ...cell })));
+  const data = mergeCells([...loaded.values()]);
   ctx.cache.set(key, String(generation), data);
   return data;
 }
