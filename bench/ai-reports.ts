@@ -1,7 +1,8 @@
 /**
  * The AI-traffic and reader-signal reports' part of bench/analytics.ts: what those reports read besides page views
  * (AI agents' failed requests from a server log, feedback, searches), and p50/p95 of each report over 1/7/30 days.
- * These reports scan the range's stored rows rather than the exports' day sets, so their cost grows with the range.
+ * The AI-traffic reports and `agents` read the agent rollup beside the day sets; misses, feedback and searches scan
+ * the range's stored rows, so their cost grows with the range.
  */
 const DAY = 86_400_000;
 const DAYS = 30;
