@@ -19,7 +19,7 @@ import { recordAiMisses, type Miss } from './ingest/record-ai-misses.js';
 import { storePageViews } from './ingest/store-page-views.js';
 import { AgentRanges } from './ingest/verify-agent.js';
 import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
-import { aiAgents, type AgentCounts } from './reports/ai-agents.js';
+import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
 import { purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
@@ -67,18 +67,21 @@ export class Analytics {
   }
 
   /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
-  aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
-    return purposeSplit({ store: this.store, projectId, range });
+  async aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
+    await this.fold();
+    return purposeSplit({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** Which pages each AI agent (or operator) reads. */
-  aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
-    return agentPages({ store: this.store, projectId, range, by });
+  async aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
+    await this.fold();
+    return agentPages({ store: this.store, cache: this.cache, projectId, range, by });
   }
 
   /** Humans an AI assistant sent, per assistant and per page. */
-  aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
-    return aiReferrals({ store: this.store, projectId, range });
+  async aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
+    await this.fold();
+    return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** AI requests answered 404, 410 or 5xx, from imported logs. */
@@ -196,9 +199,10 @@ export class Analytics {
     return dailyVisitors({ store: this.store, cache: this.cache, projectId, range });
   }
 
-  /** AI traffic by agent over the range, most visitors first (from the raw page views, which keep the agent name). */
-  aiAgents(projectId: string, range: TimeRange): Promise<AgentCounts[]> {
-    return aiAgents({ store: this.store, projectId, range });
+  /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
+  async aiAgents(projectId: string, range: TimeRange): Promise<AgentsReport> {
+    await this.fold();
+    return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }
 
   async close(): Promise<void> {

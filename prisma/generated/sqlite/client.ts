@@ -87,6 +87,16 @@ export type AnalyticsState = Prisma.AnalyticsStateModel
  */
 export type AnalyticsAiMiss = Prisma.AnalyticsAiMissModel
 /**
+ * Model AnalyticsAgentDaySet
+ * 
+ */
+export type AnalyticsAgentDaySet = Prisma.AnalyticsAgentDaySetModel
+/**
+ * Model AnalyticsAgentDayViews
+ * 
+ */
+export type AnalyticsAgentDayViews = Prisma.AnalyticsAgentDayViewsModel
+/**
  * Model AutomationConfig
  * 
  */

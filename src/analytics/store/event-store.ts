@@ -4,8 +4,9 @@ import { Dictionaries } from './dictionaries.js';
 import { foldEvents } from './fold-events.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDay, type StoredDay } from './read-days.js';
-import { agentCounts, rawEvents } from './read-events.js';
-import { agentPageRows, purposeRows, referralRows } from './ai-traffic-queries.js';
+import { rawEvents } from './read-events.js';
+import { agentEdgeEvents } from './ai-traffic-queries.js';
+import { loadAgentDays } from './rollups/agent-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
 
 /**
@@ -44,21 +45,14 @@ export class AnalyticsStore {
     return rawEvents(this.sql, { projectId, range });
   }
 
-  /** AI page views in the range by agent name (null when unnamed): distinct visitors and views. */
-  agentCounts(projectId: string, range: TimeRange) {
-    return agentCounts(this.sql, { projectId, range });
+  /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
+  agentDays(projectId: string, fromDay: number, toDay: number) {
+    return loadAgentDays(this.sql, { projectId, fromDay, toDay });
   }
 
-  purposeRows(projectId: string, range: TimeRange) {
-    return purposeRows(this.sql, { projectId, range });
-  }
-
-  agentPageRows(projectId: string, range: TimeRange) {
-    return agentPageRows(this.sql, { projectId, range });
-  }
-
-  referralRows(projectId: string, range: TimeRange) {
-    return referralRows(this.sql, { projectId, range });
+  /** Raw page views of the range that count in the agent rollup's cells, for the partial days at a range's edges. */
+  agentEdgeEvents(projectId: string, range: TimeRange) {
+    return agentEdgeEvents(this.sql, { projectId, range });
   }
 
   insertAiMisses(projectId: string, misses: StoredMiss[]): Promise<number> {

@@ -60,6 +60,8 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
+  AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -182,6 +184,31 @@ export const AnalyticsAiMissScalarFieldEnum = {
 } as const
 
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
+
+
+export const AnalyticsAgentDaySetScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  part: 'part',
+  pairs: 'pairs'
+} as const
+
+export type AnalyticsAgentDaySetScalarFieldEnum = (typeof AnalyticsAgentDaySetScalarFieldEnum)[keyof typeof AnalyticsAgentDaySetScalarFieldEnum]
+
+
+export const AnalyticsAgentDayViewsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  views: 'views'
+} as const
+
+export type AnalyticsAgentDayViewsScalarFieldEnum = (typeof AnalyticsAgentDayViewsScalarFieldEnum)[keyof typeof AnalyticsAgentDayViewsScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {

@@ -406,6 +406,8 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
+  AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -435,7 +437,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1102,6 +1104,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsAiMissCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiMissCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAgentDaySet: {
+      payload: Prisma.$AnalyticsAgentDaySetPayload<ExtArgs>
+      fields: Prisma.AnalyticsAgentDaySetFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAgentDaySetFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAgentDaySetFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAgentDaySetFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAgentDaySetFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAgentDaySetFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAgentDaySetCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAgentDaySetCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAgentDaySetCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAgentDaySetDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAgentDaySetUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAgentDaySetDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAgentDaySetUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAgentDaySetUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAgentDaySetUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAgentDaySetAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAgentDaySet>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAgentDaySetGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDaySetGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAgentDaySetCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDaySetCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAgentDayViews: {
+      payload: Prisma.$AnalyticsAgentDayViewsPayload<ExtArgs>
+      fields: Prisma.AnalyticsAgentDayViewsFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAgentDayViewsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAgentDayViewsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAgentDayViewsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAgentDayViewsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAgentDayViewsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAgentDayViewsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAgentDayViewsCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAgentDayViewsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAgentDayViewsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAgentDayViewsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAgentDayViewsDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAgentDayViewsUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAgentDayViewsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAgentDayViewsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAgentDayViewsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAgentDayViews>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAgentDayViewsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDayViewsGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAgentDayViewsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDayViewsCountAggregateOutputType> | number
         }
       }
     }
@@ -2269,6 +2419,31 @@ export const AnalyticsAiMissScalarFieldEnum = {
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
 
 
+export const AnalyticsAgentDaySetScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  part: 'part',
+  pairs: 'pairs'
+} as const
+
+export type AnalyticsAgentDaySetScalarFieldEnum = (typeof AnalyticsAgentDaySetScalarFieldEnum)[keyof typeof AnalyticsAgentDaySetScalarFieldEnum]
+
+
+export const AnalyticsAgentDayViewsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  views: 'views'
+} as const
+
+export type AnalyticsAgentDayViewsScalarFieldEnum = (typeof AnalyticsAgentDayViewsScalarFieldEnum)[keyof typeof AnalyticsAgentDayViewsScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -2730,6 +2905,8 @@ export type GlobalOmitConfig = {
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit
+  analyticsAgentDaySet?: Prisma.AnalyticsAgentDaySetOmit
+  analyticsAgentDayViews?: Prisma.AnalyticsAgentDayViewsOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit
