@@ -87,6 +87,11 @@ export type AnalyticsState = Prisma.AnalyticsStateModel
  */
 export type AnalyticsAiMiss = Prisma.AnalyticsAiMissModel
 /**
+ * Model AnalyticsDayAiMisses
+ * 
+ */
+export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
+/**
  * Model AutomationConfig
  * 
  */

@@ -63,6 +63,11 @@ export type AnalyticsState = Prisma.AnalyticsStateModel
  */
 export type AnalyticsAiMiss = Prisma.AnalyticsAiMissModel
 /**
+ * Model AnalyticsDayAiMisses
+ * 
+ */
+export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
+/**
  * Model AutomationConfig
  * 
  */

@@ -406,6 +406,7 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -435,7 +436,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsDayAiMisses" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1102,6 +1103,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsAiMissCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiMissCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsDayAiMisses: {
+      payload: Prisma.$AnalyticsDayAiMissesPayload<ExtArgs>
+      fields: Prisma.AnalyticsDayAiMissesFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDayAiMissesFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDayAiMissesFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDayAiMissesFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDayAiMissesFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDayAiMissesFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDayAiMissesCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDayAiMissesCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDayAiMissesCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDayAiMissesDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDayAiMissesUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDayAiMissesDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDayAiMissesUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDayAiMissesUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDayAiMissesUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDayAiMissesAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayAiMisses>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDayAiMissesGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDayAiMissesCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesCountAggregateOutputType> | number
         }
       }
     }
@@ -2269,6 +2344,18 @@ export const AnalyticsAiMissScalarFieldEnum = {
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
 
 
+export const AnalyticsDayAiMissesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  agent: 'agent',
+  status: 'status',
+  count: 'count'
+} as const
+
+export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -2729,6 +2816,7 @@ export type GlobalOmitConfig = {
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit
+  analyticsDayAiMisses?: Prisma.AnalyticsDayAiMissesOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit

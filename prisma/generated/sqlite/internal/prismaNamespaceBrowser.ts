@@ -60,6 +60,7 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -179,6 +180,18 @@ export const AnalyticsAiMissScalarFieldEnum = {
 } as const
 
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
+
+
+export const AnalyticsDayAiMissesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  agent: 'agent',
+  status: 'status',
+  count: 'count'
+} as const
+
+export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {
