@@ -1,6 +1,12 @@
+import path from 'node:path';
 import type { Sql } from '../../src/analytics/store/sql.js';
 import type { Rollup } from '../../src/analytics/store/rollups/rollup.js';
 import type { PageView } from '../../src/analytics/ingest/prepare-event.js';
+import type { Miss } from '../../src/analytics/ingest/record-ai-misses.js';
+import { Analytics } from '../../src/analytics/analytics.js';
+import type { TimeRange } from '../../src/calendar.js';
+import type { DatabaseTarget } from '../../src/db/database-url.js';
+import { createLogger } from '../../src/logger.js';
 
 export const DAY = 86_400_000;
 export const START = Date.UTC(2026, 9, 1);
@@ -36,7 +42,7 @@ export function randomViews(random: () => number, n: number, fromDay: number, da
       userAgent: UAS[Math.floor(random() * UAS.length)],
     };
     if (v % 3 === 0) view.visitorId = `u${v}`;
-    else view.ip = `198.51.100.${v}`;
+    else view.ip = v % 5 === 1 ? `203.0.113.${v}` : `198.51.100.${v}`;
     if (random() < 0.1) view.key = `k${Math.floor(random() * 20)}`;
     return view;
   });
@@ -94,4 +100,78 @@ export async function countingRollup(sql: Sql, table: string, fail?: () => boole
         projectId,
       ),
   };
+}
+
+/** AI requests a log showed answered 404, 410 or 5xx, some lines repeated (a re-import adds nothing). */
+export function randomMisses(random: () => number, n: number, fromDay: number, days: number): Miss[] {
+  return Array.from({ length: n }, () => ({
+    key: `miss${Math.floor(random() * n * 3)}`,
+    status: [404, 410, 500, 503][Math.floor(random() * 4)],
+    view: {
+      timestamp: Math.floor(START + (fromDay + random() * days) * DAY),
+      url: `/gone${Math.floor(random() * 6)}`,
+      userAgent: UAS[2 + Math.floor(random() * 2)],
+    },
+  }));
+}
+
+/**
+ * Traffic over 40 days in rounds, each folded before the next, later rounds bringing late events into days folded
+ * already: humans, AI, bots, unverified agents, duplicates, AI misses.
+ */
+export async function seedTraffic(analytics: Analytics, projectId: string, seed: number): Promise<void> {
+  const random = rng(seed);
+  for (let round = 0; round < 4; round++) {
+    const result = await analytics.ingest(projectId, randomViews(random, 350, round * 4, 40 - round * 8));
+    expect(result.rejected).toEqual([]);
+    await analytics.recordAiMisses(projectId, randomMisses(random, 60, round * 4, 40 - round * 8));
+    await analytics.fold();
+  }
+}
+
+/** The clock of the report tests: not a midnight, so the default range has partial days at both ends. */
+export const NOW = START + 45 * DAY + 7 * 3_600_000 + 123;
+
+/**
+ * Ranges of every shape: the default range, empty ones (before the data, one millisecond), whole days, partial days,
+ * one day, edges one millisecond either side of midnight UTC, ranges inside one day.
+ */
+export function randomRanges(random: () => number, n: number): TimeRange[] {
+  const day = () => START + Math.floor(random() * 50 - 5) * DAY;
+  const ms = () => 1 + Math.floor(random() * (DAY - 2));
+  const ranges: TimeRange[] = [
+    { from: NOW - 30 * DAY, to: NOW },
+    { from: START - 10 * DAY, to: START - 2 * DAY },
+    { from: START + 3 * DAY + 5, to: START + 3 * DAY + 6 },
+    { from: START, to: START + 40 * DAY },
+  ];
+  for (let i = 0; ranges.length < n; i++) {
+    const a = day();
+    const shapes: TimeRange[] = [
+      { from: a, to: a + (1 + Math.floor(random() * 30)) * DAY },
+      { from: a + ms(), to: a + ms() + Math.floor(random() * 30) * DAY + DAY },
+      { from: a, to: a + DAY },
+      { from: a - 1, to: a + Math.floor(random() * 20) * DAY + 1 },
+      { from: a + 1, to: a + Math.floor(random() * 20) * DAY - 1 + DAY },
+      { from: a + ms(), to: a + DAY },
+    ];
+    const range = shapes[i % shapes.length];
+    if (range.from < range.to) ranges.push(range);
+  }
+  return ranges;
+}
+
+/** GPTBot's published range in the report tests: 203.0.113.0/24 (others of its views are unverified) */
+const RANGES = path.resolve(import.meta.dirname, '../fixtures/analytics/ai-ranges.json');
+
+/** An analytics service for report tests (verifying agents against the shipped ranges: some are unverified). */
+export function reportAnalytics(target: DatabaseTarget): Analytics {
+  return new Analytics({
+    target,
+    secret: 'report-rollups-secret-report-rollups-00',
+    config: { saltRotation: 'never', trustedProxyHeader: undefined, cacheMb: 64, aiRangesFile: RANGES },
+    logger: createLogger('silent'),
+    clock: () => new Date(NOW),
+    autoFold: false,
+  });
 }
