@@ -3,6 +3,8 @@ import type { Sql } from '../../src/analytics/store/sql.js';
 import type { Rollup } from '../../src/analytics/store/rollups/rollup.js';
 import type { PageView } from '../../src/analytics/ingest/prepare-event.js';
 import type { Miss } from '../../src/analytics/ingest/record-ai-misses.js';
+import type { FeedbackSubmission } from '../../src/analytics/signals/submit-feedback.js';
+import type { SearchSubmission } from '../../src/analytics/signals/submit-searches.js';
 import { Analytics } from '../../src/analytics/analytics.js';
 import type { TimeRange } from '../../src/calendar.js';
 import type { DatabaseTarget } from '../../src/db/database-url.js';
@@ -173,5 +175,40 @@ export function reportAnalytics(target: DatabaseTarget): Analytics {
     logger: createLogger('silent'),
     clock: () => new Date(NOW),
     autoFold: false,
+  });
+}
+
+const SOURCES = ['code_snippet', 'contextual', 'agent', 'thumbs_only'] as const;
+export const STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed'] as const;
+
+/** Feedback from a trusted server (no visitor limit): any source, votes and comments, repeated keys. */
+export function randomFeedback(random: () => number, n: number, fromDay: number, days: number): FeedbackSubmission[] {
+  return Array.from({ length: n }, () => {
+    const source = SOURCES[Math.floor(random() * SOURCES.length)];
+    const vote = random();
+    const item: FeedbackSubmission = {
+      timestamp: Math.floor(START + (fromDay + random() * days) * DAY),
+      path: `/p${Math.floor(random() * random() * 12)}`,
+      source,
+      helpful: vote < 0.4 ? true : vote < 0.8 ? false : null,
+      comment: source === 'thumbs_only' ? null : `c${Math.floor(random() * 5)}`,
+    };
+    if (source === 'thumbs_only' && item.helpful === null) item.helpful = true;
+    if (source === 'code_snippet') item.code = 'x = 1';
+    if (random() < 0.15) item.key = `f${Math.floor(random() * 40)}`;
+    return item;
+  });
+}
+
+/** Searches and result clicks from a trusted server, repeated keys among them. */
+export function randomSearches(random: () => number, n: number, fromDay: number, days: number): SearchSubmission[] {
+  return Array.from({ length: n }, () => {
+    const item: SearchSubmission = {
+      timestamp: Math.floor(START + (fromDay + random() * days) * DAY),
+      query: `term ${Math.floor(random() * random() * 15)}`,
+    };
+    if (random() < 0.35) item.clickedPath = `/p${Math.floor(random() * 6)}`;
+    if (random() < 0.15) item.key = `s${Math.floor(random() * 40)}`;
+    return item;
   });
 }

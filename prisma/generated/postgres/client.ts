@@ -161,3 +161,18 @@ export type AnalyticsFeedbackChange = Prisma.AnalyticsFeedbackChangeModel
  * 
  */
 export type AnalyticsSearch = Prisma.AnalyticsSearchModel
+/**
+ * Model AnalyticsDayFeedback
+ * 
+ */
+export type AnalyticsDayFeedback = Prisma.AnalyticsDayFeedbackModel
+/**
+ * Model AnalyticsDaySearches
+ * 
+ */
+export type AnalyticsDaySearches = Prisma.AnalyticsDaySearchesModel
+/**
+ * Model AnalyticsDaySearchClicks
+ * 
+ */
+export type AnalyticsDaySearchClicks = Prisma.AnalyticsDaySearchClicksModel

@@ -1,14 +1,15 @@
 import type { Sql } from './sql.js';
 import { deriveEvents, EVENT_COLUMNS, type EventRow } from './derive-events.js';
 import { recountAiMisses } from './ai-misses.js';
+import { recountSignals } from '../signals/store/signal-rollups.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
 import { FOLDED, readMarks, rebuildMark, rollupMark, writeMarks } from './rollups/rollup-marks.js';
 
 const REBUILD_CHUNK = 100_000;
 
-/** Derived tables every rebuild clears, beside the rollups' own. */
-const DERIVED_TABLES = ['AnalyticsDaySet', 'AnalyticsDayViews', 'AnalyticsDayAiMisses'];
+/** Derived tables every rebuild clears, beside the rollups' own (those of misses and reader signals are recounted). */
+const DERIVED_TABLES = ['AnalyticsDaySet', 'AnalyticsDayViews'];
 
 export interface RebuildProgress {
   projectId: string;
@@ -46,7 +47,9 @@ async function rebuildProject(
       await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
     // kept and bumped, never reset: a cached copy made under an old generation must not match a new one
     await tx.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', [projectId]);
+    // derived from rows that are never folded: recounted whole, in this transaction
     await recountAiMisses(tx, projectId);
+    await recountSignals(tx, projectId);
     return marks;
   });
   const folded = limits.get(FOLDED)!;
@@ -83,7 +86,14 @@ async function rebuildProject(
 
 /** Every project with raw events, misses or derived rows. */
 async function derivedProjects(sql: Sql, rollups: Rollup[]): Promise<string[]> {
-  const tables = ['AnalyticsPage', 'AnalyticsDay', 'AnalyticsAiMiss', ...rollups.flatMap((r) => r.tables)];
+  const tables = [
+    'AnalyticsPage',
+    'AnalyticsDay',
+    'AnalyticsAiMiss',
+    'AnalyticsFeedback',
+    'AnalyticsSearch',
+    ...rollups.flatMap((r) => r.tables),
+  ];
   const rows = await sql.query<{ projectId: string }>(
     tables.map((t) => `SELECT DISTINCT "projectId" AS "projectId" FROM "${t}"`).join(' UNION '),
   );
