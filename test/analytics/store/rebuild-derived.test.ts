@@ -7,7 +7,16 @@ import { RoaringBitmap32 } from '../../../src/analytics/store/day-sets.js';
 import { naiveVisitors } from '../../../src/analytics/store/naive-counts.js';
 import { createLogger } from '../../../src/logger.js';
 import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
-import { countingRollup, DAY, randomViews, rng, START, UAS } from '../../support/rollup-fixtures.js';
+import {
+  countingRollup,
+  DAY,
+  randomFeedback,
+  randomSearches,
+  randomViews,
+  rng,
+  START,
+  UAS,
+} from '../../support/rollup-fixtures.js';
 
 /** Every derived row of a project, decoded (day sets as sorted members), and the days' generations apart. */
 async function derivedState(sql: Sql, projectId: string, tables: string[]) {
@@ -22,7 +31,14 @@ async function derivedState(sql: Sql, projectId: string, tables: string[]) {
         .sort(([a], [b]) => (a < b ? -1 : 1)),
     ),
   };
-  for (const table of ['AnalyticsDayViews', 'AnalyticsDayAiMisses', ...tables]) {
+  for (const table of [
+    'AnalyticsDayViews',
+    'AnalyticsDayAiMisses',
+    'AnalyticsDayFeedback',
+    'AnalyticsDaySearches',
+    'AnalyticsDaySearchClicks',
+    ...tables,
+  ]) {
     const rows = await sql.query(`SELECT * FROM "${table}" WHERE "projectId" = ?`, [projectId]);
     state[table] = rows.map((r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? Number(v) : v))).sort();
   }
@@ -69,6 +85,8 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
           view: { timestamp: START + round * DAY + 7, url: '/gone', userAgent: UAS[2] },
         },
       ]);
+      await analytics.readerSignals().submitFeedback('prj_a', randomFeedback(random, 30, round * 3, 20), 'update');
+      await analytics.readerSignals().submitSearches('prj_a', randomSearches(random, 30, round * 3, 20));
       await foldEvents(sql, { rollups: [counting.rollup], chunk: 170 });
     }
   });
@@ -101,6 +119,9 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
     await sql.run('UPDATE "AnalyticsDayViews" SET "views" = "views" + 5 WHERE "projectId" = ?', ['prj_b']);
     await sql.run(`UPDATE "${counting.rollup.tables[0]}" SET "n" = "n" + 1 WHERE "projectId" = ?`, ['prj_b']);
     await sql.run('UPDATE "AnalyticsDayAiMisses" SET "count" = 99 WHERE "projectId" = ?', ['prj_a']);
+    const signals = await derivedState(sql, 'prj_a', []);
+    await sql.run('UPDATE "AnalyticsDayFeedback" SET "total" = "total" + 1 WHERE "projectId" = ?', ['prj_a']);
+    await sql.run('DELETE FROM "AnalyticsDaySearches" WHERE "projectId" = ?', ['prj_a']);
     const result = await rebuildDerived(sql, options());
     expect(result.projects).toBe(2);
     expect(await counting.stored()).toEqual(await counting.recount());
@@ -113,6 +134,9 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
       ['prj_b'],
     );
     expect(Number(views.n)).toBe(Number(raw.n));
+    const rebuilt = (await derivedState(sql, 'prj_a', [])).state;
+    for (const table of ['AnalyticsDayFeedback', 'AnalyticsDaySearches', 'AnalyticsDaySearchClicks'])
+      expect(rebuilt[table]).toEqual(signals.state[table]);
     const misses = await analytics.aiMisses('prj_a', { from: START, to: START + 10 * DAY });
     expect(misses).toEqual([{ path: '/gone', agent: 'GPTBot', status: 404, count: 6 }]);
   });
