@@ -170,7 +170,7 @@ function openAnalytics(base: Base): Analytics {
   const { config, secret, logger, clock } = base;
   const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
   // rollups added by an upgrade catch up after start-up; their reports read raw events until then
-  analytics.startBackfill();
+  void analytics.startBackfill();
   return analytics;
 }
 

@@ -174,16 +174,19 @@ export class Analytics {
 
   /**
    * Catches rollups added since the stored events were folded up with the fold, in the background, a chunk per
-   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events.
+   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. The
+   * promise settles (never rejects: a failure is logged) once every rollup is caught up or the service closes.
    */
-  startBackfill(): void {
+  startBackfill(): Promise<void> {
     const { logger } = this.params;
-    this.backfilling = this.store
+    const run = this.store
       .catchUpRollups({ stop: () => this.closing })
       .then((events) => {
         if (events) logger.info({ events }, 'analytics rollups caught up with the stored events');
       })
       .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'));
+    this.backfilling = run;
+    return run;
   }
 
   /** Brings every rollup up to the fold now (the CLI, and tests), reporting the event id reached. */
