@@ -206,8 +206,11 @@ export async function daysStoredSince(
   params: { table: 'AnalyticsFeedback' | 'AnalyticsSearch'; window: ListWindow },
 ): Promise<number[]> {
   const { table, window } = params;
+  // by the primary key from the snapshot on (a few rows), never along the (projectId, ts) index over the whole
+  // window, which SQLite would otherwise pick for its equality on projectId: `+` keeps it off that index
+  const project = tx.provider === 'sqlite' ? '+"projectId"' : '"projectId"';
   const rows = await tx.query<{ day: unknown }>(
-    `SELECT DISTINCT ${DAY} AS "day" FROM "${table}" WHERE "id" > ? AND "projectId" = ? AND "ts" >= ? AND "ts" < ?`,
+    `SELECT DISTINCT ${DAY} AS "day" FROM "${table}" WHERE "id" > ? AND ${project} = ? AND "ts" >= ? AND "ts" < ?`,
     [window.snapshot, window.projectId, window.from, window.to],
   );
   return rows.map((r) => Number(r.day));
@@ -215,9 +218,11 @@ export async function daysStoredSince(
 
 /** Days (in the window) of feedback rows changed after the window's change id. */
 export async function daysChangedSince(tx: Sql, window: ListWindow): Promise<number[]> {
+  // from the changes since (by their primary key), each to its row by its own: not along the feedback's time index
+  const project = tx.provider === 'sqlite' ? '+f."projectId"' : 'f."projectId"';
   const rows = await tx.query<{ day: unknown }>(
     `SELECT DISTINCT CAST(f."ts" / ${DAY_MS} AS INTEGER) AS "day" FROM "AnalyticsFeedbackChange" c JOIN "AnalyticsFeedback" f ON f."id" = c."feedbackId" ` +
-      'WHERE c."id" > ? AND f."projectId" = ? AND f."ts" >= ? AND f."ts" < ?',
+      `WHERE c."id" > ? AND ${project} = ? AND f."ts" >= ? AND f."ts" < ?`,
     [window.changes, window.projectId, window.from, window.to],
   );
   return rows.map((r) => Number(r.day));
