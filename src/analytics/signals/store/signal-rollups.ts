@@ -207,10 +207,11 @@ export async function daysStoredSince(
 ): Promise<number[]> {
   const { table, window } = params;
   // by the primary key from the snapshot on (a few rows), never along the (projectId, ts) index over the whole
-  // window, which SQLite would otherwise pick for its equality on projectId: `+` keeps it off that index
-  const project = tx.provider === 'sqlite' ? '+"projectId"' : '"projectId"';
+  // window, which both planners may pick (SQLite for the equality on projectId, PostgreSQL for the range on ts alone):
+  // expressions keep them off that index
+  const project = `("projectId" || '')`;
   const rows = await tx.query<{ day: unknown }>(
-    `SELECT DISTINCT ${DAY} AS "day" FROM "${table}" WHERE "id" > ? AND ${project} = ? AND "ts" >= ? AND "ts" < ?`,
+    `SELECT DISTINCT ${DAY} AS "day" FROM "${table}" WHERE "id" > ? AND ${project} = ? AND ("ts" + 0) >= ? AND ("ts" + 0) < ?`,
     [window.snapshot, window.projectId, window.from, window.to],
   );
   return rows.map((r) => Number(r.day));
@@ -218,12 +219,24 @@ export async function daysStoredSince(
 
 /** Days (in the window) of feedback rows changed after the window's change id. */
 export async function daysChangedSince(tx: Sql, window: ListWindow): Promise<number[]> {
-  // from the changes since (by their primary key), each to its row by its own: not along the feedback's time index
-  const project = tx.provider === 'sqlite' ? '+f."projectId"' : 'f."projectId"';
-  const rows = await tx.query<{ day: unknown }>(
-    `SELECT DISTINCT CAST(f."ts" / ${DAY_MS} AS INTEGER) AS "day" FROM "AnalyticsFeedbackChange" c JOIN "AnalyticsFeedback" f ON f."id" = c."feedbackId" ` +
-      `WHERE c."id" > ? AND ${project} = ? AND f."ts" >= ? AND f."ts" < ?`,
-    [window.changes, window.projectId, window.from, window.to],
+  // the changes since by their primary key, then their rows by theirs: a join would let a planner without
+  // statistics (a young table) walk the feedback instead
+  const changed = await tx.query<{ feedbackId: unknown }>(
+    'SELECT DISTINCT "feedbackId" AS "feedbackId" FROM "AnalyticsFeedbackChange" WHERE "id" > ?',
+    [window.changes],
   );
-  return rows.map((r) => Number(r.day));
+  const ids = changed.map((c) => Number(c.feedbackId));
+  const days = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const some = ids.slice(i, i + 500);
+    const rows = await tx.query<{ ts: unknown }>(
+      `SELECT "ts" FROM "AnalyticsFeedback" WHERE "id" IN (${some.map(() => '?').join(', ')}) AND "projectId" = ?`,
+      [...some, window.projectId],
+    );
+    for (const r of rows) {
+      const ts = Number(r.ts);
+      if (ts >= window.from && ts < window.to) days.add(dayOf(ts));
+    }
+  }
+  return [...days];
 }
