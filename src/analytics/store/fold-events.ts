@@ -5,6 +5,8 @@ import type { Rollup } from './rollups/rollup.js';
 import { FOLDED, readMarks, rollupMark, writeMarks } from './rollups/rollup-marks.js';
 
 const FOLD_CHUNK = 200_000;
+/** smaller than the fold's: a catch-up runs while the service takes traffic, and ingestion waits for its chunks */
+const CATCH_UP_CHUNK = 50_000;
 
 /**
  * Folds raw events after the watermark into the day sets, view counts and the rollups that are caught up, chunk by
@@ -62,7 +64,7 @@ export async function catchUpRollups(
     stop?: () => boolean;
   } = {},
 ): Promise<number> {
-  const { rollups = ROLLUPS, chunk = FOLD_CHUNK, onProgress, stop } = options;
+  const { rollups = ROLLUPS, chunk = CATCH_UP_CHUNK, onProgress, stop } = options;
   let done = 0;
   while (!stop?.()) {
     const step = await sql.transaction(async (tx) => {
