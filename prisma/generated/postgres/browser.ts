@@ -73,6 +73,11 @@ export type AnalyticsAgentDaySet = Prisma.AnalyticsAgentDaySetModel
  */
 export type AnalyticsAgentDayViews = Prisma.AnalyticsAgentDayViewsModel
 /**
+ * Model AnalyticsDayAiMisses
+ * 
+ */
+export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
+/**
  * Model AutomationConfig
  * 
  */
@@ -142,3 +147,18 @@ export type AnalyticsFeedbackChange = Prisma.AnalyticsFeedbackChangeModel
  * 
  */
 export type AnalyticsSearch = Prisma.AnalyticsSearchModel
+/**
+ * Model AnalyticsDayFeedback
+ * 
+ */
+export type AnalyticsDayFeedback = Prisma.AnalyticsDayFeedbackModel
+/**
+ * Model AnalyticsDaySearches
+ * 
+ */
+export type AnalyticsDaySearches = Prisma.AnalyticsDaySearchesModel
+/**
+ * Model AnalyticsDaySearchClicks
+ * 
+ */
+export type AnalyticsDaySearchClicks = Prisma.AnalyticsDaySearchClicksModel

@@ -1,3 +1,4 @@
+import { agentDaysRollup } from '../store/rollups/agent-days.js';
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
@@ -94,13 +95,15 @@ function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
  * rollup (cached unions of aligned segments of days), its partial-day edges from raw events (see splitRange).
  */
 export async function gatherAgentCells(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady'>;
   cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCells> {
   const { store, projectId, range } = params;
-  const { days, edges } = splitRange(range);
+  // while the rollup catches up after an upgrade, or the project is being rebuilt, the raw events answer it all
+  const ready = await store.derivedReady(projectId, [agentDaysRollup.name]);
+  const { days, edges } = ready ? splitRange(range) : { days: null, edges: [range] };
   const cells = new Map<string, CellData<Bitmap[]>>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
     const key = cellKey(data.cell);

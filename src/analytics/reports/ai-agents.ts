@@ -40,7 +40,7 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  * agent brought both verified and unverifiable in the range is verified: the two columns split `visitors` exactly.
  */
 export async function aiAgents(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady'>;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

@@ -15,7 +15,7 @@ export interface Referrals {
 
 /** Humans who arrived from an AI assistant (by referrer or `utm_source`), per assistant and per page. */
 export async function aiReferrals(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'paths'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'paths'>;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

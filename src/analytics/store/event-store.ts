@@ -1,7 +1,9 @@
 import type { TimeRange } from '../../calendar.js';
 import type { Sql } from './sql.js';
 import { Dictionaries } from './dictionaries.js';
-import { foldEvents } from './fold-events.js';
+import { catchUpRollups, foldEvents } from './fold-events.js';
+import { derivedReady } from './rollups/rollup-marks.js';
+import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDay, type StoredDay } from './read-days.js';
 import { rawEvents } from './read-events.js';
@@ -29,6 +31,24 @@ export class AnalyticsStore {
   /** Folds raw events after the watermark into the day sets and view counts; returns how many it read. */
   fold(): Promise<number> {
     return foldEvents(this.sql);
+  }
+
+  /**
+   * Brings rollups added since the events were folded up to the fold, a chunk per transaction; `stop` is asked
+   * between chunks. Returns how many events it read.
+   */
+  catchUpRollups(options: { stop?: () => boolean; onProgress?: (reached: number, target: number) => void } = {}) {
+    return catchUpRollups(this.sql, options);
+  }
+
+  /** Whether the project's reports may read derived rows (and these rollups): see rollup-marks.ts. */
+  derivedReady(projectId: string, rollups?: string[]): Promise<boolean> {
+    return derivedReady(this.sql, { projectId, rollups });
+  }
+
+  /** Clears and re-derives a project's (or every project's) derived rows from raw ones: see rebuild-derived.ts. */
+  rebuild(options: { projectId?: string; onProgress?: (p: RebuildProgress) => void } = {}) {
+    return rebuildDerived(this.sql, options);
   }
 
   /** Generation of each day that has data in [fromDay, toDay). */
@@ -59,8 +79,9 @@ export class AnalyticsStore {
     return insertAiMisses(this.sql, { projectId, misses });
   }
 
-  aiMissCounts(projectId: string, range: TimeRange) {
-    return aiMissCounts(this.sql, { projectId, range });
+  async aiMissCounts(projectId: string, range: TimeRange) {
+    const raw = !(await this.derivedReady(projectId));
+    return aiMissCounts(this.sql, { projectId, range, raw });
   }
 
   /** Paths of the given page ids. */

@@ -62,6 +62,7 @@ export const ModelName = {
   AnalyticsAiMiss: 'AnalyticsAiMiss',
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
+  AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -75,7 +76,10 @@ export const ModelName = {
   AgentJobEvent: 'AgentJobEvent',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
-  AnalyticsSearch: 'AnalyticsSearch'
+  AnalyticsSearch: 'AnalyticsSearch',
+  AnalyticsDayFeedback: 'AnalyticsDayFeedback',
+  AnalyticsDaySearches: 'AnalyticsDaySearches',
+  AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -206,6 +210,18 @@ export const AnalyticsAgentDayViewsScalarFieldEnum = {
 } as const
 
 export type AnalyticsAgentDayViewsScalarFieldEnum = (typeof AnalyticsAgentDayViewsScalarFieldEnum)[keyof typeof AnalyticsAgentDayViewsScalarFieldEnum]
+
+
+export const AnalyticsDayAiMissesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  agent: 'agent',
+  status: 'status',
+  count: 'count'
+} as const
+
+export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {
@@ -437,6 +453,42 @@ export const AnalyticsSearchScalarFieldEnum = {
 } as const
 
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
+
+
+export const AnalyticsDayFeedbackScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  source: 'source',
+  status: 'status',
+  up: 'up',
+  down: 'down',
+  total: 'total'
+} as const
+
+export type AnalyticsDayFeedbackScalarFieldEnum = (typeof AnalyticsDayFeedbackScalarFieldEnum)[keyof typeof AnalyticsDayFeedbackScalarFieldEnum]
+
+
+export const AnalyticsDaySearchesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  query: 'query',
+  hits: 'hits',
+  last: 'last'
+} as const
+
+export type AnalyticsDaySearchesScalarFieldEnum = (typeof AnalyticsDaySearchesScalarFieldEnum)[keyof typeof AnalyticsDaySearchesScalarFieldEnum]
+
+
+export const AnalyticsDaySearchClicksScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  query: 'query',
+  path: 'path',
+  clicks: 'clicks'
+} as const
+
+export type AnalyticsDaySearchClicksScalarFieldEnum = (typeof AnalyticsDaySearchClicksScalarFieldEnum)[keyof typeof AnalyticsDaySearchClicksScalarFieldEnum]
 
 
 export const SortOrder = {
