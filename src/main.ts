@@ -168,7 +168,10 @@ type Jobs = ReturnType<typeof startJobs>;
 /** Analytics keeps its own connection to the same database, for hot paths Prisma's per-query cost would dominate. */
 function openAnalytics(base: Base): Analytics {
   const { config, secret, logger, clock } = base;
-  return new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
+  const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
+  // in the background: fetching the operators' lists must not hold up the start (its failures are logged)
+  void analytics.startRangesRefresh();
+  return analytics;
 }
 
 /**

@@ -63,6 +63,11 @@ export type AnalyticsState = Prisma.AnalyticsStateModel
  */
 export type AnalyticsAiMiss = Prisma.AnalyticsAiMissModel
 /**
+ * Model AnalyticsAiRangeList
+ * 
+ */
+export type AnalyticsAiRangeList = Prisma.AnalyticsAiRangeListModel
+/**
  * Model AutomationConfig
  * 
  */

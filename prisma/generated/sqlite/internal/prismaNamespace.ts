@@ -406,6 +406,7 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -435,7 +436,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAiRangeList" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1102,6 +1103,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsAiMissCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiMissCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAiRangeList: {
+      payload: Prisma.$AnalyticsAiRangeListPayload<ExtArgs>
+      fields: Prisma.AnalyticsAiRangeListFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAiRangeListFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAiRangeListFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAiRangeListFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAiRangeListFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAiRangeListFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAiRangeListCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAiRangeListCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAiRangeListCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAiRangeListDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAiRangeListUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAiRangeListDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAiRangeListUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAiRangeListUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAiRangeListUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAiRangeListAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAiRangeList>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAiRangeListGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiRangeListGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAiRangeListCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiRangeListCountAggregateOutputType> | number
         }
       }
     }
@@ -2269,6 +2344,19 @@ export const AnalyticsAiMissScalarFieldEnum = {
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
 
 
+export const AnalyticsAiRangeListScalarFieldEnum = {
+  url: 'url',
+  prefixes: 'prefixes',
+  creationTime: 'creationTime',
+  retrievedAt: 'retrievedAt',
+  pending: 'pending',
+  checkedAt: 'checkedAt',
+  error: 'error'
+} as const
+
+export type AnalyticsAiRangeListScalarFieldEnum = (typeof AnalyticsAiRangeListScalarFieldEnum)[keyof typeof AnalyticsAiRangeListScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -2729,6 +2817,7 @@ export type GlobalOmitConfig = {
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit
+  analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit

@@ -60,6 +60,7 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -179,6 +180,19 @@ export const AnalyticsAiMissScalarFieldEnum = {
 } as const
 
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
+
+
+export const AnalyticsAiRangeListScalarFieldEnum = {
+  url: 'url',
+  prefixes: 'prefixes',
+  creationTime: 'creationTime',
+  retrievedAt: 'retrievedAt',
+  pending: 'pending',
+  checkedAt: 'checkedAt',
+  error: 'error'
+} as const
+
+export type AnalyticsAiRangeListScalarFieldEnum = (typeof AnalyticsAiRangeListScalarFieldEnum)[keyof typeof AnalyticsAiRangeListScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {
