@@ -21,6 +21,8 @@ import { AgentRanges } from './ingest/verify-agent.js';
 import { AgentVerifier } from './ingest/agent-verifier.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
+import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
+import type { RangeFile } from './ingest/ai-user-agents/update-ai-ranges.js';
 import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
 import { aiAgents, type AgentCounts } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
@@ -110,6 +112,18 @@ export class Analytics {
   /** Refreshes what is due and loads the stored range lists now (after `scribe ranges import`, in tests). */
   refreshRanges(): Promise<AgentRanges> {
     return this.rangesRefresher().round();
+  }
+
+  /** Uses the range lists kept in the database (imported, or refreshed by a replica), fetching nothing. */
+  async loadStoredRanges(): Promise<AgentRanges> {
+    return this.rangesRefresher().reload({ quiet: true });
+  }
+
+  /** Keeps downloaded range list files as the stored copies every replica uses (`scribe ranges import`). */
+  async importRanges(files: RangeFile[]): Promise<RangeImport[]> {
+    const imported = await importRangeFiles(this.sql, files);
+    await this.loadStoredRanges();
+    return imported;
   }
 
   private rangesRefresher(): AiRangesRefresher {

@@ -159,7 +159,7 @@ export function copiesFromFiles(files: RangeFile[]): ListCopy[] {
     }
     const base = path.basename(file.name);
     const list = LISTS.find((l) => l.refresh !== false && path.posix.basename(new URL(l.url).pathname) === base);
-    if (!list) throw new Error(`${file.name}: no published list is named ${base}`);
+    if (!list) throw new Error(`no published list is named ${base}`);
     copies.push({
       url: list.url,
       ...parsePublishedRanges(file.text),
