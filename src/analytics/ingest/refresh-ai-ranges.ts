@@ -164,6 +164,8 @@ export class AiRangesRefresher {
   private async refreshDue(): Promise<void> {
     const { sql, clock, logger } = this.params;
     const stored = new Map((await readRangeLists(sql)).map((s) => [s.url, s]));
+    const refreshed: string[] = [];
+    const kept: Record<string, string> = {};
     for (const source of this.params.shipped.sources) {
       if (source.refresh === false) continue;
       const now = clock().getTime();
@@ -176,9 +178,13 @@ export class AiRangesRefresher {
       if (!claimed) continue;
       const outcome = await this.refreshOne(source, stored.get(source.url), now);
       aiRangesRefreshes.inc({ outcome: outcome.accept ? 'accepted' : 'refused' });
-      if (outcome.accept) logger.info({ list: source.url }, 'refreshed AI agent range list');
-      else logger.warn({ list: source.url, reason: outcome.error }, 'kept the previous AI agent range list');
+      if (outcome.accept) refreshed.push(source.url);
+      else kept[source.url] = outcome.error;
     }
+    // one line per round, not per list: a deployment without network would otherwise log a dozen each hour
+    if (refreshed.length) logger.info({ lists: refreshed }, 'refreshed AI agent range lists');
+    if (Object.keys(kept).length)
+      logger.warn({ reasons: kept }, 'kept the previous copies of AI agent range lists (tried again in an hour)');
   }
 
   private async refreshOne(source: RangesSource, held: StoredRangeList | undefined, now: number): Promise<Judgement> {
