@@ -57,8 +57,11 @@ export async function fetchRangeList(params: {
   url: string;
   fetch: typeof fetch;
   timeoutMs?: number;
+  /** aborts the fetch (the process is stopping) */
+  stop?: AbortSignal;
 }): Promise<PublishedList> {
-  const signal = AbortSignal.timeout(params.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const timeout = AbortSignal.timeout(params.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const signal = params.stop ? AbortSignal.any([timeout, params.stop]) : timeout;
   let response: Response;
   let text: string;
   try {
@@ -73,7 +76,8 @@ export async function fetchRangeList(params: {
     }
     text = await response.text();
   } catch (err) {
-    if (signal.aborted) throw new Error('timed out');
+    if (params.stop?.aborted) throw new Error('stopped');
+    if (timeout.aborted) throw new Error('timed out');
     throw err;
   }
   if (text.length > MAX_BYTES) throw new Error(`answered ${text.length} bytes, too many for a range list`);
@@ -89,6 +93,7 @@ export class AiRangesRefresher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private stopScrape: (() => void) | undefined;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly params: {
@@ -127,7 +132,9 @@ export class AiRangesRefresher {
     return tick();
   }
 
+  /** Stops the hourly rounds; a fetch under way is abandoned, so a stopping process never waits on an operator. */
   async stop(): Promise<void> {
+    this.stopping.abort();
     clearTimeout(this.timer);
     this.stopScrape?.();
     this.stopScrape = undefined;
@@ -167,6 +174,7 @@ export class AiRangesRefresher {
     const refreshed: string[] = [];
     const kept: Record<string, string> = {};
     for (const source of this.params.shipped.sources) {
+      if (this.stopping.signal.aborted) return;
       if (source.refresh === false) continue;
       const now = clock().getTime();
       const claimed = await claimRangeRefresh(sql, {
@@ -194,9 +202,12 @@ export class AiRangesRefresher {
       fetched = await fetchRangeList({
         url: listFetchUrl(source.url, config.urlOverride),
         fetch: this.params.fetch ?? fetch,
+        stop: this.stopping.signal,
       });
     } catch (err) {
       const error = (err as Error).message;
+      // a stopping process leaves the claim to lapse: another replica retries within the hour
+      if (this.stopping.signal.aborted) return { accept: false, error, pending: null };
       await refuseRangeList(sql, { url: source.url, error });
       return { accept: false, error, pending: null };
     }

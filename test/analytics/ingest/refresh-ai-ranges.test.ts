@@ -7,6 +7,7 @@ import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { createLogger } from '../../../src/logger.js';
 import { renderMetrics } from '../../../src/metrics/metrics.js';
 import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-11-24T12:00:00Z');
@@ -227,10 +228,12 @@ describe.each(PROVIDERS)('refreshing the range lists from the operators on %s', 
     const apple = (await readRangeLists(sql)).find((r) => r.url.includes('applebot'));
     expect(apple).toMatchObject({ prefixes: ['17.241.0.0/16'], pending: null, error: null });
 
+    // a day later both replicas go for it at once: each list is fetched by one of them
     now = START + 25 * HOUR;
     standIn.requests.length = 0;
-    await replicas[1].refreshRanges();
-    expect(standIn.requests).toContain('/openai.com/gptbot.json');
+    await Promise.all([replicas[0].refreshRanges(), replicas[1].refreshRanges()]);
+    expect(standIn.requests.filter((r) => r === '/openai.com/gptbot.json')).toHaveLength(1);
+    expect(new Set(standIn.requests).size).toBe(standIn.requests.length);
   });
 
   it('a list no refresh could renew for longer than the maximum age stops verifying, and stops calling views spoofed', async () => {
@@ -241,5 +244,21 @@ describe.each(PROVIDERS)('refreshing the range lists from the operators on %s', 
     expect(ranges.verify('GPTBot', '203.0.113.1', { now })).toBe('unverifiable');
     const gptbot = (await readRangeLists(sql)).find((r) => r.url === 'https://openai.com/gptbot.json');
     expect(gptbot).toMatchObject({ retrievedAt: START + 25 * HOUR, error: 'answered 503' });
+  });
+
+  it('a stopping process abandons a fetch under way instead of waiting for the operator', async () => {
+    answers['/openai.com/gptbot.json'] = { hang: true };
+    now = START + 90 * 24 * HOUR;
+    const stopping = replica();
+    const round = stopping.startRangesRefresh();
+    standIn.requests.length = 0;
+    await waitFor(() => standIn.requests.includes('/openai.com/gptbot.json'), 'the fetch of gptbot.json');
+    // the fetch would time out after 15 s; closing must not wait for it
+    await stopping.close();
+    replicas.splice(replicas.indexOf(stopping), 1);
+    await round;
+    const gptbot = (await readRangeLists(sql)).find((r) => r.url === 'https://openai.com/gptbot.json');
+    // left to lapse and be retried, not recorded as the operator's failure
+    expect(gptbot).toMatchObject({ checkedAt: now, error: 'answered 503' });
   });
 });
