@@ -78,7 +78,9 @@ export async function fetchRangeList(params: {
   } catch (err) {
     if (params.stop?.aborted) throw new Error('stopped');
     if (timeout.aborted) throw new Error('timed out');
-    throw err;
+    // fetch says only "fetch failed"; the reason (ENOTFOUND, ECONNREFUSED…) is its cause
+    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+    throw typeof code === 'string' ? new Error(`unreachable (${code})`) : err;
   }
   if (text.length > MAX_BYTES) throw new Error(`answered ${text.length} bytes, too many for a range list`);
   return parsePublishedRanges(text);

@@ -72,7 +72,9 @@ export async function refuseRangeList(
   sql: Sql,
   params: { url: string; error: string; pending?: string[] | null },
 ): Promise<void> {
-  const { url, error, pending } = params;
+  const { url, pending } = params;
+  // an operator's answer is quoted in some reasons: keep a bounded excerpt
+  const error = params.error.length > 300 ? `${params.error.slice(0, 300)}…` : params.error;
   if (pending === undefined)
     await sql.run('UPDATE "AnalyticsAiRangeList" SET "error" = ? WHERE "url" = ?', [error, url]);
   else

@@ -74,6 +74,13 @@ describe('judging a fetched list', () => {
     );
   });
 
+  it('a server that cannot be reached says why', async () => {
+    const standIn = await operatorsStandIn({});
+    const closed = standIn.url;
+    await standIn.close();
+    await expect(fetchRangeList({ url: `${closed}/gptbot.json`, fetch })).rejects.toThrow('unreachable (ECONNREFUSED)');
+  });
+
   it('a server that does not answer in time is an error, not a wait', async () => {
     const standIn = await operatorsStandIn({ '/slow.json': { hang: true } });
     try {

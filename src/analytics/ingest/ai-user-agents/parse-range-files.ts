@@ -22,7 +22,7 @@ export function checkPrefix(prefix: unknown): string {
   const [address, bits, extra] = typeof prefix === 'string' ? prefix.split('/') : [];
   const max = net.isIPv4(address ?? '') ? 32 : net.isIPv6(address ?? '') ? 128 : -1;
   if (max < 0 || extra !== undefined || !/^\d{1,3}$/.test(bits ?? '') || Number(bits) > max)
-    throw new Error(`not an IP prefix: ${JSON.stringify(prefix)}`);
+    throw new Error(`not an IP prefix: ${JSON.stringify(prefix)?.slice(0, 100)}`);
   return prefix as string;
 }
 
