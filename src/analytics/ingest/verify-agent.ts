@@ -104,8 +104,10 @@ export class AgentRanges {
    */
   reverseDnsPatterns(agent: string, ip: string, now: number): string[] {
     const lists = this.byAgent.get(agent.toLowerCase()) ?? [];
-    if (lists.some((l) => this.fresh(l, now) && inside(l, ip))) return [];
-    return [...new Set(lists.flatMap((l) => l.source.rdnsPatterns ?? []))];
+    const patterns = [...new Set(lists.flatMap((l) => l.source.rdnsPatterns ?? []))];
+    // most agents have no names to confirm: no address check needed to say so
+    if (!patterns.length || lists.some((l) => this.fresh(l, now) && inside(l, ip))) return [];
+    return patterns;
   }
 
   /**
