@@ -25,7 +25,7 @@ export interface RangesSource {
   rdnsPatterns?: string[];
   /** the date the list itself states (`creationTime`, or when it last changed upstream) */
   creationTime: string | null;
-  /** when this copy was known to be current (fetched); absent: the file's modification time */
+  /** when this copy was known to be current (fetched); null: never; absent: the file's modification time */
   retrievedAt?: string | null;
   prefixes: string[];
 }
@@ -55,9 +55,11 @@ export class AgentRanges {
         const type = net.isIPv6(address) ? 'ipv6' : 'ipv4';
         blocks.addSubnet(address, Number(bits ?? (type === 'ipv6' ? 128 : 32)), type);
       }
-      const retrievedMs = source.retrievedAt
-        ? Date.parse(source.retrievedAt)
-        : (params.fallbackRetrievedMs ?? Number.NaN);
+      // null: never fetched; absent: a hand-made file, as old as its last modification
+      const retrievedMs =
+        source.retrievedAt === undefined
+          ? (params.fallbackRetrievedMs ?? Number.NaN)
+          : Date.parse(source.retrievedAt ?? '');
       for (const agent of source.agents) {
         const key = agent.toLowerCase();
         this.byAgent.set(key, [...(this.byAgent.get(key) ?? []), { source, blocks, retrievedMs }]);

@@ -44,6 +44,10 @@ describe('verified, unverified, unverifiable', () => {
       'verified',
     );
     expect(verify([source({ retrievedAt: null })], 'GPTBot', '192.0.2.1')).toBe('unverifiable');
+    // a list never fetched has no age, even in a file with a modification time
+    const never = new AgentRanges([source({ retrievedAt: null })], { maxAgeMs: MAX_AGE, fallbackRetrievedMs: NOW });
+    expect(never.ages(NOW)[0].ageSeconds).toBeNaN();
+    expect(never.verify('GPTBot', '203.0.113.1', { now: NOW })).toBe('unverifiable');
   });
 
   it('forward-confirmed reverse DNS matching a documented name verifies, whatever the lists say', () => {
