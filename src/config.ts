@@ -60,7 +60,28 @@ export interface AnalyticsConfig {
   cacheMb: number;
   /** operators' published AI agent ranges to use instead of the shipped src/analytics/ingest/ai-user-agents/ai-ranges.json */
   aiRangesFile?: string;
+  /** refresh, age and reverse DNS of the AI agent range lists; absent: the defaults below (tests) */
+  aiRanges?: AiRangesConfig;
 }
+
+/** How AI agents are verified (README "Verified, unverified, unverifiable"). */
+export interface AiRangesConfig {
+  /** `daily`: fetch each operator's list once a day (any replica), `off`: use the shipped or imported copies only */
+  refresh: 'daily' | 'off';
+  /** a list copy older than this never calls a view spoofed: its agents are unverifiable */
+  maxAgeDays: number;
+  /** fetch `<base>/<host><path>` instead of each list's own URL (a mirror; the tests' stand-in server) */
+  urlOverride: string | undefined;
+  /** forward-confirmed reverse DNS for operators that document it */
+  reverseDns: boolean;
+}
+
+export const AI_RANGES_DEFAULTS: AiRangesConfig = {
+  refresh: 'daily',
+  maxAgeDays: 30,
+  urlOverride: undefined,
+  reverseDns: true,
+};
 
 /** Group commit of browser tracker events: at most `maxEvents` per transaction, waiting at most `maxDelayMs` to fill. */
 export interface TrackerCommitConfig {
@@ -174,6 +195,13 @@ const schemas = {
   ),
   SCRIBE_ANALYTICS_CACHE_MB: count(256, 0),
   SCRIBE_AI_RANGES_FILE: optionalText,
+  SCRIBE_AI_RANGES_REFRESH: z.enum(['daily', 'off']).default(AI_RANGES_DEFAULTS.refresh),
+  SCRIBE_AI_RANGES_MAX_AGE_DAYS: count(AI_RANGES_DEFAULTS.maxAgeDays, 1),
+  SCRIBE_AI_RANGES_URL_OVERRIDE: optionalText.refine(
+    (v) => v === undefined || /^https?:\/\//.test(v),
+    'must be an http(s) URL',
+  ),
+  SCRIBE_AI_REVERSE_DNS: z.enum(['on', 'off']).default('on'),
   SCRIBE_TRACKER_COMMIT_EVENTS: count(2000, 1),
   SCRIBE_TRACKER_COMMIT_MS: z.coerce.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000').default(5),
   SCRIBE_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL'),
@@ -255,6 +283,12 @@ export function loadConfig(env: Env = process.env): Config {
       trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),
       cacheMb: read(env, 'SCRIBE_ANALYTICS_CACHE_MB'),
       aiRangesFile: read(env, 'SCRIBE_AI_RANGES_FILE'),
+      aiRanges: {
+        refresh: read(env, 'SCRIBE_AI_RANGES_REFRESH'),
+        maxAgeDays: read(env, 'SCRIBE_AI_RANGES_MAX_AGE_DAYS'),
+        urlOverride: read(env, 'SCRIBE_AI_RANGES_URL_OVERRIDE')?.replace(/\/+$/, ''),
+        reverseDns: read(env, 'SCRIBE_AI_REVERSE_DNS') === 'on',
+      },
     },
     trackerCommit: {
       maxEvents: read(env, 'SCRIBE_TRACKER_COMMIT_EVENTS'),

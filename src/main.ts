@@ -172,6 +172,8 @@ function openAnalytics(base: Base): Analytics {
   const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
   // rollups added by an upgrade catch up after start-up; their reports read raw events until then
   void analytics.startBackfill();
+  // in the background: fetching the operators' lists must not hold up the start (its failures are logged)
+  void analytics.startRangesRefresh();
   return analytics;
 }
 

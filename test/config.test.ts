@@ -75,7 +75,32 @@ describe('loadConfig', () => {
     );
   });
 
+  it('verifies AI agents by default with daily refreshes, 30-day-old lists at most and reverse DNS', () => {
+    expect(loadConfig({}).analytics.aiRanges).toEqual({
+      refresh: 'daily',
+      maxAgeDays: 30,
+      urlOverride: undefined,
+      reverseDns: true,
+    });
+    expect(
+      loadConfig({
+        SCRIBE_AI_RANGES_REFRESH: 'off',
+        SCRIBE_AI_RANGES_MAX_AGE_DAYS: '7',
+        SCRIBE_AI_RANGES_URL_OVERRIDE: 'http://mirror.internal:8080/ranges/',
+        SCRIBE_AI_REVERSE_DNS: 'off',
+      }).analytics.aiRanges,
+    ).toEqual({ refresh: 'off', maxAgeDays: 7, urlOverride: 'http://mirror.internal:8080/ranges', reverseDns: false });
+  });
+
   it.each([
+    ['SCRIBE_AI_RANGES_REFRESH', 'hourly', 'SCRIBE_AI_RANGES_REFRESH: must be one of daily, off (got "hourly")'],
+    ['SCRIBE_AI_RANGES_MAX_AGE_DAYS', '0', 'SCRIBE_AI_RANGES_MAX_AGE_DAYS: must be at least 1 (got "0")'],
+    [
+      'SCRIBE_AI_RANGES_URL_OVERRIDE',
+      'mirror.internal',
+      'SCRIBE_AI_RANGES_URL_OVERRIDE: must be an http(s) URL (got "mirror.internal")',
+    ],
+    ['SCRIBE_AI_REVERSE_DNS', 'yes', 'SCRIBE_AI_REVERSE_DNS: must be one of on, off (got "yes")'],
     ['PORT', 'abc', 'PORT: must be a port number 0..65535 (got "abc")'],
     ['PORT', '70000', 'PORT: must be a port number 0..65535 (got "70000")'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],

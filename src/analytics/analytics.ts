@@ -1,4 +1,4 @@
-import type { AnalyticsConfig, TrackerCommitConfig } from '../config.js';
+import { AI_RANGES_DEFAULTS, type AnalyticsConfig, type TrackerCommitConfig } from '../config.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
@@ -18,6 +18,11 @@ import type { PageView } from './ingest/prepare-event.js';
 import { recordAiMisses, type Miss } from './ingest/record-ai-misses.js';
 import { storePageViews } from './ingest/store-page-views.js';
 import { AgentRanges } from './ingest/verify-agent.js';
+import { AgentVerifier } from './ingest/agent-verifier.js';
+import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
+import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
+import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
+import type { RangeFile } from './ingest/ai-user-agents/update-ai-ranges.js';
 import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
@@ -34,6 +39,12 @@ import type { RebuildProgress } from './store/rebuild-derived.js';
 const FOLD_DELAY_MS = 1000;
 
 /**
+ * How long a batch of server-side events or log lines may wait for reverse DNS of AI agents' addresses; the tracker
+ * waits for none (README "Verified, unverified, unverifiable").
+ */
+export const DNS_WAIT_MS = 1000;
+
+/**
  * Visitor analytics for one database: ingest (ingest/), the tables (store/) and the reports (reports/) behind one
  * small interface, the one the HTTP routes, the CLI and main.ts use. One per process and database.
  */
@@ -45,8 +56,11 @@ export class Analytics {
   private signals: ReaderSignals | undefined;
   private collector: BrowserCollector | undefined;
   private feedbackListener: FeedbackStoredListener | undefined;
-  /** operators' published ranges, to tell real AI agents from spoofed user agents */
-  readonly ranges: AgentRanges;
+  /** operators' published ranges, to tell real AI agents from spoofed user agents (swapped by a refresh) */
+  private currentRanges: AgentRanges;
+  private readonly shippedRanges: AgentRanges;
+  private readonly verifier: AgentVerifier;
+  private refresher: AiRangesRefresher | undefined;
   private folding: Promise<unknown> = Promise.resolve();
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
@@ -60,13 +74,75 @@ export class Analytics {
       logger: Logger;
       clock: Clock;
       autoFold?: boolean;
+      /** reverse DNS for confirming AI agents (default: the system's) */
+      resolver?: DnsResolver;
+      /** fetches operators' range lists (default: global fetch) */
+      fetch?: typeof fetch;
     },
   ) {
     this.sql = openSql(params.target);
     this.store = new AnalyticsStore(this.sql);
     this.cache = new DayCache(params.config.cacheMb * 1024 * 1024);
     this.hasher = createVisitorHasher({ secret: params.secret, rotation: params.config.saltRotation });
-    this.ranges = AgentRanges.load(params.config.aiRangesFile);
+    const aiRanges = params.config.aiRanges ?? AI_RANGES_DEFAULTS;
+    this.shippedRanges = AgentRanges.load({
+      file: params.config.aiRangesFile,
+      maxAgeMs: aiRanges.maxAgeDays * 86_400_000,
+    });
+    this.currentRanges = this.shippedRanges;
+    const dns = aiRanges.reverseDns
+      ? new ReverseDnsConfirmer({
+          resolver: params.resolver ?? systemResolver(),
+          now: () => params.clock().getTime(),
+        })
+      : undefined;
+    this.verifier = new AgentVerifier({ ranges: () => this.currentRanges, dns });
+  }
+
+  /** The range lists in use now. */
+  get ranges(): AgentRanges {
+    return this.currentRanges;
+  }
+
+  /**
+   * Uses the range lists kept in the database, and keeps them current (a refresh each day with
+   * SCRIBE_AI_RANGES_REFRESH=daily, a reload of other replicas' copies each hour). Resolves after the first round.
+   */
+  startRangesRefresh(): Promise<void> {
+    return this.rangesRefresher().start();
+  }
+
+  /** Refreshes what is due and loads the stored range lists now (after `scribe ranges import`, in tests). */
+  refreshRanges(): Promise<AgentRanges> {
+    return this.rangesRefresher().round();
+  }
+
+  /** Uses the range lists kept in the database (imported, or refreshed by a replica), fetching nothing. */
+  async loadStoredRanges(): Promise<AgentRanges> {
+    return this.rangesRefresher().reload({ quiet: true });
+  }
+
+  /** Keeps downloaded range list files as the stored copies every replica uses (`scribe ranges import`). */
+  async importRanges(files: RangeFile[]): Promise<RangeImport[]> {
+    const imported = await importRangeFiles(this.sql, files);
+    await this.loadStoredRanges();
+    return imported;
+  }
+
+  private rangesRefresher(): AiRangesRefresher {
+    this.refresher ??= new AiRangesRefresher({
+      sql: this.sql,
+      shipped: this.shippedRanges,
+      config: this.params.config.aiRanges ?? AI_RANGES_DEFAULTS,
+      logger: this.params.logger.child({ component: 'ai-ranges' }),
+      clock: this.params.clock,
+      fetch: this.params.fetch,
+      onRanges: (ranges) => {
+        this.currentRanges = ranges;
+      },
+      current: () => this.currentRanges,
+    });
+    return this.refresher;
   }
 
   /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
@@ -128,7 +204,8 @@ export class Analytics {
   browserCollector(params: { db: Db; commit: TrackerCommitConfig }): BrowserCollector {
     this.collector ??= new BrowserCollector({
       ...params,
-      ingest: (projectId, views) => this.ingest(projectId, views),
+      // the tracker's hot path never waits on DNS
+      ingest: (projectId, views) => this.ingest(projectId, views, { dnsWaitMs: 0 }),
       signals: () => this.readerSignals(),
       clock: this.params.clock,
       logger: this.params.logger,
@@ -136,12 +213,16 @@ export class Analytics {
     return this.collector;
   }
 
-  /** Classifies, hashes and stores page views; bad ones are rejected by index with a reason. */
-  async ingest(projectId: string, views: PageView[]): Promise<BatchResult> {
+  /**
+   * Classifies, hashes and stores page views; bad ones are rejected by index with a reason. `dnsWaitMs`: how long the
+   * batch may wait for reverse DNS of AI agents' addresses (the tracker passes 0).
+   */
+  async ingest(projectId: string, views: PageView[], options: { dnsWaitMs?: number } = {}): Promise<BatchResult> {
     const result = await storePageViews({
       store: this.store,
       hasher: this.hasher,
-      ranges: this.ranges,
+      verifier: this.verifier,
+      dnsWaitMs: options.dnsWaitMs ?? DNS_WAIT_MS,
       now: this.params.clock().getTime(),
       projectId,
       views,
@@ -244,6 +325,7 @@ export class Analytics {
 
   async close(): Promise<void> {
     this.closing = true;
+    await this.refresher?.stop();
     clearTimeout(this.foldTimer);
     await this.backfilling;
     await this.folding;

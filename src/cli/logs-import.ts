@@ -73,6 +73,8 @@ export const logsCommands: Record<string, Command> = {
       });
       const progress = io.interactive ? progressBar(size) : undefined;
       try {
+        // the range lists a running Scribe refreshed or had imported, not only the shipped ones
+        await analytics.loadStoredRanges();
         const input =
           file === '-' ? (io.stdin as AsyncIterable<Buffer>) : fs.createReadStream(file, { highWaterMark: 1 << 20 });
         const summary = await analytics.importLogs({

@@ -64,6 +64,20 @@ export const workerQueueDepth = new Gauge({
   registers: [registry],
 });
 
+export const aiRangesAge = new Gauge({
+  name: 'scribe_ai_ranges_age_seconds',
+  help: 'Age of each AI agent range list copy in use (since it was fetched); older than SCRIBE_AI_RANGES_MAX_AGE_DAYS verifies nothing',
+  labelNames: ['list', 'operator'] as const,
+  registers: [registry],
+});
+
+export const aiRangesRefreshes = new Counter({
+  name: 'scribe_ai_ranges_refreshes_total',
+  help: 'Fetches of AI agent range lists by this process, by outcome (accepted/refused)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 type ScrapeCollector = () => Promise<void>;
 const collectors: ScrapeCollector[] = [];
 

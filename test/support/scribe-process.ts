@@ -35,6 +35,9 @@ export function scribeEnv(params: ScribeEnvParams): Record<string, string> {
   return {
     DATABASE_URL: params.databaseUrl,
     LOG_LEVEL: 'info',
+    // never the operators' real sites or DNS: what a test counts must not depend on today's lists
+    SCRIBE_AI_RANGES_REFRESH: 'off',
+    SCRIBE_AI_REVERSE_DNS: 'off',
     ...(params.github
       ? {
           APP_ID: String(params.github.app.id),

@@ -78,6 +78,11 @@ export type AnalyticsAgentDayViews = Prisma.AnalyticsAgentDayViewsModel
  */
 export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
 /**
+ * Model AnalyticsAiRangeList
+ * 
+ */
+export type AnalyticsAiRangeList = Prisma.AnalyticsAiRangeListModel
+/**
  * Model AutomationConfig
  * 
  */

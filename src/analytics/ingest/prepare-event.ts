@@ -4,9 +4,9 @@ import { normalizeIp } from './client-ip.js';
 import { isRawMarkdown, pagePath } from './page-path.js';
 import { DAY_MS, EARLIEST_MS } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
-import { UNVERIFIED_PREFIX, type NewEvent } from '../store/write-events.js';
+import { UNVERIFIED_PREFIX, VERIFICATION, type NewEvent } from '../store/write-events.js';
 import type { VisitorHasher, VisitorIdentity } from './visitor-hash.js';
-import type { AgentRanges } from './verify-agent.js';
+import type { Verification } from './verify-agent.js';
 
 export const UNIDENTIFIED_AGENT = 'unidentified agent';
 
@@ -35,9 +35,10 @@ export function prepareEvent(params: {
   view: PageView;
   hasher: VisitorHasher;
   now: number;
-  ranges?: AgentRanges;
+  /** the outcome of an AI view's check against its operator's lists (see verify-agent.ts); none: unverifiable */
+  verify?: (agent: string, ip: string) => Verification;
 }): NewEvent | { error: string } {
-  const { projectId, view, hasher, now, ranges } = params;
+  const { projectId, view, hasher, now, verify } = params;
   // day numbers and visitor-key periods count from 1970; a time far ahead is a wrong clock, not a view
   if (!(view.timestamp >= EARLIEST_MS)) return { error: 'timestamp: must not be before 1970-01-01T00:00:00Z' };
   if (view.timestamp > now + MAX_AHEAD_MS) return { error: 'timestamp: must not be more than a day ahead of now' };
@@ -49,10 +50,8 @@ export function prepareEvent(params: {
     if (!ip) return { error: 'ip is not a valid IP address' };
   }
   let classification = readerOf(view);
-  // an AI user agent from outside its operator's published ranges is spoofed: a bot of its own name, not AI traffic
-  if (classification.class === 'ai' && ip && ranges?.verify(classification.agent, ip) === 'unverified') {
-    classification = { class: 'bot', agent: `${UNVERIFIED_PREFIX}${classification.agent}` };
-  }
+  let verification: Verification | undefined;
+  if (classification.class === 'ai') verification = ip && verify ? verify(classification.agent, ip) : 'unverifiable';
   let identity: VisitorIdentity | undefined;
   if (view.visitorId !== undefined) identity = { type: 'given', visitorId: view.visitorId };
   else if (ip && classification.class === 'human') identity = { type: 'human', ip, userAgent: view.userAgent ?? '' };
@@ -63,17 +62,23 @@ export function prepareEvent(params: {
       ip,
       agent: classification.agent === UNIDENTIFIED_AGENT ? (view.userAgent ?? '') : classification.agent,
     };
+  // An AI user agent from outside its operator's fresh list is spoofed: a bot of its own name, not AI traffic. It
+  // keeps the identity it claimed, so the spoofed agents can be counted in visitors (bots count in no day set).
+  const spoofed = verification === 'unverified';
+  if (spoofed && classification.class === 'ai')
+    classification = { class: 'bot', agent: `${UNVERIFIED_PREFIX}${classification.agent}` };
   if (classification.class !== 'bot' && !identity)
     return { error: 'no client address or visitorId to identify the visitor' };
   return {
     ts: Math.floor(view.timestamp),
     path,
-    visitorHash: classification.class === 'bot' ? null : hasher(projectId, identity!, view.timestamp),
+    visitorHash: classification.class === 'bot' && !spoofed ? null : hasher(projectId, identity!, view.timestamp),
     kind: KIND[classification.class],
     // a human sent by an AI assistant stays human; the assistant is noted beside the kept referrer
     agent: classification.class === 'human' ? referredBy(view.referrer, view.url) : classification.agent,
     referrer: normalizeReferrer(view.referrer),
     key: view.key ?? null,
+    verification: verification && !spoofed ? VERIFICATION[verification as 'verified' | 'unverifiable'] : null,
   };
 }
 

@@ -4,7 +4,7 @@ import type { NewEvent } from '../store/write-events.js';
 import type { BatchResult } from './batch-result.js';
 import { prepareEvent, type PageView } from './prepare-event.js';
 import type { VisitorHasher } from './visitor-hash.js';
-import type { AgentRanges } from './verify-agent.js';
+import type { AgentVerifier } from './agent-verifier.js';
 
 const CLASS_NAMES = ['bot', 'human', 'ai'];
 
@@ -12,16 +12,19 @@ const CLASS_NAMES = ['bot', 'human', 'ai'];
 export async function storePageViews(params: {
   store: Pick<AnalyticsStore, 'insertEvents'>;
   hasher: VisitorHasher;
-  ranges: AgentRanges;
+  verifier: AgentVerifier;
+  /** how long the batch may wait for reverse DNS of AI agents' addresses (0: use only what is cached) */
+  dnsWaitMs: number;
   now: number;
   projectId: string;
   views: PageView[];
 }): Promise<BatchResult> {
-  const { store, hasher, ranges, now, projectId, views } = params;
+  const { store, hasher, verifier, dnsWaitMs, now, projectId, views } = params;
+  const verify = await verifier.prepare({ views, now, waitMs: dnsWaitMs });
   const rejected: BatchResult['rejected'] = [];
   const events: NewEvent[] = [];
   views.forEach((view, i) => {
-    const prepared = prepareEvent({ projectId, view, hasher, now, ranges });
+    const prepared = prepareEvent({ projectId, view, hasher, now, verify });
     if ('error' in prepared) rejected.push({ index: i, error: prepared.error });
     else events.push(prepared);
   });

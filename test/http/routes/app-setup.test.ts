@@ -56,7 +56,14 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
       },
     });
     const config = {
-      ...loadConfig({ PORT: '0', GHE_HOST: github.host, GHE_PROTOCOL: 'http', ...env }),
+      // SCRIBE_AI_RANGES_REFRESH=off: never the operators' real sites
+      ...loadConfig({
+        PORT: '0',
+        GHE_HOST: github.host,
+        GHE_PROTOCOL: 'http',
+        SCRIBE_AI_RANGES_REFRESH: 'off',
+        ...env,
+      }),
       database: database.target,
     };
     const scribe = await startScribe(config, createLogger('info', sink));

@@ -409,6 +409,7 @@ export const ModelName = {
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
+  AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -441,7 +442,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1330,6 +1331,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsDayAiMissesCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAiRangeList: {
+      payload: Prisma.$AnalyticsAiRangeListPayload<ExtArgs>
+      fields: Prisma.AnalyticsAiRangeListFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAiRangeListFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAiRangeListFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAiRangeListFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAiRangeListFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAiRangeListFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAiRangeListCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAiRangeListCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAiRangeListCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAiRangeListDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAiRangeListUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAiRangeListDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAiRangeListUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAiRangeListUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAiRangeListUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAiRangeListPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAiRangeListAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAiRangeList>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAiRangeListGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiRangeListGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAiRangeListCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiRangeListCountAggregateOutputType> | number
         }
       }
     }
@@ -2759,6 +2834,19 @@ export const AnalyticsDayAiMissesScalarFieldEnum = {
 export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
 
 
+export const AnalyticsAiRangeListScalarFieldEnum = {
+  url: 'url',
+  prefixes: 'prefixes',
+  creationTime: 'creationTime',
+  retrievedAt: 'retrievedAt',
+  pending: 'pending',
+  checkedAt: 'checkedAt',
+  error: 'error'
+} as const
+
+export type AnalyticsAiRangeListScalarFieldEnum = (typeof AnalyticsAiRangeListScalarFieldEnum)[keyof typeof AnalyticsAiRangeListScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -3309,6 +3397,7 @@ export type GlobalOmitConfig = {
   analyticsAgentDaySet?: Prisma.AnalyticsAgentDaySetOmit
   analyticsAgentDayViews?: Prisma.AnalyticsAgentDayViewsOmit
   analyticsDayAiMisses?: Prisma.AnalyticsDayAiMissesOmit
+  analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit

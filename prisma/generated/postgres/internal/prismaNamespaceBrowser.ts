@@ -63,6 +63,7 @@ export const ModelName = {
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
+  AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -225,6 +226,19 @@ export const AnalyticsDayAiMissesScalarFieldEnum = {
 } as const
 
 export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
+
+
+export const AnalyticsAiRangeListScalarFieldEnum = {
+  url: 'url',
+  prefixes: 'prefixes',
+  creationTime: 'creationTime',
+  retrievedAt: 'retrievedAt',
+  pending: 'pending',
+  checkedAt: 'checkedAt',
+  error: 'error'
+} as const
+
+export type AnalyticsAiRangeListScalarFieldEnum = (typeof AnalyticsAiRangeListScalarFieldEnum)[keyof typeof AnalyticsAiRangeListScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {

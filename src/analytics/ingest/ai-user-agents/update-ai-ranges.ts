@@ -1,42 +1,214 @@
 /**
- * Rewrites src/analytics/ingest/ai-user-agents/ai-ranges.json from copies of the operators' published range files (no network:
- * download them first). Usage:
- *   curl -sO https://openai.com/gptbot.json   # … each `url` listed in ai-ranges.json
- *   npx tsx src/analytics/ingest/ai-user-agents/update-ai-ranges.ts <url>=<downloaded file> …
- * e.g. `https://openai.com/gptbot.json=gptbot.json`. Each file is the operators' common format
- * `{"creationTime", "prefixes": [{"ipv4Prefix"} | {"ipv6Prefix"}]}`. Sources not named keep their ranges; review the
- * diff, run the analytics tests, commit.
+ * Rewrites src/analytics/ingest/ai-user-agents/ai-ranges.json (the lists Scribe ships) from downloaded files, no
+ * network. Usage:
+ *   npx tsx src/analytics/ingest/ai-user-agents/update-ai-ranges.ts <file>@<retrieved> …
+ * where each file is either an ipverse/bot-ip-blocks `crawlers.json` (every list it has) or one operator's list in
+ * their common format, named as its URL names it (`gptbot.json`, `bots.json`, `ccbot.json` …), and `<retrieved>` the
+ * ISO time the file was known current (its commit or download time). For each list the newest copy wins. The shipped
+ * snapshot is rebuilt with:
+ *   npx tsx src/analytics/ingest/ai-user-agents/update-ai-ranges.ts \
+ *     src/analytics/ingest/ai-user-agents/crawlers.json@2026-08-21T11:21:00Z \
+ *     src/analytics/ingest/ai-user-agents/openai/{gptbot,searchbot,chatgpt-user}.json@2026-05-11T00:00:00Z
+ * Review the diff, run the analytics tests, commit. (At run time a deployment refreshes the lists itself; to load
+ * downloaded files into a running deployment's database use `scribe ranges import <dir>` instead.)
  */
 import fs from 'node:fs';
-import net from 'node:net';
+import path from 'node:path';
 import type { RangesSource } from '../verify-agent.js';
+import { isSnapshot, parsePublishedRanges, parseSnapshot, type PublishedList } from './parse-range-files.js';
 
-const DATA = new URL('./ai-ranges.json', import.meta.url);
+/**
+ * What each operator publishes (see crawlers.SOURCE.md): one entry per list, the AI agents of ai-agents.json it
+ * vouches for, the snapshot service it is taken from, and the reverse-DNS names the operator documents. Google's
+ * user-triggered fetchers resolve to `*.gae.googleusercontent.com` (the snapshot's `*.googleusercontent.com` would
+ * also match any Google Cloud customer's machine).
+ */
+export const LISTS: (Omit<RangesSource, 'creationTime' | 'retrievedAt' | 'prefixes'> & { snapshot?: string })[] = [
+  { url: 'https://openai.com/gptbot.json', operator: 'OpenAI', agents: ['GPTBot'], snapshot: 'GPTBot' },
+  {
+    url: 'https://openai.com/searchbot.json',
+    operator: 'OpenAI',
+    agents: ['OAI-SearchBot'],
+    snapshot: 'OAI-SearchBot',
+  },
+  {
+    url: 'https://openai.com/chatgpt-user.json',
+    operator: 'OpenAI',
+    agents: ['ChatGPT-User'],
+    snapshot: 'ChatGPT-User',
+  },
+  {
+    url: 'https://claude.com/crawling/bots.json',
+    operator: 'Anthropic',
+    agents: ['ClaudeBot', 'Claude-User', 'Claude-SearchBot'],
+    snapshot: 'ClaudeBot',
+  },
+  // the snapshot merges Perplexity's two lists into one service: both start from that union
+  {
+    url: 'https://www.perplexity.com/perplexitybot.json',
+    operator: 'Perplexity',
+    agents: ['PerplexityBot'],
+    snapshot: 'PerplexityBot',
+  },
+  {
+    url: 'https://www.perplexity.com/perplexity-user.json',
+    operator: 'Perplexity',
+    agents: ['Perplexity-User'],
+    snapshot: 'PerplexityBot',
+  },
+  {
+    url: 'https://search.developer.apple.com/applebot.json',
+    operator: 'Apple',
+    agents: ['Applebot'],
+    snapshot: 'Applebot',
+    rdnsPatterns: ['*.applebot.apple.com'],
+  },
+  {
+    url: 'https://index.commoncrawl.org/ccbot.json',
+    operator: 'Common Crawl',
+    agents: ['CCBot'],
+    snapshot: 'Common Crawl',
+    rdnsPatterns: ['*.crawl.commoncrawl.org'],
+  },
+  {
+    url: 'https://developers.google.com/static/crawling/ipranges/common-crawlers.json',
+    operator: 'Google',
+    agents: ['GoogleOther', 'GoogleOther-Image', 'GoogleOther-Video'],
+    snapshot: 'Googlebot',
+    rdnsPatterns: ['crawl-*.googlebot.com', 'geo-crawl-*.geo.googlebot.com', '*.google.com'],
+  },
+  {
+    url: 'https://developers.google.com/static/crawling/ipranges/special-crawlers.json',
+    operator: 'Google',
+    agents: ['Google-CloudVertexBot'],
+    snapshot: 'Google (special)',
+    rdnsPatterns: ['*.googlebot.com', '*.google.com'],
+  },
+  {
+    url: 'https://developers.google.com/static/crawling/ipranges/user-triggered-fetchers.json',
+    operator: 'Google',
+    agents: ['NotebookLM', 'Google-NotebookLM', 'GoogleAgent-Mariner'],
+    snapshot: 'Google (user-triggered)',
+    rdnsPatterns: ['*.gae.googleusercontent.com', '*.google.com'],
+  },
+  {
+    url: 'https://developers.google.com/static/crawling/ipranges/user-triggered-fetchers-google.json',
+    operator: 'Google',
+    agents: ['NotebookLM', 'Google-NotebookLM', 'GoogleAgent-Mariner'],
+    rdnsPatterns: ['*.gae.googleusercontent.com', '*.google.com'],
+  },
+  // the snapshot merges DuckDuckBot's and DuckAssistBot's lists; only DuckAssistBot is an AI agent
+  {
+    url: 'https://duckduckgo.com/duckassistbot.json',
+    operator: 'DuckDuckGo',
+    agents: ['DuckAssistBot'],
+    snapshot: 'DuckDuckBot',
+  },
+  { url: 'https://mistral.ai/mistralai-user-ips.json', operator: 'Mistral', agents: ['MistralAI-User'] },
+  // an HTML page, not refreshed: Amazon's crawlers are confirmed by reverse DNS once the snapshot is stale
+  {
+    url: 'https://developer.amazon.com/amazonbot/ip-addresses/',
+    operator: 'Amazon',
+    agents: ['Amazonbot'],
+    refresh: false,
+    snapshot: 'Amazonbot',
+    rdnsPatterns: ['*.crawl.amazonbot.amazon'],
+  },
+  // Meta's whole network (its ASN), not its crawlers: never verifies a view, kept to say so
+  {
+    url: 'https://raw.githubusercontent.com/ipverse/as-ip-blocks/refs/heads/master/as/32934/aggregated.json',
+    operator: 'Meta',
+    agents: ['meta-externalagent', 'meta-externalfetcher', 'FacebookBot'],
+    refresh: false,
+    snapshot: 'Meta-ExternalAgent',
+  },
+];
 
-export function parsePublishedRanges(text: string): { creationTime: string | null; prefixes: string[] } {
-  const parsed = JSON.parse(text) as {
-    creationTime?: string;
-    prefixes?: { ipv4Prefix?: string; ipv6Prefix?: string }[];
-  };
-  if (!Array.isArray(parsed.prefixes)) throw new Error('no "prefixes" array');
-  const prefixes = parsed.prefixes.map((p) => p.ipv4Prefix ?? p.ipv6Prefix ?? '');
-  for (const prefix of prefixes) {
-    const [address, bits] = prefix.split('/');
-    const max = net.isIPv4(address) ? 32 : net.isIPv6(address) ? 128 : -1;
-    if (max < 0 || !/^\d+$/.test(bits ?? '') || Number(bits) > max)
-      throw new Error(`not an IP prefix: ${JSON.stringify(prefix)}`);
-  }
-  return { creationTime: parsed.creationTime ?? null, prefixes };
+/** One downloaded file: its text, the name it was saved under, and when it was known current. */
+export interface RangeFile {
+  name: string;
+  text: string;
+  retrievedAt: string;
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  const data = JSON.parse(fs.readFileSync(DATA, 'utf8')) as { about: string; sources: RangesSource[] };
-  for (const arg of process.argv.slice(2)) {
-    const at = arg.lastIndexOf('=');
-    const url = arg.slice(0, at);
-    const source = data.sources.find((s) => s.url === url);
-    if (!source) throw new Error(`${url} is not a source in ai-ranges.json`);
-    Object.assign(source, parsePublishedRanges(fs.readFileSync(arg.slice(at + 1), 'utf8')));
+/** A list's new copy, from a snapshot or from the operator's own file. */
+export interface ListCopy extends PublishedList {
+  url: string;
+  retrievedAt: string;
+  authoritative: boolean;
+}
+
+/** Every list copy the files hold: a snapshot gives each list it has, an operator file its one list (by file name). */
+export function copiesFromFiles(files: RangeFile[]): ListCopy[] {
+  const copies: ListCopy[] = [];
+  for (const file of files) {
+    if (isSnapshot(file.text)) {
+      const services = new Map(parseSnapshot(file.text).map((s) => [s.name, s]));
+      for (const list of LISTS) {
+        const service = list.snapshot ? services.get(list.snapshot) : undefined;
+        if (!service?.prefixes.length) continue;
+        copies.push({
+          url: list.url,
+          creationTime: service.lastChangedAt,
+          prefixes: service.prefixes,
+          retrievedAt: file.retrievedAt,
+          authoritative: service.authoritative,
+        });
+      }
+      continue;
+    }
+    const base = path.basename(file.name);
+    const list = LISTS.find((l) => l.refresh !== false && path.posix.basename(new URL(l.url).pathname) === base);
+    if (!list) throw new Error(`no published list is named ${base}`);
+    copies.push({
+      url: list.url,
+      ...parsePublishedRanges(file.text),
+      retrievedAt: file.retrievedAt,
+      authoritative: true,
+    });
   }
-  fs.writeFileSync(DATA, `${JSON.stringify(data, null, 2)}\n`);
+  return copies;
+}
+
+/** The shipped lists: every entry of LISTS, with the newest copy the files give it (none: no prefixes). */
+export function buildRanges(files: RangeFile[]): RangesSource[] {
+  const newest = new Map<string, ListCopy>();
+  for (const copy of copiesFromFiles(files)) {
+    const held = newest.get(copy.url);
+    if (!held || Date.parse(copy.retrievedAt) > Date.parse(held.retrievedAt)) newest.set(copy.url, copy);
+  }
+  return LISTS.map(({ snapshot: _, ...list }) => {
+    const copy = newest.get(list.url);
+    return {
+      ...list,
+      refresh: list.refresh ?? true,
+      authoritative: copy?.authoritative ?? true,
+      rdnsPatterns: list.rdnsPatterns ?? [],
+      creationTime: copy?.creationTime ?? null,
+      retrievedAt: copy?.retrievedAt ?? null,
+      prefixes: copy?.prefixes ?? [],
+    };
+  });
+}
+
+const ABOUT =
+  'Published IP ranges of AI agent operators, one entry per list. Written by ' +
+  'src/analytics/ingest/ai-user-agents/update-ai-ranges.ts from crawlers.json and openai/*.json (see their ' +
+  '*.SOURCE.md); at run time Scribe refreshes each `refresh` list from its `url` and keeps the copy in the ' +
+  'database. A list older than SCRIBE_AI_RANGES_MAX_AGE_DAYS (by `retrievedAt`) or not `authoritative` never calls ' +
+  'a view spoofed. See README "Verified, unverified, unverifiable".';
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  const files = process.argv.slice(2).map((arg) => {
+    const at = arg.lastIndexOf('@');
+    if (at < 0 || Number.isNaN(Date.parse(arg.slice(at + 1)))) throw new Error(`${arg}: give <file>@<ISO time>`);
+    const name = arg.slice(0, at);
+    return { name, text: fs.readFileSync(name, 'utf8'), retrievedAt: new Date(arg.slice(at + 1)).toISOString() };
+  });
+  const sources = buildRanges(files);
+  const lines = sources.map((s) => `    ${JSON.stringify(s)}`).join(',\n');
+  fs.writeFileSync(
+    new URL('./ai-ranges.json', import.meta.url),
+    `{\n  "about": ${JSON.stringify(ABOUT)},\n  "sources": [\n${lines}\n  ]\n}\n`,
+  );
 }
