@@ -12,7 +12,7 @@
  *   npm run bench:analytics -- --sizes 1000000,10000000 --db sqlite,postgresql --naive-reps 1 --raw-reps 1
  * Options: --reps 15 (export table) --naive-reps 3 --target-reps 7 (warm requests per report) --raw-reps 3 (raw
  * scans per report after the first) --skip-ai-reports (export table only) --ranges-table (also p50/p95 of the AI
- * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage.
+ * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts).
  */
 import fs from 'node:fs';
 import type { DatabaseTarget } from '../src/db/database-url.js';
@@ -23,6 +23,7 @@ import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } fr
 import { DAY, ingestViews, pathName, rng, zipf } from './site.js';
 import { measureTargets, targetsTable, type TargetTiming } from './report-targets.js';
 import { STORAGE_HEADER, storageTable } from './storage-report.js';
+import { indexVariants, VARIANTS_HEADER } from './index-variants.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,6 +39,7 @@ const AI_REPS = Number(arg('ai-reps', '5'));
 const SKIP_AI_REPORTS = process.argv.includes('--skip-ai-reports');
 const RANGES_TABLE = process.argv.includes('--ranges-table');
 const SKIP_STORAGE = process.argv.includes('--skip-storage');
+const INDEX_VARIANTS = process.argv.includes('--index-variants');
 
 function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -145,6 +147,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     }
     await stop();
     const storage = SKIP_STORAGE ? '' : await storageTable({ target, provider, views: accepted });
+    const variants = INDEX_VARIANTS ? await indexVariants({ target, projectId, views: accepted, endDay, log }) : '';
     return {
       provider,
       size,
@@ -156,6 +159,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
       reports,
       targets,
       storage,
+      variants,
     };
   } finally {
     if (child.exitCode === null && child.signalCode === null) await stop();
@@ -209,4 +213,10 @@ if (!SKIP_STORAGE) {
   );
   console.log(STORAGE_HEADER);
   for (const r of results) console.log(r.storage);
+}
+
+if (INDEX_VARIANTS) {
+  console.log("\nThe raw events' time index, other layouts (bench/index-variants.ts):\n");
+  console.log(VARIANTS_HEADER);
+  for (const r of results) console.log(r.variants);
 }
