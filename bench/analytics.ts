@@ -148,6 +148,8 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     }
     await stop();
     const storage = SKIP_STORAGE ? '' : await storageTable({ target, provider, views: accepted });
+    // logged at once too: a long run stopped before its end still leaves the figures of the sizes it finished
+    if (storage) log(`storage:\n${storage}`);
     const variants = INDEX_VARIANTS ? await indexVariants({ target, projectId, views: accepted, endDay, log }) : '';
     return {
       provider,
