@@ -11,7 +11,6 @@
 import type { Sql } from '../src/analytics/store/sql.js';
 import type { TimeRange } from '../src/calendar.js';
 import { aiKindOf, operatorOf } from '../src/analytics/ingest/classify-user-agent.js';
-import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
 
 const DAY = 86_400_000;
 const HUMAN = 1;
@@ -40,9 +39,29 @@ async function paths(s: RawScan): Promise<Map<number, string>> {
   return new Map(rows.map((r) => [Number(r.id), r.path]));
 }
 
-/** GET …/visitors: COUNT(DISTINCT …) per page and site-wide (src/analytics/store/naive-counts.ts). */
+/** GET …/visitors: COUNT(DISTINCT …) per page and site-wide (as src/analytics/store/naive-counts.ts). */
 export async function visitorsExport(s: RawScan) {
-  return naiveVisitors({ ...s, limit: LIMIT, offset: 0 });
+  type Counts = { human: Count; ai: Count; total: Count };
+  const where = 'e."projectId" = ? AND e."ts" >= ? AND e."ts" < ? AND e."kind" > 0';
+  const counts = `COUNT(DISTINCT CASE WHEN e."kind" = 1 THEN e."visitorId" END) AS human,
+    COUNT(DISTINCT CASE WHEN e."kind" = 2 THEN e."visitorId" END) AS ai, COUNT(DISTINCT e."visitorId") AS total`;
+  const collate = s.sql.provider === 'postgresql' ? ' COLLATE "C"' : '';
+  const rows = await s.sql.query<Counts & { path: string }>(
+    `SELECT p."path" AS path, ${counts} FROM "AnalyticsEvent" e JOIN "AnalyticsPage" p ON p."id" = e."pageId"
+     WHERE ${where} GROUP BY p."path" ORDER BY total DESC, p."path"${collate} ASC LIMIT ?`,
+    [s.projectId, s.range.from, s.range.to, LIMIT + 1],
+  );
+  const [totals] = await s.sql.query<Counts>(`SELECT ${counts} FROM "AnalyticsEvent" e WHERE ${where}`, [
+    s.projectId,
+    s.range.from,
+    s.range.to,
+  ]);
+  const num = (c: Counts) => ({ human: Number(c.human), ai: Number(c.ai), total: Number(c.total) });
+  return {
+    totals: num(totals),
+    visitors: rows.slice(0, LIMIT).map((r) => ({ path: r.path, ...num(r) })),
+    hasMore: rows.length > LIMIT,
+  };
 }
 
 /** GET …/views: COUNT(*) per page and class. */
