@@ -144,14 +144,14 @@ async function post(params: {
 
 /**
  * Stores what the reader-signal and miss reports read, scaled to the page views: AI misses 1% of views, feedback
- * 0.2%, searches 5%. Returns how many of each were stored.
+ * 0.2%, searches 5%. Returns how many of each were stored, and the seconds each took.
  */
 export async function ingestReportInputs(params: {
   base: string;
   key: string;
   site: Site;
   size: number;
-}): Promise<{ misses: number; feedback: number; searches: number }> {
+}): Promise<{ misses: number; feedback: number; searches: number; seconds: Record<string, number> }> {
   const { base, key, site, size } = params;
   const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const accepted = (status: number, out: Record<string, unknown>) => {
@@ -160,6 +160,12 @@ export async function ingestReportInputs(params: {
     return out.accepted as number;
   };
   const missCount = Math.round(size / 100);
+  const seconds: Record<string, number> = {};
+  let t = performance.now();
+  const lap = (name: string) => {
+    seconds[name] = Math.round((performance.now() - t) / 100) / 10;
+    t = performance.now();
+  };
   await post({
     url: `${base}/logs?format=combined`,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
@@ -170,19 +176,22 @@ export async function ingestReportInputs(params: {
       return 0;
     },
   });
+  lap('misses');
   const feedback = await post({
     url: `${base}/feedback`,
     headers: json,
     bodies: feedbackBatches(site, Math.round(size / 500)),
     check: accepted,
   });
+  lap('feedback');
   const searches = await post({
     url: `${base}/searches`,
     headers: json,
     bodies: searchBatches(site, Math.round(size / 20)),
     check: accepted,
   });
-  return { misses: missCount, feedback, searches };
+  lap('searches');
+  return { misses: missCount, feedback, searches, seconds };
 }
 
 export interface ReportTiming {

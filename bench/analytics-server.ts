@@ -1,6 +1,7 @@
 /**
  * The benchmark's server process: Scribe's HTTP app with the analytics routes, on the database in DATABASE_URL.
- * With the AI-traffic and feedback/search routes, which bench/analytics.ts also times.
+ * With the breakdowns (visitors per day, agents), AI-traffic and feedback/search routes, which bench/analytics.ts also
+ * times.
  * Prints "READY <port>" when listening. Run by bench/analytics.ts, which measures its memory from outside.
  */
 import { loadConfig } from '../src/config.js';
@@ -10,6 +11,7 @@ import { createHttpApp } from '../src/http/app.js';
 import type { AppContext } from '../src/http/context.js';
 import { analyticsRoutes } from '../src/http/routes/analytics.js';
 import { analyticsAiRoutes } from '../src/http/routes/analytics-ai.js';
+import { analyticsBreakdownRoutes } from '../src/http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from '../src/http/routes/analytics-feedback.js';
 import { Analytics } from '../src/analytics/analytics.js';
 
@@ -32,7 +34,12 @@ const analytics = new Analytics({
 });
 const app = createHttpApp({
   ctx,
-  routes: [analyticsRoutes({ analytics }), analyticsAiRoutes({ analytics }), analyticsFeedbackRoutes({ analytics })],
+  routes: [
+    analyticsRoutes({ analytics }),
+    analyticsBreakdownRoutes({ analytics }),
+    analyticsAiRoutes({ analytics }),
+    analyticsFeedbackRoutes({ analytics }),
+  ],
   webhooks: (_req, res) => void res.status(404).end(),
 });
 const server = app.listen(0, '127.0.0.1', () => {

@@ -1,131 +1,46 @@
 /**
- * Visitor analytics benchmark (not a test): a synthetic docs site — 5,000 paths with Zipf popularity, 1,000,000
- * visitors (10% AI agents), 30 days — at each size, on SQLite and PostgreSQL. Prints ingest throughput through the
- * HTTP batch endpoint, p50/p95 of the visitors export for 1/7/30-day ranges (first and a deep page) beside the
- * naive COUNT(DISTINCT …) over raw events, and the server's peak memory. Then p50/p95 of the AI-traffic and
- * reader-signal reports (bench/ai-reports.ts) for the same ranges, unless --skip-ai-reports.
+ * Visitor analytics benchmark (not a test): the synthetic docs site of bench/site.ts (5,000 paths with Zipf
+ * popularity, 1,000,000 visitors, 10% AI across 7 agents, 30 days) at each size, on SQLite and PostgreSQL. Prints
+ * the time to generate and ingest it through the HTTP batch endpoint (target at 10M: under 10 minutes), p50/p95 of
+ * the visitors export for 1/7/30-day ranges (first and a deep page) beside the naive COUNT(DISTINCT …) over raw
+ * events, and the server's peak memory. Then, after storing what the other reports read (AI misses, feedback,
+ * searches: bench/ai-reports.ts), issue 20's targets table (bench/report-targets.ts): every report's first call after
+ * a restart and warm p50 over 30 days beside today's raw scan (bench/raw-scan-reports.ts), with ratios and a check
+ * that both answers agree; and the storage per page view (bench/storage.ts).
  *   npm run bench:analytics                          # 1M and 10M page views, both databases
- *   npm run bench:analytics -- --sizes 1000000 --providers sqlite
- *   npm run bench:analytics -- --sizes 1000000 --skip-ai-reports --ai-reps 5
+ *   npm run bench:analytics -- --sizes 1000000 --db sqlite
+ *   npm run bench:analytics -- --sizes 1000000,10000000 --db sqlite,postgresql --naive-reps 1 --raw-reps 1
+ * Options: --reps 15 (export table; --skip-export-table leaves it out) --naive-reps 3 --target-reps 7 (warm requests per report) --raw-reps 3 (raw
+ * scans per report after the first) --skip-ai-reports (export table only) --ranges-table (also p50/p95 of the AI
+ * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts).
  */
 import fs from 'node:fs';
 import type { DatabaseTarget } from '../src/db/database-url.js';
-import { migrateDatabase } from '../src/db/migrate.js';
-import { openDatabase } from '../src/db/client.js';
-import { addProject } from '../src/projects/projects.js';
-import { createApiKey } from '../src/keys/api-keys.js';
 import { openSql } from '../src/analytics/store/sql.js';
 import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
-import { createDatabase, startServer } from './bench-server.js';
+import { createDatabase, createProject, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
-
-const DAY = 86_400_000;
-const PATHS = 5000;
-const VISITORS = 1_000_000;
-const DAYS = 30;
-const BATCH = 10_000;
-const IN_FLIGHT = 4;
+import { DAY, ingestViews, pathName, rng, zipf } from './site.js';
+import { measureTargets, targetsTable, type TargetTiming } from './report-targets.js';
+import { STORAGE_HEADER, storageTable } from './storage-report.js';
+import { indexVariants, VARIANTS_HEADER } from './index-variants.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 }
 const SIZES = arg('sizes', '1000000,10000000').split(',').map(Number);
-const PROVIDERS = arg('providers', 'sqlite,postgresql').split(',') as DatabaseTarget['provider'][];
+const PROVIDERS = arg('db', arg('providers', 'sqlite,postgresql')).split(',') as DatabaseTarget['provider'][];
 const REPS = Number(arg('reps', '15'));
 const NAIVE_REPS = Number(arg('naive-reps', '3'));
+const TARGET_REPS = Number(arg('target-reps', '7'));
+const RAW_REPS = Number(arg('raw-reps', '3'));
 const AI_REPS = Number(arg('ai-reps', '5'));
 const SKIP_AI_REPORTS = process.argv.includes('--skip-ai-reports');
-
-const BROWSERS = [
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
-  'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.81 Mobile Safari/537.36',
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-];
-const AGENTS = [
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
-  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)',
-  // an autonomous agent, so every purpose of /ai/purposes has traffic; agents still make up 10% of visitors
-  'claude-code/1.0.72 (external, cli)',
-];
-
-/** Deterministic PRNG (mulberry32), so every run ingests the same site. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const zipf = (() => {
-  const cdf = new Float64Array(PATHS);
-  let sum = 0;
-  for (let i = 0; i < PATHS; i++) cdf[i] = sum += 1 / (i + 1);
-  for (let i = 0; i < PATHS; i++) cdf[i] /= sum;
-  return (u: number) => {
-    let lo = 0;
-    let hi = PATHS - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid] < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-})();
-const pathName = (i: number) => `/docs/section-${i % 40}/page-${i}`;
-
-/**
- * About 3% of human visitors arrive from an AI assistant (for /ai/referrals). Chosen by visitor number, not drawn
- * from the generator, so paths, times and visitors — and the exports' answers — are those of a site without them.
- */
-function referral(v: number, path: string): { path: string; referrer?: string } {
-  const r = v % 100;
-  if (r === 1) return { path, referrer: 'https://chatgpt.com/' };
-  if (r === 2) return { path: `${path}?utm_source=perplexity`, referrer: 'https://www.perplexity.ai/' };
-  if (r === 3) return { path: `${path}?utm_source=chatgpt.com` };
-  return { path };
-}
-
-/** Batches of events for `total` page views over the 30 days before `endDay`, in time order. */
-function* batches(total: number, endDay: number): Generator<string> {
-  const random = rng(42);
-  const perDay = Math.floor(total / DAYS);
-  let batch: object[] = [];
-  for (let d = 0; d < DAYS; d++) {
-    const start = (endDay - DAYS + d) * DAY;
-    const count = d === DAYS - 1 ? total - perDay * (DAYS - 1) : perDay;
-    const step = DAY / count;
-    for (let i = 0; i < count; i++) {
-      const v = Math.floor(random() * VISITORS);
-      const ai = v % 10 === 0;
-      const path = pathName(zipf(random()));
-      batch.push({
-        timestamp: new Date(start + Math.floor(i * step)).toISOString(),
-        ...(ai ? { path } : referral(v, path)),
-        userAgent: ai ? AGENTS[((v / 10) % AGENTS.length) | 0] : BROWSERS[v % BROWSERS.length],
-        ip: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.${v & 255}`,
-      });
-      if (batch.length === BATCH) {
-        yield JSON.stringify(batch);
-        batch = [];
-      }
-    }
-  }
-  if (batch.length) yield JSON.stringify(batch);
-}
+const RANGES_TABLE = process.argv.includes('--ranges-table');
+const SKIP_STORAGE = process.argv.includes('--skip-storage');
+const INDEX_VARIANTS = process.argv.includes('--index-variants');
+const SKIP_EXPORT_TABLE = process.argv.includes('--skip-export-table');
 
 function peakRssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -145,41 +60,18 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 async function run(provider: DatabaseTarget['provider'], size: number) {
   const log = (msg: string) => console.error(`[${provider} ${size.toLocaleString('en')}] ${msg}`);
   const { target, drop } = await createDatabase(provider);
-  await migrateDatabase(target);
-  const database = openDatabase(target);
-  const clock = () => new Date();
-  const project = await addProject({
-    db: database.db,
-    clock,
-    repository: `bench/docs-${provider}`,
-    ref: 'main',
-    hostnames: ['docs.example.com'],
-  });
-  const { key } = await createApiKey({ db: database.db, clock, projectId: project.id, scope: 'write' });
-  await database.close();
-  const { child, url } = await startServer(target);
+  const { projectId, key } = await createProject(target, `bench/docs-${provider}`);
+  const project = { id: projectId };
+  let { child, url } = await startServer(target);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  };
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const endDay = Math.floor(Date.now() / DAY);
   try {
-    // ingest: IN_FLIGHT batches on the wire while the next one is generated
     log('ingesting…');
-    const started = performance.now();
-    let accepted = 0;
-    const pending = new Set<Promise<void>>();
-    for (const body of batches(size, endDay)) {
-      const p: Promise<void> = fetch(`${url}/v1/analytics/${project.id}/events`, { method: 'POST', headers, body })
-        .then(async (res) => {
-          const out = (await res.json()) as { accepted: number; rejected: unknown[] };
-          if (res.status !== 202 || out.rejected.length)
-            throw new Error(`ingest failed: ${res.status} ${JSON.stringify(out).slice(0, 300)}`);
-          accepted += out.accepted;
-        })
-        .finally(() => pending.delete(p));
-      pending.add(p);
-      if (pending.size >= IN_FLIGHT) await Promise.race(pending);
-    }
-    await Promise.all(pending);
-    const ingestSeconds = (performance.now() - started) / 1000;
+    const { accepted, seconds: ingestSeconds } = await ingestViews({ url, projectId, key, size, endDay });
     log(`ingested ${accepted} in ${ingestSeconds.toFixed(1)} s`);
 
     const exportUrl = (days: number, offset: number) => {
@@ -193,10 +85,12 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     // the first export folds whatever the background fold has not yet, and loads the day sets into the cache
     const [catchUpMs] = await timed(() => fetch(exportUrl(30, 0).path, { headers }).then((r) => r.json()));
     log(`first export (fold catch-up + cold cache) ${ms(catchUpMs)} ms`);
+    let loadedSeconds = ingestSeconds + catchUpMs / 1000;
+    log(`generated, ingested and folded in ${(loadedSeconds / 60).toFixed(1)} min (target at 10M: under 10 min)`);
 
     const sql = openSql(target);
     const rows = [];
-    for (const days of [1, 7, 30]) {
+    for (const days of SKIP_EXPORT_TABLE ? [] : [1, 7, 30]) {
       for (const [label, offset] of [
         ['first', 0],
         ['deep', 4900],
@@ -227,6 +121,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     const peak = peakRssMb(child.pid!);
 
     let reports: ReportTiming[] = [];
+    let targets: TargetTiming[] = [];
     if (!SKIP_AI_REPORTS) {
       const base = `${url}/v1/analytics/${project.id}`;
       log('storing AI misses, feedback and searches…');
@@ -234,22 +129,45 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
         ingestReportInputs({ base, key, site: { page: (u) => pathName(zipf(u)), random: rng(7), endDay }, size }),
       );
       log(`stored ${JSON.stringify(stored)} in ${ms(inputMs)} ms`);
+      loadedSeconds += inputMs / 1000;
+      log(`page views and the reports' inputs generated and stored in ${(loadedSeconds / 60).toFixed(1)} min`);
       log(await reportCoverage({ base, key, endDay }));
-      reports = await timeReports({ base, key, endDay, reps: AI_REPS, log });
-      log(`server peak RSS after the reports ${peakRssMb(child.pid!)} MiB`);
+      if (RANGES_TABLE) reports = await timeReports({ base, key, endDay, reps: AI_REPS, log });
+      targets = await measureTargets({
+        target,
+        projectId,
+        key,
+        endDay,
+        restart: async () => {
+          await stop();
+          ({ child, url } = await startServer(target));
+          return url;
+        },
+        reps: TARGET_REPS,
+        rawReps: RAW_REPS,
+        log,
+      });
     }
+    await stop();
+    const storage = SKIP_STORAGE ? '' : await storageTable({ target, provider, views: accepted });
+    // logged at once too: a long run stopped before its end still leaves the figures of the sizes it finished
+    if (storage) log(`storage:\n${storage}`);
+    const variants = INDEX_VARIANTS ? await indexVariants({ target, projectId, views: accepted, endDay, log }) : '';
     return {
       provider,
       size,
       eventsPerSecond: Math.round(accepted / ingestSeconds),
+      loadedSeconds,
       catchUpMs,
       rows,
       peakRssMb: peak,
       reports,
+      targets,
+      storage,
+      variants,
     };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    if (child.exitCode === null && child.signalCode === null) await stop();
     await drop();
   }
 }
@@ -258,18 +176,28 @@ const results = [];
 for (const size of SIZES) for (const provider of PROVIDERS) results.push(await run(provider, size));
 
 console.log(
-  '\n| database | page views | ingest events/s | first export after ingest | range | page | p50 ms | p95 ms | naive p50 ms | naive ÷ p50 | same answer | server peak RSS |',
+  '\n| database | page views | ingest events/s | page views generated, ingested, folded + the reports’ inputs stored (≤ 10 min at 10M) | first export after ingest | server peak RSS |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of results) {
-  for (const row of r.rows) {
-    console.log(
-      `| ${r.provider} | ${r.size.toLocaleString('en')} | ${r.eventsPerSecond.toLocaleString('en')} | ${ms(r.catchUpMs)} ms | ${row.days} d | ${row.page} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.naiveP50)} | ${(row.naiveP50 / row.p50).toFixed(1)}× | ${row.same ? 'yes' : 'NO'} | ${r.peakRssMb} MiB |`,
-    );
+console.log('|---|---|---|---|---|---|');
+for (const r of results)
+  console.log(
+    `| ${r.provider} | ${r.size.toLocaleString('en')} | ${r.eventsPerSecond.toLocaleString('en')} | ${(r.loadedSeconds / 60).toFixed(1)} min | ${ms(r.catchUpMs)} ms | ${r.peakRssMb} MiB |`,
+  );
+if (!SKIP_EXPORT_TABLE) {
+  console.log(
+    '\nThe visitors export, beside the naive COUNT(DISTINCT …):\n\n| database | page views | range | page | p50 ms | p95 ms | naive p50 ms | naive ÷ p50 | same answer |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    for (const row of r.rows) {
+      console.log(
+        `| ${r.provider} | ${r.size.toLocaleString('en')} | ${row.days} d | ${row.page} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.naiveP50)} | ${(row.naiveP50 / row.p50).toFixed(1)}× | ${row.same ? 'yes' : 'NO'} |`,
+      );
+    }
   }
 }
 
-if (!SKIP_AI_REPORTS) {
+if (RANGES_TABLE && !SKIP_AI_REPORTS) {
   console.log(
     `\nAI-traffic and reader-signal reports (${AI_REPS} timed requests per cell after one untimed; rows: length of the answer's list, CSV data lines):`,
   );
@@ -281,4 +209,29 @@ if (!SKIP_AI_REPORTS) {
         `| ${r.provider} | ${r.size.toLocaleString('en')} | ${t.report} | ${t.days} d | ${ms(t.p50)} | ${ms(t.p95)} | ${t.rows} |`,
       );
   }
+}
+
+if (!SKIP_AI_REPORTS) {
+  console.log(
+    `\nIssue 20's targets, 30-day range (first call: the first request to a new server process; warm p50 over ${TARGET_REPS} requests after it; raw scan: the report as answered on 2026-11-24, bench/raw-scan-reports.ts, on a new connection, p50 over ${RAW_REPS} after its first; ✗ marks a missed target):\n`,
+  );
+  console.log(targetsTable(results, Math.min(...SIZES)));
+  const mismatches = results.flatMap((r) =>
+    r.targets.filter((t) => !t.same).map((t) => `${r.provider} ${r.size} ${t.report}`),
+  );
+  if (mismatches.length) console.log(`\n!!!!!!!! ANSWERS DIFFER FROM THE RAW SCAN: ${mismatches.join('; ')} !!!!!!!!`);
+}
+
+if (!SKIP_STORAGE) {
+  console.log(
+    '\nStorage per page view (bench/storage.ts; SQLite: dbstat pages in use; PostgreSQL: after VACUUM ANALYZE):\n',
+  );
+  console.log(STORAGE_HEADER);
+  for (const r of results) console.log(r.storage);
+}
+
+if (INDEX_VARIANTS) {
+  console.log("\nThe raw events' time index, other layouts (bench/index-variants.ts):\n");
+  console.log(VARIANTS_HEADER);
+  for (const r of results) console.log(r.variants);
 }

@@ -5,6 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../src/db/database-url.js';
+import { migrateDatabase } from '../src/db/migrate.js';
+import { openDatabase } from '../src/db/client.js';
+import { addProject } from '../src/projects/projects.js';
+import { createApiKey } from '../src/keys/api-keys.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_URL = process.env.SCRIBE_TEST_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -38,6 +42,29 @@ export async function createDatabase(
       await c.end();
     },
   };
+}
+
+/** Migrates the database and adds a project (hostname docs.example.com) with a write key. */
+export async function createProject(
+  target: DatabaseTarget,
+  repository: string,
+): Promise<{ projectId: string; key: string }> {
+  await migrateDatabase(target);
+  const database = openDatabase(target);
+  try {
+    const clock = () => new Date();
+    const project = await addProject({
+      db: database.db,
+      clock,
+      repository,
+      ref: 'main',
+      hostnames: ['docs.example.com'],
+    });
+    const { key } = await createApiKey({ db: database.db, clock, projectId: project.id, scope: 'write' });
+    return { projectId: project.id, key };
+  } finally {
+    await database.close();
+  }
 }
 
 export function startServer(

@@ -1,0 +1,168 @@
+/**
+ * Issue 20's targets, measured in bench/analytics.ts: for every report over the 30-day range, the first call in a new
+ * server process (its caches cold, after one request over an empty range has started Prisma, Express and the
+ * connection; the operating system's and PostgreSQL's buffer caches as earlier calls left them)
+ * and the warm p50, beside the same report answered by the raw scan of 2026-11-24 (bench/raw-scan-reports.ts) on
+ * its own connection in the same run — and whether both say the same.
+ */
+import { openSql } from '../src/analytics/store/sql.js';
+import type { DatabaseTarget } from '../src/db/database-url.js';
+import type { TimeRange } from '../src/calendar.js';
+import * as raw from './raw-scan-reports.js';
+
+const DAY = 86_400_000;
+
+interface TargetReport {
+  name: string;
+  /** under /v1/analytics/{projectId}/, with its query after the range */
+  path: string;
+  query: string;
+  csv?: boolean;
+  raw: (s: raw.RawScan) => Promise<unknown>;
+}
+
+/** Every report, the visitors export first: the others are judged by it. */
+export const TARGET_REPORTS: TargetReport[] = [
+  { name: 'visitors export', path: 'visitors', query: '&limit=50', raw: raw.visitorsExport },
+  { name: 'views', path: 'views', query: '&limit=50', raw: raw.views },
+  { name: 'visitors/daily', path: 'visitors/daily', query: '', raw: raw.dailyVisitors },
+  { name: 'agents', path: 'agents', query: '', raw: raw.agents },
+  { name: 'ai/purposes', path: 'ai/purposes', query: '', raw: raw.purposes },
+  { name: 'ai/purposes (CSV)', path: 'ai/purposes', query: '&format=csv', csv: true, raw: raw.purposesCsv },
+  { name: 'ai/agent-pages', path: 'ai/agent-pages', query: '', raw: (s) => raw.agentPages(s) },
+  { name: 'ai/referrals', path: 'ai/referrals', query: '', raw: raw.referrals },
+  { name: 'ai/misses', path: 'ai/misses', query: '', raw: raw.misses },
+  { name: 'feedback/by-page', path: 'feedback/by-page', query: '', raw: raw.feedbackByPage },
+  { name: 'searches', path: 'searches', query: '', raw: raw.searches },
+];
+
+export interface TargetTiming {
+  report: string;
+  firstMs: number;
+  p50: number;
+  rawFirstMs: number;
+  rawP50: number;
+  same: boolean;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+/** JSON with object keys sorted and the cursor left out (it encodes a snapshot, not the answer). */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (key, v) => {
+    if (key === 'nextCursor') return undefined;
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, (v as Record<string, unknown>)[k]]),
+      );
+    return v;
+  });
+}
+
+export async function measureTargets(params: {
+  target: DatabaseTarget;
+  projectId: string;
+  key: string;
+  endDay: number;
+  /** stops the running server and starts a new one; resolves to its base URL */
+  restart: () => Promise<string>;
+  reps: number;
+  rawReps: number;
+  log: (msg: string) => void;
+}): Promise<TargetTiming[]> {
+  const { target, projectId, key, endDay, restart, reps, rawReps, log } = params;
+  const range: TimeRange = { from: (endDay - 30) * DAY, to: endDay * DAY };
+  const dates = `dateFrom=${new Date(range.from).toISOString().slice(0, 10)}&dateTo=${new Date(range.to).toISOString().slice(0, 10)}`;
+  const headers = { authorization: `Bearer ${key}` };
+  const timings: TargetTiming[] = [];
+  for (const report of TARGET_REPORTS) {
+    const base = `${await restart()}/v1/analytics/${projectId}`;
+    // The process's first request pays for starting Prisma (API key check), Express and the connection: a request
+    // over an empty range (1970) takes that, so the report's first call below pays only for its own cold caches.
+    const warmUp = await fetch(`${base}/ai/misses?dateFrom=1970-01-01&dateTo=1970-01-02`, { headers });
+    if (warmUp.status !== 200) throw new Error(`warm-up request: ${warmUp.status}`);
+    await warmUp.text();
+    const url = `${base}/${report.path}?${dates}${report.query}`;
+    const get = async () => {
+      const t = performance.now();
+      const res = await fetch(url, { headers });
+      const body = await res.text();
+      if (res.status !== 200) throw new Error(`${report.name}: ${res.status} ${body.slice(0, 300)}`);
+      return [performance.now() - t, body] as const;
+    };
+    const [firstMs, firstBody] = await get();
+    const warm: number[] = [];
+    for (let i = 0; i < reps; i++) warm.push((await get())[0]);
+
+    // the raw scan on a connection of its own, opened for it: its first call pays what a new process would
+    const sql = openSql(target);
+    const scan = async () => {
+      const t = performance.now();
+      const answer = await report.raw({ sql, projectId, range });
+      return [performance.now() - t, answer] as const;
+    };
+    let rawFirstMs: number;
+    let expected: unknown;
+    const rawTimes: number[] = [];
+    try {
+      [rawFirstMs, expected] = await scan();
+      for (let i = 0; i < rawReps; i++) rawTimes.push((await scan())[0]);
+    } finally {
+      await sql.close();
+    }
+    const same = report.csv ? firstBody === expected : canonical(JSON.parse(firstBody)) === canonical(expected);
+    if (!same) {
+      log(`!!!!!!!! MISMATCH: ${report.name} answered differently from the raw scan !!!!!!!!`);
+      log(`  served:   ${(report.csv ? firstBody : canonical(JSON.parse(firstBody))).slice(0, 600)}`);
+      log(`  raw scan: ${(report.csv ? String(expected) : canonical(expected)).slice(0, 600)}`);
+    }
+    const row = {
+      report: report.name,
+      firstMs,
+      p50: median(warm),
+      rawFirstMs,
+      rawP50: rawTimes.length ? median(rawTimes) : rawFirstMs,
+      same,
+    };
+    timings.push(row);
+    log(
+      `${report.name} 30d: first ${Math.round(firstMs)} ms, warm p50 ${ms(row.p50)} ms; raw scan first ${Math.round(rawFirstMs)} ms, p50 ${ms(row.rawP50)} ms; same answer: ${same}`,
+    );
+  }
+  return timings;
+}
+
+export const ms = (x: number) => (x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en'));
+const ratio = (x: number) => `${x < 10 ? x.toFixed(2) : Math.round(x).toLocaleString('en')}×`;
+const check = (ok: boolean) => (ok ? '' : ' ✗');
+
+/**
+ * The targets table: per database, size and report the first call (target ≤ 1 s), warm p50 and its ratio to the
+ * export's (≤ 2×), growth from the smallest size in the run (≤ 2×), and both times as ratios to the raw scan's.
+ */
+export function targetsTable(
+  results: { provider: string; size: number; targets: TargetTiming[] }[],
+  smallest: number,
+): string {
+  const lines = [
+    '| database | page views | report | first call ms (≤ 1 s) | warm p50 ms | ÷ export p50 (≤ 2×) | growth from ' +
+      `${smallest.toLocaleString('en')} (≤ 2×) | raw scan first ms | raw scan p50 ms | first ÷ raw first | p50 ÷ raw p50 | same answer |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of results) {
+    const exportP50 = r.targets.find((t) => t.report === 'visitors export')?.p50 ?? Number.NaN;
+    const base = results.find((b) => b.provider === r.provider && b.size === smallest);
+    for (const t of r.targets) {
+      const small = r.size === smallest ? undefined : base?.targets.find((b) => b.report === t.report);
+      const growth = small ? t.p50 / small.p50 : undefined;
+      lines.push(
+        `| ${r.provider} | ${r.size.toLocaleString('en')} | ${t.report} | ${ms(t.firstMs)}${check(t.firstMs <= 1000)} | ${ms(t.p50)} | ` +
+          `${ratio(t.p50 / exportP50)}${check(t.p50 <= 2 * exportP50)} | ${growth === undefined ? '—' : `${ratio(growth)}${check(growth <= 2)}`} | ` +
+          `${ms(t.rawFirstMs)} | ${ms(t.rawP50)} | ${ratio(t.firstMs / t.rawFirstMs)} | ${ratio(t.p50 / t.rawP50)} | ${t.same ? 'yes' : '**NO**'} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
