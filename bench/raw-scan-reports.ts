@@ -112,24 +112,43 @@ export async function dailyVisitors(s: RawScan) {
   return { days };
 }
 
-/** GET …/agents (src/analytics/store/read-events.ts agentCounts, reports/ai-agents.ts). */
+/**
+ * GET …/agents (src/analytics/store/read-events.ts agentCounts, reports/ai-agents.ts), with the fields the report
+ * gained since (issue 19 §2) counted the same way: a visitor seen verified once is verified; spoofed user agents are
+ * the bots named "unverified <agent>".
+ */
 export async function agents(s: RawScan) {
-  const rows = await s.sql.query<{ agent: string | null; visitors: Count; views: Count }>(
-    `SELECT "agent" AS agent, COUNT(DISTINCT "visitorId") AS visitors, COUNT(*) AS views
+  const rows = await s.sql.query<{ agent: string | null; visitors: Count; verified: Count; views: Count }>(
+    `SELECT "agent" AS agent, COUNT(DISTINCT "visitorId") AS visitors,
+            COUNT(DISTINCT CASE WHEN "verification" = 1 THEN "visitorId" END) AS verified, COUNT(*) AS views
          FROM "AnalyticsEvent"
         WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" = ${AI}
         GROUP BY "agent"`,
     [s.projectId, s.range.from, s.range.to],
   );
+  const spoofedRows = await s.sql.query<{ agent: string; visitors: Count; views: Count }>(
+    `SELECT "agent" AS agent, COUNT(DISTINCT "visitorId") AS visitors, COUNT(*) AS views
+         FROM "AnalyticsEvent"
+        WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" = 0 AND "agent" LIKE 'unverified %'
+        GROUP BY "agent"`,
+    [s.projectId, s.range.from, s.range.to],
+  );
+  const byCounts = (a: { agent: string; visitors: number; views: number }, b: typeof a) =>
+    b.visitors - a.visitors || b.views - a.views || (a.agent < b.agent ? -1 : 1);
   const list = rows
     .map((r) => ({
       agent: r.agent ?? 'unknown',
       kind: aiKindOf(r.agent ?? '') ?? 'unknown',
       visitors: Number(r.visitors),
+      verifiedVisitors: Number(r.verified),
+      unverifiableVisitors: Number(r.visitors) - Number(r.verified),
       views: Number(r.views),
     }))
-    .sort((a, b) => b.visitors - a.visitors || b.views - a.views || (a.agent < b.agent ? -1 : 1));
-  return { agents: list };
+    .sort(byCounts);
+  const spoofed = spoofedRows
+    .map((r) => ({ agent: r.agent.slice('unverified '.length), visitors: Number(r.visitors), views: Number(r.views) }))
+    .sort(byCounts);
+  return { agents: list, spoofed };
 }
 
 // ai/purposes (src/analytics/store/ai-traffic-queries.ts purposeRows, reports/ai-purposes.ts)
