@@ -12,7 +12,7 @@ export type RunStatus =
   | 'no_changes'
   | 'failed'
   | 'skipped';
-export type RunTrigger = 'push' | 'schedule' | 'manual' | 'feedback';
+export type RunTrigger = 'push' | 'schedule' | 'manual' | 'feedback' | 'pull_request';
 
 export interface AutomationRun {
   id: string;
@@ -22,7 +22,10 @@ export interface AutomationRun {
   trigger: RunTrigger;
   repository: string | null;
   beforeSha: string | null;
+  /** a push's after-sha; a pull request run's head commit */
   afterSha: string | null;
+  /** the source pull request of a pull_request run (a docs draft) */
+  pullNumber: number | null;
   /** the docs page of a feedback run */
   page: string | null;
   /** the page's last feedback row a feedback run covers (null for a run started by a late comment alone) */
@@ -73,7 +76,12 @@ export async function claimRun(
     db: Db;
     clock: Clock;
     run: Pick<AutomationRun, 'projectId' | 'automationId' | 'dedupeKey' | 'trigger'> &
-      Partial<Pick<AutomationRun, 'repository' | 'beforeSha' | 'afterSha' | 'page' | 'feedbackThrough' | 'change'>> &
+      Partial<
+        Pick<
+          AutomationRun,
+          'repository' | 'beforeSha' | 'afterSha' | 'pullNumber' | 'page' | 'feedbackThrough' | 'change'
+        >
+      > &
       Pick<AutomationRun, 'summary'>;
   },
 ): Promise<AutomationRun | null> {

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logger.js';
 import { createApiKey } from '../../src/keys/api-keys.js';
 import { findDelivery, type DeliveryRecord } from '../../src/webhooks/deliveries.js';
 import type { Provider } from './databases.js';
-import type { GitHubHost } from './github-host.js';
+import type { GitHubHost, PullRequest } from './github-host.js';
 import type { AnthropicStandIn } from './anthropic-server.js';
 import { startStandIns } from './stand-ins.js';
 import type { Database } from '../../src/db/client.js';
@@ -189,4 +189,95 @@ export async function startGitHubE2E(provider: Provider, extra: Record<string, s
     },
   };
   return e2e;
+}
+
+// Source pull requests on the local host and the deliveries GitHub sends about them (docs drafts, reviews).
+
+/** pull_request.<action> about a pull request of the local host, as GitHub sends it (`before` for synchronize). */
+export function pullRequestPayload(params: {
+  github: GitHubHost;
+  pr: PullRequest;
+  action: 'opened' | 'synchronize' | 'closed' | 'reopened' | 'ready_for_review';
+  installationId: number;
+  sender?: string;
+  before?: string;
+}): any {
+  const payload = onRepository(
+    examplePayload('pull_request', params.action),
+    params.pr.repository,
+    params.installationId,
+  );
+  const json = params.github.pullRequestJson(params.pr);
+  payload.number = params.pr.number;
+  payload.pull_request = { ...payload.pull_request, ...json };
+  payload.repository.default_branch = 'main';
+  payload.sender = asUser(params.sender ?? params.pr.user ?? 'dev-dana');
+  if (params.action === 'synchronize') {
+    payload.before = params.before;
+    payload.after = json.head.sha;
+  }
+  return payload;
+}
+
+/** check_run.requested_action: `sender` pressed the button `identifier` of check run `checkRunId` on the head commit. */
+export function checkRunActionPayload(params: {
+  github: GitHubHost;
+  pr: PullRequest;
+  installationId: number;
+  sender: string;
+  checkRunId: number;
+  identifier?: string;
+  externalId?: string;
+  /** GitHub lists no pull requests on check runs of pull requests from forks */
+  listPull?: boolean;
+}): any {
+  const payload = onRepository(
+    examplePayload('check_run', 'requested_action'),
+    params.pr.repository,
+    params.installationId,
+  );
+  const json = params.github.pullRequestJson(params.pr);
+  const pulls =
+    params.listPull === false
+      ? []
+      : [{ number: params.pr.number, head: { ref: json.head.ref, sha: json.head.sha }, base: { ref: json.base.ref } }];
+  payload.check_run = {
+    ...payload.check_run,
+    id: params.checkRunId,
+    name: 'Scribe docs',
+    head_sha: json.head.sha,
+    external_id: params.externalId ?? '',
+    pull_requests: pulls,
+    check_suite: { ...payload.check_run.check_suite, head_sha: json.head.sha, pull_requests: pulls },
+    app: { ...payload.check_run.app, slug: params.github.app.slug, id: params.github.app.id },
+  };
+  payload.requested_action = { identifier: params.identifier ?? 'draft-docs' };
+  payload.sender = asUser(params.sender);
+  return payload;
+}
+
+/** issue_comment.created by `login` on pull request `number`. */
+export function pullCommentPayload(params: {
+  repository: string;
+  installationId: number;
+  number: number;
+  login: string;
+  body: string;
+  commentId?: number;
+}): any {
+  const payload = onRepository(
+    examplePayload('issue_comment', 'created', (p) => !!p.installation),
+    params.repository,
+    params.installationId,
+  );
+  payload.issue.number = params.number;
+  payload.issue.pull_request = { url: `https://example.test/pulls/${params.number}`, html_url: '' };
+  payload.comment = {
+    ...payload.comment,
+    id: params.commentId ?? Math.floor(Math.random() * 1e9),
+    body: params.body,
+    user: asUser(params.login),
+  };
+  payload.sender = asUser(params.login);
+  return payload;
 }

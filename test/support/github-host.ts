@@ -5,6 +5,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { graphql, pullJson, pullRoute, type PullLifeCycle } from './github-host-pulls.js';
 
 /**
  * A local "GitHub Enterprise" for tests: the REST routes a GitHub App calls under /api/v3 (app JWTs verified
@@ -36,7 +37,7 @@ export interface IssuedToken {
   issuedAt: number;
 }
 
-export interface PullRequest {
+export interface PullRequest extends PullLifeCycle {
   number: number;
   repository: string;
   title: string;
@@ -125,6 +126,31 @@ export interface GitHubHost {
   diff(repository: string, base: string, head: string, options?: string[]): string;
   /** commits on ref (newest first): sha, author name and email, subject */
   log(repository: string, ref: string): { sha: string; author: string; email: string; subject: string }[];
+  // Pull requests people open on a source repository, and what happens to them (github-host-pulls.ts).
+  /** a pull request `author` opens from `head` (a branch of the repository) into `base` (default: main) */
+  openPullRequest(
+    repository: string,
+    params: { head: string; base?: string; title: string; body?: string; author: string; draft?: boolean },
+  ): PullRequest;
+  /** commits `files` on the pull request's head branch; returns the push's before and after shas */
+  pushToPullRequest(
+    repository: string,
+    number: number,
+    files: Record<string, string | null>,
+    message: string,
+  ): { before: string; after: string };
+  /** merges (base moves to head) or closes it without merging, as a person on GitHub's page would */
+  closePullRequest(repository: string, number: number, merge: boolean): PullRequest;
+  reopenPullRequest(repository: string, number: number): PullRequest;
+  /** a review by `login` */
+  addReview(
+    repository: string,
+    number: number,
+    login: string,
+    state?: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED',
+  ): void;
+  /** the REST JSON GitHub would put in a webhook's `pull_request` */
+  pullRequestJson(pr: PullRequest): Record<string, any>;
   close(): Promise<void>;
 }
 
@@ -237,9 +263,12 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     title: pr.title,
     body: pr.body,
     draft: pr.draft,
-    head: { ref: pr.head, label: `${pr.repository.split('/')[0]}:${pr.head}` },
-    base: { ref: pr.base },
-    user: { login: `${app.slug}[bot]`, type: 'Bot' },
+    // head, base and user: pullJson
+    ...pullJson(pr, {
+      baseUrl,
+      botLogin: `${app.slug}[bot]`,
+      headSha: pr.headSha ?? (exists(pr.repository) ? revParse(pr.repository, `refs/heads/${pr.head}`) : null),
+    }),
   });
 
   const statuses: CommitStatus[] = [];
@@ -596,6 +625,16 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
         pulls.push(pr);
         return send(res, 201, prJson(pr));
       }
+      const lifeCycle = pullRoute({
+        req,
+        rest,
+        repository,
+        body,
+        pulls,
+        canSee: (login) => permissions.has(`${repository}#${login.toLowerCase()}`),
+        json: prJson,
+      });
+      if (lifeCycle) return send(res, lifeCycle[0], lifeCycle[1]);
       const prMatch = rest.match(/^\/(pulls|issues)\/(\d+)(\/comments)?$/);
       const pr = prMatch && pulls.find((p) => p.repository === repository && p.number === Number(prMatch[2]));
       if (prMatch && pr) {
@@ -692,6 +731,24 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     res.end();
   }
 
+  /** GraphQL (github-host-pulls.ts), recorded among the calls as `POST /graphql`. */
+  async function handleGraphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const body = raw.length ? JSON.parse(raw.toString('utf8')) : {};
+    const token = (req.headers.authorization ?? '').split(/\s+/, 2)[1];
+    calls.push({
+      method: 'POST',
+      path: '/graphql',
+      query: {},
+      body,
+      auth: token ? 'token' : 'none',
+      token,
+      at: Date.now(),
+    });
+    const [status, answer] = graphql({ body, pulls, canReach: (repository) => canReach(token, repository) });
+    send(res, status, answer);
+  }
+
   /** The browser side of the manifest flow: GitHub's "new GitHub App" form posts here, then redirects back with a code. */
   async function handleNewApp(
     req: IncomingMessage,
@@ -718,6 +775,10 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       handleNewApp(req, res, url, newApp[1] ?? null).catch((err: Error) => send(res, 500, { message: err.message }));
       return;
     }
+    if (req.method === 'POST' && url.pathname === '/api/graphql') {
+      handleGraphql(req, res).catch((err: Error) => send(res, 500, { message: err.message }));
+      return;
+    }
     const git = url.pathname.match(/^\/([^/]+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/);
     const work =
       url.pathname.startsWith('/api/v3/') || url.pathname === '/api/v3'
@@ -734,7 +795,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}`;
 
-  return {
+  const host: GitHubHost = {
     url: baseUrl,
     host: `127.0.0.1:${port}`,
     app,
@@ -860,10 +921,57 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
           return { sha, author, email, subject };
         });
     },
+    openPullRequest(repository, params) {
+      const number = pulls.filter((p) => p.repository === repository).length + 1;
+      const pr: PullRequest = {
+        number,
+        repository,
+        title: params.title,
+        body: params.body ?? '',
+        draft: params.draft ?? false,
+        head: params.head,
+        base: params.base ?? defaultBranches.get(repository) ?? 'main',
+        state: 'open',
+        html_url: `${baseUrl}/${repository}/pull/${number}`,
+        comments: [],
+        user: params.author,
+        merged: false,
+        requestedReviewers: [],
+        reviews: [],
+      };
+      pulls.push(pr);
+      return pr;
+    },
+    pushToPullRequest(repository, number, files, message) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      return host.commitFiles(repository, pr.head, files, message, pr.user);
+    },
+    closePullRequest(repository, number, merge) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      if (merge) {
+        const head = revParse(repository, `refs/heads/${pr.head}`)!;
+        git(repository, ['update-ref', `refs/heads/${pr.base}`, head]);
+        pr.headSha = head;
+      }
+      pr.state = 'closed';
+      pr.merged = merge;
+      return pr;
+    },
+    reopenPullRequest(repository, number) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      pr.state = 'open';
+      return pr;
+    },
+    addReview(repository, number, login, state = 'APPROVED') {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      pr.reviews = [...(pr.reviews ?? []), { id: 7000 + (pr.reviews?.length ?? 0), user: login, state }];
+    },
+    pullRequestJson: (pr) => prJson(pr),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
+  return host;
 }

@@ -132,3 +132,8 @@ export type AnalyticsFeedbackChange = Prisma.AnalyticsFeedbackChangeModel
  * 
  */
 export type AnalyticsSearch = Prisma.AnalyticsSearchModel
+/**
+ * Model DocsDraft
+ * 
+ */
+export type DocsDraft = Prisma.DocsDraftModel

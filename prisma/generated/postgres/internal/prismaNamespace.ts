@@ -419,7 +419,8 @@ export const ModelName = {
   AgentJobEvent: 'AgentJobEvent',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
-  AnalyticsSearch: 'AnalyticsSearch'
+  AnalyticsSearch: 'AnalyticsSearch',
+  DocsDraft: 'DocsDraft'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -435,7 +436,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2141,6 +2142,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    DocsDraft: {
+      payload: Prisma.$DocsDraftPayload<ExtArgs>
+      fields: Prisma.DocsDraftFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocsDraftFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocsDraftFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        findFirst: {
+          args: Prisma.DocsDraftFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocsDraftFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        findMany: {
+          args: Prisma.DocsDraftFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>[]
+        }
+        create: {
+          args: Prisma.DocsDraftCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        createMany: {
+          args: Prisma.DocsDraftCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocsDraftCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>[]
+        }
+        delete: {
+          args: Prisma.DocsDraftDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        update: {
+          args: Prisma.DocsDraftUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        deleteMany: {
+          args: Prisma.DocsDraftDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocsDraftUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocsDraftUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>[]
+        }
+        upsert: {
+          args: Prisma.DocsDraftUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        aggregate: {
+          args: Prisma.DocsDraftAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocsDraft>
+        }
+        groupBy: {
+          args: Prisma.DocsDraftGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsDraftGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocsDraftCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsDraftCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2293,6 +2368,7 @@ export const AutomationRunScalarFieldEnum = {
   repository: 'repository',
   beforeSha: 'beforeSha',
   afterSha: 'afterSha',
+  pullNumber: 'pullNumber',
   page: 'page',
   feedbackThrough: 'feedbackThrough',
   change: 'change',
@@ -2500,6 +2576,23 @@ export const AnalyticsSearchScalarFieldEnum = {
 } as const
 
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
+
+
+export const DocsDraftScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  requestedBy: 'requestedBy',
+  jobId: 'jobId',
+  pages: 'pages',
+  sourceState: 'sourceState',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2796,6 +2889,7 @@ export type GlobalOmitConfig = {
   analyticsFeedback?: Prisma.AnalyticsFeedbackOmit
   analyticsFeedbackChange?: Prisma.AnalyticsFeedbackChangeOmit
   analyticsSearch?: Prisma.AnalyticsSearchOmit
+  docsDraft?: Prisma.DocsDraftOmit
 }
 
 /* Types for Logging */

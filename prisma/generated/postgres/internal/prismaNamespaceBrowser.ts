@@ -73,7 +73,8 @@ export const ModelName = {
   AgentJobEvent: 'AgentJobEvent',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
-  AnalyticsSearch: 'AnalyticsSearch'
+  AnalyticsSearch: 'AnalyticsSearch',
+  DocsDraft: 'DocsDraft'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -205,6 +206,7 @@ export const AutomationRunScalarFieldEnum = {
   repository: 'repository',
   beforeSha: 'beforeSha',
   afterSha: 'afterSha',
+  pullNumber: 'pullNumber',
   page: 'page',
   feedbackThrough: 'feedbackThrough',
   change: 'change',
@@ -412,6 +414,23 @@ export const AnalyticsSearchScalarFieldEnum = {
 } as const
 
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
+
+
+export const DocsDraftScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  requestedBy: 'requestedBy',
+  jobId: 'jobId',
+  pages: 'pages',
+  sourceState: 'sourceState',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
 
 
 export const SortOrder = {
