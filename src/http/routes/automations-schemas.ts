@@ -39,12 +39,18 @@ export const AutomationsResponse = z.object({
     z.looseObject({
       id: z.string(),
       on: z
-        .looseObject({ kind: z.enum(['push', 'schedule', 'feedback']) })
+        .looseObject({ kind: z.enum(['push', 'schedule', 'feedback', 'pull_request']) })
         .describe(
-          '`push`: `repository`, `branches`, `paths`; `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
+          '`push` and `pull_request`: `repository`, `branches` (null: the default branch), `paths` (null: every path); `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
         ),
       prompt: z.string(),
       draft: z.boolean(),
+      review: z
+        .object({ comment: z.boolean(), block: z.boolean() })
+        .optional()
+        .describe(
+          'On `pull_request` automations only: `comment` adds one pull request comment edited in place, `block` concludes the `Scribe docs` check `failure` instead of `neutral` when pages are found.',
+        ),
     }),
   ),
   problems: z
