@@ -21,6 +21,8 @@ import { createAutomations, type Automations } from './automations/automations.j
 import { settleRuns } from './automations/on-run-end.js';
 import { automationRunHooks } from './automations/run-hooks.js';
 import { startScheduler } from './automations/schedule-runs.js';
+import { createDocsDrafts, type DocsDrafts } from './reviews/docs-drafts.js';
+import type { RunListener } from './jobs/job-listeners.js';
 import { Analytics } from './analytics/analytics.js';
 import { createHttpApp } from './http/app.js';
 import { createHttpServer } from './http/http-server.js';
@@ -56,8 +58,8 @@ export async function startScribe(
   const github = connectGitHub(base);
   const jobs = startJobs(base, github);
   const analytics = openAnalytics(base);
-  const automations = startAutomations({ base, github, jobs, analytics });
-  const edges = await serveEdges({ base, github, jobs, analytics, automations });
+  const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
+  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts });
   jobs.worker?.start();
   const schedules = automations && startSchedules(base, automations);
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
@@ -140,6 +142,8 @@ function startJobs(base: Base, github: GitHub) {
       jobs: config.jobs,
       hooks: { ...replies.runHooks, ...automationRunHooks({ db }) },
     });
+  // Told in turn how each run ended; the docs drafts subscribe once they exist (startAutomations).
+  const onRunEnd: RunListener[] = replies ? [replies.onRunEnd, (end) => settleRuns({ db, clock }, end)] : [];
   const worker =
     runner && replies
       ? new JobWorker({
@@ -149,7 +153,7 @@ function startJobs(base: Base, github: GitHub) {
           logger: logger.child({ component: 'jobs' }),
           jobs: config.jobs,
           runner,
-          onRunEnd: [replies.onRunEnd, (end) => settleRuns({ db, clock }, end)],
+          onRunEnd,
         })
       : null;
   const events = createJobEventNotifier({ db, database: config.database, logger });
@@ -161,7 +165,7 @@ function startJobs(base: Base, github: GitHub) {
     wake: () => worker?.wake(),
     onArchived: [(job) => worker?.checkNow(job.id), (job) => replies?.onArchived(job)],
   });
-  return { worker, events, requests };
+  return { worker, events, requests, onRunEnd };
 }
 type Jobs = ReturnType<typeof startJobs>;
 
@@ -172,13 +176,17 @@ function openAnalytics(base: Base): Analytics {
 }
 
 /**
- * Pushes, schedules, reader feedback and manual triggers become runs of ordinary jobs (null while agent jobs are
- * off). Feedback the analytics stored is handed to them before the submission is answered.
+ * Pushes, schedules, reader feedback and manual triggers become runs of ordinary jobs, and so do docs drafts of
+ * source pull requests (both null while agent jobs are off). Feedback the analytics stored is handed to them before
+ * the submission is answered; a run's end is told to the drafts (they link their pull request from the check run).
  */
-function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
+function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }): {
+  automations: Automations | null;
+  docsDrafts: DocsDrafts | null;
+} {
   const { base, github, jobs, analytics } = params;
-  if (!github.app || base.missing.length) return null;
-  const automations = createAutomations({
+  if (!github.app || base.missing.length) return { automations: null, docsDrafts: null };
+  const deps = {
     db: base.db,
     database: base.config.database,
     clock: base.clock,
@@ -186,10 +194,12 @@ function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; anal
     github: github.app,
     jobs: jobs.requests,
     runsPerDay: base.config.automations.runsPerDay,
-    feedback: analytics.readerSignals(),
-  });
+  };
+  const automations = createAutomations({ ...deps, feedback: analytics.readerSignals() });
   analytics.onFeedbackStored(async (stored) => void (await automations.onFeedback(stored)));
-  return automations;
+  const docsDrafts = createDocsDrafts(deps);
+  jobs.onRunEnd.push((end) => docsDrafts.onRunEnd(end));
+  return { automations, docsDrafts };
 }
 
 /** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
@@ -199,8 +209,9 @@ async function serveEdges(params: {
   jobs: Jobs;
   analytics: Analytics;
   automations: Automations | null;
+  docsDrafts: DocsDrafts | null;
 }) {
-  const { base, github, jobs, analytics, automations } = params;
+  const { base, github, jobs, analytics, automations, docsDrafts } = params;
   const { config, db, clock, logger, secret } = base;
   const webhooks = await startWebhooks({
     db,
@@ -211,6 +222,7 @@ async function serveEdges(params: {
     github: github.app,
     jobs: jobs.requests,
     automations,
+    docsDrafts,
     tasks: github.tasks,
   });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them

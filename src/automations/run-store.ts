@@ -244,3 +244,12 @@ export async function listRuns(params: {
   ]);
   return { runs: rows.map(toRun), total };
 }
+
+/** The run of a trigger's key (a docs draft's first run, say), whoever claimed it. */
+export async function findRunByKey(
+  db: Db,
+  key: Pick<AutomationRun, 'projectId' | 'automationId' | 'dedupeKey'>,
+): Promise<AutomationRun | null> {
+  const row = await db.automationRun.findUnique({ where: { projectId_automationId_dedupeKey: key } });
+  return row ? toRun(row) : null;
+}

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { JobRequests } from '../jobs/job-requests.js';
 import type { Automations } from '../automations/automations.js';
 import type { GitHubApp, InstallationOctokit } from '../github/github-app.js';
+import type { DocsDrafts } from '../reviews/docs-drafts.js';
 
 /** What webhook handlers use; built once in main.ts. */
 export interface WebhookDeps {
@@ -20,6 +21,8 @@ export interface WebhookDeps {
   jobs: JobRequests;
   /** push-triggered automations and their config; null while agent jobs cannot run */
   automations: Automations | null;
+  /** docs drafts of source pull requests; null while agent jobs cannot run */
+  docsDrafts: DocsDrafts | null;
 }
 
 /** One delivery as a handler sees it: the payload and an Octokit authenticated as the delivery's installation. */
