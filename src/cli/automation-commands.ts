@@ -29,6 +29,8 @@ interface Run {
     before: string | null;
     after: string | null;
     page?: string | null;
+    number?: number | null;
+    headSha?: string | null;
   };
   status: string;
   reason: string | null;
@@ -39,6 +41,8 @@ interface Run {
 
 function describeTrigger(trigger: Run['trigger']): string {
   if (trigger.kind === 'feedback') return `feedback ${trigger.page}`;
+  if (trigger.kind === 'pull_request')
+    return `pull_request ${trigger.repository}#${trigger.number} ${trigger.headSha?.slice(0, 7) ?? ''}`.trim();
   if (trigger.kind !== 'push') return trigger.kind;
   return `push ${trigger.repository} ${trigger.before?.slice(0, 7)}..${trigger.after?.slice(0, 7)}`;
 }

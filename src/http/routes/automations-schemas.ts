@@ -62,10 +62,16 @@ export const AutomationRunResponse = z.object({
   id: z.string(),
   automation: z.string(),
   trigger: z.object({
-    kind: z.enum(['push', 'schedule', 'manual', 'feedback']),
-    repository: z.string().nullable().describe('The source repository of a push.'),
+    kind: z.enum(['push', 'schedule', 'manual', 'feedback', 'pull_request']),
+    repository: z.string().nullable().describe('The source repository of a push or of a `pull_request` run.'),
     before: z.string().nullable(),
     after: z.string().nullable(),
+    number: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The source pull request of a `pull_request` run (a docs draft, or a follow-up on it).'),
+    headSha: z.string().nullable().describe("The source pull request's head commit the `pull_request` run read."),
     page: z.string().nullable().describe('The docs page whose reader feedback started a `feedback` run.'),
   }),
   status: z.enum(RUN_STATUSES),

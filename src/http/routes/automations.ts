@@ -17,6 +17,8 @@ function toRunResponse(run: AutomationRun) {
       repository: run.repository,
       before: run.beforeSha,
       after: run.afterSha,
+      number: run.pullNumber,
+      headSha: run.trigger === 'pull_request' ? run.afterSha : null,
       page: run.page,
     },
     status: run.status,
