@@ -22,13 +22,18 @@ export async function bringDraftTo(
   const { db, github } = deps;
   const { draft } = params;
   const job = draft.jobId ? await getJob(db, draft.projectId, draft.jobId).catch(() => null) : null;
-  if (!job?.prNumber) return 'no docs pull request yet; its run brings it in line when it opens one';
   const project = await findProject(db, draft.projectId);
-  if (!project) return 'the project is gone';
+  if (!job || !project) return 'no docs pull request: the job or the project is gone';
   const docs = await github.octokit(await github.installationFor(job.repository, project.installationId));
   const [owner, repo] = job.repository.split('/');
-  const issue = { owner, repo, issue_number: job.prNumber };
-  const { data: pr } = await docs.rest.pulls.get({ owner, repo, pull_number: job.prNumber });
+  // The job records its pull request after the run's end listeners: one opened moments ago is found by its branch.
+  const prNumber =
+    job.prNumber ??
+    (await docs.rest.pulls.list({ owner, repo, head: `${owner}:${job.branch}`, state: 'all', per_page: 1 })).data[0]
+      ?.number;
+  if (!prNumber) return 'no docs pull request yet; its run brings it in line when it opens one';
+  const issue = { owner, repo, issue_number: prNumber };
+  const { data: pr } = await docs.rest.pulls.get({ owner, repo, pull_number: prNumber });
   const source = `[${draft.repository}#${draft.number}](${github.repositoryUrl(draft.repository)}/pull/${draft.number})`;
   const commentOnce = async (marker: string, body: string) => {
     const tag = `<!-- scribe-docs-draft:${marker} -->`;

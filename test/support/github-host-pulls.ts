@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { PullRequest } from './github-host.js';
+import type { PostedComment, PullRequest } from './github-host.js';
 
 /**
  * The local GitHub host's pull request life cycle beyond opening one (github-host.ts): pull requests people open on
@@ -51,10 +51,19 @@ export function pullRoute(params: {
   repository: string;
   body: any;
   pulls: PullRequest[];
+  comments: PostedComment[];
   canSee(login: string): boolean;
   json(pr: PullRequest): unknown;
 }): [number, unknown] | null {
   const { req, rest, repository, body } = params;
+  const listed = req.method === 'GET' ? rest.match(/^\/issues\/(\d+)\/comments$/) : null;
+  if (listed)
+    return [
+      200,
+      params.comments
+        .filter((c) => c.repository === repository && c.number === Number(listed[1]) && c.inReplyTo === null)
+        .map((c) => ({ id: c.id, body: c.body, user: { login: 'scribe-docs[bot]', type: 'Bot' } })),
+    ];
   const m = rest.match(/^\/pulls\/(\d+)(\/reviews|\/requested_reviewers)?$/);
   const pr = m && params.pulls.find((p) => p.repository === repository && p.number === Number(m[1]));
   if (!m || !pr) return null;

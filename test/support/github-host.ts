@@ -127,6 +127,8 @@ export interface GitHubHost {
   /** commits on ref (newest first): sha, author name and email, subject */
   log(repository: string, ref: string): { sha: string; author: string; email: string; subject: string }[];
   // Pull requests people open on a source repository, and what happens to them (github-host-pulls.ts).
+  /** a new branch at `from`'s commit (default: main) */
+  createBranch(repository: string, branch: string, from?: string): void;
   /** a pull request `author` opens from `head` (a branch of the repository) into `base` (default: main) */
   openPullRequest(
     repository: string,
@@ -631,6 +633,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
         repository,
         body,
         pulls,
+        comments,
         canSee: (login) => permissions.has(`${repository}#${login.toLowerCase()}`),
         json: prJson,
       });
@@ -920,6 +923,9 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
           const [sha, author, email, subject] = line.split('\t');
           return { sha, author, email, subject };
         });
+    },
+    createBranch(repository, branch, from = 'main') {
+      git(repository, ['update-ref', `refs/heads/${branch}`, revParse(repository, `refs/heads/${from}`)!]);
     },
     openPullRequest(repository, params) {
       const number = pulls.filter((p) => p.repository === repository).length + 1;
