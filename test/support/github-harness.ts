@@ -79,6 +79,38 @@ export function pushPayload(params: {
   return payload;
 }
 
+/**
+ * A pull_request delivery as GitHub sends it: a real example payload, its pull request replaced by the host's view
+ * (`host.pullJson`: number, head and base with their shas, author, fork), on the repository and installation given.
+ */
+export function pullRequestPayload(params: {
+  action: 'opened' | 'synchronize' | 'reopened' | 'ready_for_review' | 'closed' | 'edited';
+  repository: string;
+  installationId: number;
+  pull: any;
+  sender?: string;
+  before?: string;
+}): any {
+  const example = examplePayload('pull_request', params.action === 'synchronize' ? 'synchronize' : 'opened');
+  const payload = onRepository(example, params.repository, params.installationId);
+  payload.action = params.action;
+  payload.number = params.pull.number;
+  payload.repository.default_branch = 'main';
+  payload.pull_request = {
+    ...example.pull_request,
+    ...params.pull,
+    head: { ...example.pull_request.head, ...params.pull.head },
+    base: { ...example.pull_request.base, ...params.pull.base },
+    user: { ...example.pull_request.user, ...params.pull.user },
+  };
+  if (params.action === 'synchronize') {
+    payload.before = params.before ?? payload.before;
+    payload.after = params.pull.head.sha;
+  }
+  payload.sender = asUser(params.sender ?? params.pull.user.login);
+  return payload;
+}
+
 const signer = new Webhooks({ secret: WEBHOOK_SECRET });
 
 /** POSTs a delivery signed as GitHub signs it to the Scribe at `url`; returns the HTTP status and the delivery id. */

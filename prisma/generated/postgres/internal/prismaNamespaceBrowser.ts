@@ -73,7 +73,9 @@ export const ModelName = {
   AgentJobEvent: 'AgentJobEvent',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
-  AnalyticsSearch: 'AnalyticsSearch'
+  AnalyticsSearch: 'AnalyticsSearch',
+  DocsReviewCheck: 'DocsReviewCheck',
+  DocsReviewComment: 'DocsReviewComment'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -412,6 +414,42 @@ export const AnalyticsSearchScalarFieldEnum = {
 } as const
 
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
+
+
+export const DocsReviewCheckScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  headSha: 'headSha',
+  status: 'status',
+  checkRunId: 'checkRunId',
+  conclusion: 'conclusion',
+  title: 'title',
+  pageCount: 'pageCount',
+  findings: 'findings',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCheckScalarFieldEnum = (typeof DocsReviewCheckScalarFieldEnum)[keyof typeof DocsReviewCheckScalarFieldEnum]
+
+
+export const DocsReviewCommentScalarFieldEnum = {
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  commentId: 'commentId',
+  state: 'state',
+  headSha: 'headSha',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCommentScalarFieldEnum = (typeof DocsReviewCommentScalarFieldEnum)[keyof typeof DocsReviewCommentScalarFieldEnum]
 
 
 export const SortOrder = {
