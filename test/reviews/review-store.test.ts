@@ -29,8 +29,9 @@ describe.each(PROVIDERS)('review store on %s', (provider) => {
     const results = await Promise.all(['a', 'b', 'c', 'd'].map((owner) => claim(k, owner)));
     expect(results.filter((r) => 'claimed' in r)).toHaveLength(1);
     expect(results.filter((r) => 'busy' in r)).toHaveLength(3);
-    const winner = results.find((r) => 'claimed' in r)! as { claimed: { id: string } };
-    const owner = ['a', 'b', 'c', 'd'][results.indexOf(winner)];
+    const index = results.findIndex((r) => 'claimed' in r);
+    const winner = results[index] as { claimed: { id: string } };
+    const owner = ['a', 'b', 'c', 'd'][index];
     await recordCheckRun({ db: database.db, clock, id: winner.claimed.id, checkRunId: '5000000001' });
     expect(
       await finishReview({
