@@ -1,17 +1,17 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ChangedFile, Finding } from './local-impact.js';
-import { JUDGMENT_SYSTEM, buildJudgmentPrompt, findingKey, parseJudgment } from './judgment-prompt.js';
+import type { ChangedFile, Finding } from './impact/find-impact.js';
+import { JUDGMENT_SYSTEM, buildJudgmentPrompt, parseJudgment } from './judgment-prompt.js';
 
 const MAX_OUTPUT_TOKENS = 4_096;
 
 export interface Judgment {
   kept: Finding[];
-  /** findings the model judged unaffected: listed apart ("checked, probably fine"), never dropped */
-  rejected: Finding[];
-  /** finding key (judgment-prompt.ts findingKey) → the model's one-line reason */
-  reasons: Record<string, string>;
-  /** the model that judged; null when the call failed (then every finding is kept) */
-  modelUsed: string | null;
+  /** findings the model judged unaffected, with its reason: listed apart ("checked, probably fine"), never dropped */
+  rejected: { finding: Finding; reason: string }[];
+  /** a kept finding → the model's one-line reason */
+  reasons: Map<Finding, string>;
+  /** whether the model judged; false when the call failed (then every finding is kept) */
+  modelUsed: boolean;
   /** what the summary should say about the judgment (a cut diff, findings left unjudged, a failed call) */
   note: string | null;
 }
@@ -29,7 +29,7 @@ export async function judgeFindings(params: {
   signal?: AbortSignal;
 }): Promise<Judgment> {
   const { findings } = params;
-  if (!findings.length) return { kept: [], rejected: [], reasons: {}, modelUsed: params.model, note: null };
+  if (!findings.length) return { kept: [], rejected: [], reasons: new Map(), modelUsed: true, note: null };
   const prompt = buildJudgmentPrompt(params);
   let answer: string;
   try {
@@ -48,24 +48,27 @@ export async function judgeFindings(params: {
     return {
       kept: findings,
       rejected: [],
-      reasons: {},
-      modelUsed: null,
+      reasons: new Map(),
+      modelUsed: false,
       note: `The model could not be asked (${said}); this is the deterministic list.`,
     };
   }
   const verdicts = parseJudgment(answer);
   const kept: Finding[] = [];
-  const rejected: Finding[] = [];
-  const reasons: Record<string, string> = {};
+  const rejected: { finding: Finding; reason: string }[] = [];
+  const reasons = new Map<Finding, string>();
   findings.forEach((f, i) => {
     const verdict = i < prompt.judged.length ? verdicts.get(i + 1) : undefined;
-    if (verdict?.reason) reasons[findingKey(f)] = verdict.reason;
-    (verdict?.stale === false ? rejected : kept).push(f);
+    if (verdict?.stale === false) rejected.push({ finding: f, reason: verdict.reason || 'judged unaffected' });
+    else {
+      kept.push(f);
+      if (verdict?.reason) reasons.set(f, verdict.reason);
+    }
   });
   const unjudged = findings.length - prompt.judged.filter((_, i) => verdicts.has(i + 1)).length;
   const notes = [
     prompt.diffCut ? 'The diff was cut to fit the token cap.' : '',
     unjudged ? `${unjudged} finding${unjudged === 1 ? ' was' : 's were'} not judged and stay listed.` : '',
   ].filter(Boolean);
-  return { kept, rejected, reasons, modelUsed: params.model, note: notes.length ? notes.join(' ') : null };
+  return { kept, rejected, reasons, modelUsed: true, note: notes.length ? notes.join(' ') : null };
 }

@@ -1,4 +1,4 @@
-import type { ChangedFile, Finding } from './local-impact.js';
+import type { ChangedFile, Finding } from './impact/find-impact.js';
 
 /** A rough count that errs high: English and code run 3.5-4 characters a token, so 3 keeps under the cap. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 3);
@@ -9,10 +9,6 @@ the page really describes behaviour this pull request changes (stale: true) or o
 change does not affect (stale: false). Answer with JSON only, no prose:
 {"verdicts":[{"id":1,"stale":true,"reason":"one line"}]}
 Give a verdict for every finding id.`;
-
-/** A finding's key in the reasons the check shows. */
-export const findingKey = (f: Pick<Finding, 'page' | 'line' | 'identifier'>): string =>
-  `${f.page}:${f.line}:${f.identifier}`;
 
 /**
  * The one message of a judgment call, within `maxInputTokens` (system prompt included): the findings first (as many

@@ -1,12 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { cloneRepository, createWorkspaceDir, removeWorkspace } from '../git/workspace.js';
-import { detectDocsFramework, readWorkspaceText } from '../agent/detect-docs-framework.js';
-import type { DocsPage } from './local-impact.js';
+import { readWorkspaceText } from '../agent/detect-docs-framework.js';
+import { DOCS_CONFIG_FILES, docsPagesToRead } from './impact/docs-pages-to-read.js';
+import type { DocsPage } from './impact/find-impact.js';
 
-const PAGE = /\.mdx?$/i;
-const OPENAPI = /(^|\/)(openapi|swagger)[^/]*\.(json|ya?ml)$/i;
-const SKIPPED_DIRS = new Set(['.git', 'node_modules', '.scribe', '.docusaurus', 'build', 'site']);
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 /** a page bigger than this is generated, not written; it is left out rather than slowing every review */
 const MAX_PAGE_BYTES = 1024 * 1024;
 
@@ -14,15 +13,11 @@ const MAX_PAGE_BYTES = 1024 * 1024;
 export class DocsUnreadable extends Error {}
 
 /**
- * The docs repository's pages at `ref`: every `.md`/`.mdx` file under the detected framework's docs root, plus the
- * OpenAPI files the Mintlify config names and any `openapi*`/`swagger*` file there. Read from a shallow clone that is
- * removed afterwards. A Mintlify config that is not JSON is the docs config broken: DocsUnreadable says so.
+ * The docs repository's pages at `ref`, as impact/docs-pages-to-read.ts chooses them (every `.md`/`.mdx` page under
+ * the detected framework's docs root, and the OpenAPI files), read from a shallow clone removed afterwards. A Mintlify
+ * config that is not JSON is the docs config broken: DocsUnreadable says so, rather than a review of no pages.
  */
-export async function readDocsPages(params: {
-  url: string;
-  ref: string;
-  token: string;
-}): Promise<{ pages: DocsPage[] }> {
+export async function readDocsPages(params: { url: string; ref: string; token: string }): Promise<DocsPage[]> {
   const dir = await createWorkspaceDir();
   try {
     await cloneRepository({
@@ -33,47 +28,41 @@ export async function readDocsPages(params: {
       // nothing is committed in a review's clone
       identity: { name: 'scribe', email: 'scribe@localhost' },
     });
-    const layout = await detectDocsFramework(dir);
-    const named = new Set<string>();
+    const paths = await walk(dir);
+    const configs = new Map<string, string>();
+    for (const file of DOCS_CONFIG_FILES) {
+      const text = await readWorkspaceText(dir, file);
+      if (text !== undefined) configs.set(file, text);
+    }
+    const { layout, pages } = docsPagesToRead({ paths, configs });
     if (layout.framework === 'mintlify' && layout.configPath) {
-      const text = (await readWorkspaceText(dir, layout.configPath)) ?? '';
-      let config: unknown;
       try {
-        config = JSON.parse(text);
+        JSON.parse(configs.get(layout.configPath) ?? '');
       } catch (err) {
         throw new DocsUnreadable(`the docs config ${layout.configPath} is not valid JSON (${(err as Error).message})`);
       }
-      for (const file of openApiFiles(config)) named.add(path.posix.join(layout.docsRoot, file.replace(/^\//, '')));
     }
-    const pages: DocsPage[] = [];
-    for (const file of await walk(dir, layout.docsRoot)) {
-      if (!PAGE.test(file) && !OPENAPI.test(file) && !named.has(file)) continue;
+    const read: DocsPage[] = [];
+    for (const file of pages) {
       const text = await readWorkspaceText(dir, file);
-      if (text !== undefined && text.length <= MAX_PAGE_BYTES) pages.push({ path: file, text });
+      if (text !== undefined && text.length <= MAX_PAGE_BYTES) read.push({ path: file, text });
     }
-    return { pages };
+    return read;
   } finally {
     await removeWorkspace(dir);
   }
 }
 
-/** `openapi` of a Mintlify config (a path, a list of them, or URLs, which are not files of the repository). */
-function openApiFiles(config: unknown): string[] {
-  const value = (config as { openapi?: unknown })?.openapi;
-  const list = Array.isArray(value) ? value : [value];
-  return list.filter((v): v is string => typeof v === 'string' && !/^https?:\/\//.test(v));
-}
-
-async function walk(root: string, start: string): Promise<string[]> {
+/** Every file of the clone, relative, with forward slashes (symlinks are not followed). */
+async function walk(root: string): Promise<string[]> {
   const found: string[] = [];
   const visit = async (rel: string) => {
-    const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
+    for (const entry of await fs.readdir(path.join(root, rel), { withFileTypes: true })) {
       const child = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await visit(child);
       else if (entry.isFile()) found.push(child);
     }
   };
-  await visit(start);
+  await visit('');
   return found.sort();
 }

@@ -1,6 +1,6 @@
 import type { InstallationOctokit } from '../github/github-app.js';
 import { statusOf } from '../github/github-app.js';
-import type { ChangedFile } from './local-impact.js';
+import type { ChangedFile } from './impact/find-impact.js';
 
 /** GitHub lists at most 3,000 files of a pull request, 100 a page. */
 const PER_PAGE = 100;

@@ -14,7 +14,8 @@ import { GitFailure } from '../git/workspace.js';
 import { claimReview, finishReview, recordCheckRun, renewReview, type DocsReview } from './review-store.js';
 import { readPullRequestFiles, type PullRequestFiles } from './read-pull-request-files.js';
 import { DocsUnreadable, readDocsPages } from './read-docs-pages.js';
-import { findDocsImpact, renderCheckOutput, type DocsPage } from './local-impact.js';
+import { findDocsImpact, type DocsPage } from './impact/find-impact.js';
+import { renderCheckOutput } from './impact/check-output.js';
 import { judgeFindings } from './judge-findings.js';
 import { CHECK_NAME, completeCheckRun, openCheckRun, type CheckConclusion } from './check-run.js';
 import { reviewCommentBody, upsertReviewComment } from './review-comment.js';
@@ -232,11 +233,12 @@ async function assess(params: {
     impact: { ...impact, findings: kept },
     rejected: judged?.rejected,
     reasons: judged?.reasons,
-    modelUsed: judged?.modelUsed ?? null,
+    modelUsed: judged?.modelUsed ?? false,
     docsRepoUrl: deps.github.repositoryUrl(project.repository),
     docsRef: project.ref,
     sourceRepoUrl: deps.github.repositoryUrl(pr.repository),
     headSha: pr.headSha,
+    baseSha: pr.baseSha,
   });
   const notes = [
     judged?.note ?? '',
@@ -249,15 +251,17 @@ async function assess(params: {
     title: rendered.title,
     summary: notes.length ? `${notes.join('\n\n')}\n\n${rendered.summary}` : rendered.summary,
     pageCount: rendered.pageCount,
-    findings: JSON.stringify({ findings: kept, rejected: judged?.rejected ?? [], reasons: judged?.reasons ?? {} }),
+    findings: JSON.stringify({
+      findings: kept.map((f) => ({ ...f, reason: judged?.reasons.get(f) ?? null })),
+      rejected: judged?.rejected ?? [],
+    }),
   };
 }
 
 async function readProjectPages(deps: ReviewDeps, project: Project): Promise<DocsPage[]> {
   const installationId = await deps.github.installationFor(project.repository, project.installationId);
   const token = await deps.github.freshToken(installationId);
-  const { pages } = await readDocsPages({ url: deps.github.gitUrl(project.repository), ref: project.ref, token });
-  return pages;
+  return readDocsPages({ url: deps.github.gitUrl(project.repository), ref: project.ref, token });
 }
 
 /** What the check says when the review could not be done: neutral, with the reason, never silence. */

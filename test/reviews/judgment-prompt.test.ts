@@ -4,7 +4,7 @@ import {
   estimateTokens,
   parseJudgment,
 } from '../../src/reviews/judgment-prompt.js';
-import type { Finding } from '../../src/reviews/local-impact.js';
+import type { ChangedFile, Finding } from '../../src/reviews/impact/find-impact.js';
 
 const finding = (page: string, identifier: string): Finding => ({
   page,
@@ -18,7 +18,7 @@ const finding = (page: string, identifier: string): Finding => ({
 });
 
 describe('buildJudgmentPrompt', () => {
-  const files = [
+  const files: ChangedFile[] = [
     { filename: 'src/other.ts', status: 'modified', patch: `@@ -1 +1 @@\n-${'x'.repeat(3000)}\n+y` },
     { filename: 'src/cli.ts', status: 'modified', patch: "@@ -1 +1 @@\n-['--verbose']\n+[]" },
   ];
