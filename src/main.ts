@@ -23,6 +23,7 @@ import { automationRunHooks } from './automations/run-hooks.js';
 import { startScheduler } from './automations/schedule-runs.js';
 import { createDocsDrafts, type DocsDrafts } from './reviews/docs-drafts.js';
 import type { RunListener } from './jobs/job-listeners.js';
+import { createReviews, type Reviews } from './reviews/reviews.js';
 import { Analytics } from './analytics/analytics.js';
 import { createHttpApp } from './http/app.js';
 import { createHttpServer } from './http/http-server.js';
@@ -46,7 +47,7 @@ export interface RunningScribe {
 }
 
 /**
- * The whole service, in named steps: config → database → GitHub → jobs → analytics → automations → HTTP and
+ * The whole service, in named steps: config → database → GitHub → jobs → analytics → automations → reviews → HTTP and
  * webhooks → workers. Each step builds its services once, before anything that uses them; what a lower service tells
  * a higher one (stored feedback, run ends) is subscribed to here, never reached for from below.
  */
@@ -59,7 +60,8 @@ export async function startScribe(
   const jobs = startJobs(base, github);
   const analytics = openAnalytics(base);
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
-  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts });
+  const reviews = startReviews(base, github);
+  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews });
   jobs.worker?.start();
   const schedules = automations && startSchedules(base, automations);
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
@@ -202,6 +204,30 @@ function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; anal
   return { automations, docsDrafts };
 }
 
+/**
+ * Docs reviews of source pull requests need the App only (null until it is configured); with ANTHROPIC_API_KEY set,
+ * the default model judges their findings in one bounded call.
+ */
+function startReviews(base: Base, github: GitHub): Reviews | null {
+  const { config } = base;
+  if (!github.app) return null;
+  return createReviews({
+    db: base.db,
+    clock: base.clock,
+    logger: base.logger.child({ component: 'reviews' }),
+    github: github.app,
+    judge: config.anthropic.apiKey
+      ? {
+          anthropic: new Anthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL }),
+          model: config.jobs.models[0],
+          maxInputTokens: config.reviews.maxInputTokens,
+        }
+      : null,
+    leaseMs: config.jobs.leaseMs,
+    heartbeatMs: config.jobs.heartbeatMs,
+  });
+}
+
 /** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
 async function serveEdges(params: {
   base: Base;
@@ -210,8 +236,9 @@ async function serveEdges(params: {
   analytics: Analytics;
   automations: Automations | null;
   docsDrafts: DocsDrafts | null;
+  reviews: Reviews | null;
 }) {
-  const { base, github, jobs, analytics, automations, docsDrafts } = params;
+  const { base, github, jobs, analytics, automations, docsDrafts, reviews } = params;
   const { config, db, clock, logger, secret } = base;
   const webhooks = await startWebhooks({
     db,
@@ -223,6 +250,7 @@ async function serveEdges(params: {
     jobs: jobs.requests,
     automations,
     docsDrafts,
+    reviews,
     tasks: github.tasks,
   });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them

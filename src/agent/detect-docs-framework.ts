@@ -13,7 +13,8 @@ export interface DocsLayout {
   docsRoot: string;
 }
 
-const CANDIDATES: { file: string; framework: DocsFramework }[] = [
+/** Config files that mark a docs framework, in the order they are looked for: the first one present wins. */
+export const DOCS_CONFIG_CANDIDATES: readonly { file: string; framework: DocsFramework }[] = [
   { file: 'docs.json', framework: 'mintlify' },
   { file: 'mint.json', framework: 'mintlify' },
   { file: 'docs/docs.json', framework: 'mintlify' },
@@ -39,15 +40,20 @@ export async function readWorkspaceText(workspaceDir: string, relative: string):
   }
 }
 
+/** The layout a present config file gives. Pure: a caller that reads the repository another way uses it too. */
+export function docsLayoutOf(candidate: { file: string; framework: DocsFramework }, text: string): DocsLayout {
+  const { file, framework } = candidate;
+  const dir = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file);
+  if (framework === 'mintlify') return { framework, configPath: file, docsRoot: dir };
+  if (framework === 'mkdocs')
+    return { framework, configPath: file, docsRoot: path.posix.join(dir, mkdocsDocsDir(text)) };
+  return { framework, configPath: file, docsRoot: dir ? `${dir}/docs` : 'docs' };
+}
+
 export async function detectDocsFramework(workspaceDir: string): Promise<DocsLayout> {
-  for (const { file, framework } of CANDIDATES) {
-    const text = await readWorkspaceText(workspaceDir, file);
-    if (text === undefined) continue;
-    const dir = path.posix.dirname(file) === '.' ? '' : path.posix.dirname(file);
-    if (framework === 'mintlify') return { framework, configPath: file, docsRoot: dir };
-    if (framework === 'mkdocs')
-      return { framework, configPath: file, docsRoot: path.posix.join(dir, mkdocsDocsDir(text)) };
-    return { framework, configPath: file, docsRoot: dir ? `${dir}/docs` : 'docs' };
+  for (const candidate of DOCS_CONFIG_CANDIDATES) {
+    const text = await readWorkspaceText(workspaceDir, candidate.file);
+    if (text !== undefined) return docsLayoutOf(candidate, text);
   }
   return { framework: 'markdown', docsRoot: '' };
 }

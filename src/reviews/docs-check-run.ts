@@ -1,11 +1,11 @@
 import { statusOf, type InstallationOctokit } from '../github/github-app.js';
 
+import { CHECK_NAME, DRAFT_ACTION as DRAFT_BUTTON, MAX_SUMMARY } from './check-run.js';
+
 /** The check run the review reports on every matching source pull request's head commit. */
-export const DOCS_CHECK_NAME = 'Scribe docs';
+export const DOCS_CHECK_NAME = CHECK_NAME;
 /** The requested action on it that asks for a docs draft. */
-export const DRAFT_ACTION = 'draft-docs';
-/** The Checks API's limit on an output's summary. */
-const MAX_SUMMARY = 65_535;
+export const DRAFT_ACTION = DRAFT_BUTTON.identifier;
 
 export interface DocsCheckRun {
   id: number;
@@ -33,6 +33,22 @@ export async function findDocsCheckRun(params: {
     return run
       ? { id: run.id, title: run.output.title, summary: run.output.summary ?? '', text: run.output.text ?? '' }
       : null;
+  } catch (err) {
+    if (statusOf(err) === 404) return null;
+    throw err;
+  }
+}
+
+/** A check run by its id (the review records it); null when GitHub no longer has it. */
+export async function readCheckRun(params: {
+  octokit: InstallationOctokit;
+  repository: string;
+  id: string;
+}): Promise<DocsCheckRun | null> {
+  const [owner, repo] = params.repository.split('/');
+  try {
+    const { data } = await params.octokit.rest.checks.get({ owner, repo, check_run_id: Number(params.id) });
+    return { id: data.id, title: data.output.title, summary: data.output.summary ?? '', text: data.output.text ?? '' };
   } catch (err) {
     if (statusOf(err) === 404) return null;
     throw err;

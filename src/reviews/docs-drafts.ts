@@ -5,7 +5,8 @@ import { requestDraft, type DraftAnswer, type DraftRequest } from './request-dra
 import { followSourcePull, type SourcePullEvent } from './follow-source-pull.js';
 import { bringDraftTo } from './bring-draft-to.js';
 import { fetchSourcePull } from './source-pull.js';
-import { findDocsCheckRun, linkDraftOnCheckRun } from './docs-check-run.js';
+import { findDocsCheckRun, linkDraftOnCheckRun, readCheckRun } from './docs-check-run.js';
+import { latestReview } from './review-store.js';
 
 /** Docs drafts of source pull requests, as the webhook handlers and the job worker reach them. */
 export interface DocsDrafts {
@@ -31,7 +32,11 @@ export function createDocsDrafts(deps: AutomationDeps): DocsDrafts {
       const { github } = deps;
       const octokit = await github.octokit(await github.installationFor(draft.repository, null));
       const pull = await fetchSourcePull({ octokit, repository: draft.repository, number: draft.number });
-      const checkRun = await findDocsCheckRun({ octokit, repository: draft.repository, sha: pull.headSha });
+      // The check run of the automation's newest review, else the head commit's `Scribe docs` check run.
+      const review = await latestReview({ db: deps.db, ...draft });
+      const checkRun = review?.checkRunId
+        ? await readCheckRun({ octokit, repository: draft.repository, id: review.checkRunId })
+        : await findDocsCheckRun({ octokit, repository: draft.repository, sha: pull.headSha });
       if (checkRun)
         await linkDraftOnCheckRun({ octokit, repository: draft.repository, checkRun, prLink: end.outcome.prLink });
       if (draft.sourceState !== 'open') await bringDraftTo(deps, { draft, pull, octokit });

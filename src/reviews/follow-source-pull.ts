@@ -4,9 +4,9 @@ import type { AutomationDeps } from '../automations/automation-deps.js';
 import { listConfigs } from '../automations/config-store.js';
 import { startRun } from '../automations/start-run.js';
 import { draftsOfPull, updateDraft, type DocsDraft, type SourceState } from './docs-draft-store.js';
-import { followUpPrompt, draftSummary, pagesInFindings } from './draft-prompt.js';
+import { followUpPrompt, draftSummary } from './draft-prompt.js';
+import { reviewFindings } from './draft-findings.js';
 import { fetchPullChange, type SourcePull } from './source-pull.js';
-import { findDocsCheckRun } from './docs-check-run.js';
 import { bringDraftTo } from './bring-draft-to.js';
 
 /** A pull_request delivery about a source pull request, as the drafts follow it. */
@@ -56,11 +56,14 @@ async function followCommits(deps: AutomationDeps, draft: DocsDraft, event: Sour
     .find((c) => c.projectId === draft.projectId)
     ?.automations.find((a) => a.id === draft.automationId);
   if (!project || project.disabledAt || !automation) return `${draft.automationId}: the automation is no longer loaded`;
-  const checkRun = await findDocsCheckRun({ octokit: event.octokit, repository: pull.repository, sha: pull.headSha });
-  const findings = checkRun
-    ? { text: [checkRun.summary, checkRun.text].filter(Boolean).join('\n\n'), pages: [] as string[] }
-    : null;
-  if (findings) findings.pages = pagesInFindings(findings.text);
+  // The review of the new head ran first (the same delivery's review handler), so its findings are the newest.
+  const findings = await reviewFindings({
+    db,
+    projectId: draft.projectId,
+    automationId: draft.automationId,
+    repository: pull.repository,
+    number: pull.number,
+  });
   const pages = findings?.pages.length ? findings.pages : draft.pages;
   if (findings?.pages.length) await updateDraft({ db, clock, id: draft.id, data: { pages } });
   const change = await fetchPullChange({

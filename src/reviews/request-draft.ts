@@ -9,6 +9,8 @@ import { claimDraft, updateDraft } from './docs-draft-store.js';
 import { draftPrompt, draftSummary, pagesInFindings, type DraftFindings } from './draft-prompt.js';
 import { fetchPullChange, fetchSourcePull } from './source-pull.js';
 import { findDocsCheckRun } from './docs-check-run.js';
+import { findReviewById } from './review-store.js';
+import { reviewFindings } from './draft-findings.js';
 
 export interface DraftRequest {
   /** the source repository and pull request */
@@ -20,8 +22,8 @@ export interface DraftRequest {
   octokit: InstallationOctokit;
   /** the findings of the check run whose action was pressed; read from the head commit's check run when absent */
   findings?: DraftFindings | null;
-  /** the automation whose check run asked (its external id); every automation following the pull request when null */
-  automationId?: string | null;
+  /** the external id of the check run whose action was pressed (its review's id): only that review's automation drafts */
+  checkRunExternalId?: string | null;
 }
 
 /** What the request did, for the delivery's outcome, and the comment that tells the requester (null: none). */
@@ -47,6 +49,7 @@ export async function requestDraft(deps: AutomationDeps, request: DraftRequest):
       outcome: 'the pull request is closed',
       reply: `@${request.requester} This pull request is closed, so Scribe drafts no docs update for it.`,
     };
+  const pressedOn = request.checkRunExternalId ? await findReviewById(db, request.checkRunExternalId) : null;
   const matching = (
     await pullRequestAutomations(db, {
       repository: pull.repository,
@@ -54,18 +57,31 @@ export async function requestDraft(deps: AutomationDeps, request: DraftRequest):
       defaultBranch: pull.defaultBranch,
       changedPaths: null,
     })
-  ).filter((m) => !request.automationId || m.automation.id === request.automationId);
+  ).filter((m) => !pressedOn || (m.projectId === pressedOn.projectId && m.automation.id === pressedOn.automationId));
   if (!matching.length)
     return {
       outcome: 'no automation reviews this pull request',
       reply: `@${request.requester} No docs repository follows pull requests into ${pull.repository}:${pull.baseRef}, so there is nothing to draft.`,
     };
-  const findings =
-    request.findings ??
-    (await findDocsCheckRun({ octokit: request.octokit, repository: pull.repository, sha: pull.headSha }).then((run) =>
-      run ? { text: [run.summary, run.text].filter(Boolean).join('\n\n'), pages: [] } : null,
-    ));
-  const pages = findings ? (findings.pages.length ? findings.pages : pagesInFindings(findings.text)) : [];
+  // Without a review of its own (none stored yet), an automation's draft reads the check run that was pressed, or the
+  // head commit's `Scribe docs` check run.
+  let fallback: DraftFindings | null | undefined = request.findings;
+  const findingsOf = async (projectId: string, automationId: string): Promise<DraftFindings | null> => {
+    const reviewed = await reviewFindings({
+      db,
+      projectId,
+      automationId,
+      repository: pull.repository,
+      number: pull.number,
+    });
+    if (reviewed) return reviewed;
+    if (fallback === undefined) {
+      const run = await findDocsCheckRun({ octokit: request.octokit, repository: pull.repository, sha: pull.headSha });
+      const text = run ? [run.summary, run.text].filter(Boolean).join('\n\n') : '';
+      fallback = text ? { text, pages: pagesInFindings(text) } : null;
+    }
+    return fallback;
+  };
   const change = await fetchPullChange({
     octokit: request.octokit,
     pull,
@@ -78,6 +94,8 @@ export async function requestDraft(deps: AutomationDeps, request: DraftRequest):
   for (const { projectId, automation } of matching) {
     const project = await findProject(db, projectId);
     if (!project || project.disabledAt) continue;
+    const findings = await findingsOf(projectId, automation.id);
+    const pages = findings?.pages ?? [];
     const key = { projectId, automationId: automation.id, repository: pull.repository, number: pull.number };
     const { draft } = await claimDraft({ db, clock, key, requestedBy: request.requester, pages });
     if (draft.jobId) {
@@ -101,7 +119,7 @@ export async function requestDraft(deps: AutomationDeps, request: DraftRequest):
           repository: pull.repository,
           afterSha: pull.headSha,
           pullNumber: pull.number,
-          change: draftPrompt({ pull, findings: findings ? { ...findings, pages } : null, change }),
+          change: draftPrompt({ pull, findings, change }),
           summary: draftSummary(pull, pages),
           // a request comes from a webhook delivery, which is retried until it finishes
           retried: true,

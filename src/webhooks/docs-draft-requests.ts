@@ -33,7 +33,15 @@ export async function handleCheckRun(deps: WebhookDeps, delivery: Delivery<'chec
   const output = payload.check_run.output;
   const text = [output?.summary, output?.text].filter(Boolean).join('\n\n');
   const findings: DraftFindings | null = text ? { text, pages: pagesInFindings(text) } : null;
-  return askForDraft({ deps, octokit, repository, number, requester: payload.sender.login, findings });
+  return askForDraft({
+    deps,
+    octokit,
+    repository,
+    number,
+    requester: payload.sender.login,
+    findings,
+    checkRunExternalId: payload.check_run.external_id || null,
+  });
 }
 
 /**
@@ -56,6 +64,7 @@ export async function docsCommand(params: {
     number: params.number,
     requester: mention.author,
     findings: null,
+    checkRunExternalId: null,
   });
 }
 
@@ -67,6 +76,7 @@ async function askForDraft(params: {
   number: number;
   requester: string;
   findings: DraftFindings | null;
+  checkRunExternalId: string | null;
 }): Promise<HandlerResult> {
   const { deps, octokit, repository, number, requester } = params;
   const reply = (body: string) => postReply({ octokit, repository, issueNumber: number, reviewCommentId: null, body });
@@ -81,6 +91,7 @@ async function askForDraft(params: {
       requester,
       octokit,
       findings: params.findings,
+      checkRunExternalId: params.checkRunExternalId,
     });
     if (answer.reply) await reply(answer.reply);
     return done(answer.outcome);

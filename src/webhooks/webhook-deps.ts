@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
 import type { JobRequests } from '../jobs/job-requests.js';
 import type { Automations } from '../automations/automations.js';
+import type { Reviews } from '../reviews/reviews.js';
 import type { GitHubApp, InstallationOctokit } from '../github/github-app.js';
 import type { DocsDrafts } from '../reviews/docs-drafts.js';
 
@@ -23,6 +24,8 @@ export interface WebhookDeps {
   automations: Automations | null;
   /** docs drafts of source pull requests; null while agent jobs cannot run */
   docsDrafts: DocsDrafts | null;
+  /** docs reviews of source pull requests; null until the App is configured */
+  reviews: Reviews | null;
 }
 
 /** One delivery as a handler sees it: the payload and an Octokit authenticated as the delivery's installation. */

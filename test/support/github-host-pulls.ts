@@ -10,8 +10,6 @@ import type { PostedComment, PullRequest } from './github-host.js';
 
 /** What a pull request carries beyond what Scribe's own need: set for pull requests people open (`openPullRequest`). */
 export interface PullLifeCycle {
-  /** the author's login; Scribe's bot for pull requests the App opened */
-  user?: string;
   merged?: boolean;
   /** the head commit (read from the head branch when unset) */
   headSha?: string;
@@ -23,19 +21,12 @@ export interface PullLifeCycle {
 export const pullNodeId = (pr: PullRequest) =>
   `PR_${Buffer.from(`${pr.repository}#${pr.number}`).toString('base64url')}`;
 
-/** Fields GitHub's REST pull request object has that the host's base JSON leaves out. */
-export function pullJson(pr: PullRequest, params: { baseUrl: string; botLogin: string; headSha: string | null }) {
-  const owner = pr.repository.split('/')[0];
-  const repo = { full_name: pr.repository, name: pr.repository.split('/')[1], owner: { login: owner } };
+/** Fields GitHub's REST pull request object has that the host's base JSON leaves out: its life cycle. */
+export function pullJson(pr: PullRequest) {
   return {
     node_id: pullNodeId(pr),
-    user: pr.user
-      ? { login: pr.user, id: pr.user.length * 1000 + 7, type: 'User' }
-      : { login: params.botLogin, type: 'Bot' },
     merged: pr.merged === true,
     merged_at: pr.merged ? '2026-11-24T12:00:00Z' : null,
-    head: { ref: pr.head, label: `${owner}:${pr.head}`, sha: params.headSha, repo },
-    base: { ref: pr.base, repo },
     requested_reviewers: (pr.requestedReviewers ?? []).map((login) => ({ login, type: 'User' })),
   };
 }

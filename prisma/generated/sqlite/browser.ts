@@ -133,6 +133,16 @@ export type AnalyticsFeedbackChange = Prisma.AnalyticsFeedbackChangeModel
  */
 export type AnalyticsSearch = Prisma.AnalyticsSearchModel
 /**
+ * Model DocsReviewCheck
+ * 
+ */
+export type DocsReviewCheck = Prisma.DocsReviewCheckModel
+/**
+ * Model DocsReviewComment
+ * 
+ */
+export type DocsReviewComment = Prisma.DocsReviewCommentModel
+/**
  * Model DocsDraft
  * 
  */

@@ -52,15 +52,28 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
   const docsPulls = () => e2e.github.pulls.filter((p) => p.repository === DOCS_REPO);
   const commentsOn = (repository: string, number: number) =>
     e2e.github.comments.filter((c) => c.repository === repository && c.number === number).map((c) => c.body);
+  const pullEvent = (pr: PullRequest, action: 'opened' | 'synchronize' | 'closed' | 'reopened', before?: string) =>
+    pullRequestPayload({
+      action,
+      repository: pr.repository,
+      installationId: INSTALLATION,
+      pull: e2e.github.pullJson(pr.repository, pr.number),
+      before,
+    });
   const pressDraft = (pr: PullRequest, sender: string) =>
     checkRunActionPayload({
       github: e2e.github,
       pr,
       installationId: INSTALLATION,
       sender,
-      checkRunId: 5500 + pr.number,
+      checkRun: checkRunOf(pr),
       listPull: pr.number !== 1,
     });
+  /** the review's check run on the pull request's head */
+  const checkRunOf = (pr: PullRequest) => {
+    const head = e2e.github.pullJson(pr.repository, pr.number).head.sha;
+    return e2e.github.checkRuns.findLast((r) => r.repository === pr.repository && r.head_sha === head)!;
+  };
 
   beforeAll(async () => {
     e2e = await startGitHubE2E(provider);
@@ -81,7 +94,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     github.setPermission(SOURCE_REPO, 'drive-by-dave', 'read');
     github.setPermission(DOCS_REPO, 'dev-dana', 'write');
     github.setPermission(DOCS_REPO, 'reviewer-rob', 'read');
-    github.createBranch(SOURCE_REPO, 'rename-verbose');
+    github.createBranch(SOURCE_REPO, 'rename-verbose', 'main');
     github.commitFiles(
       SOURCE_REPO,
       'rename-verbose',
@@ -92,7 +105,15 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       head: 'rename-verbose',
       title: 'CLI: rename --verbose to --debug',
       body: 'The flag says what it does now.',
-      author: 'dev-dana',
+      user: 'dev-dana',
+    });
+    // the review's check run on its head, with the draft button
+    const reviewed = await e2e.send('pull_request', pullEvent(source, 'opened'));
+    expect(reviewed.status).toBe('done');
+    expect(checkRunOf(source)).toMatchObject({
+      name: 'Scribe docs',
+      output: { title: '1 docs page may need an update' },
+      actions: [expect.objectContaining({ identifier: 'draft-docs' })],
     });
   });
   afterAll(async () => {
@@ -136,11 +157,6 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       forTask('CLI: rename --verbose to --debug'),
     );
     const payload = pressDraft(source, 'maintainer-mia');
-    payload.check_run.output = {
-      title: '1 docs page may need an update',
-      summary: `- [cli.md line 3](${e2e.github.url}/${DOCS_REPO}/blob/main/cli.md#L3): \`--verbose\` was removed (src/cli.ts line 1)`,
-      text: null,
-    };
     const delivery = await e2e.send('check_run', payload);
     expect(delivery.outcome).toMatch(/^review-api: draft run arun_\w+ \(job job_\w+\)$/);
     expect(commentsOn(SOURCE_REPO, source.number).at(-1)).toMatch(
@@ -162,13 +178,18 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     );
     expect(docsPr.body).toContain('pages: `cli.md`');
     expect(e2e.github.readFile(DOCS_REPO, docsPr.head, 'cli.md')).toContain('--debug');
+    // the check run's summary links the draft
+    await waitFor(
+      async () => checkRunOf(source).output.summary?.includes(`**Docs draft:** [${docsPr.html_url}]`) || undefined,
+      'the check run to link the docs draft',
+    );
 
     const requests = e2e.anthropic.requests.filter((r) => forTask('CLI: rename --verbose to --debug').match(r));
     const prompt = JSON.stringify(requests[0].body.messages[0].content);
     expect(prompt).toContain('Keep the CLI reference true to the code.');
     expect(prompt).toContain('The flag says what it does now.');
     expect(prompt).toContain(source.html_url);
-    expect(prompt).toContain('`--verbose` was removed');
+    expect(prompt).toContain('cli.md:3: `--verbose`');
     expect(prompt).toContain("+export const flags = ['--debug'];");
     expect(JSON.stringify(requests[0].body.system)).toContain(
       `The source repository ${SOURCE_REPO} at ${head.slice(0, 7)} is read-only context`,
@@ -218,16 +239,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       { 'src/cli.ts': "export const flags = ['--debug', '--trace'];\n" },
       'Add --trace',
     );
-    const delivery = await e2e.send(
-      'pull_request',
-      pullRequestPayload({
-        github: e2e.github,
-        pr: source,
-        action: 'synchronize',
-        installationId: INSTALLATION,
-        before,
-      }),
-    );
+    const delivery = await e2e.send('pull_request', pullEvent(source, 'synchronize', before));
     expect(delivery.outcome).toMatch(/review-api: follow-up run arun_\w+ running \(job job_\w+\)/);
     const [latest, first] = await settledRuns(2);
     expect(latest).toMatchObject({ status: 'pull_request_updated', jobId: first.jobId, prLink: first.prLink });
@@ -243,10 +255,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     e2e.github.addReview(SOURCE_REPO, source.number, 'reviewer-rob');
     e2e.github.addReview(SOURCE_REPO, source.number, 'outsider-olga', 'COMMENTED');
     e2e.github.closePullRequest(SOURCE_REPO, source.number, true);
-    const delivery = await e2e.send(
-      'pull_request',
-      pullRequestPayload({ github: e2e.github, pr: source, action: 'closed', installationId: INSTALLATION }),
-    );
+    const delivery = await e2e.send('pull_request', pullEvent(source, 'closed'));
     expect(delivery).toMatchObject({
       status: 'done',
       outcome:
@@ -260,20 +269,17 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     );
     // a second delivery of the merge (another id) repeats nothing
     const comments = e2e.github.comments.length;
-    await e2e.send(
-      'pull_request',
-      pullRequestPayload({ github: e2e.github, pr: source, action: 'closed', installationId: INSTALLATION }),
-    );
+    await e2e.send('pull_request', pullEvent(source, 'closed'));
     expect(e2e.github.comments.length).toBe(comments);
   });
 
   it('closing a source pull request without merging closes its draft with a reason; reopening reopens it', async () => {
-    e2e.github.createBranch(SOURCE_REPO, 'drop-flag');
+    e2e.github.createBranch(SOURCE_REPO, 'drop-flag', 'main');
     e2e.github.commitFiles(SOURCE_REPO, 'drop-flag', { 'src/cli.ts': 'export const flags = [];\n' }, 'Drop flags');
     const second = e2e.github.openPullRequest(SOURCE_REPO, {
       head: 'drop-flag',
       title: 'CLI: drop every flag',
-      author: 'dev-dana',
+      user: 'dev-dana',
     });
     e2e.anthropic.script(
       [
@@ -305,10 +311,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     expect(docsPr).toMatchObject({ draft: true, state: 'open' });
 
     e2e.github.closePullRequest(SOURCE_REPO, second.number, false);
-    const closed = await e2e.send(
-      'pull_request',
-      pullRequestPayload({ github: e2e.github, pr: second, action: 'closed', installationId: INSTALLATION }),
-    );
+    const closed = await e2e.send('pull_request', pullEvent(second, 'closed'));
     expect(closed.outcome).toBe(`review-api: docs pull request #${docsPr.number} closed`);
     expect(docsPr.state).toBe('closed');
     expect(commentsOn(DOCS_REPO, docsPr.number).at(-1)).toContain(
@@ -316,10 +319,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     );
 
     e2e.github.reopenPullRequest(SOURCE_REPO, second.number);
-    const reopened = await e2e.send(
-      'pull_request',
-      pullRequestPayload({ github: e2e.github, pr: second, action: 'reopened', installationId: INSTALLATION }),
-    );
+    const reopened = await e2e.send('pull_request', pullEvent(second, 'reopened'));
     expect(reopened.outcome).toContain(`docs pull request #${docsPr.number} reopened`);
     expect(docsPr.state).toBe('open');
   });

@@ -88,6 +88,7 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
       default_permissions: {
         contents: 'write',
         statuses: 'write',
+        checks: 'write',
         pull_requests: 'write',
         issues: 'write',
         metadata: 'read',

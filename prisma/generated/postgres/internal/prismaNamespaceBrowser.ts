@@ -74,6 +74,8 @@ export const ModelName = {
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
   AnalyticsSearch: 'AnalyticsSearch',
+  DocsReviewCheck: 'DocsReviewCheck',
+  DocsReviewComment: 'DocsReviewComment',
   DocsDraft: 'DocsDraft'
 } as const
 
@@ -414,6 +416,42 @@ export const AnalyticsSearchScalarFieldEnum = {
 } as const
 
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
+
+
+export const DocsReviewCheckScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  headSha: 'headSha',
+  status: 'status',
+  checkRunId: 'checkRunId',
+  conclusion: 'conclusion',
+  title: 'title',
+  pageCount: 'pageCount',
+  findings: 'findings',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCheckScalarFieldEnum = (typeof DocsReviewCheckScalarFieldEnum)[keyof typeof DocsReviewCheckScalarFieldEnum]
+
+
+export const DocsReviewCommentScalarFieldEnum = {
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  commentId: 'commentId',
+  state: 'state',
+  headSha: 'headSha',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCommentScalarFieldEnum = (typeof DocsReviewCommentScalarFieldEnum)[keyof typeof DocsReviewCommentScalarFieldEnum]
 
 
 export const DocsDraftScalarFieldEnum = {

@@ -420,6 +420,8 @@ export const ModelName = {
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
   AnalyticsSearch: 'AnalyticsSearch',
+  DocsReviewCheck: 'DocsReviewCheck',
+  DocsReviewComment: 'DocsReviewComment',
   DocsDraft: 'DocsDraft'
 } as const
 
@@ -436,7 +438,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2142,6 +2144,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    DocsReviewCheck: {
+      payload: Prisma.$DocsReviewCheckPayload<ExtArgs>
+      fields: Prisma.DocsReviewCheckFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocsReviewCheckFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocsReviewCheckFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        findFirst: {
+          args: Prisma.DocsReviewCheckFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocsReviewCheckFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        findMany: {
+          args: Prisma.DocsReviewCheckFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>[]
+        }
+        create: {
+          args: Prisma.DocsReviewCheckCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        createMany: {
+          args: Prisma.DocsReviewCheckCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocsReviewCheckCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>[]
+        }
+        delete: {
+          args: Prisma.DocsReviewCheckDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        update: {
+          args: Prisma.DocsReviewCheckUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        deleteMany: {
+          args: Prisma.DocsReviewCheckDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocsReviewCheckUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocsReviewCheckUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>[]
+        }
+        upsert: {
+          args: Prisma.DocsReviewCheckUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        aggregate: {
+          args: Prisma.DocsReviewCheckAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocsReviewCheck>
+        }
+        groupBy: {
+          args: Prisma.DocsReviewCheckGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCheckGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocsReviewCheckCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCheckCountAggregateOutputType> | number
+        }
+      }
+    }
+    DocsReviewComment: {
+      payload: Prisma.$DocsReviewCommentPayload<ExtArgs>
+      fields: Prisma.DocsReviewCommentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocsReviewCommentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocsReviewCommentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        findFirst: {
+          args: Prisma.DocsReviewCommentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocsReviewCommentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        findMany: {
+          args: Prisma.DocsReviewCommentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>[]
+        }
+        create: {
+          args: Prisma.DocsReviewCommentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        createMany: {
+          args: Prisma.DocsReviewCommentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocsReviewCommentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>[]
+        }
+        delete: {
+          args: Prisma.DocsReviewCommentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        update: {
+          args: Prisma.DocsReviewCommentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        deleteMany: {
+          args: Prisma.DocsReviewCommentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocsReviewCommentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocsReviewCommentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>[]
+        }
+        upsert: {
+          args: Prisma.DocsReviewCommentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        aggregate: {
+          args: Prisma.DocsReviewCommentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocsReviewComment>
+        }
+        groupBy: {
+          args: Prisma.DocsReviewCommentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCommentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocsReviewCommentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCommentCountAggregateOutputType> | number
+        }
+      }
+    }
     DocsDraft: {
       payload: Prisma.$DocsDraftPayload<ExtArgs>
       fields: Prisma.DocsDraftFieldRefs
@@ -2575,6 +2725,42 @@ export const AnalyticsSearchScalarFieldEnum = {
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
 
 
+export const DocsReviewCheckScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  headSha: 'headSha',
+  status: 'status',
+  checkRunId: 'checkRunId',
+  conclusion: 'conclusion',
+  title: 'title',
+  pageCount: 'pageCount',
+  findings: 'findings',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCheckScalarFieldEnum = (typeof DocsReviewCheckScalarFieldEnum)[keyof typeof DocsReviewCheckScalarFieldEnum]
+
+
+export const DocsReviewCommentScalarFieldEnum = {
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  commentId: 'commentId',
+  state: 'state',
+  headSha: 'headSha',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCommentScalarFieldEnum = (typeof DocsReviewCommentScalarFieldEnum)[keyof typeof DocsReviewCommentScalarFieldEnum]
+
+
 export const DocsDraftScalarFieldEnum = {
   id: 'id',
   projectId: 'projectId',
@@ -2836,6 +3022,8 @@ export type GlobalOmitConfig = {
   analyticsFeedback?: Prisma.AnalyticsFeedbackOmit
   analyticsFeedbackChange?: Prisma.AnalyticsFeedbackChangeOmit
   analyticsSearch?: Prisma.AnalyticsSearchOmit
+  docsReviewCheck?: Prisma.DocsReviewCheckOmit
+  docsReviewComment?: Prisma.DocsReviewCommentOmit
   docsDraft?: Prisma.DocsDraftOmit
 }
 

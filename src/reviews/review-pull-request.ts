@@ -1,0 +1,283 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Db } from '../db/client.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { GitHubApp, InstallationOctokit } from '../github/github-app.js';
+import type { LoadedConfig } from '../automations/config-store.js';
+import {
+  isPullRequestAutomation,
+  matchPullRequest,
+  type PullRequestAutomation,
+} from '../automations/match-pull-request.js';
+import { findProject, type Project } from '../projects/projects.js';
+import { GitFailure } from '../git/workspace.js';
+import { claimReview, finishReview, recordCheckRun, renewReview, type DocsReview } from './review-store.js';
+import { readPullRequestFiles, type PullRequestFiles } from './read-pull-request-files.js';
+import { DocsUnreadable, readDocsPages } from './read-docs-pages.js';
+import { findDocsImpact, type DocsPage } from './impact/find-impact.js';
+import { renderCheckOutput } from './impact/check-output.js';
+import { judgeFindings } from './judge-findings.js';
+import { CHECK_NAME, completeCheckRun, openCheckRun, type CheckConclusion } from './check-run.js';
+import { reviewCommentBody, upsertReviewComment } from './review-comment.js';
+
+/** §4: a diff past 5,000 files or 20 MB of patches is reviewed in part; the check names the files left out. */
+export const MAX_FILES = 5_000;
+export const MAX_PATCH_BYTES = 20 * 1024 * 1024;
+
+export interface ReviewDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  github: GitHubApp;
+  /** the model that judges findings; null: the deterministic list is the result */
+  judge: { anthropic: Anthropic; model: string; maxInputTokens: number } | null;
+  /** every project's loaded automations config (read from GitHub for a project never read) */
+  configs(): Promise<LoadedConfig[]>;
+  /** this process, as the owner of the reviews it claims */
+  owner: string;
+  leaseMs: number;
+  heartbeatMs: number;
+}
+
+/** A source pull request as its webhook delivery tells it. */
+export interface SourcePullRequest {
+  repository: string;
+  installationId: number;
+  number: number;
+  headSha: string;
+  baseRef: string;
+  baseSha: string;
+  defaultBranch: string;
+  /** GitHub's count of changed files: more than its file listing reaches (3,000) is said on the check */
+  changedFiles: number;
+}
+
+/** Another process holds the review of this commit: the delivery is retried, and then finds it done. */
+export class ReviewInProgress extends Error {}
+
+/**
+ * The `Scribe docs` check of a source pull request, in named steps: find the automations that follow it → read its
+ * files once → for each automation, claim the review of this head commit (one per commit and automation, across
+ * redeliveries and replicas) → open the check run → read the docs pages → find the impact → judge it (when a model is
+ * configured) → complete the check (unless a newer push superseded this commit) → keep the comment. A docs
+ * repository that cannot be read concludes the check neutral with the reason. Returns one line per automation.
+ */
+export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest): Promise<string[]> {
+  const configs = await deps.configs();
+  const target = { repository: pr.repository, baseBranch: pr.baseRef, defaultBranch: pr.defaultBranch };
+  const candidates = matchPullRequest(configs, { ...target, changedPaths: null });
+  if (!candidates.length) return ['no automation reviews this pull request'];
+  const octokit = await deps.github.octokit(pr.installationId);
+  if (!(await stillHead(octokit, pr))) return ['superseded: the pull request has moved on or closed'];
+  const files = await readPullRequestFiles({
+    octokit,
+    repository: pr.repository,
+    number: pr.number,
+    baseSha: pr.baseSha,
+    changedFiles: pr.changedFiles,
+    maxFiles: MAX_FILES,
+    maxBytes: MAX_PATCH_BYTES,
+  });
+  const changedPaths = files.files.flatMap((f) => [f.filename, ...(f.previousFilename ? [f.previousFilename] : [])]);
+  const matching = matchPullRequest(configs, { ...target, changedPaths: files.unlisted ? null : changedPaths });
+  if (!matching.length) return ['no changed file matches the paths of the automations that follow this repository'];
+  // several automations on one repository get a check each, told apart by name
+  const named = configs.flatMap((c) =>
+    c.automations.filter(
+      (a) => isPullRequestAutomation(a) && a.on.repository.toLowerCase() === pr.repository.toLowerCase(),
+    ),
+  );
+  const pages = new Map<string, Promise<DocsPage[]>>();
+  const said: string[] = [];
+  for (const { projectId, automation } of matching) {
+    const project = await findProject(deps.db, projectId);
+    if (!project || project.disabledAt) continue;
+    const name = named.length > 1 ? `${CHECK_NAME} (${automation.id})` : CHECK_NAME;
+    said.push(await reviewOne({ deps, octokit, pr, project, automation, files, name, pages }));
+  }
+  return said;
+}
+
+async function stillHead(octokit: InstallationOctokit, pr: SourcePullRequest): Promise<boolean> {
+  const [owner, repo] = pr.repository.split('/');
+  const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pr.number });
+  return data.state === 'open' && data.head.sha === pr.headSha;
+}
+
+interface Outcome {
+  conclusion: CheckConclusion;
+  title: string;
+  summary: string;
+  pageCount: number;
+  findings: string | null;
+}
+
+async function reviewOne(params: {
+  deps: ReviewDeps;
+  octokit: InstallationOctokit;
+  pr: SourcePullRequest;
+  project: Project;
+  automation: PullRequestAutomation;
+  files: PullRequestFiles;
+  name: string;
+  pages: Map<string, Promise<DocsPage[]>>;
+}): Promise<string> {
+  const { deps, octokit, pr, project, automation } = params;
+  const key = { projectId: project.id, automationId: automation.id, repository: pr.repository, headSha: pr.headSha };
+  const lease = { db: deps.db, clock: deps.clock, owner: deps.owner, leaseMs: deps.leaseMs };
+  const claim = await claimReview({ ...lease, key, number: pr.number });
+  if ('done' in claim) return `${automation.id}: ${pr.headSha.slice(0, 7)} already reviewed (${claim.done.conclusion})`;
+  if ('busy' in claim)
+    throw new ReviewInProgress(
+      `${automation.id}: the review of ${pr.headSha.slice(0, 7)} is running in another process`,
+    );
+  const review = claim.claimed;
+  const heartbeat = setInterval(() => {
+    renewReview({ ...lease, id: review.id }).catch((err: unknown) =>
+      deps.logger.warn({ err, review: review.id }, 'could not renew a docs review lease'),
+    );
+  }, deps.heartbeatMs);
+  try {
+    const checkRunId = await openCheckRun({
+      octokit,
+      repository: pr.repository,
+      headSha: pr.headSha,
+      name: params.name,
+      reviewId: review.id,
+      known: review.checkRunId,
+      startedAt: deps.clock(),
+    });
+    if (!review.checkRunId) await recordCheckRun({ db: deps.db, clock: deps.clock, id: review.id, checkRunId });
+    let outcome = await assess({ ...params, review }).catch((err: unknown) => cannotReview(deps, project, err));
+    const current = await stillHead(octokit, pr);
+    if (!current)
+      outcome = {
+        conclusion: 'skipped',
+        title: 'Superseded by a newer push',
+        summary: `The pull request moved on from ${pr.headSha.slice(0, 7)}; the check of its new head commit says what the docs need.`,
+        pageCount: 0,
+        findings: null,
+      };
+    await completeCheckRun({
+      octokit,
+      repository: pr.repository,
+      checkRunId,
+      ...outcome,
+      offerDraft: outcome.pageCount > 0,
+      completedAt: deps.clock(),
+    });
+    let commented = '';
+    if (current && automation.review.comment && outcome.conclusion !== 'skipped')
+      commented = `; ${await upsertReviewComment({
+        db: deps.db,
+        clock: deps.clock,
+        octokit,
+        projectId: project.id,
+        automationId: automation.id,
+        repository: pr.repository,
+        number: pr.number,
+        headSha: pr.headSha,
+        resolved: outcome.pageCount === 0 && outcome.conclusion === 'success',
+        body: reviewCommentBody({
+          projectId: project.id,
+          automationId: automation.id,
+          headSha: pr.headSha,
+          title: outcome.title,
+          summary: outcome.summary,
+          resolved: outcome.pageCount === 0 && outcome.conclusion === 'success',
+          checkUrl: `${deps.github.repositoryUrl(pr.repository)}/runs/${checkRunId}`,
+        }),
+      })}`;
+    await finishReview({
+      ...lease,
+      id: review.id,
+      status: current ? 'completed' : 'superseded',
+      conclusion: outcome.conclusion,
+      title: outcome.title,
+      pageCount: outcome.pageCount,
+      findings: outcome.findings,
+    });
+    return `${automation.id}: check ${checkRunId} ${outcome.conclusion}: ${outcome.title}${commented}`;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** Impact, then judgment, then the check's words. */
+async function assess(params: {
+  deps: ReviewDeps;
+  pr: SourcePullRequest;
+  project: Project;
+  automation: PullRequestAutomation;
+  files: PullRequestFiles;
+  pages: Map<string, Promise<DocsPage[]>>;
+  review: DocsReview;
+}): Promise<Outcome> {
+  const { deps, pr, project, automation, files } = params;
+  let pages = params.pages.get(project.id);
+  if (!pages) {
+    pages = readProjectPages(deps, project);
+    params.pages.set(project.id, pages);
+  }
+  const impact = findDocsImpact({
+    files: files.files,
+    pages: await pages,
+    maxFiles: MAX_FILES,
+    maxPatchBytes: MAX_PATCH_BYTES,
+  });
+  const judged = deps.judge
+    ? await judgeFindings({ ...deps.judge, findings: impact.findings, files: files.files })
+    : null;
+  const kept = judged ? judged.kept : impact.findings;
+  const rendered = renderCheckOutput({
+    impact: { ...impact, findings: kept },
+    rejected: judged?.rejected,
+    reasons: judged?.reasons,
+    modelUsed: judged?.modelUsed ?? false,
+    docsRepoUrl: deps.github.repositoryUrl(project.repository),
+    docsRef: project.ref,
+    sourceRepoUrl: deps.github.repositoryUrl(pr.repository),
+    headSha: pr.headSha,
+    baseSha: pr.baseSha,
+  });
+  const notes = [
+    judged?.note ?? '',
+    files.unlisted
+      ? `GitHub lists at most 3,000 files of a pull request: ${files.unlisted} more changed files were not read.`
+      : '',
+  ].filter(Boolean);
+  return {
+    conclusion: rendered.pageCount === 0 ? 'success' : automation.review.block ? 'failure' : 'neutral',
+    title: rendered.title,
+    summary: notes.length ? `${notes.join('\n\n')}\n\n${rendered.summary}` : rendered.summary,
+    pageCount: rendered.pageCount,
+    findings: JSON.stringify({
+      findings: kept.map((f) => ({ ...f, reason: judged?.reasons.get(f) ?? null })),
+      rejected: judged?.rejected ?? [],
+    }),
+  };
+}
+
+async function readProjectPages(deps: ReviewDeps, project: Project): Promise<DocsPage[]> {
+  const installationId = await deps.github.installationFor(project.repository, project.installationId);
+  const token = await deps.github.freshToken(installationId);
+  return readDocsPages({ url: deps.github.gitUrl(project.repository), ref: project.ref, token });
+}
+
+/** What the check says when the review could not be done: neutral, with the reason, never silence. */
+function cannotReview(deps: ReviewDeps, project: Project, err: unknown): Outcome {
+  const reason =
+    err instanceof DocsUnreadable
+      ? err.message
+      : err instanceof GitFailure
+        ? `the docs repository ${project.repository} could not be cloned (${err.message})`
+        : `${(err as Error)?.message ?? String(err)}`.split('\n')[0].slice(0, 500);
+  deps.logger.warn({ err, project: project.id }, 'a docs review could not read the docs');
+  return {
+    conclusion: 'neutral',
+    title: 'Docs review could not run',
+    summary: `Scribe could not review this pull request against the docs repository ${project.repository} at \`${project.ref}\`: ${reason}.\n\nFix the cause and push again (or re-run the check).`,
+    pageCount: 0,
+    findings: null,
+  };
+}
