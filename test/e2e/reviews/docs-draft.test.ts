@@ -11,6 +11,13 @@ import {
   type GitHubE2E,
 } from '../../support/github-harness.js';
 import type { PullRequest } from '../../support/github-host.js';
+import { openApiConformance } from '../../support/openapi-conformance.js';
+import { launchBrowser } from '../../support/browser.js';
+import { runCli } from '../../../src/cli/run-cli.js';
+import type { CliIo } from '../../../src/cli/command.js';
+
+// Browser globals, for the functions page.evaluate runs inside the page (the project compiles without the DOM lib).
+declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const INSTALLATION = 83;
 const DOCS_REPO = 'acme/docs';
@@ -245,6 +252,11 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     expect(latest).toMatchObject({ status: 'pull_request_updated', jobId: first.jobId, prLink: first.prLink });
     expect(docsPulls()).toHaveLength(1);
     expect(e2e.github.readFile(DOCS_REPO, docsPulls()[0].head, 'cli.md')).toContain('--trace');
+    // the new head's check run links the same draft
+    await waitFor(
+      async () => checkRunOf(source).output.summary?.includes(`**Docs draft:** [${first.prLink}]`) || undefined,
+      "the new head's check run to link the docs draft",
+    );
     const prompt = JSON.stringify(
       e2e.anthropic.requests.filter((r) => forTask('got new commits').match(r))[0].body.messages,
     );
@@ -322,5 +334,49 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     const reopened = await e2e.send('pull_request', pullEvent(second, 'reopened'));
     expect(reopened.outcome).toContain(`docs pull request #${docsPr.number} reopened`);
     expect(docsPr.state).toBe('open');
+  });
+
+  it('lists the draft runs in the API as OpenAPI documents them, in the CLI and in the dashboard', async () => {
+    const conformance = openApiConformance(
+      (await (await fetch(`${e2e.scribe.url}/openapi.json`)).json()) as Parameters<typeof openApiConformance>[0],
+    );
+    const response = await fetch(`${e2e.scribe.url}/v1/automations/${projectId}/runs`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const checked = await conformance.check({ method: 'GET', path: '/v1/automations/{projectId}/runs', response });
+    expect(checked.status).toBe(200);
+    const listed = (await runs()).runs as { trigger: { kind: string; number: number; headSha: string } }[];
+    expect(listed.map((r) => [r.trigger.kind, r.trigger.number])).toEqual([
+      ['pull_request', 2],
+      ['pull_request', 1],
+      ['pull_request', 1],
+    ]);
+
+    const out: string[] = [];
+    const io: CliIo = { out: (l) => out.push(l), err: () => undefined, stdin: process.stdin, interactive: false };
+    const code = await runCli(['automation', 'runs', '--project', projectId], io, {
+      SCRIBE_URL: e2e.scribe.url,
+      SCRIBE_API_KEY: key,
+      DATABASE_URL: 'file:/nonexistent-dir-not-used/x.db',
+    });
+    expect(code).toBe(0);
+    expect(out.join('\n')).toContain(`pull_request ${SOURCE_REPO}#1 ${listed[1].trigger.headSha.slice(0, 7)}`);
+
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${e2e.scribe.url}/dashboard#automations`);
+      await page.fill('#project', projectId);
+      await page.fill('#key', key);
+      await page.click('#connect button[type=submit]');
+      await page.waitForSelector('body[data-loaded=automations]');
+      const triggers = await page.$$eval('#automation-runs tbody tr', (trs) =>
+        trs.map((tr: any) => tr.querySelectorAll('td')[2].textContent),
+      );
+      expect(triggers[0]).toBe(`pull request ${SOURCE_REPO}#2 at ${listed[0].trigger.headSha.slice(0, 7)}`);
+      expect(await page.evaluate(() => document.querySelectorAll('#automation-runs tbody tr').length)).toBe(3);
+    } finally {
+      await browser.close();
+    }
   });
 });
