@@ -9,6 +9,9 @@ import { reviewFindings } from './draft-findings.js';
 import { fetchPullChange, type SourcePull } from './source-pull.js';
 import { bringDraftTo } from './bring-draft-to.js';
 
+/** What following a pull request that has no docs draft says. */
+export const NO_DRAFT = 'no docs draft follows this pull request';
+
 /** A pull_request delivery about a source pull request, as the drafts follow it. */
 export interface SourcePullEvent {
   action: 'synchronize' | 'closed' | 'reopened';
@@ -27,7 +30,7 @@ export interface SourcePullEvent {
 export async function followSourcePull(deps: AutomationDeps, event: SourcePullEvent): Promise<string> {
   const { db, clock } = deps;
   const drafts = (await draftsOfPull(db, event.pull.repository, event.pull.number)).filter((d) => d.jobId);
-  if (!drafts.length) return 'no docs draft follows this pull request';
+  if (!drafts.length) return NO_DRAFT;
   const said: string[] = [];
   for (const draft of drafts) {
     if (event.action === 'synchronize') {

@@ -11,12 +11,17 @@ import type { HandlerResult, WebhookDeps } from './webhook-deps.js';
 
 // Each handler takes its own event's delivery; the table is keyed by event name, so the cast is checked by the key.
 type Handler = (deps: WebhookDeps, delivery: never) => Promise<HandlerResult>;
+/** A handler of one concern among several of an event: null when the delivery is none of its business. */
+type Concern = (deps: WebhookDeps, delivery: never) => Promise<HandlerResult | null>;
 
-/** Several handlers of one event, each for its own concern, in turn: done when any did something. */
-function each(...handlers: Handler[]): Handler {
+/** An event's main handler, then the handlers of other concerns, in turn: done when any did something. */
+function each(main: Handler, ...others: Concern[]): Handler {
   return async (deps, delivery) => {
-    const results: HandlerResult[] = [];
-    for (const handler of handlers) results.push(await handler(deps, delivery));
+    const results: HandlerResult[] = [await main(deps, delivery)];
+    for (const other of others) {
+      const result = await other(deps, delivery);
+      if (result) results.push(result);
+    }
     const acted = results.filter((r) => r.status === 'done');
     return {
       status: acted.length ? 'done' : 'ignored',
@@ -29,7 +34,7 @@ const HANDLERS: Record<string, Handler | undefined> = {
   installation: handleInstallation as Handler,
   installation_repositories: handleInstallationRepositories as Handler,
   // a Scribe pull request's state on its job; a source pull request's docs drafts
-  pull_request: each(handlePullRequest as Handler, handleSourcePullForDrafts as Handler),
+  pull_request: each(handlePullRequest as Handler, handleSourcePullForDrafts as Concern),
   check_run: handleCheckRun as Handler,
   push: handlePush as Handler,
   issue_comment: handleIssueComment as Handler,
