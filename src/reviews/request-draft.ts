@@ -98,34 +98,43 @@ export async function requestDraft(deps: AutomationDeps, request: DraftRequest):
     const pages = findings?.pages ?? [];
     const key = { projectId, automationId: automation.id, repository: pull.repository, number: pull.number };
     const { draft } = await claimDraft({ db, clock, key, requestedBy: request.requester, pages });
-    if (draft.jobId) {
-      const job = await getJob(db, projectId, draft.jobId).catch(() => null);
-      said.push(`${automation.id}: draft exists (job ${draft.jobId})`);
+    const existing = async (jobId: string) => {
+      const job = await getJob(db, projectId, jobId).catch(() => null);
+      said.push(`${automation.id}: draft exists (job ${jobId})`);
       replies.push(
         job?.prLink
           ? `The docs draft for ${project.repository} is ${job.prLink}; it follows this pull request.`
-          : `The docs draft for ${project.repository} is being written (job \`${draft.jobId}\`).`,
+          : `The docs draft for ${project.repository} is being written (job \`${jobId}\`).`,
       );
+    };
+    if (draft.jobId) {
+      await existing(draft.jobId);
       continue;
     }
     const dedupeKey = draftRunKey(pull.repository, pull.number);
-    const run =
-      (await startRun(deps, {
-        project,
-        automation,
-        request: {
-          trigger: 'pull_request',
-          dedupeKey,
-          repository: pull.repository,
-          afterSha: pull.headSha,
-          pullNumber: pull.number,
-          change: draftPrompt({ pull, findings, change }),
-          summary: draftSummary(pull, pages),
-          // a request comes from a webhook delivery, which is retried until it finishes
-          retried: true,
-          job: { new: { draft: true, branchFrom: `docs for ${pull.repository} ${pull.number}` } },
-        },
-      })) ?? (await findRunByKey(db, { projectId, automationId: automation.id, dedupeKey }));
+    const started = await startRun(deps, {
+      project,
+      automation,
+      request: {
+        trigger: 'pull_request',
+        dedupeKey,
+        repository: pull.repository,
+        afterSha: pull.headSha,
+        pullNumber: pull.number,
+        change: draftPrompt({ pull, findings, change }),
+        summary: draftSummary(pull, pages),
+        // a request comes from a webhook delivery, which is retried until it finishes
+        retried: true,
+        job: { new: { draft: true, branchFrom: `docs for ${pull.repository} ${pull.number}` } },
+      },
+    });
+    // null: another request (a replica, an earlier attempt) started the draft's run; its job is the draft's
+    const run = started ?? (await findRunByKey(db, { projectId, automationId: automation.id, dedupeKey }));
+    if (!started && run?.jobId) {
+      await updateDraft({ db, clock, id: draft.id, data: { jobId: run.jobId } });
+      await existing(run.jobId);
+      continue;
+    }
     if (!run?.jobId) {
       said.push(`${automation.id}: ${run ? `run ${run.id} ${run.status}: ${run.reason ?? ''}` : 'no run'}`);
       replies.push(`Scribe could not start the docs draft for ${project.repository}: ${run?.reason ?? 'no run'}.`);

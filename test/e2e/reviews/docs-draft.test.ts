@@ -4,6 +4,7 @@ import { waitFor } from '../../support/wait-for.js';
 import { forTask } from '../../support/e2e-harness.js';
 import {
   checkRunActionPayload,
+  deliverTo,
   examplePayload,
   pullCommentPayload,
   pullRequestPayload,
@@ -15,6 +16,8 @@ import { openApiConformance } from '../../support/openapi-conformance.js';
 import { launchBrowser } from '../../support/browser.js';
 import { runCli } from '../../../src/cli/run-cli.js';
 import type { CliIo } from '../../../src/cli/command.js';
+import { startScribe } from '../../../src/main.js';
+import { createLogger } from '../../../src/logger.js';
 
 // Browser globals, for the functions page.evaluate runs inside the page (the project compiles without the DOM lib).
 declare const document: any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -336,6 +339,51 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     expect(docsPr.state).toBe('open');
   });
 
+  it('two replicas asked at once (the button and a comment) start one draft, one job, one docs pull request', async () => {
+    e2e.github.createBranch(SOURCE_REPO, 'add-config', 'main');
+    e2e.github.commitFiles(SOURCE_REPO, 'add-config', { 'src/config.ts': 'export const config = {};\n' }, 'Config');
+    const third = e2e.github.openPullRequest(SOURCE_REPO, {
+      head: 'add-config',
+      title: 'Config file',
+      user: 'dev-dana',
+    });
+    await e2e.send('pull_request', pullEvent(third, 'opened'));
+    e2e.anthropic.script([final('Nothing to change', 'The docs need nothing.')], forTask('Config file'));
+    const replica = await startScribe({ ...e2e.config, port: 0 }, createLogger('silent'));
+    try {
+      const comment = pullCommentPayload({
+        repository: SOURCE_REPO,
+        installationId: INSTALLATION,
+        number: third.number,
+        login: 'maintainer-mia',
+        body: '@scribe-docs docs',
+      });
+      const [a, b] = await Promise.all([
+        deliverTo(e2e.scribe.url, 'check_run', pressDraft(third, 'dev-dana')),
+        deliverTo(replica.url, 'issue_comment', comment),
+      ]);
+      const outcomes = [(await e2e.settled(a.id)).outcome, (await e2e.settled(b.id)).outcome];
+      expect(outcomes.filter((o) => /draft run arun_/.test(o ?? ''))).toHaveLength(1);
+      expect(outcomes.filter((o) => /draft exists/.test(o ?? ''))).toHaveLength(1);
+      const drafts = await e2e.database.db.docsDraft.findMany({ where: { number: third.number } });
+      expect(drafts).toHaveLength(1);
+      await waitFor(
+        async () =>
+          (await runs()).runs.find((r: { trigger: { number: number } }) => r.trigger.number === third.number)
+            ?.status === 'no_changes'
+            ? true
+            : undefined,
+        'the third draft run to end',
+        30_000,
+        50,
+      );
+      expect(await e2e.database.db.agentJob.count({ where: { id: drafts[0].jobId! } })).toBe(1);
+      expect(await e2e.database.db.automationRun.count({ where: { pullNumber: third.number } })).toBe(1);
+    } finally {
+      await replica.stop();
+    }
+  });
+
   it('lists the draft runs in the API as OpenAPI documents them, in the CLI and in the dashboard', async () => {
     const conformance = openApiConformance(
       (await (await fetch(`${e2e.scribe.url}/openapi.json`)).json()) as Parameters<typeof openApiConformance>[0],
@@ -347,6 +395,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     expect(checked.status).toBe(200);
     const listed = (await runs()).runs as { trigger: { kind: string; number: number; headSha: string } }[];
     expect(listed.map((r) => [r.trigger.kind, r.trigger.number])).toEqual([
+      ['pull_request', 3],
       ['pull_request', 2],
       ['pull_request', 1],
       ['pull_request', 1],
@@ -360,7 +409,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       DATABASE_URL: 'file:/nonexistent-dir-not-used/x.db',
     });
     expect(code).toBe(0);
-    expect(out.join('\n')).toContain(`pull_request ${SOURCE_REPO}#1 ${listed[1].trigger.headSha.slice(0, 7)}`);
+    expect(out.join('\n')).toContain(`pull_request ${SOURCE_REPO}#1 ${listed[2].trigger.headSha.slice(0, 7)}`);
 
     const browser = await launchBrowser();
     try {
@@ -373,8 +422,8 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       const triggers = await page.$$eval('#automation-runs tbody tr', (trs) =>
         trs.map((tr: any) => tr.querySelectorAll('td')[2].textContent),
       );
-      expect(triggers[0]).toBe(`pull request ${SOURCE_REPO}#2 at ${listed[0].trigger.headSha.slice(0, 7)}`);
-      expect(await page.evaluate(() => document.querySelectorAll('#automation-runs tbody tr').length)).toBe(3);
+      expect(triggers[1]).toBe(`pull request ${SOURCE_REPO}#2 at ${listed[1].trigger.headSha.slice(0, 7)}`);
+      expect(await page.evaluate(() => document.querySelectorAll('#automation-runs tbody tr').length)).toBe(4);
     } finally {
       await browser.close();
     }
