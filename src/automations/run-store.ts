@@ -199,10 +199,13 @@ async function countRunsSince(params: {
   });
 }
 
-/** The automation's latest run that became a job: its job is the one later runs extend while its PR is open. */
+/**
+ * The automation's latest run that became a job: its job is the one later runs extend while its PR is open. Docs
+ * drafts' runs (`pull_request`) have a job per source pull request and never count.
+ */
 export async function lastJobRun(db: Db, projectId: string, automationId: string): Promise<AutomationRun | null> {
   const row = await db.automationRun.findFirst({
-    where: { projectId, automationId, jobId: { not: null } },
+    where: { projectId, automationId, jobId: { not: null }, trigger: { not: 'pull_request' } },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
   return row ? toRun(row) : null;
