@@ -8,6 +8,7 @@ import { loadedConfigs } from '../automations/loaded-configs.js';
 import { reloadConfigsOnPush } from '../automations/reload-configs.js';
 import type { Push } from '../automations/on-push.js';
 import { reviewPullRequest, type SourcePullRequest } from './review-pull-request.js';
+import { DocsPagesCache } from './docs-pages-cache.js';
 
 export interface Reviews {
   /** a source pull request opened or pushed to: the `Scribe docs` check of its head commit for each automation */
@@ -37,6 +38,7 @@ export function createReviews(params: {
   const deps = {
     ...params,
     owner,
+    docsCache: new DocsPagesCache(),
     configs: () => loadedConfigs({ db, clock, logger, github }),
   };
   return {

@@ -81,7 +81,8 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
       actions: [{ identifier: 'draft-docs', label: 'Draft docs update' }],
     });
     expect(run.output.summary).toContain('No model is configured');
-    expect(run.output.summary).toContain(`${e2e.github.url}/${DOCS_REPO}/blob/main/cli.md#L5`);
+    const docsHead = e2e.github.log(DOCS_REPO, 'main')[0].sha;
+    expect(run.output.summary).toContain(`${e2e.github.url}/${DOCS_REPO}/blob/${docsHead}/cli.md#L5`);
     expect(run.output.summary).toContain('`--verbose`');
     // created in progress first, then completed
     expect(run.writes.map((w: any) => w.status)).toEqual(['in_progress', 'completed']);
@@ -197,6 +198,22 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
       conclusion: 'neutral',
       output: { title: 'Docs review could not run' },
     });
-    expect(run.output.summary).toContain(`docs repository ${DOCS_REPO}`);
+    expect(run.output.summary).toContain(
+      `The docs repository ${DOCS_REPO} was not found on GitHub (is the GitHub App installed on it?)`,
+    );
+  });
+
+  it('concludes neutral with the reason when the docs config is broken', async () => {
+    const { before } = e2e.github.commitFiles(DOCS_REPO, 'main', { 'docs.json': '{ "name": ' }, 'Break the config');
+    const pr = open(BLOCKING_REPO, 'broken-docs-config', { 'src/cli.ts': 'export const flags = [];\n' });
+    try {
+      expect((await deliver('opened', BLOCKING_REPO, pr.number)).status).toBe('done');
+    } finally {
+      e2e.github.commitFiles(DOCS_REPO, 'main', { 'docs.json': DOCS['docs.json'] }, `Restore the config of ${before}`);
+    }
+    const head = e2e.github.pullJson(BLOCKING_REPO, pr.number).head.sha;
+    const run = checks(BLOCKING_REPO).find((r) => r.head_sha === head)!;
+    expect(run).toMatchObject({ conclusion: 'neutral', output: { title: 'Docs review could not run' } });
+    expect(run.output.summary).toContain('the docs config docs.json is not valid JSON');
   });
 });
