@@ -6,8 +6,9 @@
  * (each file rewritten in 25 lines: 12 removed, 13 added, one in four renaming an identifier the docs mention).
  * The real service runs in this process against the local GitHub host (no write pacing, as on a host without
  * secondary rate limits) and a throwaway database; the time is from the signed delivery's POST to the check run
- * completed on the host. Prints p50 and p95. Flags: --runs N (default 7), --pages N (default 1000), --files N
- * (default 200), --postgres.
+ * completed on the host. Each run reviews two pull requests: one right after a new docs commit (cold: the docs are
+ * fetched and read) and one against the same docs commit (warm: this process read it already). Prints p50 and p95 of
+ * each. Flags: --runs N (default 7), --pages N (default 1000), --files N (default 200), --postgres.
  */
 import { examplePayload, pullRequestPayload, startGitHubE2E } from '../test/support/github-harness.js';
 
@@ -85,12 +86,17 @@ async function main() {
     installed.repositories = [{ id: 1, node_id: 'R', name: 'docs', full_name: DOCS_REPO, private: true }];
     await e2e.send('installation', installed);
 
-    const samples: number[] = [];
+    const samples: Record<'cold' | 'warm', number[]> = { cold: [], warm: [] };
     let changedLines = 0;
-    for (let run = 0; run <= RUNS; run++) {
-      const branch = `bench-${run}`;
+    for (let sample = 0; sample <= RUNS * 2 + 1; sample++) {
+      const run = sample >> 1;
+      const kind = sample % 2 === 0 ? 'cold' : 'warm';
+      if (kind === 'cold')
+        github.commitFiles(DOCS_REPO, 'main', { 'index.mdx': `# Bench docs ${run}\n` }, `Docs ${run}`);
+      const branch = `bench-${sample}`;
       github.createBranch(SOURCE_REPO, branch, 'main');
-      const head: Record<string, string> = {};
+      // a file of its own, so no two samples share a head commit
+      const head: Record<string, string> = { 'src/sample.ts': `export const sample = ${sample};\n` };
       for (let i = 0; i < FILES; i++) head[`src/module-${i}.ts`] = sourceFile(i, 1, i % 4 === run % 4);
       github.commitFiles(SOURCE_REPO, branch, head, `Bench change ${run}`);
       const pr = github.openPullRequest(SOURCE_REPO, { head: branch });
@@ -109,7 +115,7 @@ async function main() {
         if (check) {
           const ms = performance.now() - started;
           // the first run warms the process (module loading, first clone): not a sample
-          if (run > 0) samples.push(ms);
+          if (run > 0) samples[kind].push(ms);
           changedLines = github
             .diff(SOURCE_REPO, 'main', branch, ['--numstat'])
             .split('\n')
@@ -120,7 +126,7 @@ async function main() {
             .map(([stage, t]) => `${stage.replace(/Ms$/, '')} ${Number(t).toFixed(0)}`)
             .join(', ');
           process.stdout.write(
-            `run ${run}${run === 0 ? ' (warm-up)' : ''}: ${ms.toFixed(0)} ms (${stages} ms), ${check.conclusion}: ${check.output.title}\n`,
+            `run ${run} ${kind}${run === 0 ? ' (warm-up)' : ''}: ${ms.toFixed(0)} ms (${stages} ms), ${check.conclusion}: ${check.output.title}\n`,
           );
           break;
         }
@@ -129,9 +135,11 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     }
+    const figures = (xs: number[]) =>
+      `p50 ${(quantile(xs, 0.5) / 1000).toFixed(2)} s, p95 ${(quantile(xs, 0.95) / 1000).toFixed(2)} s`;
     process.stdout.write(
-      `docs review, ${PROVIDER}, ${PAGES} pages, ${FILES} files / ${changedLines} changed lines, no model: ` +
-        `p50 ${(quantile(samples, 0.5) / 1000).toFixed(2)} s, p95 ${(quantile(samples, 0.95) / 1000).toFixed(2)} s over ${samples.length} runs\n`,
+      `docs review, ${PROVIDER}, ${PAGES} pages, ${FILES} files / ${changedLines} changed lines, no model, ${RUNS} runs: ` +
+        `cold (new docs commit) ${figures(samples.cold)}; warm (docs commit read before) ${figures(samples.warm)}\n`,
     );
   } finally {
     await e2e.close();
