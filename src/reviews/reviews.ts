@@ -4,7 +4,8 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { randomId } from '../ids.js';
 import type { GitHubApp } from '../github/github-app.js';
-import { loadedConfigs } from '../automations/loaded-configs.js';
+import { loadedConfig, loadedConfigs } from '../automations/loaded-configs.js';
+import type { LoadedConfig } from '../automations/config-store.js';
 import { reloadConfigsOnPush } from '../automations/reload-configs.js';
 import type { Push } from '../automations/on-push.js';
 import { reviewPullRequest, type SourcePullRequest } from './review-pull-request.js';
@@ -18,6 +19,8 @@ export interface Reviews {
    * the automations a docs repository declares now
    */
   reloadConfigs(push: Push): Promise<string[]>;
+  /** a project's automations config as the reviews see it (read from GitHub the first time), with or without a model */
+  config(projectId: string): Promise<LoadedConfig>;
 }
 
 /**
@@ -44,5 +47,6 @@ export function createReviews(params: {
   return {
     onPullRequest: async (pr) => (await reviewPullRequest(deps, pr)).join('; '),
     reloadConfigs: (push) => reloadConfigsOnPush({ db, clock, logger, github }, push),
+    config: (projectId) => loadedConfig({ db, clock, logger, github }, projectId),
   };
 }
