@@ -11,6 +11,7 @@ import {
 } from '../automations/match-pull-request.js';
 import { findProject, type Project } from '../projects/projects.js';
 import { GitFailure } from '../git/workspace.js';
+import { randomId } from '../ids.js';
 import { gitHubFailure } from '../github/github-failure.js';
 import { claimReview, finishReview, recordCheckRun, renewReview, type DocsReview } from './review-store.js';
 import { readPullRequestFiles, type PullRequestFiles } from './read-pull-request-files.js';
@@ -35,8 +36,6 @@ export interface ReviewDeps {
   judge: { anthropic: Anthropic; model: string; maxInputTokens: number } | null;
   /** every project's loaded automations config (read from GitHub for a project never read) */
   configs(): Promise<LoadedConfig[]>;
-  /** this process, as the owner of the reviews it claims */
-  owner: string;
   leaseMs: number;
   heartbeatMs: number;
   /** docs pages of recently read docs commits, shared by this process's reviews */
@@ -139,7 +138,8 @@ async function reviewOne(params: {
 }): Promise<string> {
   const { deps, octokit, pr, project, automation } = params;
   const key = { projectId: project.id, automationId: automation.id, repository: pr.repository, headSha: pr.headSha };
-  const lease = { db: deps.db, clock: deps.clock, owner: deps.owner, leaseMs: deps.leaseMs };
+  // each attempt owns its claim: two deliveries of one event in the same process must not share it
+  const lease = { db: deps.db, clock: deps.clock, owner: randomId('rvw'), leaseMs: deps.leaseMs };
   const claim = await claimReview({ ...lease, key, number: pr.number });
   if ('done' in claim) return `${automation.id}: ${pr.headSha.slice(0, 7)} already reviewed (${claim.done.conclusion})`;
   if ('busy' in claim)

@@ -2,7 +2,6 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { randomId } from '../ids.js';
 import type { GitHubApp } from '../github/github-app.js';
 import { loadedConfig, loadedConfigs } from '../automations/loaded-configs.js';
 import type { LoadedConfig } from '../automations/config-store.js';
@@ -37,10 +36,8 @@ export function createReviews(params: {
   heartbeatMs: number;
 }): Reviews {
   const { db, clock, logger, github } = params;
-  const owner = randomId('rvw');
   const deps = {
     ...params,
-    owner,
     docsCache: new DocsPagesCache(),
     configs: () => loadedConfigs({ db, clock, logger, github }),
   };
