@@ -264,7 +264,7 @@ async function serveEdges(params: {
     metricsRoutes,
     apiDocsRoutes,
     agentJobRoutes({ jobs: jobs.requests, events: jobs.events, shutdown: streams.signal }),
-    automationRoutes({ automations }),
+    automationRoutes({ automations, config: reviews && ((projectId) => reviews.config(projectId)) }),
   ];
   const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
   const app = createHttpApp({

@@ -4,6 +4,8 @@ import { CHECK_NAME, DRAFT_ACTION as DRAFT_BUTTON, MAX_SUMMARY } from './check-r
 
 /** The check run the review reports on every matching source pull request's head commit. */
 export const DOCS_CHECK_NAME = CHECK_NAME;
+/** Whether a check run is the review's: `Scribe docs`, or `Scribe docs (<automation id>)` when several automations review the repository. */
+export const isDocsCheckName = (name: string) => name === CHECK_NAME || name.startsWith(`${CHECK_NAME} (`);
 /** The requested action on it that asks for a docs draft. */
 export const DRAFT_ACTION = DRAFT_BUTTON.identifier;
 

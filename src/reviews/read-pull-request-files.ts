@@ -16,9 +16,10 @@ export interface PullRequestFiles {
 
 /**
  * The pull request's changed files as GitHub lists them (paginated), read through the API so a pull request from a
- * fork needs no access to the fork. Stops after `maxFiles` or once the patches passed `maxBytes` (the rest are kept
- * by name, without patch). A deleted file with no patch (GitHub leaves out large ones) is read at the base commit,
- * up to 512 KB, so its exported names count as removed; a binary one stays without text.
+ * fork needs no access to the fork. Every patch is kept: the impact analysis applies the file and size limits and
+ * names what it left out. A deleted file with no patch (GitHub leaves out large ones) is read at the base commit, up
+ * to 512 KB and while within `maxFiles` and `maxBytes`, so its exported names count as removed; a binary one stays
+ * without text.
  */
 export async function readPullRequestFiles(params: {
   octokit: InstallationOctokit;
@@ -42,22 +43,24 @@ export async function readPullRequestFiles(params: {
       per_page: PER_PAGE,
       page,
     });
-    for (const f of data) {
-      const within = files.length < params.maxFiles && bytes < params.maxBytes;
-      bytes += f.patch?.length ?? 0;
+    for (const f of data)
       files.push({
         filename: f.filename,
         status: f.status,
         ...(f.previous_filename ? { previousFilename: f.previous_filename } : {}),
-        ...(within && f.patch !== undefined && bytes <= params.maxBytes ? { patch: f.patch } : {}),
+        ...(f.patch !== undefined ? { patch: f.patch } : {}),
       });
-    }
     if (data.length < PER_PAGE) break;
   }
-  for (const file of files) {
+  for (const [index, file] of files.entries()) {
+    bytes += Buffer.byteLength(file.patch ?? '');
+    if (index >= params.maxFiles || bytes >= params.maxBytes) break;
     if (file.status !== 'removed' || file.patch !== undefined) continue;
     const text = await readAtBase({ octokit, owner, repo, path: file.filename, ref: params.baseSha });
-    if (text !== null) file.removedText = text;
+    if (text !== null) {
+      file.removedText = text;
+      bytes += Buffer.byteLength(text);
+    }
   }
   return { files, unlisted: Math.max(0, params.changedFiles - files.length) };
 }

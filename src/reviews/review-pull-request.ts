@@ -11,9 +11,12 @@ import {
 } from '../automations/match-pull-request.js';
 import { findProject, type Project } from '../projects/projects.js';
 import { GitFailure } from '../git/workspace.js';
+import { randomId } from '../ids.js';
+import { gitHubFailure } from '../github/github-failure.js';
 import { claimReview, finishReview, recordCheckRun, renewReview, type DocsReview } from './review-store.js';
 import { readPullRequestFiles, type PullRequestFiles } from './read-pull-request-files.js';
 import { DocsUnreadable, readDocsPages } from './read-docs-pages.js';
+import type { DocsPagesCache } from './docs-pages-cache.js';
 import { findDocsImpact, type DocsPage } from './impact/find-impact.js';
 import { renderCheckOutput } from './impact/check-output.js';
 import { judgeFindings } from './judge-findings.js';
@@ -33,10 +36,10 @@ export interface ReviewDeps {
   judge: { anthropic: Anthropic; model: string; maxInputTokens: number } | null;
   /** every project's loaded automations config (read from GitHub for a project never read) */
   configs(): Promise<LoadedConfig[]>;
-  /** this process, as the owner of the reviews it claims */
-  owner: string;
   leaseMs: number;
   heartbeatMs: number;
+  /** docs pages of recently read docs commits, shared by this process's reviews */
+  docsCache: DocsPagesCache;
 }
 
 /** A source pull request as its webhook delivery tells it. */
@@ -69,6 +72,7 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
   if (!candidates.length) return ['no automation reviews this pull request'];
   const octokit = await deps.github.octokit(pr.installationId);
   if (!(await stillHead(octokit, pr))) return ['superseded: the pull request has moved on or closed'];
+  const started = performance.now();
   const files = await readPullRequestFiles({
     octokit,
     repository: pr.repository,
@@ -78,6 +82,7 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
     maxFiles: MAX_FILES,
     maxBytes: MAX_PATCH_BYTES,
   });
+  const timings: Timings = { filesMs: performance.now() - started };
   const changedPaths = files.files.flatMap((f) => [f.filename, ...(f.previousFilename ? [f.previousFilename] : [])]);
   const matching = matchPullRequest(configs, { ...target, changedPaths: files.unlisted ? null : changedPaths });
   if (!matching.length) return ['no changed file matches the paths of the automations that follow this repository'];
@@ -87,13 +92,13 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
       (a) => isPullRequestAutomation(a) && a.on.repository.toLowerCase() === pr.repository.toLowerCase(),
     ),
   );
-  const pages = new Map<string, Promise<DocsPage[]>>();
+  const pages = new Map<string, Promise<DocsSnapshot>>();
   const said: string[] = [];
   for (const { projectId, automation } of matching) {
     const project = await findProject(deps.db, projectId);
     if (!project || project.disabledAt) continue;
     const name = named.length > 1 ? `${CHECK_NAME} (${automation.id})` : CHECK_NAME;
-    said.push(await reviewOne({ deps, octokit, pr, project, automation, files, name, pages }));
+    said.push(await reviewOne({ deps, octokit, pr, project, automation, files, name, pages, timings }));
   }
   return said;
 }
@@ -102,6 +107,14 @@ async function stillHead(octokit: InstallationOctokit, pr: SourcePullRequest): P
   const [owner, repo] = pr.repository.split('/');
   const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pr.number });
   return data.state === 'open' && data.head.sha === pr.headSha;
+}
+
+/** How long each stage took, logged with the review's end (the bench reads them). */
+interface Timings {
+  filesMs: number;
+  pagesMs?: number;
+  impactMs?: number;
+  judgeMs?: number;
 }
 
 interface Outcome {
@@ -120,11 +133,13 @@ async function reviewOne(params: {
   automation: PullRequestAutomation;
   files: PullRequestFiles;
   name: string;
-  pages: Map<string, Promise<DocsPage[]>>;
+  pages: Map<string, Promise<DocsSnapshot>>;
+  timings: Timings;
 }): Promise<string> {
   const { deps, octokit, pr, project, automation } = params;
   const key = { projectId: project.id, automationId: automation.id, repository: pr.repository, headSha: pr.headSha };
-  const lease = { db: deps.db, clock: deps.clock, owner: deps.owner, leaseMs: deps.leaseMs };
+  // each attempt owns its claim: two deliveries of one event in the same process must not share it
+  const lease = { db: deps.db, clock: deps.clock, owner: randomId('rvw'), leaseMs: deps.leaseMs };
   const claim = await claimReview({ ...lease, key, number: pr.number });
   if ('done' in claim) return `${automation.id}: ${pr.headSha.slice(0, 7)} already reviewed (${claim.done.conclusion})`;
   if ('busy' in claim)
@@ -197,6 +212,18 @@ async function reviewOne(params: {
       pageCount: outcome.pageCount,
       findings: outcome.findings,
     });
+    deps.logger.info(
+      {
+        repository: pr.repository,
+        number: pr.number,
+        headSha: pr.headSha,
+        automation: automation.id,
+        conclusion: outcome.conclusion,
+        pages: outcome.pageCount,
+        timings: params.timings,
+      },
+      'docs review done',
+    );
     return `${automation.id}: check ${checkRunId} ${outcome.conclusion}: ${outcome.title}${commented}`;
   } finally {
     clearInterval(heartbeat);
@@ -210,24 +237,35 @@ async function assess(params: {
   project: Project;
   automation: PullRequestAutomation;
   files: PullRequestFiles;
-  pages: Map<string, Promise<DocsPage[]>>;
+  pages: Map<string, Promise<DocsSnapshot>>;
   review: DocsReview;
+  timings: Timings;
 }): Promise<Outcome> {
-  const { deps, pr, project, automation, files } = params;
+  const { deps, pr, project, automation, files, timings } = params;
+  let at = performance.now();
+  const lap = () => {
+    const ms = performance.now() - at;
+    at = performance.now();
+    return ms;
+  };
   let pages = params.pages.get(project.id);
   if (!pages) {
     pages = readProjectPages(deps, project);
     params.pages.set(project.id, pages);
   }
+  const docs = await pages;
+  timings.pagesMs = lap();
   const impact = findDocsImpact({
     files: files.files,
-    pages: await pages,
+    pages: docs.pages,
     maxFiles: MAX_FILES,
     maxPatchBytes: MAX_PATCH_BYTES,
   });
+  timings.impactMs = lap();
   const judged = deps.judge
     ? await judgeFindings({ ...deps.judge, findings: impact.findings, files: files.files })
     : null;
+  if (judged) timings.judgeMs = lap();
   const kept = judged ? judged.kept : impact.findings;
   const rendered = renderCheckOutput({
     impact: { ...impact, findings: kept },
@@ -235,7 +273,8 @@ async function assess(params: {
     reasons: judged?.reasons,
     modelUsed: judged?.modelUsed ?? false,
     docsRepoUrl: deps.github.repositoryUrl(project.repository),
-    docsRef: project.ref,
+    // the commit read, so each link points at the line as it was reviewed
+    docsRef: docs.sha,
     sourceRepoUrl: deps.github.repositoryUrl(pr.repository),
     headSha: pr.headSha,
     baseSha: pr.baseSha,
@@ -258,20 +297,37 @@ async function assess(params: {
   };
 }
 
-async function readProjectPages(deps: ReviewDeps, project: Project): Promise<DocsPage[]> {
+interface DocsSnapshot {
+  sha: string;
+  pages: DocsPage[];
+}
+
+/** The docs branch's head commit, and its pages (read once per commit across this process's reviews). */
+async function readProjectPages(deps: ReviewDeps, project: Project): Promise<DocsSnapshot> {
   const installationId = await deps.github.installationFor(project.repository, project.installationId);
-  const token = await deps.github.freshToken(installationId);
-  return readDocsPages({ url: deps.github.gitUrl(project.repository), ref: project.ref, token });
+  const octokit = await deps.github.octokit(installationId);
+  const [owner, repo] = project.repository.split('/');
+  const { data } = await octokit.rest.repos.getBranch({ owner, repo, branch: project.ref });
+  const sha = data.commit.sha;
+  const pages = await deps.docsCache.get(project.repository, sha, async () =>
+    readDocsPages({
+      url: deps.github.gitUrl(project.repository),
+      sha,
+      token: await deps.github.freshToken(installationId),
+    }),
+  );
+  return { sha, pages };
 }
 
 /** What the check says when the review could not be done: neutral, with the reason, never silence. */
 function cannotReview(deps: ReviewDeps, project: Project, err: unknown): Outcome {
+  const mapped = gitHubFailure(err, `the docs repository ${project.repository}`);
   const reason =
     err instanceof DocsUnreadable
       ? err.message
       : err instanceof GitFailure
         ? `the docs repository ${project.repository} could not be cloned (${err.message})`
-        : `${(err as Error)?.message ?? String(err)}`.split('\n')[0].slice(0, 500);
+        : `${(mapped as Error)?.message ?? String(mapped)}`.split('\n')[0].slice(0, 500).replace(/\.$/, '');
   deps.logger.warn({ err, project: project.id }, 'a docs review could not read the docs');
   return {
     conclusion: 'neutral',

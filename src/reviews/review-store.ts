@@ -84,7 +84,7 @@ export async function claimReview(params: {
     where: {
       id: existing.id,
       status: 'pending',
-      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }, { leaseOwner: params.owner }],
+      OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }],
     },
     data: { ...lease, updatedAt: now },
   });

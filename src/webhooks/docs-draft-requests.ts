@@ -1,7 +1,7 @@
 import type { InstallationOctokit } from '../github/github-app.js';
 import { findJobByPullRequest } from '../jobs/job-store.js';
 import { postReply } from '../conversations/post-reply.js';
-import { DOCS_CHECK_NAME, DRAFT_ACTION } from '../reviews/docs-check-run.js';
+import { DRAFT_ACTION, isDocsCheckName } from '../reviews/docs-check-run.js';
 import { pagesInFindings, type DraftFindings } from '../reviews/draft-prompt.js';
 import { hasWriteAccess } from './has-write-access.js';
 import { isBot } from './parse-mention.js';
@@ -22,7 +22,7 @@ export async function handleCheckRun(deps: WebhookDeps, delivery: Delivery<'chec
   if (payload.action !== 'requested_action') return ignored(`check_run.${payload.action} needs nothing`);
   const identifier = (payload as { requested_action?: { identifier?: string } }).requested_action?.identifier;
   if (identifier !== DRAFT_ACTION) return ignored(`requested action ${identifier ?? '(none)'} is not Scribe's`);
-  if (payload.check_run.name !== DOCS_CHECK_NAME) return ignored(`check run ${payload.check_run.name} is not Scribe's`);
+  if (!isDocsCheckName(payload.check_run.name)) return ignored(`check run ${payload.check_run.name} is not Scribe's`);
   if (isBot(payload.sender)) return ignored('requested by a bot');
   if (!deps.docsDrafts) return ignored('docs drafts need agent jobs, which are not configured');
   const repository = payload.repository.full_name;

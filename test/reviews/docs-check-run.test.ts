@@ -1,4 +1,4 @@
-import { summaryWithDraft } from '../../src/reviews/docs-check-run.js';
+import { isDocsCheckName, summaryWithDraft } from '../../src/reviews/docs-check-run.js';
 import { MAX_SUMMARY } from '../../src/reviews/check-run.js';
 
 describe('summaryWithDraft', () => {
@@ -16,5 +16,14 @@ describe('summaryWithDraft', () => {
     const summary = summaryWithDraft('x'.repeat(MAX_SUMMARY), link)!;
     expect(summary.length).toBe(MAX_SUMMARY);
     expect(summary.endsWith('kept in step with this pull request.')).toBe(true);
+  });
+});
+
+describe('isDocsCheckName', () => {
+  it("is the review's check run, named alone or after its automation", () => {
+    expect(isDocsCheckName('Scribe docs')).toBe(true);
+    expect(isDocsCheckName('Scribe docs (review-api)')).toBe(true);
+    expect(isDocsCheckName('Scribe docsify')).toBe(false);
+    expect(isDocsCheckName('CI')).toBe(false);
   });
 });

@@ -473,6 +473,8 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
 
   // ---- docs reviews (issue 18 §2, §4): pull request files, the Checks API, comments edited in place ----
   const checkRuns: CheckRun[] = [];
+  /** beyond this many characters the files listing sends no patch for a file */
+  const MAX_LISTED_PATCH = 100_000;
   const filesCache = new Map<string, any[]>();
 
   /** GitHub's pull request files of base...head: status (renames found), counts, and a patch unless binary. */
@@ -515,7 +517,9 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       const status = { A: 'added', D: 'removed', M: 'modified', R: 'renamed', C: 'copied', T: 'changed' }[
         code[0] as 'A'
       ];
-      const patch = patches.get(filename);
+      // GitHub leaves out the patch of a large diff (and of a binary file, which has no hunks)
+      const found = patches.get(filename);
+      const patch = found !== undefined && found.length <= MAX_LISTED_PATCH ? found : undefined;
       files.push({
         sha: head,
         filename,

@@ -1,5 +1,14 @@
 import { PROVIDERS } from '../../support/databases.js';
-import { examplePayload, pullRequestPayload, startGitHubE2E, type GitHubE2E } from '../../support/github-harness.js';
+import {
+  examplePayload,
+  pullRequestPayload,
+  pushPayload,
+  startGitHubE2E,
+  type GitHubE2E,
+} from '../../support/github-harness.js';
+import { openApiConformance } from '../../support/openapi-conformance.js';
+import { runCli } from '../../../src/cli/run-cli.js';
+import type { CliIo } from '../../../src/cli/command.js';
 
 const INSTALLATION = 91;
 const DOCS_REPO = 'acme/docs';
@@ -81,7 +90,8 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
       actions: [{ identifier: 'draft-docs', label: 'Draft docs update' }],
     });
     expect(run.output.summary).toContain('No model is configured');
-    expect(run.output.summary).toContain(`${e2e.github.url}/${DOCS_REPO}/blob/main/cli.md#L5`);
+    const docsHead = e2e.github.log(DOCS_REPO, 'main')[0].sha;
+    expect(run.output.summary).toContain(`${e2e.github.url}/${DOCS_REPO}/blob/${docsHead}/cli.md#L5`);
     expect(run.output.summary).toContain('`--verbose`');
     // created in progress first, then completed
     expect(run.writes.map((w: any) => w.status)).toEqual(['in_progress', 'completed']);
@@ -197,6 +207,69 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
       conclusion: 'neutral',
       output: { title: 'Docs review could not run' },
     });
-    expect(run.output.summary).toContain(`docs repository ${DOCS_REPO}`);
+    expect(run.output.summary).toContain(
+      `The docs repository ${DOCS_REPO} was not found on GitHub (is the GitHub App installed on it?)`,
+    );
+  });
+
+  it('concludes neutral with the reason when the docs config is broken', async () => {
+    const { before } = e2e.github.commitFiles(DOCS_REPO, 'main', { 'docs.json': '{ "name": ' }, 'Break the config');
+    const pr = open(BLOCKING_REPO, 'broken-docs-config', { 'src/cli.ts': 'export const flags = [];\n' });
+    try {
+      expect((await deliver('opened', BLOCKING_REPO, pr.number)).status).toBe('done');
+    } finally {
+      e2e.github.commitFiles(DOCS_REPO, 'main', { 'docs.json': DOCS['docs.json'] }, `Restore the config of ${before}`);
+    }
+    const head = e2e.github.pullJson(BLOCKING_REPO, pr.number).head.sha;
+    const run = checks(BLOCKING_REPO).find((r) => r.head_sha === head)!;
+    expect(run).toMatchObject({ conclusion: 'neutral', output: { title: 'Docs review could not run' } });
+    expect(run.output.summary).toContain('the docs config docs.json is not valid JSON');
+  });
+
+  it('without a model, a docs push still reloads the config, and the API and CLI list the pull_request automations', async () => {
+    const changed = DOCS['.scribe/automations.yml'].replace(
+      `repository: ${BLOCKING_REPO}\n`,
+      `repository: ${BLOCKING_REPO}\n        branches: [main, release]\n`,
+    );
+    const { before, after } = e2e.github.commitFiles(DOCS_REPO, 'main', { '.scribe/automations.yml': changed }, 'Cfg');
+    const pushed = await e2e.send(
+      'push',
+      pushPayload({ repository: DOCS_REPO, installationId: INSTALLATION, before, after }),
+    );
+    expect(pushed).toMatchObject({
+      status: 'done',
+      outcome: expect.stringMatching(/reloaded \(2 loaded, 0 problems\)/),
+    });
+
+    const projectId = (await e2e.database.db.project.findUniqueOrThrow({ where: { repository: DOCS_REPO } })).id;
+    const key = await e2e.keyFor(projectId);
+    const response = await fetch(`${e2e.scribe.url}/v1/automations/${projectId}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const conformance = openApiConformance(
+      (await (await fetch(`${e2e.scribe.url}/openapi.json`)).json()) as Parameters<typeof openApiConformance>[0],
+    );
+    const checked = await conformance.check({ method: 'GET', path: '/v1/automations/{projectId}', response });
+    expect(checked.status).toBe(200);
+    const body = checked.body as { configSha: string; automations: unknown[] };
+    expect(body.configSha).toBe(after);
+    expect(body.automations[1]).toEqual({
+      id: 'review-cli',
+      on: { kind: 'pull_request', repository: BLOCKING_REPO, branches: ['main', 'release'], paths: null },
+      prompt: 'Keep the CLI page true.',
+      draft: false,
+      review: { comment: false, block: true },
+    });
+
+    const out: string[] = [];
+    const io: CliIo = { out: (l) => out.push(l), err: () => undefined, stdin: process.stdin, interactive: false };
+    const code = await runCli(['automation', 'list', '--project', projectId], io, {
+      SCRIBE_URL: e2e.scribe.url,
+      SCRIBE_API_KEY: key,
+      DATABASE_URL: 'file:/nonexistent-dir-not-used/x.db',
+    });
+    expect(code).toBe(0);
+    expect(out).toContain(`review-api\tpull requests to ${SOURCE_REPO} paths src/** (review: comment)`);
+    expect(out).toContain(`review-cli\tpull requests to ${BLOCKING_REPO} (main,release) (review: block)`);
   });
 });
