@@ -77,7 +77,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       installationId: INSTALLATION,
       sender,
       checkRun: checkRunOf(pr),
-      listPull: pr.number !== 1,
+      listPull: pr.number !== 1 && !pr.fork,
     });
   /** the review's check run on the pull request's head */
   const checkRunOf = (pr: PullRequest) => {
@@ -384,6 +384,46 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     }
   });
 
+  it('a pull request from a fork gets a draft only when someone with write access to the source repository asks', async () => {
+    e2e.github.createBranch(SOURCE_REPO, 'fork-flag', 'main');
+    e2e.github.commitFiles(SOURCE_REPO, 'fork-flag', { 'src/cli.ts': "export const flags = ['--loud'];\n" }, 'Loud');
+    const forked = e2e.github.openPullRequest(SOURCE_REPO, {
+      head: 'fork-flag',
+      title: 'CLI: --verbose is now --loud',
+      user: 'fork-fred',
+      fork: 'fork-fred/api',
+    });
+    expect(e2e.github.pullJson(SOURCE_REPO, forked.number).head.repo.full_name).toBe('fork-fred/api');
+    await e2e.send('pull_request', pullEvent(forked, 'opened'));
+    const refused = await e2e.send('check_run', pressDraft(forked, 'fork-fred'));
+    expect(refused.outcome).toBe('refused: fork-fred has no write access');
+    expect(await e2e.database.db.docsDraft.count({ where: { number: forked.number } })).toBe(0);
+
+    e2e.anthropic.script(
+      [
+        reply([edit({ command: 'str_replace', path: 'cli.md', old_str: 'Pass `--verbose`', new_str: 'Pass `--loud`' })]),
+        final('--loud', 'Renamed.'),
+      ],
+      forTask('CLI: --verbose is now --loud'),
+    );
+    // GitHub lists no pull request on a fork's check run: the open pull request with that head is found instead
+    const asked = await e2e.send('check_run', pressDraft(forked, 'maintainer-mia'));
+    expect(asked.outcome).toMatch(/^review-api: draft run arun_\w+ \(job job_\w+\)$/);
+    const run = await waitFor(
+      async () => {
+        const found = (await runs()).runs.find(
+          (r: { trigger: { number: number }; status: string }) => r.trigger.number === forked.number,
+        );
+        return found && found.status !== 'running' ? found : undefined;
+      },
+      'the fork draft run to end',
+      30_000,
+      50,
+    );
+    expect(run).toMatchObject({ status: 'pull_request_opened' });
+    expect(docsPulls().find((p) => p.html_url === run.prLink)).toMatchObject({ draft: true, state: 'open' });
+  });
+
   it('lists the draft runs in the API as OpenAPI documents them, in the CLI and in the dashboard', async () => {
     const conformance = openApiConformance(
       (await (await fetch(`${e2e.scribe.url}/openapi.json`)).json()) as Parameters<typeof openApiConformance>[0],
@@ -395,6 +435,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     expect(checked.status).toBe(200);
     const listed = (await runs()).runs as { trigger: { kind: string; number: number; headSha: string } }[];
     expect(listed.map((r) => [r.trigger.kind, r.trigger.number])).toEqual([
+      ['pull_request', 4],
       ['pull_request', 3],
       ['pull_request', 2],
       ['pull_request', 1],
@@ -409,7 +450,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       DATABASE_URL: 'file:/nonexistent-dir-not-used/x.db',
     });
     expect(code).toBe(0);
-    expect(out.join('\n')).toContain(`pull_request ${SOURCE_REPO}#1 ${listed[2].trigger.headSha.slice(0, 7)}`);
+    expect(out.join('\n')).toContain(`pull_request ${SOURCE_REPO}#1 ${listed[3].trigger.headSha.slice(0, 7)}`);
 
     const browser = await launchBrowser();
     try {
@@ -422,8 +463,8 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       const triggers = await page.$$eval('#automation-runs tbody tr', (trs) =>
         trs.map((tr: any) => tr.querySelectorAll('td')[2].textContent),
       );
-      expect(triggers[1]).toBe(`pull request ${SOURCE_REPO}#2 at ${listed[1].trigger.headSha.slice(0, 7)}`);
-      expect(await page.evaluate(() => document.querySelectorAll('#automation-runs tbody tr').length)).toBe(4);
+      expect(triggers[2]).toBe(`pull request ${SOURCE_REPO}#2 at ${listed[2].trigger.headSha.slice(0, 7)}`);
+      expect(await page.evaluate(() => document.querySelectorAll('#automation-runs tbody tr').length)).toBe(5);
     } finally {
       await browser.close();
     }
