@@ -401,7 +401,9 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
 
     e2e.anthropic.script(
       [
-        reply([edit({ command: 'str_replace', path: 'cli.md', old_str: 'Pass `--verbose`', new_str: 'Pass `--loud`' })]),
+        reply([
+          edit({ command: 'str_replace', path: 'cli.md', old_str: 'Pass `--verbose`', new_str: 'Pass `--loud`' }),
+        ]),
         final('--loud', 'Renamed.'),
       ],
       forTask('CLI: --verbose is now --loud'),
