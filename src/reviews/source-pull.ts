@@ -94,7 +94,8 @@ export async function fetchPullChange(params: {
       author: c.author?.login ?? c.commit.author?.name ?? 'unknown',
       url: c.html_url,
     })),
-    pulls: [{ number: pull.number, title: pull.title, body: pull.body, url: pull.url }],
+    // the body is told once, quoted, with the pull request (draft-prompt.ts)
+    pulls: [{ number: pull.number, title: pull.title, body: '', url: pull.url }],
     files: (data.files ?? []).map((f) => ({
       filename: f.filename,
       status: f.status,
