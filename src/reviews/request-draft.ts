@@ -104,7 +104,11 @@ export async function requestDraft(deps: AutomationDeps, request: DraftRequest):
       replies.push(
         job?.prLink
           ? `The docs draft for ${project.repository} is ${job.prLink}; it follows this pull request.`
-          : `The docs draft for ${project.repository} is being written (job \`${jobId}\`).`,
+          : job?.status === 'failed'
+            ? `The docs draft for ${project.repository} failed (job \`${jobId}\`: ${job.error ?? 'no reason recorded'}); new commits on this pull request try it again.`
+            : job?.status === 'archived'
+              ? `The docs draft for ${project.repository} (job \`${jobId}\`) was archived; this pull request gets no other.`
+              : `The docs draft for ${project.repository} is being written (job \`${jobId}\`).`,
       );
     };
     if (draft.jobId) {
