@@ -271,7 +271,8 @@ async function assess(params: {
     impact: { ...impact, findings: kept },
     rejected: judged?.rejected,
     reasons: judged?.reasons,
-    modelUsed: judged?.modelUsed ?? false,
+    // a configured model whose call failed is said by the judgment's note, not as "no model is configured"
+    modelUsed: judged !== null,
     docsRepoUrl: deps.github.repositoryUrl(project.repository),
     // the commit read, so each link points at the line as it was reviewed
     docsRef: docs.sha,

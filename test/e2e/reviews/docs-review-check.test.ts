@@ -123,6 +123,31 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
     expect(after[0].body).toContain('Scribe docs: resolved');
   });
 
+  it('a newer push supersedes a review still running: its check concludes skipped and the comment is left alone', async () => {
+    const pr = open(SOURCE_REPO, 'superseded', { 'src/cli.ts': "export const flags = ['--quiet'];\n" });
+    const first = e2e.github.pullJson(SOURCE_REPO, pr.number).head.sha;
+    const docs = e2e.github.holdNext('GET', /^\/repos\/acme\/docs\/branches\//);
+    const { id } = await e2e.deliver(
+      'pull_request',
+      pullRequestPayload({
+        action: 'opened',
+        repository: SOURCE_REPO,
+        installationId: INSTALLATION,
+        pull: e2e.github.pullJson(SOURCE_REPO, pr.number),
+      }),
+    );
+    await docs.reached;
+    e2e.github.commitFiles(SOURCE_REPO, 'superseded', { 'src/more.ts': 'export {};\n' }, 'A newer push');
+    docs.release();
+    expect((await e2e.settled(id)).outcome).toMatch(/skipped: Superseded by a newer push/);
+    expect(checks().filter((r) => r.head_sha === first)).toMatchObject([
+      { status: 'completed', conclusion: 'skipped', output: { title: 'Superseded by a newer push' }, actions: [] },
+    ]);
+    expect(e2e.github.comments.filter((c) => c.repository === SOURCE_REPO && c.number === pr.number)).toEqual([]);
+    // the newer push's own delivery reviews the new head
+    expect((await deliver('synchronize', SOURCE_REPO, pr.number)).outcome).toMatch(/neutral: 1 docs page/);
+  });
+
   it('lets an older head commit go: a delivery for a commit the pull request moved past creates no check', async () => {
     const pr = open(SOURCE_REPO, 'two-pushes', { 'src/cli.ts': "export const flags = ['--quiet'];\n" });
     const stale = pullRequestPayload({
