@@ -71,7 +71,8 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
   const candidates = matchPullRequest(configs, { ...target, changedPaths: null });
   if (!candidates.length) return ['no automation reviews this pull request'];
   const octokit = await deps.github.octokit(pr.installationId);
-  if (!(await stillHead(octokit, pr))) return ['superseded: the pull request has moved on or closed'];
+  const gone = await movedOn(octokit, pr);
+  if (gone) return [`not reviewed: ${gone}`];
   const started = performance.now();
   const files = await readPullRequestFiles({
     octokit,
@@ -103,10 +104,12 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
   return said;
 }
 
-async function stillHead(octokit: InstallationOctokit, pr: SourcePullRequest): Promise<boolean> {
+/** Why this head commit no longer needs a review (the pull request was closed, or a newer push came); null if it does. */
+async function movedOn(octokit: InstallationOctokit, pr: SourcePullRequest): Promise<string | null> {
   const [owner, repo] = pr.repository.split('/');
   const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pr.number });
-  return data.state === 'open' && data.head.sha === pr.headSha;
+  if (data.state !== 'open') return 'the pull request was closed';
+  return data.head.sha === pr.headSha ? null : `superseded by a newer push (${data.head.sha.slice(0, 7)})`;
 }
 
 /** How long each stage took, logged with the review's end (the bench reads them). */
@@ -164,12 +167,15 @@ async function reviewOne(params: {
     });
     if (!review.checkRunId) await recordCheckRun({ db: deps.db, clock: deps.clock, id: review.id, checkRunId });
     let outcome = await assess({ ...params, review }).catch((err: unknown) => cannotReview(deps, project, err));
-    const current = await stillHead(octokit, pr);
-    if (!current)
+    const gone = await movedOn(octokit, pr);
+    const current = gone === null;
+    if (gone)
       outcome = {
         conclusion: 'skipped',
-        title: 'Superseded by a newer push',
-        summary: `The pull request moved on from ${pr.headSha.slice(0, 7)}; the check of its new head commit says what the docs need.`,
+        title: gone.startsWith('superseded') ? 'Superseded by a newer push' : 'The pull request was closed',
+        summary: gone.startsWith('superseded')
+          ? `The pull request moved on from ${pr.headSha.slice(0, 7)}; the check of its new head commit says what the docs need.`
+          : 'The pull request was closed while its docs review ran; reopening it reviews it again.',
         pageCount: 0,
         findings: null,
       };
@@ -333,7 +339,7 @@ function cannotReview(deps: ReviewDeps, project: Project, err: unknown): Outcome
   return {
     conclusion: 'neutral',
     title: 'Docs review could not run',
-    summary: `Scribe could not review this pull request against the docs repository ${project.repository} at \`${project.ref}\`: ${reason}.\n\nFix the cause and push again (or re-run the check).`,
+    summary: `Scribe could not review this pull request against the docs repository ${project.repository} at \`${project.ref}\`: ${reason}.\n\nFix the cause and push again.`,
     pageCount: 0,
     findings: null,
   };

@@ -158,8 +158,19 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
     });
     e2e.github.commitFiles(SOURCE_REPO, 'two-pushes', { 'src/more.ts': 'export {};\n' }, 'More');
     const delivery = await e2e.send('pull_request', stale);
-    expect(delivery.outcome).toMatch(/superseded/);
+    expect(delivery.outcome).toMatch(/^not reviewed: superseded by a newer push \(\w{7}\)$/);
     expect(checks().filter((r) => r.head_sha === stale.pull_request.head.sha)).toEqual([]);
+
+    // closed before its delivery was processed: nothing to review either
+    const late = pullRequestPayload({
+      action: 'opened',
+      repository: SOURCE_REPO,
+      installationId: INSTALLATION,
+      pull: e2e.github.pullJson(SOURCE_REPO, pr.number),
+    });
+    e2e.github.pulls.find((p) => p.repository === SOURCE_REPO && p.number === pr.number)!.state = 'closed';
+    expect((await e2e.send('pull_request', late)).outcome).toBe('not reviewed: the pull request was closed');
+    expect(checks().filter((r) => r.head_sha === late.pull_request.head.sha)).toEqual([]);
   });
 
   it('reviews a pull request from a fork, renames and deletions and binary files included', async () => {
