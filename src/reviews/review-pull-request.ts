@@ -17,6 +17,7 @@ import { claimReview, finishReview, recordCheckRun, renewReview, type DocsReview
 import { readPullRequestFiles, type PullRequestFiles } from './read-pull-request-files.js';
 import { DocsUnreadable, readDocsPages } from './read-docs-pages.js';
 import type { DocsPagesCache } from './docs-pages-cache.js';
+import { brokenAutomations, reportBrokenAutomation } from './report-broken-automations.js';
 import { findDocsImpact, type DocsPage } from './impact/find-impact.js';
 import { renderCheckOutput } from './impact/check-output.js';
 import { judgeFindings } from './judge-findings.js';
@@ -69,10 +70,34 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
   const configs = await deps.configs();
   const target = { repository: pr.repository, baseBranch: pr.baseRef, defaultBranch: pr.defaultBranch };
   const candidates = matchPullRequest(configs, { ...target, changedPaths: null });
-  if (!candidates.length) return ['no automation reviews this pull request'];
+  const broken = brokenAutomations(configs, pr.repository);
+  if (!candidates.length && !broken.length) return ['no automation reviews this pull request'];
   const octokit = await deps.github.octokit(pr.installationId);
   const gone = await movedOn(octokit, pr);
   if (gone) return [`not reviewed: ${gone}`];
+  // several automations on one repository get a check each, told apart by name
+  const named =
+    broken.length +
+    configs.flatMap((c) =>
+      c.automations.filter(
+        (a) => isPullRequestAutomation(a) && a.on.repository.toLowerCase() === pr.repository.toLowerCase(),
+      ),
+    ).length;
+  const nameOf = (automationId: string) => (named > 1 ? `${CHECK_NAME} (${automationId})` : CHECK_NAME);
+  const said: string[] = [];
+  for (const b of broken)
+    said.push(
+      await reportBrokenAutomation({
+        ...deps,
+        octokit,
+        repository: pr.repository,
+        number: pr.number,
+        headSha: pr.headSha,
+        broken: b,
+        name: nameOf(b.automation),
+      }),
+    );
+  if (!candidates.length) return said;
   const started = performance.now();
   const files = await readPullRequestFiles({
     octokit,
@@ -86,19 +111,13 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
   const timings: Timings = { filesMs: performance.now() - started };
   const changedPaths = files.files.flatMap((f) => [f.filename, ...(f.previousFilename ? [f.previousFilename] : [])]);
   const matching = matchPullRequest(configs, { ...target, changedPaths: files.unlisted ? null : changedPaths });
-  if (!matching.length) return ['no changed file matches the paths of the automations that follow this repository'];
-  // several automations on one repository get a check each, told apart by name
-  const named = configs.flatMap((c) =>
-    c.automations.filter(
-      (a) => isPullRequestAutomation(a) && a.on.repository.toLowerCase() === pr.repository.toLowerCase(),
-    ),
-  );
+  if (!matching.length)
+    return [...said, 'no changed file matches the paths of the automations that follow this repository'];
   const pages = new Map<string, Promise<DocsSnapshot>>();
-  const said: string[] = [];
   for (const { projectId, automation } of matching) {
     const project = await findProject(deps.db, projectId);
     if (!project || project.disabledAt) continue;
-    const name = named.length > 1 ? `${CHECK_NAME} (${automation.id})` : CHECK_NAME;
+    const name = nameOf(automation.id);
     said.push(await reviewOne({ deps, octokit, pr, project, automation, files, name, pages, timings }));
   }
   return said;

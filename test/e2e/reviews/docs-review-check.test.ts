@@ -308,4 +308,26 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
     expect(out).toContain(`review-api\tpull requests to ${SOURCE_REPO} paths src/** (review: comment)`);
     expect(out).toContain(`review-cli\tpull requests to ${BLOCKING_REPO} (main,release) (review: block)`);
   });
+
+  it('says on the pull request when the review automation that names its repository did not load', async () => {
+    const broken = DOCS['.scribe/automations.yml'].replace('review: { block: true }', 'review: { block: maybe }');
+    const { before, after } = e2e.github.commitFiles(DOCS_REPO, 'main', { '.scribe/automations.yml': broken }, 'Oops');
+    const pushed = await e2e.send(
+      'push',
+      pushPayload({ repository: DOCS_REPO, installationId: INSTALLATION, before, after }),
+    );
+    expect(pushed.outcome).toMatch(/reloaded \(1 loaded, 1 problems\)/);
+
+    const pr = open(BLOCKING_REPO, 'config-broken', { 'src/cli.ts': 'export const flags = [];\n' });
+    const delivery = await deliver('opened', BLOCKING_REPO, pr.number);
+    expect(delivery.outcome).toMatch(/^review-cli: check \d+ neutral: the automation did not load$/);
+    const head = e2e.github.pullJson(BLOCKING_REPO, pr.number).head.sha;
+    const runs = checks(BLOCKING_REPO).filter((r) => r.head_sha === head);
+    expect(runs).toMatchObject([
+      { name: 'Scribe docs', conclusion: 'neutral', output: { title: 'Docs review could not run' } },
+    ]);
+    expect(runs[0].output.summary).toContain('- review.block must be true or false');
+    expect((await deliver('opened', BLOCKING_REPO, pr.number)).outcome).toMatch(/already said/);
+    expect(checks(BLOCKING_REPO).filter((r) => r.head_sha === head)).toHaveLength(1);
+  });
 });
