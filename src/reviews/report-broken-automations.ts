@@ -6,7 +6,7 @@ import { CONFIG_PATH } from '../automations/parse-config.js';
 import { findProject } from '../projects/projects.js';
 import { randomId } from '../ids.js';
 import { claimReview, finishReview, recordCheckRun } from './review-store.js';
-import { CHECK_NAME, completeCheckRun, openCheckRun } from './check-run.js';
+import { completeCheckRun, openCheckRun } from './check-run.js';
 
 /** A pull_request automation that names this repository but did not load, with why. */
 export interface BrokenAutomation {
