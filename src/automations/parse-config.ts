@@ -50,6 +50,11 @@ export interface Automation {
 export interface ConfigProblem {
   automation: string | null;
   message: string;
+  /**
+   * the source repository a pull_request automation that did not load names (when it names one): its pull requests
+   * get a neutral check saying why, rather than silence (kept in the stored config, not shown by the API)
+   */
+  pullRequestRepository?: string;
 }
 
 const ID = /^[a-z0-9-]{1,64}$/;
@@ -247,7 +252,9 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       own.push('review applies to pull_request automations only');
     if (typeof entry.id === 'string') seen.add(entry.id);
     if (own.length || !trigger) {
-      problems.push(...own.map((message) => ({ automation: label, message })));
+      const pr = isObject(entry.on) && isObject(entry.on.pull_request) ? entry.on.pull_request.repository : undefined;
+      const named = typeof pr === 'string' && REPOSITORY.test(pr) ? { pullRequestRepository: pr } : {};
+      problems.push(...own.map((message) => ({ automation: label, message, ...named })));
       return;
     }
     automations.push({

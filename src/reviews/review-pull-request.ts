@@ -1,59 +1,20 @@
-import type Anthropic from '@anthropic-ai/sdk';
-import type { Db } from '../db/client.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { GitHubApp, InstallationOctokit } from '../github/github-app.js';
-import type { LoadedConfig } from '../automations/config-store.js';
+import type { InstallationOctokit } from '../github/github-app.js';
 import {
   isPullRequestAutomation,
   matchPullRequest,
   type PullRequestAutomation,
 } from '../automations/match-pull-request.js';
 import { findProject, type Project } from '../projects/projects.js';
-import { GitFailure } from '../git/workspace.js';
 import { randomId } from '../ids.js';
-import { gitHubFailure } from '../github/github-failure.js';
-import { claimReview, finishReview, recordCheckRun, renewReview, type DocsReview } from './review-store.js';
+import { claimReview, finishReview, recordCheckRun, renewReview } from './review-store.js';
 import { readPullRequestFiles, type PullRequestFiles } from './read-pull-request-files.js';
-import { DocsUnreadable, readDocsPages } from './read-docs-pages.js';
-import type { DocsPagesCache } from './docs-pages-cache.js';
-import { findDocsImpact, type DocsPage } from './impact/find-impact.js';
-import { renderCheckOutput } from './impact/check-output.js';
-import { judgeFindings } from './judge-findings.js';
-import { CHECK_NAME, completeCheckRun, openCheckRun, type CheckConclusion } from './check-run.js';
+import { brokenAutomations, reportBrokenAutomation } from './report-broken-automations.js';
+import { CHECK_NAME, completeCheckRun, openCheckRun } from './check-run.js';
 import { reviewCommentBody, upsertReviewComment } from './review-comment.js';
+import { assess, cannotReview, type DocsSnapshot, type Timings } from './assess-impact.js';
+import { MAX_FILES, MAX_PATCH_BYTES, type ReviewDeps, type SourcePullRequest } from './review-deps.js';
 
-/** §4: a diff past 5,000 files or 20 MB of patches is reviewed in part; the check names the files left out. */
-export const MAX_FILES = 5_000;
-export const MAX_PATCH_BYTES = 20 * 1024 * 1024;
-
-export interface ReviewDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  github: GitHubApp;
-  /** the model that judges findings; null: the deterministic list is the result */
-  judge: { anthropic: Anthropic; model: string; maxInputTokens: number } | null;
-  /** every project's loaded automations config (read from GitHub for a project never read) */
-  configs(): Promise<LoadedConfig[]>;
-  leaseMs: number;
-  heartbeatMs: number;
-  /** docs pages of recently read docs commits, shared by this process's reviews */
-  docsCache: DocsPagesCache;
-}
-
-/** A source pull request as its webhook delivery tells it. */
-export interface SourcePullRequest {
-  repository: string;
-  installationId: number;
-  number: number;
-  headSha: string;
-  baseRef: string;
-  baseSha: string;
-  defaultBranch: string;
-  /** GitHub's count of changed files: more than its file listing reaches (3,000) is said on the check */
-  changedFiles: number;
-}
+export type { ReviewDeps, SourcePullRequest } from './review-deps.js';
 
 /** Another process holds the review of this commit: the delivery is retried, and then finds it done. */
 export class ReviewInProgress extends Error {}
@@ -69,9 +30,34 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
   const configs = await deps.configs();
   const target = { repository: pr.repository, baseBranch: pr.baseRef, defaultBranch: pr.defaultBranch };
   const candidates = matchPullRequest(configs, { ...target, changedPaths: null });
-  if (!candidates.length) return ['no automation reviews this pull request'];
+  const broken = brokenAutomations(configs, pr.repository);
+  if (!candidates.length && !broken.length) return ['no automation reviews this pull request'];
   const octokit = await deps.github.octokit(pr.installationId);
-  if (!(await stillHead(octokit, pr))) return ['superseded: the pull request has moved on or closed'];
+  const gone = await movedOn(octokit, pr);
+  if (gone) return [`not reviewed: ${gone}`];
+  // several automations on one repository get a check each, told apart by name
+  const named =
+    broken.length +
+    configs.flatMap((c) =>
+      c.automations.filter(
+        (a) => isPullRequestAutomation(a) && a.on.repository.toLowerCase() === pr.repository.toLowerCase(),
+      ),
+    ).length;
+  const nameOf = (automationId: string) => (named > 1 ? `${CHECK_NAME} (${automationId})` : CHECK_NAME);
+  const said: string[] = [];
+  for (const b of broken)
+    said.push(
+      await reportBrokenAutomation({
+        ...deps,
+        octokit,
+        repository: pr.repository,
+        number: pr.number,
+        headSha: pr.headSha,
+        broken: b,
+        name: nameOf(b.automation),
+      }),
+    );
+  if (!candidates.length) return said;
   const started = performance.now();
   const files = await readPullRequestFiles({
     octokit,
@@ -85,44 +71,24 @@ export async function reviewPullRequest(deps: ReviewDeps, pr: SourcePullRequest)
   const timings: Timings = { filesMs: performance.now() - started };
   const changedPaths = files.files.flatMap((f) => [f.filename, ...(f.previousFilename ? [f.previousFilename] : [])]);
   const matching = matchPullRequest(configs, { ...target, changedPaths: files.unlisted ? null : changedPaths });
-  if (!matching.length) return ['no changed file matches the paths of the automations that follow this repository'];
-  // several automations on one repository get a check each, told apart by name
-  const named = configs.flatMap((c) =>
-    c.automations.filter(
-      (a) => isPullRequestAutomation(a) && a.on.repository.toLowerCase() === pr.repository.toLowerCase(),
-    ),
-  );
+  if (!matching.length)
+    return [...said, 'no changed file matches the paths of the automations that follow this repository'];
   const pages = new Map<string, Promise<DocsSnapshot>>();
-  const said: string[] = [];
   for (const { projectId, automation } of matching) {
     const project = await findProject(deps.db, projectId);
     if (!project || project.disabledAt) continue;
-    const name = named.length > 1 ? `${CHECK_NAME} (${automation.id})` : CHECK_NAME;
+    const name = nameOf(automation.id);
     said.push(await reviewOne({ deps, octokit, pr, project, automation, files, name, pages, timings }));
   }
   return said;
 }
 
-async function stillHead(octokit: InstallationOctokit, pr: SourcePullRequest): Promise<boolean> {
+/** Why this head commit no longer needs a review (the pull request was closed, or a newer push came); null if it does. */
+async function movedOn(octokit: InstallationOctokit, pr: SourcePullRequest): Promise<string | null> {
   const [owner, repo] = pr.repository.split('/');
   const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pr.number });
-  return data.state === 'open' && data.head.sha === pr.headSha;
-}
-
-/** How long each stage took, logged with the review's end (the bench reads them). */
-interface Timings {
-  filesMs: number;
-  pagesMs?: number;
-  impactMs?: number;
-  judgeMs?: number;
-}
-
-interface Outcome {
-  conclusion: CheckConclusion;
-  title: string;
-  summary: string;
-  pageCount: number;
-  findings: string | null;
+  if (data.state !== 'open') return 'the pull request was closed';
+  return data.head.sha === pr.headSha ? null : `superseded by a newer push (${data.head.sha.slice(0, 7)})`;
 }
 
 async function reviewOne(params: {
@@ -163,13 +129,16 @@ async function reviewOne(params: {
       startedAt: deps.clock(),
     });
     if (!review.checkRunId) await recordCheckRun({ db: deps.db, clock: deps.clock, id: review.id, checkRunId });
-    let outcome = await assess({ ...params, review }).catch((err: unknown) => cannotReview(deps, project, err));
-    const current = await stillHead(octokit, pr);
-    if (!current)
+    let outcome = await assess(params).catch((err: unknown) => cannotReview(deps, project, err));
+    const gone = await movedOn(octokit, pr);
+    const current = gone === null;
+    if (gone)
       outcome = {
         conclusion: 'skipped',
-        title: 'Superseded by a newer push',
-        summary: `The pull request moved on from ${pr.headSha.slice(0, 7)}; the check of its new head commit says what the docs need.`,
+        title: gone.startsWith('superseded') ? 'Superseded by a newer push' : 'The pull request was closed',
+        summary: gone.startsWith('superseded')
+          ? `The pull request moved on from ${pr.headSha.slice(0, 7)}; the check of its new head commit says what the docs need.`
+          : 'The pull request was closed while its docs review ran; reopening it reviews it again.',
         pageCount: 0,
         findings: null,
       };
@@ -228,112 +197,4 @@ async function reviewOne(params: {
   } finally {
     clearInterval(heartbeat);
   }
-}
-
-/** Impact, then judgment, then the check's words. */
-async function assess(params: {
-  deps: ReviewDeps;
-  pr: SourcePullRequest;
-  project: Project;
-  automation: PullRequestAutomation;
-  files: PullRequestFiles;
-  pages: Map<string, Promise<DocsSnapshot>>;
-  review: DocsReview;
-  timings: Timings;
-}): Promise<Outcome> {
-  const { deps, pr, project, automation, files, timings } = params;
-  let at = performance.now();
-  const lap = () => {
-    const ms = performance.now() - at;
-    at = performance.now();
-    return ms;
-  };
-  let pages = params.pages.get(project.id);
-  if (!pages) {
-    pages = readProjectPages(deps, project);
-    params.pages.set(project.id, pages);
-  }
-  const docs = await pages;
-  timings.pagesMs = lap();
-  const impact = findDocsImpact({
-    files: files.files,
-    pages: docs.pages,
-    maxFiles: MAX_FILES,
-    maxPatchBytes: MAX_PATCH_BYTES,
-  });
-  timings.impactMs = lap();
-  const judged = deps.judge
-    ? await judgeFindings({ ...deps.judge, findings: impact.findings, files: files.files })
-    : null;
-  if (judged) timings.judgeMs = lap();
-  const kept = judged ? judged.kept : impact.findings;
-  const rendered = renderCheckOutput({
-    impact: { ...impact, findings: kept },
-    rejected: judged?.rejected,
-    reasons: judged?.reasons,
-    modelUsed: judged?.modelUsed ?? false,
-    docsRepoUrl: deps.github.repositoryUrl(project.repository),
-    // the commit read, so each link points at the line as it was reviewed
-    docsRef: docs.sha,
-    sourceRepoUrl: deps.github.repositoryUrl(pr.repository),
-    headSha: pr.headSha,
-    baseSha: pr.baseSha,
-  });
-  const notes = [
-    judged?.note ?? '',
-    files.unlisted
-      ? `GitHub lists at most 3,000 files of a pull request: ${files.unlisted} more changed files were not read.`
-      : '',
-  ].filter(Boolean);
-  return {
-    conclusion: rendered.pageCount === 0 ? 'success' : automation.review.block ? 'failure' : 'neutral',
-    title: rendered.title,
-    summary: notes.length ? `${notes.join('\n\n')}\n\n${rendered.summary}` : rendered.summary,
-    pageCount: rendered.pageCount,
-    findings: JSON.stringify({
-      findings: kept.map((f) => ({ ...f, reason: judged?.reasons.get(f) ?? null })),
-      rejected: judged?.rejected ?? [],
-    }),
-  };
-}
-
-interface DocsSnapshot {
-  sha: string;
-  pages: DocsPage[];
-}
-
-/** The docs branch's head commit, and its pages (read once per commit across this process's reviews). */
-async function readProjectPages(deps: ReviewDeps, project: Project): Promise<DocsSnapshot> {
-  const installationId = await deps.github.installationFor(project.repository, project.installationId);
-  const octokit = await deps.github.octokit(installationId);
-  const [owner, repo] = project.repository.split('/');
-  const { data } = await octokit.rest.repos.getBranch({ owner, repo, branch: project.ref });
-  const sha = data.commit.sha;
-  const pages = await deps.docsCache.get(project.repository, sha, async () =>
-    readDocsPages({
-      url: deps.github.gitUrl(project.repository),
-      sha,
-      token: await deps.github.freshToken(installationId),
-    }),
-  );
-  return { sha, pages };
-}
-
-/** What the check says when the review could not be done: neutral, with the reason, never silence. */
-function cannotReview(deps: ReviewDeps, project: Project, err: unknown): Outcome {
-  const mapped = gitHubFailure(err, `the docs repository ${project.repository}`);
-  const reason =
-    err instanceof DocsUnreadable
-      ? err.message
-      : err instanceof GitFailure
-        ? `the docs repository ${project.repository} could not be cloned (${err.message})`
-        : `${(mapped as Error)?.message ?? String(mapped)}`.split('\n')[0].slice(0, 500).replace(/\.$/, '');
-  deps.logger.warn({ err, project: project.id }, 'a docs review could not read the docs');
-  return {
-    conclusion: 'neutral',
-    title: 'Docs review could not run',
-    summary: `Scribe could not review this pull request against the docs repository ${project.repository} at \`${project.ref}\`: ${reason}.\n\nFix the cause and push again (or re-run the check).`,
-    pageCount: 0,
-    findings: null,
-  };
 }

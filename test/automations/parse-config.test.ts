@@ -214,21 +214,24 @@ describe('parseAutomationsConfig', () => {
     review: { block: true }
 `);
     expect(automations.map((a) => [a.id, a.review])).toEqual([['good', { comment: false, block: true }]]);
+    const named = { pullRequestRepository: 'acme/api' };
     expect(problems).toEqual([
       {
         automation: 'keys',
         message: 'on.pull_request: unknown key "base" (allowed: repository, branches, paths)',
+        ...named,
       },
       {
         automation: 'globs',
         message: expect.stringMatching(/^on\.pull_request\.paths: path pattern "src\/\[a" is not a valid glob/),
+        ...named,
       },
-      { automation: 'globs', message: 'on.pull_request.paths: path pattern "../x" must not contain ".."' },
+      { automation: 'globs', message: 'on.pull_request.paths: path pattern "../x" must not contain ".."', ...named },
       { automation: 'repo', message: 'on.pull_request.repository must be owner/name' },
       { automation: 'repo', message: 'on.pull_request.branches must be a non-empty list of strings' },
-      { automation: 'review', message: 'review: unknown key "silent" (allowed: comment, block)' },
-      { automation: 'review', message: 'review.comment must be true or false' },
-      { automation: 'review', message: 'review.block must be true or false' },
+      { automation: 'review', message: 'review: unknown key "silent" (allowed: comment, block)', ...named },
+      { automation: 'review', message: 'review.comment must be true or false', ...named },
+      { automation: 'review', message: 'review.block must be true or false', ...named },
       { automation: 'review-on-push', message: 'review applies to pull_request automations only' },
       { automation: 'not-a-mapping', message: 'on.pull_request must be a mapping with "repository"' },
     ]);

@@ -64,7 +64,7 @@ export function automationRoutes(options: {
         configSha: config.sha,
         loadedAt: config.loadedAt.toISOString(),
         automations: config.automations,
-        problems: config.problems,
+        problems: config.problems.map(({ automation, message }) => ({ automation, message })),
       });
     });
 

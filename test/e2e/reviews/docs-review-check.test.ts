@@ -123,6 +123,31 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
     expect(after[0].body).toContain('Scribe docs: resolved');
   });
 
+  it('a newer push supersedes a review still running: its check concludes skipped and the comment is left alone', async () => {
+    const pr = open(SOURCE_REPO, 'superseded', { 'src/cli.ts': "export const flags = ['--quiet'];\n" });
+    const first = e2e.github.pullJson(SOURCE_REPO, pr.number).head.sha;
+    const docs = e2e.github.holdNext('GET', /^\/repos\/acme\/docs\/branches\//);
+    const { id } = await e2e.deliver(
+      'pull_request',
+      pullRequestPayload({
+        action: 'opened',
+        repository: SOURCE_REPO,
+        installationId: INSTALLATION,
+        pull: e2e.github.pullJson(SOURCE_REPO, pr.number),
+      }),
+    );
+    await docs.reached;
+    e2e.github.commitFiles(SOURCE_REPO, 'superseded', { 'src/more.ts': 'export {};\n' }, 'A newer push');
+    docs.release();
+    expect((await e2e.settled(id)).outcome).toMatch(/skipped: Superseded by a newer push/);
+    expect(checks().filter((r) => r.head_sha === first)).toMatchObject([
+      { status: 'completed', conclusion: 'skipped', output: { title: 'Superseded by a newer push' }, actions: [] },
+    ]);
+    expect(e2e.github.comments.filter((c) => c.repository === SOURCE_REPO && c.number === pr.number)).toEqual([]);
+    // the newer push's own delivery reviews the new head
+    expect((await deliver('synchronize', SOURCE_REPO, pr.number)).outcome).toMatch(/neutral: 1 docs page/);
+  });
+
   it('lets an older head commit go: a delivery for a commit the pull request moved past creates no check', async () => {
     const pr = open(SOURCE_REPO, 'two-pushes', { 'src/cli.ts': "export const flags = ['--quiet'];\n" });
     const stale = pullRequestPayload({
@@ -133,8 +158,19 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
     });
     e2e.github.commitFiles(SOURCE_REPO, 'two-pushes', { 'src/more.ts': 'export {};\n' }, 'More');
     const delivery = await e2e.send('pull_request', stale);
-    expect(delivery.outcome).toMatch(/superseded/);
+    expect(delivery.outcome).toMatch(/^not reviewed: superseded by a newer push \(\w{7}\)$/);
     expect(checks().filter((r) => r.head_sha === stale.pull_request.head.sha)).toEqual([]);
+
+    // closed before its delivery was processed: nothing to review either
+    const late = pullRequestPayload({
+      action: 'opened',
+      repository: SOURCE_REPO,
+      installationId: INSTALLATION,
+      pull: e2e.github.pullJson(SOURCE_REPO, pr.number),
+    });
+    e2e.github.pulls.find((p) => p.repository === SOURCE_REPO && p.number === pr.number)!.state = 'closed';
+    expect((await e2e.send('pull_request', late)).outcome).toBe('not reviewed: the pull request was closed');
+    expect(checks().filter((r) => r.head_sha === late.pull_request.head.sha)).toEqual([]);
   });
 
   it('reviews a pull request from a fork, renames and deletions and binary files included', async () => {
@@ -271,5 +307,27 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
     expect(code).toBe(0);
     expect(out).toContain(`review-api\tpull requests to ${SOURCE_REPO} paths src/** (review: comment)`);
     expect(out).toContain(`review-cli\tpull requests to ${BLOCKING_REPO} (main,release) (review: block)`);
+  });
+
+  it('says on the pull request when the review automation that names its repository did not load', async () => {
+    const broken = DOCS['.scribe/automations.yml'].replace('review: { block: true }', 'review: { block: maybe }');
+    const { before, after } = e2e.github.commitFiles(DOCS_REPO, 'main', { '.scribe/automations.yml': broken }, 'Oops');
+    const pushed = await e2e.send(
+      'push',
+      pushPayload({ repository: DOCS_REPO, installationId: INSTALLATION, before, after }),
+    );
+    expect(pushed.outcome).toMatch(/reloaded \(1 loaded, 1 problems\)/);
+
+    const pr = open(BLOCKING_REPO, 'config-broken', { 'src/cli.ts': 'export const flags = [];\n' });
+    const delivery = await deliver('opened', BLOCKING_REPO, pr.number);
+    expect(delivery.outcome).toMatch(/^review-cli: check \d+ neutral: the automation did not load$/);
+    const head = e2e.github.pullJson(BLOCKING_REPO, pr.number).head.sha;
+    const runs = checks(BLOCKING_REPO).filter((r) => r.head_sha === head);
+    expect(runs).toMatchObject([
+      { name: 'Scribe docs', conclusion: 'neutral', output: { title: 'Docs review could not run' } },
+    ]);
+    expect(runs[0].output.summary).toContain('- review.block must be true or false');
+    expect((await deliver('opened', BLOCKING_REPO, pr.number)).outcome).toMatch(/already said/);
+    expect(checks(BLOCKING_REPO).filter((r) => r.head_sha === head)).toHaveLength(1);
   });
 });

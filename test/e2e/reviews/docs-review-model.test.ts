@@ -98,5 +98,6 @@ describe.each(PROVIDERS)('the Scribe docs check with a model on %s', (provider) 
     expect(run.output.title).toBe('2 docs pages may need an update');
     expect(run.output.summary).toContain('The model could not be asked');
     expect(run.output.summary).toContain('prompt is too long');
+    expect(run.output.summary).not.toContain('No model is configured');
   });
 });
