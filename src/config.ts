@@ -30,6 +30,8 @@ export interface Config {
   jobs: JobsConfig;
   /** runs one automation may start per 24 hours; beyond it runs are recorded as skipped */
   automations: { runsPerDay: number; schedulePollMs: number };
+  /** docs reviews of source pull requests: the input-token cap of the one model call that judges the findings */
+  reviews: { maxInputTokens: number };
   analytics: AnalyticsConfig;
   trackerCommit: TrackerCommitConfig;
   /** what the CLI's job commands use to call a running Scribe through its public API */
@@ -178,6 +180,7 @@ const schemas = {
   SCRIBE_JOB_RATE_LIMIT: count(100, 1),
   AUTOMATION_RUNS_PER_DAY: count(50, 1),
   AUTOMATION_SCHEDULE_POLL_SECONDS: count(30, 1),
+  SCRIBE_REVIEW_MAX_INPUT_TOKENS: count(20_000, 1_000),
   SCRIBE_JOB_LEASE_SECONDS: seconds(30),
   SCRIBE_JOB_HEARTBEAT_SECONDS: seconds(2),
   SCRIBE_JOB_POLL_SECONDS: seconds(1),
@@ -278,6 +281,7 @@ export function loadConfig(env: Env = process.env): Config {
       runsPerDay: read(env, 'AUTOMATION_RUNS_PER_DAY'),
       schedulePollMs: read(env, 'AUTOMATION_SCHEDULE_POLL_SECONDS') * 1000,
     },
+    reviews: { maxInputTokens: read(env, 'SCRIBE_REVIEW_MAX_INPUT_TOKENS') },
     analytics: {
       saltRotation: read(env, 'SCRIBE_VISITOR_SALT_ROTATION'),
       trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),

@@ -21,6 +21,9 @@ import { createAutomations, type Automations } from './automations/automations.j
 import { settleRuns } from './automations/on-run-end.js';
 import { automationRunHooks } from './automations/run-hooks.js';
 import { startScheduler } from './automations/schedule-runs.js';
+import { createDocsDrafts, type DocsDrafts } from './reviews/docs-drafts.js';
+import type { RunListener } from './jobs/job-listeners.js';
+import { createReviews, type Reviews } from './reviews/reviews.js';
 import { Analytics } from './analytics/analytics.js';
 import { createHttpApp } from './http/app.js';
 import { MAX_DELIVERY_BYTES } from './webhooks/delivery-problem.js';
@@ -45,7 +48,7 @@ export interface RunningScribe {
 }
 
 /**
- * The whole service, in named steps: config → database → GitHub → jobs → analytics → automations → HTTP and
+ * The whole service, in named steps: config → database → GitHub → jobs → analytics → automations → reviews → HTTP and
  * webhooks → workers. Each step builds its services once, before anything that uses them; what a lower service tells
  * a higher one (stored feedback, run ends) is subscribed to here, never reached for from below.
  */
@@ -57,8 +60,9 @@ export async function startScribe(
   const github = connectGitHub(base);
   const jobs = startJobs(base, github);
   const analytics = openAnalytics(base);
-  const automations = startAutomations({ base, github, jobs, analytics });
-  const edges = await serveEdges({ base, github, jobs, analytics, automations });
+  const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
+  const reviews = startReviews(base, github);
+  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews });
   jobs.worker?.start();
   const schedules = automations && startSchedules(base, automations);
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
@@ -141,6 +145,8 @@ function startJobs(base: Base, github: GitHub) {
       jobs: config.jobs,
       hooks: { ...replies.runHooks, ...automationRunHooks({ db }) },
     });
+  // Told in turn how each run ended; the docs drafts subscribe once they exist (startAutomations).
+  const onRunEnd: RunListener[] = replies ? [replies.onRunEnd, (end) => settleRuns({ db, clock }, end)] : [];
   const worker =
     runner && replies
       ? new JobWorker({
@@ -150,7 +156,7 @@ function startJobs(base: Base, github: GitHub) {
           logger: logger.child({ component: 'jobs' }),
           jobs: config.jobs,
           runner,
-          onRunEnd: [replies.onRunEnd, (end) => settleRuns({ db, clock }, end)],
+          onRunEnd,
         })
       : null;
   const events = createJobEventNotifier({ db, database: config.database, logger });
@@ -162,7 +168,7 @@ function startJobs(base: Base, github: GitHub) {
     wake: () => worker?.wake(),
     onArchived: [(job) => worker?.checkNow(job.id), (job) => replies?.onArchived(job)],
   });
-  return { worker, events, requests };
+  return { worker, events, requests, onRunEnd };
 }
 type Jobs = ReturnType<typeof startJobs>;
 
@@ -178,13 +184,17 @@ function openAnalytics(base: Base): Analytics {
 }
 
 /**
- * Pushes, schedules, reader feedback and manual triggers become runs of ordinary jobs (null while agent jobs are
- * off). Feedback the analytics stored is handed to them before the submission is answered.
+ * Pushes, schedules, reader feedback and manual triggers become runs of ordinary jobs, and so do docs drafts of
+ * source pull requests (both null while agent jobs are off). Feedback the analytics stored is handed to them before
+ * the submission is answered; a run's end is told to the drafts (they link their pull request from the check run).
  */
-function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
+function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }): {
+  automations: Automations | null;
+  docsDrafts: DocsDrafts | null;
+} {
   const { base, github, jobs, analytics } = params;
-  if (!github.app || base.missing.length) return null;
-  const automations = createAutomations({
+  if (!github.app || base.missing.length) return { automations: null, docsDrafts: null };
+  const deps = {
     db: base.db,
     database: base.config.database,
     clock: base.clock,
@@ -192,10 +202,36 @@ function startAutomations(params: { base: Base; github: GitHub; jobs: Jobs; anal
     github: github.app,
     jobs: jobs.requests,
     runsPerDay: base.config.automations.runsPerDay,
-    feedback: analytics.readerSignals(),
-  });
+  };
+  const automations = createAutomations({ ...deps, feedback: analytics.readerSignals() });
   analytics.onFeedbackStored(async (stored) => void (await automations.onFeedback(stored)));
-  return automations;
+  const docsDrafts = createDocsDrafts(deps);
+  jobs.onRunEnd.push((end) => docsDrafts.onRunEnd(end));
+  return { automations, docsDrafts };
+}
+
+/**
+ * Docs reviews of source pull requests need the App only (null until it is configured); with ANTHROPIC_API_KEY set,
+ * the default model judges their findings in one bounded call.
+ */
+function startReviews(base: Base, github: GitHub): Reviews | null {
+  const { config } = base;
+  if (!github.app) return null;
+  return createReviews({
+    db: base.db,
+    clock: base.clock,
+    logger: base.logger.child({ component: 'reviews' }),
+    github: github.app,
+    judge: config.anthropic.apiKey
+      ? {
+          anthropic: new Anthropic({ apiKey: config.anthropic.apiKey, baseURL: config.anthropic.baseURL }),
+          model: config.jobs.models[0],
+          maxInputTokens: config.reviews.maxInputTokens,
+        }
+      : null,
+    leaseMs: config.jobs.leaseMs,
+    heartbeatMs: config.jobs.heartbeatMs,
+  });
 }
 
 /** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
@@ -205,8 +241,10 @@ async function serveEdges(params: {
   jobs: Jobs;
   analytics: Analytics;
   automations: Automations | null;
+  docsDrafts: DocsDrafts | null;
+  reviews: Reviews | null;
 }) {
-  const { base, github, jobs, analytics, automations } = params;
+  const { base, github, jobs, analytics, automations, docsDrafts, reviews } = params;
   const { config, db, clock, logger, secret } = base;
   const webhooks = await startWebhooks({
     db,
@@ -217,6 +255,8 @@ async function serveEdges(params: {
     github: github.app,
     jobs: jobs.requests,
     automations,
+    docsDrafts,
+    reviews,
     tasks: github.tasks,
   });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them
@@ -230,7 +270,7 @@ async function serveEdges(params: {
     metricsRoutes,
     apiDocsRoutes,
     agentJobRoutes({ jobs: jobs.requests, events: jobs.events, shutdown: streams.signal }),
-    automationRoutes({ automations }),
+    automationRoutes({ automations, config: reviews && ((projectId) => reviews.config(projectId)) }),
   ];
   const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
   const app = createHttpApp({

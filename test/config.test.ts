@@ -16,6 +16,11 @@ describe('loadConfig', () => {
     expect(config.logLevel).toBe('info');
     expect(config.secret).toBeUndefined();
     expect(config.jobs.models).toEqual([DEFAULT_MODEL]);
+    expect(config.reviews).toEqual({ maxInputTokens: 20_000 });
+    expect(loadConfig({ SCRIBE_REVIEW_MAX_INPUT_TOKENS: '40000' }).reviews).toEqual({ maxInputTokens: 40_000 });
+    expect(() => loadConfig({ SCRIBE_REVIEW_MAX_INPUT_TOKENS: '10' })).toThrow(
+      /SCRIBE_REVIEW_MAX_INPUT_TOKENS: must be at least 1000/,
+    );
     expect(missingForAgentJobs(config)).toEqual([
       'set APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) of the GitHub App',
       'set ANTHROPIC_API_KEY for the model',

@@ -12,7 +12,7 @@ export const STATUS_CONTEXT = 'scribe/automations';
 
 /**
  * Reads `.scribe/automations.yml` from the docs repository's default branch (at `sha` when a push names the commit),
- * checks that the App reaches every push repository, stores the result, and reports it as a commit status on the
+ * checks that the App reaches every push and pull_request repository, stores the result, and reports it as a commit status on the
  * commit that last changed the file in the push (`reportOn`; else the commit read): failure with the first problem
  * when an automation did not load, so the author sees it on the commit that introduced it.
  */
@@ -35,7 +35,7 @@ export async function loadAutomationsConfig(params: {
   if (notAFile) problems.push({ automation: null, message: `${CONFIG_PATH} is not a file` });
   const automations = [];
   for (const automation of parsed.automations) {
-    if (automation.on.kind === 'push') {
+    if (automation.on.kind === 'push' || automation.on.kind === 'pull_request') {
       const problem = await unreachable(github, automation.on.repository);
       if (problem) {
         problems.push({ automation: automation.id, message: problem });
@@ -98,7 +98,7 @@ async function readConfigFile(params: { github: GitHubApp; project: Project; sha
   return { octokit, text, notAFile, sha };
 }
 
-/** Why a push automation's repository cannot trigger it, or null when the App is installed on it. */
+/** Why a push or pull_request automation's repository cannot trigger it, or null when the App is installed on it. */
 async function unreachable(github: GitHubApp, repository: string): Promise<string | null> {
   try {
     await github.installationFor(repository, null);

@@ -7,7 +7,26 @@ export const CONFIG_PATH = '.scribe/automations.yml';
 export type AutomationTrigger =
   | { kind: 'push'; repository: string; branches: string[] | null; paths: string[] | null }
   | { kind: 'schedule'; cron: string }
-  | FeedbackTrigger;
+  | FeedbackTrigger
+  | PullRequestTrigger;
+
+/** A source repository's pull requests: each matching one gets the `Scribe docs` check (src/reviews/). */
+export interface PullRequestTrigger {
+  kind: 'pull_request';
+  repository: string;
+  /** base branches; null: the repository's default branch */
+  branches: string[] | null;
+  /** globs on changed paths; null: every pull request */
+  paths: string[] | null;
+}
+
+/** How a pull_request automation reports: `review:` in the config, defaults filled in. */
+export interface ReviewOptions {
+  /** also one comment on the pull request, edited in place, when pages are found */
+  comment: boolean;
+  /** conclude the check `failure` instead of `neutral` when pages are found */
+  block: boolean;
+}
 
 /** Reader feedback on a docs page: N thumbs-down since the page's last feedback run, and/or any new comment. */
 export interface FeedbackTrigger {
@@ -23,12 +42,19 @@ export interface Automation {
   on: AutomationTrigger;
   prompt: string;
   draft: boolean;
+  /** set on pull_request automations only */
+  review?: ReviewOptions;
 }
 
 /** Why an automation (or the whole file, when `automation` is null) did not load. */
 export interface ConfigProblem {
   automation: string | null;
   message: string;
+  /**
+   * the source repository a pull_request automation that did not load names (when it names one): its pull requests
+   * get a neutral check saying why, rather than silence (kept in the stored config, not shown by the API)
+   */
+  pullRequestRepository?: string;
 }
 
 const ID = /^[a-z0-9-]{1,64}$/;
@@ -110,16 +136,52 @@ function parseFeedback(feedback: unknown, problems: string[]): FeedbackTrigger |
   };
 }
 
-const TRIGGERS = ['push', 'schedule', 'feedback'];
+/** `on.push` and `on.pull_request` share their shape: a repository, optional branches and path globs. */
+function parseRepositoryTrigger(
+  value: unknown,
+  key: 'push' | 'pull_request',
+  problems: string[],
+): { repository: string; branches: string[] | null; paths: string[] | null } | null {
+  if (!isObject(value)) {
+    problems.push(`on.${key} must be a mapping with "repository"`);
+    return null;
+  }
+  problems.push(...unknownKeys(value, ['repository', 'branches', 'paths'], `on.${key}`));
+  if (typeof value.repository !== 'string' || !REPOSITORY.test(value.repository))
+    problems.push(`on.${key}.repository must be owner/name`);
+  const branches = stringList(value.branches, `on.${key}.branches`, problems);
+  const paths = stringList(value.paths, `on.${key}.paths`, problems);
+  for (const glob of paths ?? []) {
+    const problem = globProblem(glob);
+    if (problem) problems.push(`on.${key}.paths: ${problem}`);
+  }
+  return { repository: String(value.repository), branches, paths };
+}
+
+function parseReview(review: unknown, problems: string[]): ReviewOptions {
+  if (review === undefined) return { comment: false, block: false };
+  if (!isObject(review)) {
+    problems.push('review must be a mapping with "comment" and/or "block"');
+    return { comment: false, block: false };
+  }
+  problems.push(...unknownKeys(review, ['comment', 'block'], 'review'));
+  for (const key of ['comment', 'block'])
+    if (review[key] !== undefined && typeof review[key] !== 'boolean')
+      problems.push(`review.${key} must be true or false`);
+  return { comment: review.comment === true, block: review.block === true };
+}
+
+const TRIGGERS = ['push', 'schedule', 'feedback', 'pull_request'];
+const TRIGGER_LIST = '"push", "schedule", "feedback" or "pull_request"';
 
 function parseTrigger(on: unknown, problems: string[]): AutomationTrigger | null {
   if (!isObject(on)) {
-    problems.push('"on" must be a mapping with "push", "schedule" or "feedback"');
+    problems.push(`"on" must be a mapping with ${TRIGGER_LIST}`);
     return null;
   }
   problems.push(...unknownKeys(on, TRIGGERS, 'on'));
   if (TRIGGERS.filter((t) => on[t] !== undefined).length !== 1) {
-    problems.push('"on" must have exactly one of "push", "schedule" or "feedback"');
+    problems.push(`"on" must have exactly one of ${TRIGGER_LIST}`);
     return null;
   }
   if (on.feedback !== undefined) return parseFeedback(on.feedback, problems);
@@ -133,26 +195,17 @@ function parseTrigger(on: unknown, problems: string[]): AutomationTrigger | null
     }
     return { kind: 'schedule', cron: (on.schedule as string).trim() };
   }
-  const push = on.push;
-  if (!isObject(push)) {
-    problems.push('on.push must be a mapping with "repository"');
-    return null;
+  if (on.pull_request !== undefined) {
+    const pr = parseRepositoryTrigger(on.pull_request, 'pull_request', problems);
+    return pr && { kind: 'pull_request', ...pr };
   }
-  problems.push(...unknownKeys(push, ['repository', 'branches', 'paths'], 'on.push'));
-  if (typeof push.repository !== 'string' || !REPOSITORY.test(push.repository))
-    problems.push('on.push.repository must be owner/name');
-  const branches = stringList(push.branches, 'on.push.branches', problems);
-  const paths = stringList(push.paths, 'on.push.paths', problems);
-  for (const glob of paths ?? []) {
-    const problem = globProblem(glob);
-    if (problem) problems.push(`on.push.paths: ${problem}`);
-  }
-  return { kind: 'push', repository: String(push.repository), branches, paths };
+  const push = parseRepositoryTrigger(on.push, 'push', problems);
+  return push && { kind: 'push', ...push };
 }
 
 /**
  * `.scribe/automations.yml` read into the automations that load and the problems of those that do not; whether a
- * push repository can be reached is checked by the caller, which has the GitHub App. Pure.
+ * push or pull_request repository can be reached is checked by the caller, which has the GitHub App. Pure.
  */
 export function parseAutomationsConfig(text: string): { automations: Automation[]; problems: ConfigProblem[] } {
   let doc: unknown;
@@ -187,16 +240,21 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       problems.push({ automation: label, message: 'each automation must be a mapping' });
       return;
     }
-    own.push(...unknownKeys(entry, ['id', 'on', 'prompt', 'draft'], `automation ${label}`));
+    own.push(...unknownKeys(entry, ['id', 'on', 'prompt', 'draft', 'review'], `automation ${label}`));
     if (typeof entry.id !== 'string' || !ID.test(entry.id)) own.push('id must match [a-z0-9-]{1,64}');
     else if (seen.has(entry.id)) own.push(`id "${entry.id}" is used twice`);
     const trigger = parseTrigger(entry.on, own);
     if (typeof entry.prompt !== 'string' || !entry.prompt.trim()) own.push('prompt must be a non-empty string');
     else if (entry.prompt.length > MAX_PROMPT) own.push(`prompt must be at most ${MAX_PROMPT} characters`);
     if (entry.draft !== undefined && typeof entry.draft !== 'boolean') own.push('draft must be true or false');
+    const review = trigger?.kind === 'pull_request' ? parseReview(entry.review, own) : undefined;
+    if (entry.review !== undefined && trigger && trigger.kind !== 'pull_request')
+      own.push('review applies to pull_request automations only');
     if (typeof entry.id === 'string') seen.add(entry.id);
     if (own.length || !trigger) {
-      problems.push(...own.map((message) => ({ automation: label, message })));
+      const pr = isObject(entry.on) && isObject(entry.on.pull_request) ? entry.on.pull_request.repository : undefined;
+      const named = typeof pr === 'string' && REPOSITORY.test(pr) ? { pullRequestRepository: pr } : {};
+      problems.push(...own.map((message) => ({ automation: label, message, ...named })));
       return;
     }
     automations.push({
@@ -204,6 +262,7 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       on: trigger,
       prompt: (entry.prompt as string).trim(),
       draft: entry.draft === true,
+      ...(review ? { review } : {}),
     });
   });
   return { automations, problems };

@@ -9,9 +9,11 @@ import { runsOfJob } from './run-store.js';
 export function automationRunHooks(deps: { db: Db }): Pick<JobRunHooks, 'sourceFor' | 'pullRequestNotes'> {
   const { db } = deps;
   return {
-    /** the source repository and commit of the job's latest push run */
+    /** the source repository and commit of the job's latest push run (or pull request run: the pull request's head) */
     async sourceFor(job) {
-      const pushes = (await runsOfJob(db, job.id)).filter((r) => r.trigger === 'push' && r.repository && r.afterSha);
+      const pushes = (await runsOfJob(db, job.id)).filter(
+        (r) => (r.trigger === 'push' || r.trigger === 'pull_request') && r.repository && r.afterSha,
+      );
       const latest = pushes.at(-1);
       return latest ? { repository: latest.repository!, sha: latest.afterSha! } : null;
     },
@@ -20,6 +22,8 @@ export function automationRunHooks(deps: { db: Db }): Pick<JobRunHooks, 'sourceF
       const runs = await runsOfJob(db, job.id);
       if (!runs.length) return null;
       const lines = runs.filter((r) => r.status !== 'skipped').map((r) => `- ${r.summary}`);
+      if (runs[0].trigger === 'pull_request')
+        return `### Docs draft\n\nAutomation \`${runs[0].automationId}\` drafts this update for a source pull request and keeps it in step with it:\n\n${lines.join('\n')}`;
       return `### Covered by this pull request\n\nAutomation \`${runs[0].automationId}\` keeps this pull request up to date:\n\n${lines.join('\n')}`;
     },
   };

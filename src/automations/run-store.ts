@@ -12,7 +12,7 @@ export type RunStatus =
   | 'no_changes'
   | 'failed'
   | 'skipped';
-export type RunTrigger = 'push' | 'schedule' | 'manual' | 'feedback';
+export type RunTrigger = 'push' | 'schedule' | 'manual' | 'feedback' | 'pull_request';
 
 export interface AutomationRun {
   id: string;
@@ -22,7 +22,10 @@ export interface AutomationRun {
   trigger: RunTrigger;
   repository: string | null;
   beforeSha: string | null;
+  /** a push's after-sha; a pull request run's head commit */
   afterSha: string | null;
+  /** the source pull request of a pull_request run (a docs draft) */
+  pullNumber: number | null;
   /** the docs page of a feedback run */
   page: string | null;
   /** the page's last feedback row a feedback run covers (null for a run started by a late comment alone) */
@@ -73,7 +76,12 @@ export async function claimRun(
     db: Db;
     clock: Clock;
     run: Pick<AutomationRun, 'projectId' | 'automationId' | 'dedupeKey' | 'trigger'> &
-      Partial<Pick<AutomationRun, 'repository' | 'beforeSha' | 'afterSha' | 'page' | 'feedbackThrough' | 'change'>> &
+      Partial<
+        Pick<
+          AutomationRun,
+          'repository' | 'beforeSha' | 'afterSha' | 'pullNumber' | 'page' | 'feedbackThrough' | 'change'
+        >
+      > &
       Pick<AutomationRun, 'summary'>;
   },
 ): Promise<AutomationRun | null> {
@@ -191,10 +199,13 @@ async function countRunsSince(params: {
   });
 }
 
-/** The automation's latest run that became a job: its job is the one later runs extend while its PR is open. */
+/**
+ * The automation's latest run that became a job: its job is the one later runs extend while its PR is open. Docs
+ * drafts' runs (`pull_request`) have a job per source pull request and never count.
+ */
 export async function lastJobRun(db: Db, projectId: string, automationId: string): Promise<AutomationRun | null> {
   const row = await db.automationRun.findFirst({
-    where: { projectId, automationId, jobId: { not: null } },
+    where: { projectId, automationId, jobId: { not: null }, trigger: { not: 'pull_request' } },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
   });
   return row ? toRun(row) : null;
@@ -235,4 +246,13 @@ export async function listRuns(params: {
     params.db.automationRun.count({ where }),
   ]);
   return { runs: rows.map(toRun), total };
+}
+
+/** The run of a trigger's key (a docs draft's first run, say), whoever claimed it. */
+export async function findRunByKey(
+  db: Db,
+  key: Pick<AutomationRun, 'projectId' | 'automationId' | 'dedupeKey'>,
+): Promise<AutomationRun | null> {
+  const row = await db.automationRun.findUnique({ where: { projectId_automationId_dedupeKey: key } });
+  return row ? toRun(row) : null;
 }

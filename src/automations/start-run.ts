@@ -25,6 +25,7 @@ export interface RunRequest {
   repository?: string;
   beforeSha?: string;
   afterSha?: string;
+  pullNumber?: number;
   page?: string;
   feedbackThrough?: number | null;
   /** what the agent is told about the trigger (a push's commits and diff, a page's feedback), after the automation's prompt */
@@ -35,6 +36,11 @@ export interface RunRequest {
    * job is taken over once stalled, and one that may still be getting it is an error, so the caller tries again.
    */
   retried?: boolean;
+  /**
+   * Which job carries the run out, when not the automation's own (its job while that job's pull request is open, a
+   * new one otherwise): a docs draft's job, one per source pull request, or a new job of its own (`new`).
+   */
+  job?: { extend: string } | { new: { draft: boolean; branchFrom: string } };
 }
 
 /** A claimed run with no job for this long was claimed by a process that died before it asked for the job. */
@@ -101,6 +107,7 @@ async function claimAndStart(
       repository: request.repository,
       beforeSha: request.beforeSha,
       afterSha: request.afterSha,
+      pullNumber: request.pullNumber,
       page: request.page,
       feedbackThrough: request.feedbackThrough,
       change: request.change,
@@ -121,7 +128,12 @@ async function claimAndStart(
     throw new RunStarting(`run ${request.dedupeKey} of ${automation.id} is still being started; try again`);
   if (!run || run.status === 'skipped') return run;
   try {
-    const extend = await jobToExtend(deps, project, automation.id);
+    const extend =
+      request.job && 'new' in request.job
+        ? null
+        : request.job
+          ? await getJob(db, project.id, request.job.extend)
+          : await jobToExtend(deps, project, automation.id);
     if (extend) {
       // Changes of runs the job has not carried out yet travel with this message: the agent carries out the last one.
       const pending = (await runningRunsOfJob(db, extend.id)).filter(
@@ -139,8 +151,8 @@ async function claimAndStart(
     const job = await deps.jobs.create({
       project,
       prompt: runPrompt(automation, [request.change]),
-      branchFrom: `automation ${automation.id}`,
-      draft: automation.draft,
+      branchFrom: request.job && 'new' in request.job ? request.job.new.branchFrom : `automation ${automation.id}`,
+      draft: request.job && 'new' in request.job ? request.job.new.draft : automation.draft,
       requestKey: runRequestKey(run.id),
     });
     return await updateRun({ db, clock, id: run.id, data: { jobId: job.id, seq: 1 } });

@@ -14,7 +14,9 @@ interface AutomationList {
       thumbsDown?: number | null;
       comment?: boolean;
       pages?: string[] | null;
+      branches?: string[] | null;
     };
+    review?: { comment: boolean; block: boolean };
   }[];
   problems: { automation: string | null; message: string }[];
 }
@@ -27,6 +29,8 @@ interface Run {
     before: string | null;
     after: string | null;
     page?: string | null;
+    number?: number | null;
+    headSha?: string | null;
   };
   status: string;
   reason: string | null;
@@ -37,12 +41,16 @@ interface Run {
 
 function describeTrigger(trigger: Run['trigger']): string {
   if (trigger.kind === 'feedback') return `feedback ${trigger.page}`;
+  if (trigger.kind === 'pull_request')
+    return `pull_request ${trigger.repository}#${trigger.number} ${trigger.headSha?.slice(0, 7) ?? ''}`.trim();
   if (trigger.kind !== 'push') return trigger.kind;
   return `push ${trigger.repository} ${trigger.before?.slice(0, 7)}..${trigger.after?.slice(0, 7)}`;
 }
 
 function describeOn(on: AutomationList['automations'][number]['on']): string {
   if (on.kind === 'push') return `push ${on.repository}${on.paths ? ` paths ${on.paths.join(',')}` : ''}`;
+  if (on.kind === 'pull_request')
+    return `pull requests to ${on.repository}${on.branches ? ` (${on.branches.join(',')})` : ''}${on.paths ? ` paths ${on.paths.join(',')}` : ''}`;
   if (on.kind === 'schedule') return `schedule "${on.cron}" (UTC)`;
   const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : '']
     .filter(Boolean)
@@ -62,7 +70,8 @@ export const automationCommands: Record<string, Command> = {
           `config ${list.configSha ? `at ${list.configSha.slice(0, 7)}` : 'absent (.scribe/automations.yml on the default branch)'}`,
         );
         for (const a of list.automations) {
-          ctx.io.out(`${a.id}\t${describeOn(a.on)}`);
+          const review = a.review ? [a.review.comment && 'comment', a.review.block && 'block'].filter(Boolean) : [];
+          ctx.io.out(`${a.id}\t${describeOn(a.on)}${review.length ? ` (review: ${review.join(', ')})` : ''}`);
         }
         for (const p of list.problems) ctx.io.out(`not loaded: ${p.automation ?? '(file)'}: ${p.message}`);
       });

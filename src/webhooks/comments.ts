@@ -2,6 +2,7 @@ import { sanitizeComment } from './sanitize-comment.js';
 import { readMention } from './read-mention.js';
 import { queueFollowUp } from './follow-ups.js';
 import { runIssueCommand } from './issue-commands.js';
+import { docsCommand } from './docs-draft-requests.js';
 import { ignored, type Delivery, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
 
 /** issue_comment.created: on a Scribe pull request a follow-up, on an issue a command. */
@@ -16,7 +17,10 @@ export async function handleIssueComment(
   const { issue } = payload;
   const { octokit } = delivery;
   if (issue.pull_request)
-    return queueFollowUp({ deps, octokit, mention: { ...mention, pullNumber: issue.number, review: null } });
+    return (
+      (await docsCommand({ deps, octokit, mention, number: issue.number })) ??
+      queueFollowUp({ deps, octokit, mention: { ...mention, pullNumber: issue.number, review: null } })
+    );
   return runIssueCommand({
     deps,
     octokit,

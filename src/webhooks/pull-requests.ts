@@ -1,12 +1,27 @@
 import { appendEvent, findJobByPullRequest } from '../jobs/job-store.js';
 import { recordPullRequestState, type PullRequestState } from '../github/pull-request-state.js';
 import { done, ignored, type Delivery, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
+import { REVIEWED_ACTIONS, reviewSourcePullRequest } from './source-pull-requests.js';
+
+/**
+ * pull_request: a Scribe pull request closed or reopened is recorded on its job; any other pull request opened,
+ * pushed to, reopened or marked ready gets its docs review (source-pull-requests.ts).
+ */
+export async function handlePullRequest(deps: WebhookDeps, delivery: Delivery<'pull_request'>): Promise<HandlerResult> {
+  const { action } = delivery.payload;
+  if (action === 'closed' || action === 'reopened') {
+    const recorded = await recordOnJob(deps, delivery);
+    if (recorded.status === 'done' || action === 'closed') return recorded;
+  }
+  if (REVIEWED_ACTIONS.has(action)) return reviewSourcePullRequest(deps, delivery);
+  return ignored(`pull_request.${action} needs nothing`);
+}
 
 /**
  * pull_request.closed (merged or not) and reopened on a Scribe pull request: recorded on the job, as an event
  * and as its `pr`. Closing without merge does not archive the job: a follow-up may still reopen the work.
  */
-export async function handlePullRequest(deps: WebhookDeps, delivery: Delivery<'pull_request'>): Promise<HandlerResult> {
+async function recordOnJob(deps: WebhookDeps, delivery: Delivery<'pull_request'>): Promise<HandlerResult> {
   const { payload } = delivery;
   if (payload.action !== 'closed' && payload.action !== 'reopened')
     return ignored(`pull_request.${payload.action} needs nothing`);

@@ -8,20 +8,23 @@ import { done, ignored, type Delivery, type HandlerResult, type WebhookDeps } fr
  */
 export async function handlePush(deps: WebhookDeps, delivery: Delivery<'push'>): Promise<HandlerResult> {
   const { payload } = delivery;
-  if (!deps.automations) return ignored('automations need agent jobs, which are not configured');
+  if (!deps.automations && !deps.reviews) return ignored('automations need agent jobs, which are not configured');
   const bot = `${await deps.appSlug()}[bot]`;
   if (payload.sender?.login === bot || payload.pusher?.name === bot) return ignored('pushed by Scribe itself');
   if (!payload.ref.startsWith('refs/heads/')) return ignored('not a branch');
   if (payload.deleted || /^0+$/.test(payload.after)) return ignored('branch deleted');
-  const outcome = await deps.automations.onPush({
+  const push = {
     repository: payload.repository.full_name,
     branch: payload.ref.slice('refs/heads/'.length),
     defaultBranch: payload.repository.default_branch ?? payload.repository.master_branch ?? 'main',
     before: payload.before,
     after: payload.after,
     configCommit: lastCommitTouching(payload.commits ?? [], CONFIG_PATH),
-  });
-  return done(outcome);
+  };
+  if (deps.automations) return done(await deps.automations.onPush(push));
+  // no model, so no agent runs: the config is still reloaded, for the docs reviews of source pull requests
+  const reloaded = await deps.reviews!.reloadConfigs(push);
+  return reloaded.length ? done(reloaded.join('; ')) : ignored('automations need agent jobs, which are not configured');
 }
 
 /** The push's last commit that added, changed or removed `file` (GitHub lists up to 2,048 commits per push). */

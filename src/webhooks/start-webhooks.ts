@@ -6,7 +6,9 @@ import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
 import type { JobRequests } from '../jobs/job-requests.js';
 import type { Automations } from '../automations/automations.js';
+import type { Reviews } from '../reviews/reviews.js';
 import type { GitHubApp } from '../github/github-app.js';
+import type { DocsDrafts } from '../reviews/docs-drafts.js';
 import { createAppSlug } from './app-slug.js';
 import type { BackgroundTasks } from '../github/background-tasks.js';
 import { createWebhookApp } from './webhook-app.js';
@@ -39,6 +41,8 @@ export async function startWebhooks(params: {
   github: GitHubApp | null;
   jobs: JobRequests;
   automations: Automations | null;
+  docsDrafts: DocsDrafts | null;
+  reviews: Reviews | null;
   tasks: BackgroundTasks;
 }): Promise<Webhooks> {
   const { db, clock, logger, config, probot, github, tasks } = params;
@@ -65,6 +69,8 @@ export async function startWebhooks(params: {
     appSlug,
     jobs: params.jobs,
     automations: params.automations,
+    docsDrafts: params.docsDrafts,
+    reviews: params.reviews,
     database: config.database,
     leaseMs: config.jobs.leaseMs,
     heartbeatMs: config.jobs.heartbeatMs,

@@ -2,6 +2,8 @@ import type { ApplicationFunction } from 'probot';
 import { recordDelivery } from './deliveries.js';
 import { handleInstallation, handleInstallationRepositories } from './installations.js';
 import { handlePullRequest } from './pull-requests.js';
+import { handleCheckRun } from './docs-draft-requests.js';
+import { handleSourcePullForDrafts } from './docs-draft-follow.js';
 import { handlePush } from './pushes.js';
 import { handleIssueComment, handleReviewComment } from './comments.js';
 import type { ClaimedDelivery } from './delivery-queue.js';
@@ -9,11 +11,31 @@ import type { HandlerResult, WebhookDeps } from './webhook-deps.js';
 
 // Each handler takes its own event's delivery; the table is keyed by event name, so the cast is checked by the key.
 type Handler = (deps: WebhookDeps, delivery: never) => Promise<HandlerResult>;
+/** A handler of one concern among several of an event: null when the delivery is none of its business. */
+type Concern = (deps: WebhookDeps, delivery: never) => Promise<HandlerResult | null>;
+
+/** An event's main handler, then the handlers of other concerns, in turn: done when any did something. */
+function each(main: Handler, ...others: Concern[]): Handler {
+  return async (deps, delivery) => {
+    const results: HandlerResult[] = [await main(deps, delivery)];
+    for (const other of others) {
+      const result = await other(deps, delivery);
+      if (result) results.push(result);
+    }
+    const acted = results.filter((r) => r.status === 'done');
+    return {
+      status: acted.length ? 'done' : 'ignored',
+      outcome: (acted.length ? acted : results).map((r) => r.outcome).join('; '),
+    };
+  };
+}
 
 const HANDLERS: Record<string, Handler | undefined> = {
   installation: handleInstallation as Handler,
   installation_repositories: handleInstallationRepositories as Handler,
-  pull_request: handlePullRequest as Handler,
+  // a Scribe pull request's state on its job; a source pull request's docs drafts
+  pull_request: each(handlePullRequest as Handler, handleSourcePullForDrafts as Concern),
+  check_run: handleCheckRun as Handler,
   push: handlePush as Handler,
   issue_comment: handleIssueComment as Handler,
   pull_request_review_comment: handleReviewComment as Handler,

@@ -5,7 +5,9 @@ import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
 import type { JobRequests } from '../jobs/job-requests.js';
 import type { Automations } from '../automations/automations.js';
+import type { Reviews } from '../reviews/reviews.js';
 import type { GitHubApp, InstallationOctokit } from '../github/github-app.js';
+import type { DocsDrafts } from '../reviews/docs-drafts.js';
 
 /** What webhook handlers use; built once in main.ts. */
 export interface WebhookDeps {
@@ -20,6 +22,10 @@ export interface WebhookDeps {
   jobs: JobRequests;
   /** push-triggered automations and their config; null while agent jobs cannot run */
   automations: Automations | null;
+  /** docs drafts of source pull requests; null while agent jobs cannot run */
+  docsDrafts: DocsDrafts | null;
+  /** docs reviews of source pull requests; null until the App is configured */
+  reviews: Reviews | null;
 }
 
 /** One delivery as a handler sees it: the payload and an Octokit authenticated as the delivery's installation. */

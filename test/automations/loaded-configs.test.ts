@@ -28,6 +28,46 @@ describe.each(PROVIDERS)('loaded configs on %s', (provider) => {
     expect(await findConfig(bench.deps.db, project.id)).toEqual(loaded);
   });
 
+  it('loads a pull_request automation whose repository the App reaches and reports the one it does not', async () => {
+    const config = `automations:
+  - id: review-api
+    on: { pull_request: { repository: acme/review-api } }
+    prompt: Keep the API pages true.
+    review: { comment: true }
+  - id: review-elsewhere
+    on: { pull_request: { repository: acme/nowhere } }
+    prompt: never loads
+`;
+    bench.host.createRepository('acme/review-api', { 'README.md': '# API\n' });
+    const project = await bench.project({
+      files: { 'index.md': '# Docs\n', '.scribe/automations.yml': config },
+      also: ['acme/review-api'],
+    });
+    const loaded = await loadedConfig(bench.deps, project.id);
+    expect(loaded.automations).toEqual([
+      {
+        id: 'review-api',
+        on: { kind: 'pull_request', repository: 'acme/review-api', branches: null, paths: null },
+        prompt: 'Keep the API pages true.',
+        draft: false,
+        review: { comment: true, block: false },
+      },
+    ]);
+    expect(loaded.problems).toEqual([
+      {
+        automation: 'review-elsewhere',
+        message: 'repository acme/nowhere is unknown or the GitHub App is not installed on it',
+      },
+    ]);
+    expect(bench.host.statuses.filter((s) => s.repository === project.repository)).toMatchObject([
+      {
+        state: 'failure',
+        context: 'scribe/automations',
+        description: expect.stringMatching(/^1 problem: review-elsewhere/),
+      },
+    ]);
+  });
+
   it('is a Conflict naming the docs repository when GitHub does not show it to the App, and stores nothing', async () => {
     const project = await bench.project({ files: DOCS });
     bench.host.revokeAccess(project.repository);

@@ -59,7 +59,7 @@ describe('parseAutomationsConfig', () => {
     expect(problems).toEqual([
       { automation: 'Bad_Id', message: 'id must match [a-z0-9-]{1,64}' },
       { automation: 'good', message: 'id "good" is used twice' },
-      { automation: 'both', message: '"on" must have exactly one of "push", "schedule" or "feedback"' },
+      { automation: 'both', message: '"on" must have exactly one of "push", "schedule", "feedback" or "pull_request"' },
       { automation: 'globs', message: 'on.push: unknown key "extra" (allowed: repository, branches, paths)' },
       {
         automation: 'globs',
@@ -146,9 +146,95 @@ describe('parseAutomationsConfig', () => {
         message: expect.stringMatching(/^on.feedback.pages: page pattern "\/x\/\[a" is not a valid glob/),
       },
       { automation: 'no-pages', message: 'on.feedback.pages must be a non-empty list of strings' },
-      { automation: 'two', message: '"on" must have exactly one of "push", "schedule" or "feedback"' },
+      { automation: 'two', message: '"on" must have exactly one of "push", "schedule", "feedback" or "pull_request"' },
     ]);
     expect(pageGlobProblem('/guides/**/*.{md,mdx}')).toBeNull();
+  });
+
+  it('loads pull_request automations with their review options and defaults', () => {
+    const { automations, problems } = parseAutomationsConfig(`automations:
+  - id: review-api-prs
+    on:
+      pull_request:
+        repository: acme/api
+        branches: [main]
+        paths: ["src/**", "cli/**"]
+    prompt: Keep the CLI and API reference pages true to the code.
+    review:
+      comment: true
+      block: false
+  - id: plain
+    on: { pull_request: { repository: acme/cli } }
+    prompt: ok
+`);
+    expect(problems).toEqual([]);
+    expect(automations).toEqual([
+      {
+        id: 'review-api-prs',
+        on: { kind: 'pull_request', repository: 'acme/api', branches: ['main'], paths: ['src/**', 'cli/**'] },
+        prompt: 'Keep the CLI and API reference pages true to the code.',
+        draft: false,
+        review: { comment: true, block: false },
+      },
+      {
+        id: 'plain',
+        on: { kind: 'pull_request', repository: 'acme/cli', branches: null, paths: null },
+        prompt: 'ok',
+        draft: false,
+        review: { comment: false, block: false },
+      },
+    ]);
+  });
+
+  it('leaves out pull_request automations with unknown keys, bad globs, bad repositories or bad review options', () => {
+    const { automations, problems } = parseAutomationsConfig(`automations:
+  - id: keys
+    on: { pull_request: { repository: acme/api, base: main } }
+    prompt: ok
+  - id: globs
+    on: { pull_request: { repository: acme/api, paths: ["src/[a", "../x"] } }
+    prompt: ok
+  - id: repo
+    on: { pull_request: { repository: "not a repo", branches: [] } }
+    prompt: ok
+  - id: review
+    on: { pull_request: { repository: acme/api } }
+    prompt: ok
+    review: { comment: "yes", block: 1, silent: true }
+  - id: review-on-push
+    on: { push: { repository: acme/api } }
+    prompt: ok
+    review: { comment: true }
+  - id: not-a-mapping
+    on: { pull_request: acme/api }
+    prompt: ok
+  - id: good
+    on: { pull_request: { repository: acme/api } }
+    prompt: ok
+    review: { block: true }
+`);
+    expect(automations.map((a) => [a.id, a.review])).toEqual([['good', { comment: false, block: true }]]);
+    const named = { pullRequestRepository: 'acme/api' };
+    expect(problems).toEqual([
+      {
+        automation: 'keys',
+        message: 'on.pull_request: unknown key "base" (allowed: repository, branches, paths)',
+        ...named,
+      },
+      {
+        automation: 'globs',
+        message: expect.stringMatching(/^on\.pull_request\.paths: path pattern "src\/\[a" is not a valid glob/),
+        ...named,
+      },
+      { automation: 'globs', message: 'on.pull_request.paths: path pattern "../x" must not contain ".."', ...named },
+      { automation: 'repo', message: 'on.pull_request.repository must be owner/name' },
+      { automation: 'repo', message: 'on.pull_request.branches must be a non-empty list of strings' },
+      { automation: 'review', message: 'review: unknown key "silent" (allowed: comment, block)', ...named },
+      { automation: 'review', message: 'review.comment must be true or false', ...named },
+      { automation: 'review', message: 'review.block must be true or false', ...named },
+      { automation: 'review-on-push', message: 'review applies to pull_request automations only' },
+      { automation: 'not-a-mapping', message: 'on.pull_request must be a mapping with "repository"' },
+    ]);
   });
 
   it('reports a file that is not YAML, or not a list of automations, as a problem of the whole file', () => {

@@ -42,6 +42,50 @@ describe.each(PROVIDERS)('startRun on %s', (provider) => {
     await expect(again).resolves.toBeNull();
   });
 
+  it('a run that names its job: a new draft job of its own, or a follow-up on the job it names', async () => {
+    const project = await bench.project();
+    const first = await start(project, 'The first change.');
+    // a new job of its own, although the automation's job is still running
+    const drafted = await startRun(bench.deps, {
+      project,
+      automation: { ...TIDY, draft: false },
+      request: {
+        trigger: 'pull_request',
+        dedupeKey: 'pull_request:acme/api#7:draft',
+        repository: 'acme/api',
+        afterSha: 'b'.repeat(40),
+        pullNumber: 7,
+        change: 'The pull request.',
+        summary: 'acme/api#7',
+        job: { new: { draft: true, branchFrom: 'docs for acme/api 7' } },
+      },
+    });
+    expect(drafted).toMatchObject({ trigger: 'pull_request', pullNumber: 7, seq: 1 });
+    expect(drafted!.jobId).not.toBe(first!.jobId);
+    const job = await bench.deps.db.agentJob.findUniqueOrThrow({ where: { id: drafted!.jobId! } });
+    expect(job).toMatchObject({ draft: true, branch: expect.stringContaining('docs-for-acme-api-7') });
+    // the automation's next run still follows up on its own job, not on the draft's
+    expect((await start(project, 'The second change.'))!.jobId).toBe(first!.jobId);
+    // a run naming the draft's job follows up on it (another automation here: this one used its daily cap of 3)
+    const followed = await startRun(bench.deps, {
+      project,
+      automation: { ...TIDY, id: 'tidy-drafts' },
+      request: {
+        trigger: 'pull_request',
+        dedupeKey: `pull_request:acme/api#7:${'c'.repeat(40)}`,
+        change: 'New commits.',
+        summary: 'acme/api#7 again',
+        job: { extend: drafted!.jobId! },
+      },
+    });
+    expect(followed).toMatchObject({ jobId: drafted!.jobId, seq: 2 });
+    // batched as push runs are: the draft's run not carried out yet (no worker here) travels with the follow-up
+    expect((await listMessages(bench.deps.db, drafted!.jobId!)).map((m) => m.prompt)).toEqual([
+      'Tidy up.\n\nThe pull request.',
+      'Tidy up.\n\nThe pull request.\n\nNew commits.',
+    ]);
+  });
+
   it('a retried trigger takes over a run whose claimer died before asking for its job, and waits while it may still be starting', async () => {
     const project = await bench.project();
     const { db, database } = bench.deps;

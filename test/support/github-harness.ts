@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logger.js';
 import { createApiKey } from '../../src/keys/api-keys.js';
 import { findDelivery, type DeliveryRecord } from '../../src/webhooks/deliveries.js';
 import type { Provider } from './databases.js';
-import type { GitHubHost } from './github-host.js';
+import type { CheckRun, GitHubHost, PullRequest } from './github-host.js';
 import type { AnthropicStandIn } from './anthropic-server.js';
 import { startStandIns } from './stand-ins.js';
 import type { Database } from '../../src/db/client.js';
@@ -76,6 +76,38 @@ export function pushPayload(params: {
   payload.repository.master_branch = 'main';
   payload.sender = asUser(params.sender ?? 'dev-dana', params.senderType);
   payload.pusher = { name: params.sender ?? 'dev-dana', email: 'dana@example.com' };
+  return payload;
+}
+
+/**
+ * A pull_request delivery as GitHub sends it: a real example payload, its pull request replaced by the host's view
+ * (`host.pullJson`: number, head and base with their shas, author, fork), on the repository and installation given.
+ */
+export function pullRequestPayload(params: {
+  action: 'opened' | 'synchronize' | 'reopened' | 'ready_for_review' | 'closed' | 'edited';
+  repository: string;
+  installationId: number;
+  pull: any;
+  sender?: string;
+  before?: string;
+}): any {
+  const example = examplePayload('pull_request', params.action === 'synchronize' ? 'synchronize' : 'opened');
+  const payload = onRepository(example, params.repository, params.installationId);
+  payload.action = params.action;
+  payload.number = params.pull.number;
+  payload.repository.default_branch = 'main';
+  payload.pull_request = {
+    ...example.pull_request,
+    ...params.pull,
+    head: { ...example.pull_request.head, ...params.pull.head },
+    base: { ...example.pull_request.base, ...params.pull.base },
+    user: { ...example.pull_request.user, ...params.pull.user },
+  };
+  if (params.action === 'synchronize') {
+    payload.before = params.before ?? payload.before;
+    payload.after = params.pull.head.sha;
+  }
+  payload.sender = asUser(params.sender ?? params.pull.user.login);
   return payload;
 }
 
@@ -189,4 +221,70 @@ export async function startGitHubE2E(provider: Provider, extra: Record<string, s
     },
   };
   return e2e;
+}
+
+// Source pull requests on the local host and the deliveries GitHub sends about them (docs drafts, reviews).
+
+/** check_run.requested_action: `sender` pressed the button `identifier` of check run `checkRunId` on the head commit. */
+export function checkRunActionPayload(params: {
+  github: GitHubHost;
+  pr: PullRequest;
+  installationId: number;
+  sender: string;
+  /** the host's check run whose button was pressed */
+  checkRun: CheckRun;
+  identifier?: string;
+  /** GitHub lists no pull requests on check runs of pull requests from forks */
+  listPull?: boolean;
+}): any {
+  const payload = onRepository(
+    examplePayload('check_run', 'requested_action'),
+    params.pr.repository,
+    params.installationId,
+  );
+  const json = params.github.pullJson(params.pr.repository, params.pr.number);
+  const pulls =
+    params.listPull === false
+      ? []
+      : [{ number: params.pr.number, head: { ref: json.head.ref, sha: json.head.sha }, base: { ref: json.base.ref } }];
+  payload.check_run = {
+    ...payload.check_run,
+    id: params.checkRun.id,
+    name: params.checkRun.name,
+    head_sha: params.checkRun.head_sha,
+    external_id: params.checkRun.external_id ?? '',
+    output: { ...payload.check_run.output, ...params.checkRun.output },
+    pull_requests: pulls,
+    check_suite: { ...payload.check_run.check_suite, head_sha: json.head.sha, pull_requests: pulls },
+    app: { ...payload.check_run.app, slug: params.github.app.slug, id: params.github.app.id },
+  };
+  payload.requested_action = { identifier: params.identifier ?? 'draft-docs' };
+  payload.sender = asUser(params.sender);
+  return payload;
+}
+
+/** issue_comment.created by `login` on pull request `number`. */
+export function pullCommentPayload(params: {
+  repository: string;
+  installationId: number;
+  number: number;
+  login: string;
+  body: string;
+  commentId?: number;
+}): any {
+  const payload = onRepository(
+    examplePayload('issue_comment', 'created', (p) => !!p.installation),
+    params.repository,
+    params.installationId,
+  );
+  payload.issue.number = params.number;
+  payload.issue.pull_request = { url: `https://example.test/pulls/${params.number}`, html_url: '' };
+  payload.comment = {
+    ...payload.comment,
+    id: params.commentId ?? Math.floor(Math.random() * 1e9),
+    body: params.body,
+    user: asUser(params.login),
+  };
+  payload.sender = asUser(params.login);
+  return payload;
 }

@@ -5,6 +5,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { graphql, pullJson, pullRoute, type PullLifeCycle } from './github-host-pulls.js';
 
 /**
  * A local "GitHub Enterprise" for tests: the REST routes a GitHub App calls under /api/v3 (app JWTs verified
@@ -36,7 +37,7 @@ export interface IssuedToken {
   issuedAt: number;
 }
 
-export interface PullRequest {
+export interface PullRequest extends PullLifeCycle {
   number: number;
   repository: string;
   title: string;
@@ -47,6 +48,24 @@ export interface PullRequest {
   state: 'open' | 'closed';
   html_url: string;
   comments: string[];
+  /** a source pull request a person opened (openPullRequest): its author, and the fork its head comes from */
+  user?: string;
+  fork?: string;
+}
+
+/** A check run as the Checks API keeps it (issue 18: docs reviews). */
+export interface CheckRun {
+  id: number;
+  repository: string;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  external_id: string | null;
+  output: { title?: string; summary?: string; text?: string };
+  actions: { label: string; description: string; identifier: string }[];
+  /** every create and update body, in order */
+  writes: unknown[];
 }
 
 /** A comment posted through the REST API: on an issue or pull request, or a reply in a review comment's thread. */
@@ -58,6 +77,9 @@ export interface PostedComment {
   /** the review comment whose thread this replies to; null for a conversation comment */
   inReplyTo: number | null;
   token?: string;
+  /** edits through PATCH /repos/{owner}/{repo}/issues/comments/{id}, and whether it was deleted */
+  edits?: number;
+  deleted?: boolean;
 }
 
 export interface CommitStatus {
@@ -125,6 +147,47 @@ export interface GitHubHost {
   diff(repository: string, base: string, head: string, options?: string[]): string;
   /** commits on ref (newest first): sha, author name and email, subject */
   log(repository: string, ref: string): { sha: string; author: string; email: string; subject: string }[];
+  // ---- docs reviews (issue 18 §2, §4) ----
+  /** check runs created through the Checks API, in order */
+  checkRuns: CheckRun[];
+  /**
+   * a pull request a person opens from `head` into `base` (both branches of `repository`; with `fork`, the payloads
+   * and the API say the head comes from that fork, as GitHub keeps a fork's commits under the base's pull refs)
+   */
+  openPullRequest(
+    repository: string,
+    params: {
+      head: string;
+      base?: string;
+      title?: string;
+      body?: string;
+      user?: string;
+      fork?: string;
+      draft?: boolean;
+    },
+  ): PullRequest;
+  /** a new branch at `from` (a branch or sha), as a contributor's push would make it */
+  createBranch(repository: string, branch: string, from: string): void;
+  /** the pull request as GitHub's REST API shows it (the `pull_request` of its webhooks), head and base shas included */
+  pullJson(repository: string, number: number): any;
+  // ---- docs drafts (issue 18 §3): what happens to a source pull request (github-host-pulls.ts) ----
+  /** commits `files` on the pull request's head branch; returns the push's before and after shas */
+  pushToPullRequest(
+    repository: string,
+    number: number,
+    files: Record<string, string | null>,
+    message: string,
+  ): { before: string; after: string };
+  /** merges (base moves to head) or closes it without merging, as a person on GitHub's page would */
+  closePullRequest(repository: string, number: number, merge: boolean): PullRequest;
+  reopenPullRequest(repository: string, number: number): PullRequest;
+  /** a review by `login` */
+  addReview(
+    repository: string,
+    number: number,
+    login: string,
+    state?: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED',
+  ): void;
   close(): Promise<void>;
 }
 
@@ -237,9 +300,19 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     title: pr.title,
     body: pr.body,
     draft: pr.draft,
-    head: { ref: pr.head, label: `${pr.repository.split('/')[0]}:${pr.head}` },
-    base: { ref: pr.base },
-    user: { login: `${app.slug}[bot]`, type: 'Bot' },
+    head: {
+      ref: pr.head,
+      label: `${(pr.fork ?? pr.repository).split('/')[0]}:${pr.head}`,
+      sha: pr.headSha ?? revParse(pr.repository, `refs/heads/${pr.head}`),
+      repo: repoJson(pr.fork ?? pr.repository),
+    },
+    base: { ref: pr.base, sha: revParse(pr.repository, `refs/heads/${pr.base}`), repo: repoJson(pr.repository) },
+    user: pr.user
+      ? { login: pr.user, id: 7_000 + pr.number, type: 'User' }
+      : { login: `${app.slug}[bot]`, type: 'Bot' },
+    changed_files: pr.user ? pullFiles(pr).length : 0,
+    // node_id, merged, merged_at, requested_reviewers: the docs drafts' part (github-host-pulls.ts)
+    ...pullJson(pr),
   });
 
   const statuses: CommitStatus[] = [];
@@ -398,6 +471,201 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     return null;
   }
 
+  // ---- docs reviews (issue 18 §2, §4): pull request files, the Checks API, comments edited in place ----
+  const checkRuns: CheckRun[] = [];
+  /** beyond this many characters the files listing sends no patch for a file */
+  const MAX_LISTED_PATCH = 100_000;
+  const filesCache = new Map<string, any[]>();
+
+  /** GitHub's pull request files of base...head: status (renames found), counts, and a patch unless binary. */
+  function pullFiles(pr: PullRequest): any[] {
+    const head = revParse(pr.repository, `refs/heads/${pr.head}`);
+    const base = revParse(pr.repository, `refs/heads/${pr.base}`);
+    if (!head || !base) return [];
+    const key = `${pr.repository}#${base}...${head}`;
+    const cached = filesCache.get(key);
+    if (cached) return cached;
+    const mergeBase = git(pr.repository, ['merge-base', base, head]).trim();
+    const statuses = git(pr.repository, ['diff', '-M', '--name-status', '-z', mergeBase, head]).split('\0');
+    const numstat = git(pr.repository, ['diff', '-M', '--numstat', '-z', mergeBase, head]);
+    const patches = new Map<string, string>();
+    const full = git(pr.repository, ['diff', '-M', '--no-color', '--no-prefix', mergeBase, head]);
+    for (const chunk of full.split(/^diff --git /m).slice(1)) {
+      const lines = chunk.split('\n');
+      const target = lines.find((l) => l.startsWith('+++ '))?.slice(4);
+      const source = lines.find((l) => l.startsWith('--- '))?.slice(4);
+      const name = target && target !== '/dev/null' ? target : source;
+      const at = lines.findIndex((l) => l.startsWith('@@'));
+      if (name && at >= 0) patches.set(name, lines.slice(at).join('\n').replace(/\n$/, ''));
+    }
+    const counts: { added: number; deleted: number }[] = [];
+    const numParts = numstat.split('\0');
+    for (let i = 0; i < numParts.length; i++) {
+      const fields = numParts[i].split('\t');
+      if (fields.length < 3) continue;
+      counts.push({ added: Number(fields[0]) || 0, deleted: Number(fields[1]) || 0 });
+      if (fields[2] === '') i += 2; // a rename: the old and new names follow
+    }
+    const files: any[] = [];
+    for (let i = 0; i < statuses.length && statuses[i]; ) {
+      const code = statuses[i];
+      const renamed = code.startsWith('R') || code.startsWith('C');
+      const previous = renamed ? statuses[i + 1] : undefined;
+      const filename = renamed ? statuses[i + 2] : statuses[i + 1];
+      i += renamed ? 3 : 2;
+      const count = counts[files.length] ?? { added: 0, deleted: 0 };
+      const status = { A: 'added', D: 'removed', M: 'modified', R: 'renamed', C: 'copied', T: 'changed' }[
+        code[0] as 'A'
+      ];
+      // GitHub leaves out the patch of a large diff (and of a binary file, which has no hunks)
+      const found = patches.get(filename);
+      const patch = found !== undefined && found.length <= MAX_LISTED_PATCH ? found : undefined;
+      files.push({
+        sha: head,
+        filename,
+        status,
+        additions: count.added,
+        deletions: count.deleted,
+        changes: count.added + count.deleted,
+        ...(patch !== undefined ? { patch } : {}),
+        ...(previous ? { previous_filename: previous } : {}),
+      });
+    }
+    filesCache.set(key, files);
+    return files;
+  }
+
+  const checkRunJson = (run: CheckRun) => ({
+    id: run.id,
+    name: run.name,
+    head_sha: run.head_sha,
+    status: run.status,
+    conclusion: run.conclusion,
+    external_id: run.external_id,
+    html_url: `${baseUrl}/${run.repository}/runs/${run.id}`,
+    output: { title: run.output.title ?? null, summary: run.output.summary ?? null, text: run.output.text ?? null },
+    app: { id: app.id, slug: app.slug },
+  });
+
+  /** What the Checks API refuses in a create or update body, as its 422 message; null when valid. */
+  function checkRunProblem(body: any): string | null {
+    const output = body?.output;
+    if (output !== undefined) {
+      if (typeof output?.title !== 'string' || typeof output?.summary !== 'string')
+        return 'output needs a title and a summary';
+      if (output.summary.length > 65_535) return 'output.summary is too long (maximum is 65535 characters)';
+      if (typeof output.text === 'string' && output.text.length > 65_535) return 'output.text is too long';
+    }
+    const actions = body?.actions ?? [];
+    if (!Array.isArray(actions) || actions.length > 3) return 'at most 3 actions';
+    for (const a of actions)
+      if (
+        typeof a?.label !== 'string' ||
+        a.label.length > 20 ||
+        typeof a.description !== 'string' ||
+        a.description.length > 40 ||
+        typeof a.identifier !== 'string' ||
+        a.identifier.length > 20
+      )
+        return 'an action needs a label (20), a description (40) and an identifier (20)';
+    if (body?.status === 'completed' && !body?.conclusion) return 'a completed check run needs a conclusion';
+    return null;
+  }
+
+  /** Pull request files, check runs, and conversation comments read, edited and deleted; null when not one of them. */
+  function handleReviewRoutes(
+    req: IncomingMessage,
+    rest: string,
+    repository: string,
+    body: any,
+    url: URL,
+  ): [number, unknown, Record<string, string>?] | null {
+    let m: RegExpMatchArray | null;
+    const invalid = (message: string): [number, unknown] => [422, { message: `Invalid request. ${message}` }];
+    if (req.method === 'GET' && (m = rest.match(/^\/pulls\/(\d+)\/files$/))) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === Number(m![1]));
+      if (!pr) return [404, { message: 'Not Found' }];
+      // GitHub lists at most 3,000 files, up to 100 a page
+      const all = pullFiles(pr).slice(0, 3_000);
+      const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const headers: Record<string, string> = {};
+      if (page * perPage < all.length) {
+        const next = new URL(`${baseUrl}${url.pathname}${url.search}`);
+        next.searchParams.set('page', String(page + 1));
+        headers.link = `<${next}>; rel="next"`;
+      }
+      return [200, all.slice((page - 1) * perPage, page * perPage), headers];
+    }
+    if (req.method === 'POST' && rest === '/check-runs') {
+      if (typeof body?.name !== 'string' || !body.name) return invalid('name is missing');
+      if (typeof body?.head_sha !== 'string' || !revParse(repository, body.head_sha))
+        return invalid(`No commit found for SHA: ${body?.head_sha}`);
+      const problem = checkRunProblem(body);
+      if (problem) return invalid(problem);
+      const run: CheckRun = {
+        id: 5_000_000_000 + checkRuns.length + 1,
+        repository,
+        name: body.name,
+        head_sha: body.head_sha,
+        status: body.status ?? 'queued',
+        conclusion: body.conclusion ?? null,
+        external_id: body.external_id ?? null,
+        output: body.output ?? {},
+        actions: body.actions ?? [],
+        writes: [body],
+      };
+      checkRuns.push(run);
+      return [201, checkRunJson(run)];
+    }
+    if ((m = rest.match(/^\/check-runs\/(\d+)$/))) {
+      const run = checkRuns.find((r) => r.repository === repository && r.id === Number(m![1]));
+      if (!run) return [404, { message: 'Not Found' }];
+      if (req.method === 'GET') return [200, checkRunJson(run)];
+      if (req.method === 'PATCH') {
+        const problem = checkRunProblem(body);
+        if (problem) return invalid(problem);
+        if (body.status) run.status = body.status;
+        if (body.conclusion) {
+          run.conclusion = body.conclusion;
+          run.status = 'completed';
+        }
+        if (body.output) run.output = body.output;
+        if (body.actions) run.actions = body.actions;
+        run.writes.push(body);
+        return [200, checkRunJson(run)];
+      }
+    }
+    if (req.method === 'GET' && (m = rest.match(/^\/commits\/([^/]+)\/check-runs$/))) {
+      const sha = revParse(repository, decodeURIComponent(m[1]));
+      const name = url.searchParams.get('check_name');
+      const list = checkRuns.filter(
+        (r) => r.repository === repository && r.head_sha === sha && (!name || r.name === name),
+      );
+      return [200, { total_count: list.length, check_runs: list.map(checkRunJson) }];
+    }
+    if ((m = rest.match(/^\/issues\/comments\/(\d+)$/))) {
+      const comment = comments.find((c) => c.repository === repository && c.id === Number(m![1]) && !c.deleted);
+      if (!comment) return [404, { message: 'Not Found' }];
+      if (req.method === 'PATCH') {
+        comment.body = String(body?.body ?? '');
+        comment.edits = (comment.edits ?? 0) + 1;
+        return [200, { id: comment.id, body: comment.body }];
+      }
+      if (req.method === 'DELETE') {
+        comment.deleted = true;
+        return [204, null];
+      }
+    }
+    if (req.method === 'GET' && (m = rest.match(/^\/issues\/(\d+)\/comments$/))) {
+      const list = comments.filter(
+        (c) => c.repository === repository && c.number === Number(m![1]) && c.inReplyTo === null && !c.deleted,
+      );
+      return [200, list.map((c) => ({ id: c.id, body: c.body, user: { login: `${app.slug}[bot]`, type: 'Bot' } }))];
+    }
+    return null;
+  }
+
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const route = url.pathname.slice('/api/v3'.length) || '/';
     const raw = await readBody(req);
@@ -517,6 +785,11 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       if (req.method === 'GET' && rest === '') return send(res, 200, repoJson(repository));
       const sourceRoute = handleSourceRoutes(req, rest, repository, body, url);
       if (sourceRoute) return send(res, sourceRoute[0], sourceRoute[1]);
+      const reviewRoute = handleReviewRoutes(req, rest, repository, body, url);
+      if (reviewRoute) {
+        if (reviewRoute[2]) for (const [name, value] of Object.entries(reviewRoute[2])) res.setHeader(name, value);
+        return send(res, reviewRoute[0], reviewRoute[1]);
+      }
       const permission = rest.match(/^\/collaborators\/([^/]+)\/permission$/);
       if (req.method === 'GET' && permission) {
         const login = decodeURIComponent(permission[1]);
@@ -596,6 +869,17 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
         pulls.push(pr);
         return send(res, 201, prJson(pr));
       }
+      const lifeCycle = pullRoute({
+        req,
+        rest,
+        repository,
+        body,
+        pulls,
+        comments,
+        canSee: (login) => permissions.has(`${repository}#${login.toLowerCase()}`),
+        json: prJson,
+      });
+      if (lifeCycle) return send(res, lifeCycle[0], lifeCycle[1]);
       const prMatch = rest.match(/^\/(pulls|issues)\/(\d+)(\/comments)?$/);
       const pr = prMatch && pulls.find((p) => p.repository === repository && p.number === Number(prMatch[2]));
       if (prMatch && pr) {
@@ -692,6 +976,24 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
     res.end();
   }
 
+  /** GraphQL (github-host-pulls.ts), recorded among the calls as `POST /graphql`. */
+  async function handleGraphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const body = raw.length ? JSON.parse(raw.toString('utf8')) : {};
+    const token = (req.headers.authorization ?? '').split(/\s+/, 2)[1];
+    calls.push({
+      method: 'POST',
+      path: '/graphql',
+      query: {},
+      body,
+      auth: token ? 'token' : 'none',
+      token,
+      at: Date.now(),
+    });
+    const [status, answer] = graphql({ body, pulls, canReach: (repository) => canReach(token, repository) });
+    send(res, status, answer);
+  }
+
   /** The browser side of the manifest flow: GitHub's "new GitHub App" form posts here, then redirects back with a code. */
   async function handleNewApp(
     req: IncomingMessage,
@@ -718,6 +1020,10 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       handleNewApp(req, res, url, newApp[1] ?? null).catch((err: Error) => send(res, 500, { message: err.message }));
       return;
     }
+    if (req.method === 'POST' && url.pathname === '/api/graphql') {
+      handleGraphql(req, res).catch((err: Error) => send(res, 500, { message: err.message }));
+      return;
+    }
     const git = url.pathname.match(/^\/([^/]+)\/([^/]+)\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/);
     const work =
       url.pathname.startsWith('/api/v3/') || url.pathname === '/api/v3'
@@ -734,7 +1040,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}`;
 
-  return {
+  const host: GitHubHost = {
     url: baseUrl,
     host: `127.0.0.1:${port}`,
     app,
@@ -860,10 +1166,66 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
           return { sha, author, email, subject };
         });
     },
+    checkRuns,
+    openPullRequest(repository, params) {
+      const number = pulls.filter((p) => p.repository === repository).length + 1;
+      const pr: PullRequest = {
+        number,
+        repository,
+        title: params.title ?? `Change ${params.head}`,
+        body: params.body ?? '',
+        draft: params.draft ?? false,
+        head: params.head,
+        base: params.base ?? defaultBranches.get(repository) ?? 'main',
+        state: 'open',
+        html_url: `${baseUrl}/${repository}/pull/${number}`,
+        comments: [],
+        user: params.user ?? 'dev-dana',
+        ...(params.fork ? { fork: params.fork } : {}),
+        merged: false,
+        requestedReviewers: [],
+        reviews: [],
+      };
+      pulls.push(pr);
+      return pr;
+    },
+    pushToPullRequest(repository, number, files, message) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      return host.commitFiles(repository, pr.head, files, message, pr.user);
+    },
+    closePullRequest(repository, number, merge) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      if (merge) {
+        const head = revParse(repository, `refs/heads/${pr.head}`)!;
+        git(repository, ['update-ref', `refs/heads/${pr.base}`, head]);
+        pr.headSha = head;
+      }
+      pr.state = 'closed';
+      pr.merged = merge;
+      return pr;
+    },
+    reopenPullRequest(repository, number) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      pr.state = 'open';
+      return pr;
+    },
+    addReview(repository, number, login, state = 'APPROVED') {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
+      pr.reviews = [...(pr.reviews ?? []), { id: 7000 + (pr.reviews?.length ?? 0), user: login, state }];
+    },
+    createBranch(repository, branch, from) {
+      git(repository, ['branch', branch, revParse(repository, from) ?? from]);
+    },
+    pullJson(repository, number) {
+      const pr = pulls.find((p) => p.repository === repository && p.number === number);
+      if (!pr) throw new Error(`no pull request ${repository}#${number}`);
+      return prJson(pr);
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
+  return host;
 }

@@ -167,3 +167,18 @@ export type AnalyticsDaySearches = Prisma.AnalyticsDaySearchesModel
  * 
  */
 export type AnalyticsDaySearchClicks = Prisma.AnalyticsDaySearchClicksModel
+/**
+ * Model DocsReviewCheck
+ * 
+ */
+export type DocsReviewCheck = Prisma.DocsReviewCheckModel
+/**
+ * Model DocsReviewComment
+ * 
+ */
+export type DocsReviewComment = Prisma.DocsReviewCommentModel
+/**
+ * Model DocsDraft
+ * 
+ */
+export type DocsDraft = Prisma.DocsDraftModel

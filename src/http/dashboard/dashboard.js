@@ -334,7 +334,9 @@
             ? `push ${run.trigger.repository} ${(run.trigger.before || '').slice(0, 7)}..${(run.trigger.after || '').slice(0, 7)}`
             : run.trigger.kind === 'feedback'
               ? `feedback on ${run.trigger.page}`
-              : run.trigger.kind;
+              : run.trigger.kind === 'pull_request'
+                ? `pull request ${run.trigger.repository}#${run.trigger.number} at ${(run.trigger.headSha || '').slice(0, 7)}`
+                : run.trigger.kind;
         const status = badgeCell(run.status.replace(/_/g, ' '), RUN_BADGE[run.status] || '');
         if (run.reason) status.title = run.reason;
         const job = cell(run.jobId ? '' : '–');

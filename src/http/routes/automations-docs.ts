@@ -49,7 +49,7 @@ export const automationOperations: OperationDoc[] = [
     operationId: 'listAutomationRuns',
     summary: 'List automation runs',
     description:
-      'Newest first, with the trigger (push range and repository, schedule, manual, feedback with its page), status, job and pull request.',
+      'Newest first, with the trigger (push range and repository, schedule, manual, feedback with its page, pull_request with the source repository, pull request number and head commit of a docs draft), status, job and pull request.',
     tag: 'Automations',
     auth: 'read',
     pathParams: ProjectPath,

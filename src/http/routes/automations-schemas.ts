@@ -39,12 +39,18 @@ export const AutomationsResponse = z.object({
     z.looseObject({
       id: z.string(),
       on: z
-        .looseObject({ kind: z.enum(['push', 'schedule', 'feedback']) })
+        .looseObject({ kind: z.enum(['push', 'schedule', 'feedback', 'pull_request']) })
         .describe(
-          '`push`: `repository`, `branches`, `paths`; `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
+          '`push` and `pull_request`: `repository`, `branches` (null: the default branch), `paths` (null: every path); `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
         ),
       prompt: z.string(),
       draft: z.boolean(),
+      review: z
+        .object({ comment: z.boolean(), block: z.boolean() })
+        .optional()
+        .describe(
+          'On `pull_request` automations only: `comment` adds one pull request comment edited in place, `block` concludes the `Scribe docs` check `failure` instead of `neutral` when pages are found.',
+        ),
     }),
   ),
   problems: z
@@ -56,10 +62,16 @@ export const AutomationRunResponse = z.object({
   id: z.string(),
   automation: z.string(),
   trigger: z.object({
-    kind: z.enum(['push', 'schedule', 'manual', 'feedback']),
-    repository: z.string().nullable().describe('The source repository of a push.'),
+    kind: z.enum(['push', 'schedule', 'manual', 'feedback', 'pull_request']),
+    repository: z.string().nullable().describe('The source repository of a push or of a `pull_request` run.'),
     before: z.string().nullable(),
     after: z.string().nullable(),
+    number: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The source pull request of a `pull_request` run (a docs draft, or a follow-up on it).'),
+    headSha: z.string().nullable().describe("The source pull request's head commit the `pull_request` run read."),
     page: z.string().nullable().describe('The docs page whose reader feedback started a `feedback` run.'),
   }),
   status: z.enum(RUN_STATUSES),

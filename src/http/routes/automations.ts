@@ -6,6 +6,7 @@ import { parseInput } from '../parse-input.js';
 import { Unavailable } from '../../errors.js';
 import type { Automations } from '../../automations/automations.js';
 import type { AutomationRun } from '../../automations/run-store.js';
+import type { LoadedConfig } from '../../automations/config-store.js';
 import { ListRunsQuery } from './automations-schemas.js';
 
 function toRunResponse(run: AutomationRun) {
@@ -17,6 +18,8 @@ function toRunResponse(run: AutomationRun) {
       repository: run.repository,
       before: run.beforeSha,
       after: run.afterSha,
+      number: run.pullNumber,
+      headSha: run.trigger === 'pull_request' ? run.afterSha : null,
       page: run.page,
     },
     status: run.status,
@@ -30,7 +33,14 @@ function toRunResponse(run: AutomationRun) {
 }
 
 /** Automations: the compatible manual trigger under /v1/workflow, and Scribe's lists of automations and runs. */
-export function automationRoutes(options: { automations: Automations | null }): RouteModule {
+export function automationRoutes(options: {
+  automations: Automations | null;
+  /**
+   * the config as docs reviews read it, which need the GitHub App only: the listing answers from it while agent jobs
+   * (and so the automations service) are off
+   */
+  config?: ((projectId: string) => Promise<LoadedConfig>) | null;
+}): RouteModule {
   const service = () => {
     if (!options.automations)
       throw new Unavailable(
@@ -47,12 +57,14 @@ export function automationRoutes(options: { automations: Automations | null }): 
     });
 
     router.get('/v1/automations/:projectId', auth, async (_req, res) => {
-      const config = await service().config(authenticatedProject(res).id);
+      const projectId = authenticatedProject(res).id;
+      const config =
+        !options.automations && options.config ? await options.config(projectId) : await service().config(projectId);
       res.json({
         configSha: config.sha,
         loadedAt: config.loadedAt.toISOString(),
         automations: config.automations,
-        problems: config.problems,
+        problems: config.problems.map(({ automation, message }) => ({ automation, message })),
       });
     });
 

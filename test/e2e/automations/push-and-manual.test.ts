@@ -112,7 +112,7 @@ describe.each(PROVIDERS)('automations on %s', (provider) => {
       { automation: 'bad-cron', message: 'schedule: minute: 61 is outside 0-59' },
       {
         automation: 'elsewhere',
-        message: 'automation elsewhere: unknown key "colour" (allowed: id, on, prompt, draft)',
+        message: 'automation elsewhere: unknown key "colour" (allowed: id, on, prompt, draft, review)',
       },
     ]);
   });

@@ -91,10 +91,11 @@ describe('the manifest flow at /probot (APP_ID unset)', () => {
       public: false,
       hook_attributes: { url: `${scribe.url}/api/github/webhooks`, active: true },
       redirect_url: `${scribe.url}/probot/setup`,
-      default_events: ['pull_request', 'issue_comment', 'pull_request_review_comment', 'push'],
+      default_events: ['pull_request', 'issue_comment', 'pull_request_review_comment', 'push', 'check_run'],
       default_permissions: {
         contents: 'write',
         statuses: 'write',
+        checks: 'write',
         pull_requests: 'write',
         issues: 'write',
         metadata: 'read',

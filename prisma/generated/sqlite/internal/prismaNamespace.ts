@@ -426,7 +426,10 @@ export const ModelName = {
   AnalyticsSearch: 'AnalyticsSearch',
   AnalyticsDayFeedback: 'AnalyticsDayFeedback',
   AnalyticsDaySearches: 'AnalyticsDaySearches',
-  AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks'
+  AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
+  DocsReviewCheck: 'DocsReviewCheck',
+  DocsReviewComment: 'DocsReviewComment',
+  DocsDraft: 'DocsDraft'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -442,7 +445,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2666,6 +2669,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    DocsReviewCheck: {
+      payload: Prisma.$DocsReviewCheckPayload<ExtArgs>
+      fields: Prisma.DocsReviewCheckFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocsReviewCheckFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocsReviewCheckFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        findFirst: {
+          args: Prisma.DocsReviewCheckFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocsReviewCheckFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        findMany: {
+          args: Prisma.DocsReviewCheckFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>[]
+        }
+        create: {
+          args: Prisma.DocsReviewCheckCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        createMany: {
+          args: Prisma.DocsReviewCheckCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocsReviewCheckCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>[]
+        }
+        delete: {
+          args: Prisma.DocsReviewCheckDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        update: {
+          args: Prisma.DocsReviewCheckUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        deleteMany: {
+          args: Prisma.DocsReviewCheckDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocsReviewCheckUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocsReviewCheckUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>[]
+        }
+        upsert: {
+          args: Prisma.DocsReviewCheckUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCheckPayload>
+        }
+        aggregate: {
+          args: Prisma.DocsReviewCheckAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocsReviewCheck>
+        }
+        groupBy: {
+          args: Prisma.DocsReviewCheckGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCheckGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocsReviewCheckCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCheckCountAggregateOutputType> | number
+        }
+      }
+    }
+    DocsReviewComment: {
+      payload: Prisma.$DocsReviewCommentPayload<ExtArgs>
+      fields: Prisma.DocsReviewCommentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocsReviewCommentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocsReviewCommentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        findFirst: {
+          args: Prisma.DocsReviewCommentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocsReviewCommentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        findMany: {
+          args: Prisma.DocsReviewCommentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>[]
+        }
+        create: {
+          args: Prisma.DocsReviewCommentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        createMany: {
+          args: Prisma.DocsReviewCommentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocsReviewCommentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>[]
+        }
+        delete: {
+          args: Prisma.DocsReviewCommentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        update: {
+          args: Prisma.DocsReviewCommentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        deleteMany: {
+          args: Prisma.DocsReviewCommentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocsReviewCommentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocsReviewCommentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>[]
+        }
+        upsert: {
+          args: Prisma.DocsReviewCommentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsReviewCommentPayload>
+        }
+        aggregate: {
+          args: Prisma.DocsReviewCommentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocsReviewComment>
+        }
+        groupBy: {
+          args: Prisma.DocsReviewCommentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCommentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocsReviewCommentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsReviewCommentCountAggregateOutputType> | number
+        }
+      }
+    }
+    DocsDraft: {
+      payload: Prisma.$DocsDraftPayload<ExtArgs>
+      fields: Prisma.DocsDraftFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocsDraftFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocsDraftFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        findFirst: {
+          args: Prisma.DocsDraftFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocsDraftFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        findMany: {
+          args: Prisma.DocsDraftFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>[]
+        }
+        create: {
+          args: Prisma.DocsDraftCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        createMany: {
+          args: Prisma.DocsDraftCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocsDraftCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>[]
+        }
+        delete: {
+          args: Prisma.DocsDraftDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        update: {
+          args: Prisma.DocsDraftUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        deleteMany: {
+          args: Prisma.DocsDraftDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocsDraftUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocsDraftUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>[]
+        }
+        upsert: {
+          args: Prisma.DocsDraftUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsDraftPayload>
+        }
+        aggregate: {
+          args: Prisma.DocsDraftAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocsDraft>
+        }
+        groupBy: {
+          args: Prisma.DocsDraftGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsDraftGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocsDraftCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsDraftCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2865,6 +3090,7 @@ export const AutomationRunScalarFieldEnum = {
   repository: 'repository',
   beforeSha: 'beforeSha',
   afterSha: 'afterSha',
+  pullNumber: 'pullNumber',
   page: 'page',
   feedbackThrough: 'feedbackThrough',
   change: 'change',
@@ -3109,6 +3335,59 @@ export const AnalyticsDaySearchClicksScalarFieldEnum = {
 } as const
 
 export type AnalyticsDaySearchClicksScalarFieldEnum = (typeof AnalyticsDaySearchClicksScalarFieldEnum)[keyof typeof AnalyticsDaySearchClicksScalarFieldEnum]
+
+
+export const DocsReviewCheckScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  headSha: 'headSha',
+  status: 'status',
+  checkRunId: 'checkRunId',
+  conclusion: 'conclusion',
+  title: 'title',
+  pageCount: 'pageCount',
+  findings: 'findings',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCheckScalarFieldEnum = (typeof DocsReviewCheckScalarFieldEnum)[keyof typeof DocsReviewCheckScalarFieldEnum]
+
+
+export const DocsReviewCommentScalarFieldEnum = {
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  commentId: 'commentId',
+  state: 'state',
+  headSha: 'headSha',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCommentScalarFieldEnum = (typeof DocsReviewCommentScalarFieldEnum)[keyof typeof DocsReviewCommentScalarFieldEnum]
+
+
+export const DocsDraftScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  requestedBy: 'requestedBy',
+  jobId: 'jobId',
+  pages: 'pages',
+  sourceState: 'sourceState',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -3362,6 +3641,9 @@ export type GlobalOmitConfig = {
   analyticsDayFeedback?: Prisma.AnalyticsDayFeedbackOmit
   analyticsDaySearches?: Prisma.AnalyticsDaySearchesOmit
   analyticsDaySearchClicks?: Prisma.AnalyticsDaySearchClicksOmit
+  docsReviewCheck?: Prisma.DocsReviewCheckOmit
+  docsReviewComment?: Prisma.DocsReviewCommentOmit
+  docsDraft?: Prisma.DocsDraftOmit
 }
 
 /* Types for Logging */

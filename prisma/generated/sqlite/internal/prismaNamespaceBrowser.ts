@@ -80,7 +80,10 @@ export const ModelName = {
   AnalyticsSearch: 'AnalyticsSearch',
   AnalyticsDayFeedback: 'AnalyticsDayFeedback',
   AnalyticsDaySearches: 'AnalyticsDaySearches',
-  AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks'
+  AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
+  DocsReviewCheck: 'DocsReviewCheck',
+  DocsReviewComment: 'DocsReviewComment',
+  DocsDraft: 'DocsDraft'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -259,6 +262,7 @@ export const AutomationRunScalarFieldEnum = {
   repository: 'repository',
   beforeSha: 'beforeSha',
   afterSha: 'afterSha',
+  pullNumber: 'pullNumber',
   page: 'page',
   feedbackThrough: 'feedbackThrough',
   change: 'change',
@@ -503,6 +507,59 @@ export const AnalyticsDaySearchClicksScalarFieldEnum = {
 } as const
 
 export type AnalyticsDaySearchClicksScalarFieldEnum = (typeof AnalyticsDaySearchClicksScalarFieldEnum)[keyof typeof AnalyticsDaySearchClicksScalarFieldEnum]
+
+
+export const DocsReviewCheckScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  headSha: 'headSha',
+  status: 'status',
+  checkRunId: 'checkRunId',
+  conclusion: 'conclusion',
+  title: 'title',
+  pageCount: 'pageCount',
+  findings: 'findings',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCheckScalarFieldEnum = (typeof DocsReviewCheckScalarFieldEnum)[keyof typeof DocsReviewCheckScalarFieldEnum]
+
+
+export const DocsReviewCommentScalarFieldEnum = {
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  commentId: 'commentId',
+  state: 'state',
+  headSha: 'headSha',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsReviewCommentScalarFieldEnum = (typeof DocsReviewCommentScalarFieldEnum)[keyof typeof DocsReviewCommentScalarFieldEnum]
+
+
+export const DocsDraftScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  automationId: 'automationId',
+  repository: 'repository',
+  number: 'number',
+  requestedBy: 'requestedBy',
+  jobId: 'jobId',
+  pages: 'pages',
+  sourceState: 'sourceState',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
 
 
 export const SortOrder = {

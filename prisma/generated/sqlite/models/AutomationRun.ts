@@ -27,11 +27,13 @@ export type AggregateAutomationRun = {
 }
 
 export type AutomationRunAvgAggregateOutputType = {
+  pullNumber: number | null
   feedbackThrough: number | null
   seq: number | null
 }
 
 export type AutomationRunSumAggregateOutputType = {
+  pullNumber: number | null
   feedbackThrough: number | null
   seq: number | null
 }
@@ -45,6 +47,7 @@ export type AutomationRunMinAggregateOutputType = {
   repository: string | null
   beforeSha: string | null
   afterSha: string | null
+  pullNumber: number | null
   page: string | null
   feedbackThrough: number | null
   change: string | null
@@ -67,6 +70,7 @@ export type AutomationRunMaxAggregateOutputType = {
   repository: string | null
   beforeSha: string | null
   afterSha: string | null
+  pullNumber: number | null
   page: string | null
   feedbackThrough: number | null
   change: string | null
@@ -89,6 +93,7 @@ export type AutomationRunCountAggregateOutputType = {
   repository: number
   beforeSha: number
   afterSha: number
+  pullNumber: number
   page: number
   feedbackThrough: number
   change: number
@@ -105,11 +110,13 @@ export type AutomationRunCountAggregateOutputType = {
 
 
 export type AutomationRunAvgAggregateInputType = {
+  pullNumber?: true
   feedbackThrough?: true
   seq?: true
 }
 
 export type AutomationRunSumAggregateInputType = {
+  pullNumber?: true
   feedbackThrough?: true
   seq?: true
 }
@@ -123,6 +130,7 @@ export type AutomationRunMinAggregateInputType = {
   repository?: true
   beforeSha?: true
   afterSha?: true
+  pullNumber?: true
   page?: true
   feedbackThrough?: true
   change?: true
@@ -145,6 +153,7 @@ export type AutomationRunMaxAggregateInputType = {
   repository?: true
   beforeSha?: true
   afterSha?: true
+  pullNumber?: true
   page?: true
   feedbackThrough?: true
   change?: true
@@ -167,6 +176,7 @@ export type AutomationRunCountAggregateInputType = {
   repository?: true
   beforeSha?: true
   afterSha?: true
+  pullNumber?: true
   page?: true
   feedbackThrough?: true
   change?: true
@@ -276,6 +286,7 @@ export type AutomationRunGroupByOutputType = {
   repository: string | null
   beforeSha: string | null
   afterSha: string | null
+  pullNumber: number | null
   page: string | null
   feedbackThrough: number | null
   change: string | null
@@ -321,6 +332,7 @@ export type AutomationRunWhereInput = {
   repository?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   beforeSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   afterSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
+  pullNumber?: Prisma.IntNullableFilter<"AutomationRun"> | number | null
   page?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   feedbackThrough?: Prisma.IntNullableFilter<"AutomationRun"> | number | null
   change?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
@@ -343,6 +355,7 @@ export type AutomationRunOrderByWithRelationInput = {
   repository?: Prisma.SortOrderInput | Prisma.SortOrder
   beforeSha?: Prisma.SortOrderInput | Prisma.SortOrder
   afterSha?: Prisma.SortOrderInput | Prisma.SortOrder
+  pullNumber?: Prisma.SortOrderInput | Prisma.SortOrder
   page?: Prisma.SortOrderInput | Prisma.SortOrder
   feedbackThrough?: Prisma.SortOrderInput | Prisma.SortOrder
   change?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -369,6 +382,7 @@ export type AutomationRunWhereUniqueInput = Prisma.AtLeast<{
   repository?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   beforeSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   afterSha?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
+  pullNumber?: Prisma.IntNullableFilter<"AutomationRun"> | number | null
   page?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
   feedbackThrough?: Prisma.IntNullableFilter<"AutomationRun"> | number | null
   change?: Prisma.StringNullableFilter<"AutomationRun"> | string | null
@@ -391,6 +405,7 @@ export type AutomationRunOrderByWithAggregationInput = {
   repository?: Prisma.SortOrderInput | Prisma.SortOrder
   beforeSha?: Prisma.SortOrderInput | Prisma.SortOrder
   afterSha?: Prisma.SortOrderInput | Prisma.SortOrder
+  pullNumber?: Prisma.SortOrderInput | Prisma.SortOrder
   page?: Prisma.SortOrderInput | Prisma.SortOrder
   feedbackThrough?: Prisma.SortOrderInput | Prisma.SortOrder
   change?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -421,6 +436,7 @@ export type AutomationRunScalarWhereWithAggregatesInput = {
   repository?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
   beforeSha?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
   afterSha?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
+  pullNumber?: Prisma.IntNullableWithAggregatesFilter<"AutomationRun"> | number | null
   page?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
   feedbackThrough?: Prisma.IntNullableWithAggregatesFilter<"AutomationRun"> | number | null
   change?: Prisma.StringNullableWithAggregatesFilter<"AutomationRun"> | string | null
@@ -443,6 +459,7 @@ export type AutomationRunCreateInput = {
   repository?: string | null
   beforeSha?: string | null
   afterSha?: string | null
+  pullNumber?: number | null
   page?: string | null
   feedbackThrough?: number | null
   change?: string | null
@@ -465,6 +482,7 @@ export type AutomationRunUncheckedCreateInput = {
   repository?: string | null
   beforeSha?: string | null
   afterSha?: string | null
+  pullNumber?: number | null
   page?: string | null
   feedbackThrough?: number | null
   change?: string | null
@@ -487,6 +505,7 @@ export type AutomationRunUpdateInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pullNumber?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -509,6 +528,7 @@ export type AutomationRunUncheckedUpdateInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pullNumber?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -531,6 +551,7 @@ export type AutomationRunCreateManyInput = {
   repository?: string | null
   beforeSha?: string | null
   afterSha?: string | null
+  pullNumber?: number | null
   page?: string | null
   feedbackThrough?: number | null
   change?: string | null
@@ -553,6 +574,7 @@ export type AutomationRunUpdateManyMutationInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pullNumber?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -575,6 +597,7 @@ export type AutomationRunUncheckedUpdateManyInput = {
   repository?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   beforeSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   afterSha?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pullNumber?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   page?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   feedbackThrough?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   change?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -603,6 +626,7 @@ export type AutomationRunCountOrderByAggregateInput = {
   repository?: Prisma.SortOrder
   beforeSha?: Prisma.SortOrder
   afterSha?: Prisma.SortOrder
+  pullNumber?: Prisma.SortOrder
   page?: Prisma.SortOrder
   feedbackThrough?: Prisma.SortOrder
   change?: Prisma.SortOrder
@@ -617,6 +641,7 @@ export type AutomationRunCountOrderByAggregateInput = {
 }
 
 export type AutomationRunAvgOrderByAggregateInput = {
+  pullNumber?: Prisma.SortOrder
   feedbackThrough?: Prisma.SortOrder
   seq?: Prisma.SortOrder
 }
@@ -630,6 +655,7 @@ export type AutomationRunMaxOrderByAggregateInput = {
   repository?: Prisma.SortOrder
   beforeSha?: Prisma.SortOrder
   afterSha?: Prisma.SortOrder
+  pullNumber?: Prisma.SortOrder
   page?: Prisma.SortOrder
   feedbackThrough?: Prisma.SortOrder
   change?: Prisma.SortOrder
@@ -652,6 +678,7 @@ export type AutomationRunMinOrderByAggregateInput = {
   repository?: Prisma.SortOrder
   beforeSha?: Prisma.SortOrder
   afterSha?: Prisma.SortOrder
+  pullNumber?: Prisma.SortOrder
   page?: Prisma.SortOrder
   feedbackThrough?: Prisma.SortOrder
   change?: Prisma.SortOrder
@@ -666,6 +693,7 @@ export type AutomationRunMinOrderByAggregateInput = {
 }
 
 export type AutomationRunSumOrderByAggregateInput = {
+  pullNumber?: Prisma.SortOrder
   feedbackThrough?: Prisma.SortOrder
   seq?: Prisma.SortOrder
 }
@@ -681,6 +709,7 @@ export type AutomationRunSelect<ExtArgs extends runtime.Types.Extensions.Interna
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  pullNumber?: boolean
   page?: boolean
   feedbackThrough?: boolean
   change?: boolean
@@ -703,6 +732,7 @@ export type AutomationRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  pullNumber?: boolean
   page?: boolean
   feedbackThrough?: boolean
   change?: boolean
@@ -725,6 +755,7 @@ export type AutomationRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  pullNumber?: boolean
   page?: boolean
   feedbackThrough?: boolean
   change?: boolean
@@ -747,6 +778,7 @@ export type AutomationRunSelectScalar = {
   repository?: boolean
   beforeSha?: boolean
   afterSha?: boolean
+  pullNumber?: boolean
   page?: boolean
   feedbackThrough?: boolean
   change?: boolean
@@ -760,7 +792,7 @@ export type AutomationRunSelectScalar = {
   updatedAt?: boolean
 }
 
-export type AutomationRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "automationId" | "dedupeKey" | "trigger" | "repository" | "beforeSha" | "afterSha" | "page" | "feedbackThrough" | "change" | "summary" | "status" | "reason" | "jobId" | "seq" | "prLink" | "createdAt" | "updatedAt", ExtArgs["result"]["automationRun"]>
+export type AutomationRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "automationId" | "dedupeKey" | "trigger" | "repository" | "beforeSha" | "afterSha" | "pullNumber" | "page" | "feedbackThrough" | "change" | "summary" | "status" | "reason" | "jobId" | "seq" | "prLink" | "createdAt" | "updatedAt", ExtArgs["result"]["automationRun"]>
 
 export type $AutomationRunPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AutomationRun"
@@ -774,6 +806,7 @@ export type $AutomationRunPayload<ExtArgs extends runtime.Types.Extensions.Inter
     repository: string | null
     beforeSha: string | null
     afterSha: string | null
+    pullNumber: number | null
     page: string | null
     feedbackThrough: number | null
     change: string | null
@@ -1216,6 +1249,7 @@ export interface AutomationRunFieldRefs {
   readonly repository: Prisma.FieldRef<"AutomationRun", 'String'>
   readonly beforeSha: Prisma.FieldRef<"AutomationRun", 'String'>
   readonly afterSha: Prisma.FieldRef<"AutomationRun", 'String'>
+  readonly pullNumber: Prisma.FieldRef<"AutomationRun", 'Int'>
   readonly page: Prisma.FieldRef<"AutomationRun", 'String'>
   readonly feedbackThrough: Prisma.FieldRef<"AutomationRun", 'Int'>
   readonly change: Prisma.FieldRef<"AutomationRun", 'String'>
