@@ -1,4 +1,4 @@
-import type { InstallationOctokit } from '../github/github-app.js';
+import { statusOf, type InstallationOctokit } from '../github/github-app.js';
 import {
   isPullRequestAutomation,
   matchPullRequest,
@@ -142,16 +142,31 @@ async function reviewOne(params: {
         pageCount: 0,
         findings: null,
       };
-    await completeCheckRun({
-      octokit,
-      repository: pr.repository,
-      checkRunId,
-      ...outcome,
-      offerDraft: outcome.pageCount > 0,
-      completedAt: deps.clock(),
+    const complete = () =>
+      completeCheckRun({
+        octokit,
+        repository: pr.repository,
+        checkRunId,
+        ...outcome,
+        offerDraft: outcome.pageCount > 0,
+        completedAt: deps.clock(),
+      });
+    await complete().catch(async (err: unknown) => {
+      // GitHub refusing the output would leave the check running for good: it is completed saying why instead
+      const status = statusOf(err);
+      if (status === undefined || status < 400 || status >= 500 || status === 429) throw err;
+      outcome = {
+        conclusion: 'neutral',
+        title: 'Docs review could not run',
+        summary: `GitHub refused the review's result (${status}: ${(err as Error).message.split('\n')[0].slice(0, 300)}).`,
+        pageCount: 0,
+        findings: null,
+      };
+      await complete();
     });
     let commented = '';
-    if (current && automation.review.comment && outcome.conclusion !== 'skipped')
+    // the comment speaks of pages found (or of none left); a review that could not run is said on the check only
+    if (current && automation.review.comment && (outcome.pageCount > 0 || outcome.conclusion === 'success'))
       commented = `; ${await upsertReviewComment({
         db: deps.db,
         clock: deps.clock,
@@ -171,6 +186,13 @@ async function reviewOne(params: {
           resolved: outcome.pageCount === 0 && outcome.conclusion === 'success',
           checkUrl: `${deps.github.repositoryUrl(pr.repository)}/runs/${checkRunId}`,
         }),
+      }).catch((err: unknown) => {
+        // the check already says it all; the comment follows at the next push
+        deps.logger.warn(
+          { err, repository: pr.repository, number: pr.number },
+          'could not write the docs review comment',
+        );
+        return `comment not written (${(err as Error)?.message?.split('\n')[0].slice(0, 200)})`;
       })}`;
     await finishReview({
       ...lease,

@@ -148,6 +148,33 @@ describe.each(PROVIDERS)('the Scribe docs check on source pull requests (no mode
     expect((await deliver('synchronize', SOURCE_REPO, pr.number)).outcome).toMatch(/neutral: 1 docs page/);
   });
 
+  it('completes the check saying why when GitHub refuses its result, and still reviews when the comment fails', async () => {
+    const refused = open(SOURCE_REPO, 'refused-output', { 'src/cli.ts': "export const flags = ['--quiet'];\n" });
+    e2e.github.failNext('PATCH', /^\/repos\/acme\/api\/check-runs\/\d+$/, 422, 'Invalid request. summary');
+    const delivery = await deliver('opened', SOURCE_REPO, refused.number);
+    expect(delivery).toMatchObject({
+      status: 'done',
+      outcome: expect.stringMatching(/neutral: Docs review could not run$/),
+    });
+    const head = e2e.github.pullJson(SOURCE_REPO, refused.number).head.sha;
+    const [run] = checks().filter((r) => r.head_sha === head);
+    expect(run).toMatchObject({
+      status: 'completed',
+      conclusion: 'neutral',
+      output: { title: 'Docs review could not run' },
+    });
+    expect(run.output.summary).toContain('GitHub refused the review');
+    // a review that could not run is said on the check only
+    expect(e2e.github.comments.filter((c) => c.repository === SOURCE_REPO && c.number === refused.number)).toEqual([]);
+
+    const uncommented = open(SOURCE_REPO, 'comment-refused', { 'src/cli.ts': "export const flags = ['--quiet'];\n" });
+    e2e.github.failNext('POST', /^\/repos\/acme\/api\/issues\/\d+\/comments$/, 403, 'Resource not accessible');
+    const second = await deliver('opened', SOURCE_REPO, uncommented.number);
+    expect(second.outcome).toMatch(
+      /neutral: 1 docs page may need an update; comment not written \(Resource not accessible/,
+    );
+  });
+
   it('lets an older head commit go: a delivery for a commit the pull request moved past creates no check', async () => {
     const pr = open(SOURCE_REPO, 'two-pushes', { 'src/cli.ts': "export const flags = ['--quiet'];\n" });
     const stale = pullRequestPayload({
