@@ -471,4 +471,48 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       await browser.close();
     }
   });
+
+  it('a merge that arrives while the draft job is still running is applied when its docs pull request opens', async () => {
+    e2e.github.createBranch(SOURCE_REPO, 'merge-early', 'main');
+    e2e.github.commitFiles(SOURCE_REPO, 'merge-early', { 'src/cli.ts': 'export const flags = [];\n' }, 'No flags');
+    const early = e2e.github.openPullRequest(SOURCE_REPO, {
+      head: 'merge-early',
+      title: 'CLI: merged early',
+      user: 'dev-dana',
+    });
+    // the model's first turn takes a while, so the merge lands before the run opens its pull request
+    e2e.anthropic.script(
+      [
+        reply(
+          [edit({ command: 'str_replace', path: 'index.mdx', old_str: '# Acme docs', new_str: '# Acme docs (early)' })],
+          { delayMs: 2_000 },
+        ),
+        final('Early', 'Updated.'),
+      ],
+      forTask('CLI: merged early'),
+    );
+    const asked = await e2e.send(
+      'issue_comment',
+      pullCommentPayload({
+        repository: SOURCE_REPO,
+        installationId: INSTALLATION,
+        number: early.number,
+        login: 'dev-dana',
+        body: '@scribe-docs docs',
+      }),
+    );
+    expect(asked.outcome).toMatch(/review-api: draft run/);
+    e2e.github.closePullRequest(SOURCE_REPO, early.number, true);
+    const merged = await e2e.send('pull_request', pullEvent(early, 'closed'));
+    expect(merged.outcome).toBe('review-api: no docs pull request yet; its run brings it in line when it opens one');
+    const docsPr = await waitFor(
+      () =>
+        docsPulls().find(
+          (p) => p.body.includes(`${SOURCE_REPO}#${early.number}`) && !p.draft && !!p.requestedReviewers?.length,
+        ),
+      'the docs pull request opened and taken out of draft',
+      30_000,
+    );
+    expect(docsPr).toMatchObject({ state: 'open', draft: false, requestedReviewers: ['dev-dana'] });
+  });
 });
