@@ -87,6 +87,11 @@ export type AnalyticsState = Prisma.AnalyticsStateModel
  */
 export type AnalyticsAiMiss = Prisma.AnalyticsAiMissModel
 /**
+ * Model AnalyticsOutbox
+ * 
+ */
+export type AnalyticsOutbox = Prisma.AnalyticsOutboxModel
+/**
  * Model AutomationConfig
  * 
  */
