@@ -1,7 +1,8 @@
 /**
  * The AI-traffic and reader-signal reports' part of bench/analytics.ts: what those reports read besides page views
  * (AI agents' failed requests from a server log, feedback, searches), and p50/p95 of each report over 1/7/30 days.
- * These reports scan the range's stored rows rather than the exports' day sets, so their cost grows with the range.
+ * The AI-traffic reports and `agents` read the agent rollup beside the day sets; misses, feedback and searches scan
+ * the range's stored rows, so their cost grows with the range.
  */
 const DAY = 86_400_000;
 const DAYS = 30;
@@ -15,6 +16,7 @@ export const REPORTS = [
   { name: 'ai/purposes (CSV)', path: 'ai/purposes', query: '&format=csv' },
   { name: 'ai/agent-pages', path: 'ai/agent-pages', query: '' },
   { name: 'ai/referrals', path: 'ai/referrals', query: '' },
+  { name: 'agents', path: 'agents', query: '' },
   { name: 'ai/misses', path: 'ai/misses', query: '' },
   { name: 'feedback', path: 'feedback', query: '' },
   { name: 'feedback/by-page', path: 'feedback/by-page', query: '' },
@@ -198,7 +200,7 @@ const pct = (xs: number[], p: number) =>
 function rowsOf(body: string, csv: boolean): number {
   if (csv) return body.split('\r\n').length - 2;
   const out = JSON.parse(body) as Record<string, unknown>;
-  const list = out.pages ?? out.rows ?? out.feedback ?? out.searches;
+  const list = out.pages ?? out.rows ?? out.feedback ?? out.searches ?? out.agents;
   return Array.isArray(list) ? list.length : -1;
 }
 

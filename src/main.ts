@@ -169,7 +169,10 @@ type Jobs = ReturnType<typeof startJobs>;
 /** Analytics keeps its own connection to the same database, for hot paths Prisma's per-query cost would dominate. */
 function openAnalytics(base: Base): Analytics {
   const { config, secret, logger, clock } = base;
-  return new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
+  const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
+  // rollups added by an upgrade catch up after start-up; their reports read raw events until then
+  void analytics.startBackfill();
+  return analytics;
 }
 
 /**

@@ -19,7 +19,7 @@ import { recordAiMisses, type Miss } from './ingest/record-ai-misses.js';
 import { storePageViews } from './ingest/store-page-views.js';
 import { AgentRanges } from './ingest/verify-agent.js';
 import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
-import { aiAgents, type AgentCounts } from './reports/ai-agents.js';
+import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
 import { purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
@@ -28,6 +28,7 @@ import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
 import { exportPage, type Page } from './reports/export-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
+import type { RebuildProgress } from './store/rebuild-derived.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -47,6 +48,8 @@ export class Analytics {
   /** operators' published ranges, to tell real AI agents from spoofed user agents */
   readonly ranges: AgentRanges;
   private folding: Promise<unknown> = Promise.resolve();
+  private backfilling: Promise<unknown> = Promise.resolve();
+  private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -67,18 +70,21 @@ export class Analytics {
   }
 
   /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
-  aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
-    return purposeSplit({ store: this.store, projectId, range });
+  async aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
+    await this.fold();
+    return purposeSplit({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** Which pages each AI agent (or operator) reads. */
-  aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
-    return agentPages({ store: this.store, projectId, range, by });
+  async aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
+    await this.fold();
+    return agentPages({ store: this.store, cache: this.cache, projectId, range, by });
   }
 
   /** Humans an AI assistant sent, per assistant and per page. */
-  aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
-    return aiReferrals({ store: this.store, projectId, range });
+  async aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
+    await this.fold();
+    return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** AI requests answered 404, 410 or 5xx, from imported logs. */
@@ -169,6 +175,40 @@ export class Analytics {
     return run;
   }
 
+  /**
+   * Catches rollups added since the stored events were folded up with the fold, in the background, a chunk per
+   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. The
+   * promise settles (never rejects: a failure is logged) once every rollup is caught up or the service closes.
+   */
+  startBackfill(): Promise<void> {
+    const { logger } = this.params;
+    const run = this.store
+      .catchUpRollups({ stop: () => this.closing })
+      .then((events) => {
+        if (events) logger.info({ events }, 'analytics rollups caught up with the stored events');
+      })
+      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'));
+    this.backfilling = run;
+    return run;
+  }
+
+  /** Brings every rollup up to the fold now (the CLI, and tests), reporting the event id reached. */
+  catchUpRollups(onProgress?: (reached: number, target: number) => void): Promise<number> {
+    return this.store.catchUpRollups({ onProgress });
+  }
+
+  /**
+   * Clears a project's (or every project's) derived rows and derives them again from its raw events; the project's
+   * reports answer from raw events meanwhile (see store/rebuild-derived.ts).
+   */
+  async rebuild(options: { projectId?: string; onProgress?: (p: RebuildProgress) => void } = {}) {
+    await this.fold();
+    const result = await this.store.rebuild(options);
+    await this.fold();
+    await this.store.catchUpRollups();
+    return result;
+  }
+
   private scheduleFold(): void {
     if (this.foldTimer || this.params.autoFold === false) return;
     this.foldTimer = setTimeout(() => {
@@ -196,13 +236,16 @@ export class Analytics {
     return dailyVisitors({ store: this.store, cache: this.cache, projectId, range });
   }
 
-  /** AI traffic by agent over the range, most visitors first (from the raw page views, which keep the agent name). */
-  aiAgents(projectId: string, range: TimeRange): Promise<AgentCounts[]> {
-    return aiAgents({ store: this.store, projectId, range });
+  /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
+  async aiAgents(projectId: string, range: TimeRange): Promise<AgentsReport> {
+    await this.fold();
+    return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     clearTimeout(this.foldTimer);
+    await this.backfilling;
     await this.folding;
     await this.store.close();
   }

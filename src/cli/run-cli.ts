@@ -9,6 +9,7 @@ import { projectCommands } from './project-commands.js';
 import { keyCommands } from './key-commands.js';
 import { JobCommandFailed, jobCommands } from './job-commands.js';
 import { logsCommands } from './logs-import.js';
+import { analyticsCommands } from './analytics-rebuild.js';
 import { automationCommands } from './automation-commands.js';
 
 /** Every operator command, by "group name". Add a module's commands here. */
@@ -25,6 +26,7 @@ export const commands: Record<string, Command> = {
   ...jobCommands,
   ...automationCommands,
   ...logsCommands,
+  ...analyticsCommands,
 };
 
 function usage(): string {

@@ -63,6 +63,21 @@ export type AnalyticsState = Prisma.AnalyticsStateModel
  */
 export type AnalyticsAiMiss = Prisma.AnalyticsAiMissModel
 /**
+ * Model AnalyticsAgentDaySet
+ * 
+ */
+export type AnalyticsAgentDaySet = Prisma.AnalyticsAgentDaySetModel
+/**
+ * Model AnalyticsAgentDayViews
+ * 
+ */
+export type AnalyticsAgentDayViews = Prisma.AnalyticsAgentDayViewsModel
+/**
+ * Model AnalyticsDayAiMisses
+ * 
+ */
+export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
+/**
  * Model AnalyticsOutbox
  * 
  */
@@ -137,3 +152,18 @@ export type AnalyticsFeedbackChange = Prisma.AnalyticsFeedbackChangeModel
  * 
  */
 export type AnalyticsSearch = Prisma.AnalyticsSearchModel
+/**
+ * Model AnalyticsDayFeedback
+ * 
+ */
+export type AnalyticsDayFeedback = Prisma.AnalyticsDayFeedbackModel
+/**
+ * Model AnalyticsDaySearches
+ * 
+ */
+export type AnalyticsDaySearches = Prisma.AnalyticsDaySearchesModel
+/**
+ * Model AnalyticsDaySearchClicks
+ * 
+ */
+export type AnalyticsDaySearchClicks = Prisma.AnalyticsDaySearchClicksModel

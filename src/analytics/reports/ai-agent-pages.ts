@@ -1,7 +1,11 @@
 import type { TimeRange } from '../../calendar.js';
 import { operatorOf } from '../ingest/classify-user-agent.js';
+import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
+import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
 
 export interface AgentPage {
   /** the agent's name, or with `by: 'operator'` the operator's */
@@ -12,31 +16,45 @@ export interface AgentPage {
 }
 
 /**
- * Which pages each AI agent (or each operator, summing its agents) reads, with views and distinct visitors; most
- * views first, then agent and path ascending. Every row is returned; callers page through them.
+ * Which pages each AI agent (or each operator) reads, with views and distinct visitors — an operator's visitors are
+ * the union of its agents' (one visitor id seen with two of its agents counts once); most views first, then agent
+ * and path ascending. Every row is returned; callers page through them.
  */
 export async function agentPages(params: {
-  store: Pick<AnalyticsStore, 'agentPageRows' | 'paths'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'paths'>;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
   by: 'agent' | 'operator';
 }): Promise<AgentPage[]> {
-  const { store, projectId, range, by } = params;
-  const rows = await store.agentPageRows(projectId, range);
-  const paths = await store.paths(projectId, new Set(rows.map((r) => Number(r.pageId))).values());
-  const merged = new Map<string, AgentPage>();
-  for (const r of rows) {
-    const name = r.agent ?? 'unknown';
-    const agent = by === 'operator' ? operatorOf(name) : name;
-    const path = paths.get(Number(r.pageId)) ?? `#${r.pageId}`;
-    const key = `${agent}\0${path}`;
-    const row = merged.get(key) ?? { agent, path, views: 0, visitors: 0 };
-    row.views += Number(r.views);
-    // an operator's agents are distinct visitors (an AI visitor is one address with one agent)
-    row.visitors += Number(r.visitors);
-    merged.set(key, row);
-  }
-  return [...merged.values()].sort(
+  const { store, projectId, by } = params;
+  const counted = await withAgentCells(params, (cells) => {
+    const groups = new Map<string, CellData<Bitmap[]>[]>();
+    for (const data of cells) {
+      if (data.cell.kind !== KIND.ai) continue;
+      const name = data.cell.agent || 'unknown';
+      const group = by === 'operator' ? operatorOf(name) : name;
+      groups.set(group, [...(groups.get(group) ?? []), data]);
+    }
+    return [...groups].map(([agent, group]) => ({
+      agent,
+      views: viewsByPage(group),
+      visitors: distinctByPage(group),
+    }));
+  });
+  const pageIds = new Set(counted.flatMap((c) => [...c.views.keys()]));
+  const paths = await store.paths(projectId, pageIds);
+  const rows = counted.flatMap(({ agent, views, visitors }) =>
+    [...views]
+      .filter(([page]) => page !== SITE_PAGE)
+      .map(([page, n]) => ({
+        agent,
+        path: paths.get(page) ?? `#${page}`,
+        views: n,
+        visitors: visitors.get(page) ?? 0,
+      })),
+  );
+  return rows.sort(
     (a, b) => b.views - a.views || compareCodePoints(a.agent, b.agent) || compareCodePoints(a.path, b.path),
   );
 }

@@ -1,8 +1,12 @@
 import type { TimeRange } from '../../calendar.js';
 import { aiKindOf } from '../ingest/classify-user-agent.js';
-import { KIND } from '../store/day-sets.js';
+import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
+import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
+import { countVisitors, type Counts } from './visitors.js';
 
 /** What an AI agent reads for, by its kind in the agent list (src/analytics/ingest/ai-user-agents/ai-agents.json). */
 export type Purpose = 'searchIndex' | 'training' | 'assistant' | 'agent' | 'other';
@@ -26,7 +30,8 @@ export interface PurposeCounts {
   totalViews: number;
   /**
    * AI user agents from outside their operator's published ranges (spoofed): stored as bots, so in none of the
-   * other columns; always 0 under `visitors` (bots have no visitor identity)
+   * other columns; under `visitors`, the distinct visitor ids among them (0 for views stored before spoofed views
+   * were given one)
    */
   unverifiedAiViews: number;
 }
@@ -37,65 +42,87 @@ export interface PurposeSplit {
   pages: { path: string; views: PurposeCounts; visitors: PurposeCounts }[];
 }
 
-const zero = (): PurposeCounts => ({
-  humanViews: 0,
-  aiViews: 0,
-  searchIndexViews: 0,
-  trainingViews: 0,
-  assistantViews: 0,
-  agentViews: 0,
-  otherAiViews: 0,
-  totalViews: 0,
-  unverifiedAiViews: 0,
-});
+type Group = 'human' | 'ai' | 'searchIndex' | 'training' | 'assistant' | 'agent' | 'otherAi' | 'unverifiedAi';
+const GROUPS: Group[] = ['human', 'ai', 'searchIndex', 'training', 'assistant', 'agent', 'otherAi', 'unverifiedAi'];
+/** Columns whose visitors come from the day sets (as in the export), not from unions of agent cells. */
+const VIEWS_ONLY = new Set<Group>(['human', 'ai']);
 
-function add(counts: PurposeCounts, kind: number, agent: string | null, n: number): void {
-  if (kind === KIND.bot) {
-    counts.unverifiedAiViews += n;
-    return;
-  }
-  counts.totalViews += n;
-  if (kind === KIND.human) {
-    counts.humanViews += n;
-    return;
-  }
-  counts.aiViews += n;
-  const purpose = purposeOf(agent);
-  if (purpose === 'searchIndex') counts.searchIndexViews += n;
-  else if (purpose === 'training') counts.trainingViews += n;
-  else {
-    counts.otherAiViews += n;
-    if (purpose === 'assistant') counts.assistantViews += n;
-    if (purpose === 'agent') counts.agentViews += n;
-  }
+/** The purpose columns an agent cell counts in (views add up across them; visitors are unions per column). */
+function groupsOf(kind: number, agent: string): Group[] {
+  if (kind === KIND.bot) return ['unverifiedAi'];
+  if (kind === KIND.human) return ['human'];
+  const purpose = purposeOf(agent || null);
+  if (purpose === 'searchIndex' || purpose === 'training') return ['ai', purpose];
+  return purpose === 'other' ? ['ai', 'otherAi'] : ['ai', purpose, 'otherAi'];
+}
+
+/** Views and distinct visitors per page (page 0: the site) of each purpose column, from the agent cells. */
+function countGroups(cells: CellData<Bitmap[]>[]) {
+  const members = new Map<Group, CellData<Bitmap[]>[]>(GROUPS.map((g) => [g, []]));
+  for (const data of cells) for (const g of groupsOf(data.cell.kind, data.cell.agent)) members.get(g)!.push(data);
+  return new Map(
+    GROUPS.map((g) => {
+      const list = members.get(g)!;
+      return [g, { views: viewsByPage(list), visitors: VIEWS_ONLY.has(g) ? new Map() : distinctByPage(list) }];
+    }),
+  );
 }
 
 /**
- * Views and distinct visitors by purpose, per page and site-wide. An AI visitor is a client address with one agent,
- * so visitors of different agents are distinct and add up; a human counts once per page and once site-wide.
+ * Views and distinct visitors by purpose, per page and site-wide. Every visitors figure is a distinct count over
+ * its whole cell: `totalViews` is the visitors export's `total` (a visitor id seen as a browser and as an AI agent
+ * counts once), `aiViews` its `ai` (a visitor id used by two agents counts once), and each purpose column the union
+ * of its agents. Human, AI and total visitors come from the day sets (as in the export), everything else from the
+ * agent rollup; both answer whole days from derived data and partial-day edges from raw events.
  */
 export async function purposeSplit(params: {
-  store: Pick<AnalyticsStore, 'purposeRows' | 'paths'>;
+  store: AnalyticsStore;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<PurposeSplit> {
-  const { store, projectId, range } = params;
-  const { byPage, site } = await store.purposeRows(projectId, range);
-  const totals = { views: zero(), visitors: zero() };
-  for (const r of site) {
-    add(totals.views, Number(r.kind), r.agent, Number(r.views));
-    add(totals.visitors, Number(r.kind), r.agent, Number(r.visitors));
+  const { store, projectId } = params;
+  const [visitors, groups] = await Promise.all([countVisitors(params), withAgentCells(params, countGroups)]);
+  const g = (group: Group) => groups.get(group)!;
+  const [human, ai, searchIndex, training, assistant, agent, otherAi, unverifiedAi] = GROUPS.map(g);
+  const at = (figures: Map<number, number>, page: number) => figures.get(page) ?? 0;
+  const counts = (page: number, views: (figures: Map<number, number>) => number, people: Counts | undefined) => ({
+    views: {
+      humanViews: views(human.views),
+      aiViews: views(ai.views),
+      searchIndexViews: views(searchIndex.views),
+      trainingViews: views(training.views),
+      assistantViews: views(assistant.views),
+      agentViews: views(agent.views),
+      otherAiViews: views(otherAi.views),
+      totalViews: views(human.views) + views(ai.views),
+      unverifiedAiViews: views(unverifiedAi.views),
+    },
+    visitors: {
+      humanViews: people?.human ?? 0,
+      aiViews: people?.ai ?? 0,
+      searchIndexViews: at(searchIndex.visitors, page),
+      trainingViews: at(training.visitors, page),
+      assistantViews: at(assistant.visitors, page),
+      agentViews: at(agent.visitors, page),
+      otherAiViews: at(otherAi.visitors, page),
+      totalViews: people?.total ?? 0,
+      unverifiedAiViews: at(unverifiedAi.visitors, page),
+    },
+  });
+  const pageIds = new Set([...human.views.keys(), ...ai.views.keys(), ...unverifiedAi.views.keys()]);
+  const paths = await store.paths(projectId, pageIds);
+  const rows = [];
+  for (const id of pageIds) {
+    const figures = counts(id, (views) => at(views, id), visitors.pages.get(id));
+    rows.push({ path: paths.get(id) ?? `#${id}`, ...figures });
   }
-  const pages = new Map<number, { views: PurposeCounts; visitors: PurposeCounts }>();
-  for (const r of byPage) {
-    const id = Number(r.pageId);
-    let page = pages.get(id);
-    if (!page) pages.set(id, (page = { views: zero(), visitors: zero() }));
-    add(page.views, Number(r.kind), r.agent, Number(r.views));
-    add(page.visitors, Number(r.kind), r.agent, Number(r.visitors));
-  }
-  const paths = await store.paths(projectId, pages.keys());
-  const rows = [...pages].map(([id, c]) => ({ path: paths.get(id) ?? `#${id}`, ...c }));
   rows.sort((a, b) => b.views.totalViews - a.views.totalViews || compareCodePoints(a.path, b.path));
-  return { totals, pages: rows };
+  return { totals: counts(SITE_PAGE, (views) => sum(views.values()), visitors.totals), pages: rows };
+}
+
+function sum(values: Iterable<number>): number {
+  let total = 0;
+  for (const n of values) total += n;
+  return total;
 }

@@ -1,6 +1,10 @@
 import type { TimeRange } from '../../calendar.js';
+import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
+import { isPlainHuman } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { distinctByPage, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
 
 export interface Referrals {
   /** per assistant: human views and distinct human visitors it sent */
@@ -11,24 +15,36 @@ export interface Referrals {
 
 /** Humans who arrived from an AI assistant (by referrer or `utm_source`), per assistant and per page. */
 export async function aiReferrals(params: {
-  store: Pick<AnalyticsStore, 'referralRows' | 'paths'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'paths'>;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<Referrals> {
-  const { store, projectId, range } = params;
-  const { byAssistant, byPage } = await store.referralRows(projectId, range);
-  const name = (agent: string) => agent.replace(/^via /, '');
-  const paths = await store.paths(projectId, new Set(byPage.map((r) => Number(r.pageId))).values());
-  const assistants = byAssistant
-    .map((r) => ({ assistant: name(r.agent), views: Number(r.views), visitors: Number(r.visitors) }))
+  const { store, projectId } = params;
+  const counted = await withAgentCells(params, (cells) =>
+    cells
+      .filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell))
+      .map((data) => ({
+        assistant: data.cell.agent.replace(/^via /, ''),
+        views: totalViews([data]),
+        visitors: siteDistinct([data]),
+        pageViews: data.views,
+        pageVisitors: distinctByPage([data]),
+      })),
+  );
+  const paths = await store.paths(projectId, new Set(counted.flatMap((c) => [...c.pageViews.keys()])));
+  const assistants = counted
+    .map(({ assistant, views, visitors }) => ({ assistant, views, visitors }))
     .sort((a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant));
-  const pages = byPage
-    .map((r) => ({
-      assistant: name(r.agent),
-      path: paths.get(Number(r.pageId)) ?? `#${r.pageId}`,
-      views: Number(r.views),
-      visitors: Number(r.visitors),
-    }))
+  const pages = counted
+    .flatMap(({ assistant, pageViews, pageVisitors }) =>
+      [...pageViews].map(([page, views]) => ({
+        assistant,
+        path: paths.get(page) ?? `#${page}`,
+        views,
+        visitors: pageVisitors.get(page) ?? 0,
+      })),
+    )
     .sort(
       (a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant) || compareCodePoints(a.path, b.path),
     );

@@ -1,4 +1,5 @@
-import { DAY_MS, type TimeRange } from '../../calendar.js';
+import type { TimeRange } from '../../calendar.js';
+import { splitRange } from '../store/split-range.js';
 import { KIND, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { StoredDay } from '../store/read-days.js';
@@ -9,16 +10,7 @@ import type { DayCache } from '../store/day-cache.js';
  * segments of them — and the raw events of its partial-day edges.
  */
 
-/** Whole days inside the range, and the partial-day edges that must be read from raw events. */
-export function splitRange({ from, to }: TimeRange): { days: [number, number] | null; edges: TimeRange[] } {
-  const firstDay = Math.ceil(from / DAY_MS);
-  const endDay = Math.floor(to / DAY_MS);
-  if (firstDay >= endDay) return { days: null, edges: [{ from, to }] };
-  const edges: TimeRange[] = [];
-  if (from < firstDay * DAY_MS) edges.push({ from, to: firstDay * DAY_MS });
-  if (to > endDay * DAY_MS) edges.push({ from: endDay * DAY_MS, to });
-  return { days: [firstDay, endDay], edges };
-}
+export { splitRange };
 
 export interface Sources {
   /** day sets, or unions of several days' sets, covering the whole days of the range */
@@ -123,7 +115,9 @@ export async function gather(
   segmented: boolean,
 ): Promise<Sources> {
   const { store, projectId, range } = params;
-  const { days, edges } = splitRange(range);
+  // while a rebuild re-derives the project's day sets, the whole range is read from raw events
+  const ready = await store.derivedReady(projectId);
+  const { days, edges } = ready ? splitRange(range) : { days: null, edges: [range] };
   const segments: StoredDay[] = [];
   if (days) {
     const ctx: Context = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };

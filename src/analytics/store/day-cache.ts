@@ -7,12 +7,13 @@ import type { StoredDay } from './read-days.js';
  * byte budget.
  */
 export class DayCache {
-  private entries = new Map<string, { version: string; data: StoredDay }>();
+  private entries = new Map<string, { version: string; data: { bytes: number } }>();
   private bytes = 0;
 
   constructor(private readonly budgetBytes: number) {}
 
-  get(key: string, version: string): StoredDay | undefined {
+  /** Entries of other shapes (e.g. the agent rollup's cells) live under their own key prefixes. */
+  get<T extends { bytes: number } = StoredDay>(key: string, version: string): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
@@ -21,10 +22,10 @@ export class DayCache {
       return undefined;
     }
     this.entries.set(key, entry);
-    return entry.data;
+    return entry.data as T;
   }
 
-  set(key: string, version: string, data: StoredDay): void {
+  set(key: string, version: string, data: { bytes: number }): void {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);

@@ -1,11 +1,14 @@
 import type { TimeRange } from '../../calendar.js';
 import type { Sql } from './sql.js';
 import { Dictionaries } from './dictionaries.js';
-import { foldEvents } from './fold-events.js';
+import { catchUpRollups, foldEvents } from './fold-events.js';
+import { derivedReady } from './rollups/rollup-marks.js';
+import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDay, type StoredDay } from './read-days.js';
-import { agentCounts, rawEvents } from './read-events.js';
-import { agentPageRows, purposeRows, referralRows } from './ai-traffic-queries.js';
+import { rawEvents } from './read-events.js';
+import { agentEdgeEvents } from './ai-traffic-queries.js';
+import { loadAgentDays } from './rollups/agent-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
 
 /**
@@ -30,6 +33,24 @@ export class AnalyticsStore {
     return foldEvents(this.sql);
   }
 
+  /**
+   * Brings rollups added since the events were folded up to the fold, a chunk per transaction; `stop` is asked
+   * between chunks. Returns how many events it read.
+   */
+  catchUpRollups(options: { stop?: () => boolean; onProgress?: (reached: number, target: number) => void } = {}) {
+    return catchUpRollups(this.sql, options);
+  }
+
+  /** Whether the project's reports may read derived rows (and these rollups): see rollup-marks.ts. */
+  derivedReady(projectId: string, rollups?: string[]): Promise<boolean> {
+    return derivedReady(this.sql, { projectId, rollups });
+  }
+
+  /** Clears and re-derives a project's (or every project's) derived rows from raw ones: see rebuild-derived.ts. */
+  rebuild(options: { projectId?: string; onProgress?: (p: RebuildProgress) => void } = {}) {
+    return rebuildDerived(this.sql, options);
+  }
+
   /** Generation of each day that has data in [fromDay, toDay). */
   dayGenerations(projectId: string, fromDay: number, toDay: number): Promise<Map<number, number>> {
     return dayGenerations(this.sql, { projectId, fromDay, toDay });
@@ -44,29 +65,23 @@ export class AnalyticsStore {
     return rawEvents(this.sql, { projectId, range });
   }
 
-  /** AI page views in the range by agent name (null when unnamed): distinct visitors and views. */
-  agentCounts(projectId: string, range: TimeRange) {
-    return agentCounts(this.sql, { projectId, range });
+  /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
+  agentDays(projectId: string, fromDay: number, toDay: number) {
+    return loadAgentDays(this.sql, { projectId, fromDay, toDay });
   }
 
-  purposeRows(projectId: string, range: TimeRange) {
-    return purposeRows(this.sql, { projectId, range });
-  }
-
-  agentPageRows(projectId: string, range: TimeRange) {
-    return agentPageRows(this.sql, { projectId, range });
-  }
-
-  referralRows(projectId: string, range: TimeRange) {
-    return referralRows(this.sql, { projectId, range });
+  /** Raw page views of the range that count in the agent rollup's cells, for the partial days at a range's edges. */
+  agentEdgeEvents(projectId: string, range: TimeRange) {
+    return agentEdgeEvents(this.sql, { projectId, range });
   }
 
   insertAiMisses(projectId: string, misses: StoredMiss[]): Promise<number> {
     return insertAiMisses(this.sql, { projectId, misses });
   }
 
-  aiMissCounts(projectId: string, range: TimeRange) {
-    return aiMissCounts(this.sql, { projectId, range });
+  async aiMissCounts(projectId: string, range: TimeRange) {
+    const raw = !(await this.derivedReady(projectId));
+    return aiMissCounts(this.sql, { projectId, range, raw });
   }
 
   /** Paths of the given page ids. */

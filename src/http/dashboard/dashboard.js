@@ -91,7 +91,18 @@
     $('pages-next').disabled = !page.hasMore;
     fillTable(
       $('agents').tBodies[0],
-      agents.agents.map((a) => [cell(a.agent), cell(a.kind), cell(num(a.visitors), 'num'), cell(num(a.views), 'num')]),
+      agents.agents.map((a) => [
+        cell(a.agent),
+        cell(a.kind),
+        cell(num(a.visitors), 'num'),
+        cell(num(a.verifiedVisitors), 'num'),
+        cell(num(a.unverifiableVisitors), 'num'),
+        cell(num(a.views), 'num'),
+      ]),
+    );
+    fillTable(
+      $('spoofed').tBodies[0],
+      agents.spoofed.map((a) => [cell(a.agent), cell(num(a.visitors), 'num'), cell(num(a.views), 'num')]),
     );
     drawChart(daily.days);
     await loadSignals(range);

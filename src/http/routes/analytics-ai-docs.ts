@@ -38,7 +38,7 @@ export const analyticsAiOperations: OperationDoc[] = [
     path: '/v1/analytics/{projectId}/ai/agent-pages',
     operationId: 'getAiAgentPages',
     summary: 'Which pages each AI agent (or operator) reads (Scribe addition)',
-    description: `${RANGE} Rows are ordered by views descending, then agent and path.`,
+    description: `${RANGE} Rows are ordered by views descending, then agent and path. With \`by=operator\` an operator's views add up and its visitors are the union of its agents' visitors.`,
     tag: 'Analytics',
     auth: 'read',
     pathParams: ProjectPath,

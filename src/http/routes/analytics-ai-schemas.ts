@@ -13,12 +13,14 @@ export const PurposeCountsSchema = z.object({
   otherAiViews: count.describe('assistants, agents and unidentified AI agents'),
   totalViews: count.describe('humanViews + aiViews'),
   unverifiedAiViews: count.describe(
-    "AI user agents from outside their operator's published ranges (spoofed), counted in no other column; 0 under visitors",
+    "AI user agents from outside their operator's published ranges (spoofed), counted in no other column; under visitors, the distinct visitor ids among them (0 for views stored before spoofed views were given one)",
   ),
 });
 const Split = z.object({
   views: PurposeCountsSchema,
-  visitors: PurposeCountsSchema.describe('The same columns counting distinct visitors'),
+  visitors: PurposeCountsSchema.describe(
+    'The same columns counting distinct visitors over each whole column (a visitor id seen as a browser and as an AI agent counts once in totalViews; one used by two agents once in aiViews); humanViews, aiViews and totalViews equal the visitors export',
+  ),
 });
 export const PurposesResponse = z.object({
   totals: Split,

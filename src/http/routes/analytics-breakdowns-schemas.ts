@@ -10,8 +10,31 @@ export const AgentsResponse = z.object({
     z.object({
       agent: z.string(),
       kind: z.enum(['crawler', 'search', 'assistant', 'agent', 'unknown']),
-      visitors: z.number().int(),
+      visitors: z.number().int().describe('distinct visitors of the agent over the range'),
+      verifiedVisitors: z
+        .number()
+        .int()
+        .describe(
+          "visitors seen at least once in the range from inside a fresh authoritative list of the agent's operator (or confirmed by forward-confirmed reverse DNS)",
+        ),
+      unverifiableVisitors: z
+        .number()
+        .int()
+        .describe(
+          'the other visitors (never verified in the range: the operator publishes no usable list, or the list is stale); verifiedVisitors + unverifiableVisitors = visitors',
+        ),
       views: z.number().int(),
     }),
   ),
+  spoofed: z
+    .array(
+      z.object({
+        agent: z.string().describe('the AI agent the user agent claimed to be'),
+        visitors: z.number().int(),
+        views: z.number().int(),
+      }),
+    )
+    .describe(
+      "AI user agents from outside their operator's fresh published ranges (spoofed): counted neither as AI nor as human; most visitors first",
+    ),
 });

@@ -26,7 +26,7 @@ export const analyticsBreakdownRoutes =
     });
     router.get('/v1/analytics/:projectId/agents', auth, async (req, res) => {
       const { range } = exportParams(req, ctx.clock());
-      const agents = await analytics.aiAgents(authenticatedProject(res).id, range);
-      res.json({ agents } satisfies z.input<typeof AgentsResponse>);
+      const { agents, spoofed } = await analytics.aiAgents(authenticatedProject(res).id, range);
+      res.json({ agents, spoofed } satisfies z.input<typeof AgentsResponse>);
     });
   };

@@ -62,7 +62,7 @@ export const analyticsOperations: OperationDoc[] = [
     operationId: 'getAiAgents',
     summary: 'AI traffic by agent and kind (Scribe addition)',
     description:
-      'Distinct AI visitors (client address + agent) and page views per AI agent, most visitors first. Same date rules as the export; `limit`/`offset` are accepted and ignored.',
+      "Distinct visitors and page views per AI agent, most visitors first, with `verifiedVisitors` (seen at least once in the range from inside a fresh authoritative list of the agent's operator, or confirmed by reverse DNS) and `unverifiableVisitors` (the others): a visitor seen both ways is verified, so the two add up to `visitors`. `spoofed` lists AI user agents from outside their operator's ranges, by the agent they claimed; they are counted in no other figure. Every visitors figure is a distinct count over its whole cell. Same date rules as the export; `limit`/`offset` are accepted and ignored.",
     tag: 'Analytics',
     auth: 'read',
     pathParams: ProjectPath,

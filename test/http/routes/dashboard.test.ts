@@ -119,13 +119,34 @@ describe('the dashboard in a real browser', () => {
     expect(rows).toEqual(visitors.visitors.map((r) => [r.path, String(r.human), String(r.ai), String(r.total)]));
     expect(rows[0]).toEqual(['/page-00', '2', '2', '4']);
 
-    const agents = await api<{ agents: { agent: string; kind: string; visitors: number; views: number }[] }>(
-      `/v1/analytics/${projectId}/agents?${range}`,
-    );
+    const agents = await api<{
+      agents: {
+        agent: string;
+        kind: string;
+        visitors: number;
+        verifiedVisitors: number;
+        unverifiableVisitors: number;
+        views: number;
+      }[];
+      spoofed: { agent: string; visitors: number; views: number }[];
+    }>(`/v1/analytics/${projectId}/agents?${range}`);
     const agentRows = await page.$$eval('#agents tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent)),
     );
-    expect(agentRows).toEqual(agents.agents.map((a) => [a.agent, a.kind, String(a.visitors), String(a.views)]));
+    expect(agentRows).toEqual(
+      agents.agents.map((a) => [
+        a.agent,
+        a.kind,
+        String(a.visitors),
+        String(a.verifiedVisitors),
+        String(a.unverifiableVisitors),
+        String(a.views),
+      ]),
+    );
+    const spoofedRows = await page.$$eval('#spoofed tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td: any) => td.textContent)),
+    );
+    expect(spoofedRows).toEqual(agents.spoofed.map((a) => [a.agent, String(a.visitors), String(a.views)]));
     expect(agentRows.map((r) => r[0])).toEqual(expect.arrayContaining(['GPTBot', 'ClaudeBot']));
 
     const chart = await page.evaluate(() => {

@@ -60,6 +60,9 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
+  AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
+  AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
@@ -74,7 +77,10 @@ export const ModelName = {
   AgentJobEvent: 'AgentJobEvent',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
-  AnalyticsSearch: 'AnalyticsSearch'
+  AnalyticsSearch: 'AnalyticsSearch',
+  AnalyticsDayFeedback: 'AnalyticsDayFeedback',
+  AnalyticsDaySearches: 'AnalyticsDaySearches',
+  AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -183,6 +189,43 @@ export const AnalyticsAiMissScalarFieldEnum = {
 } as const
 
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
+
+
+export const AnalyticsAgentDaySetScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  part: 'part',
+  pairs: 'pairs'
+} as const
+
+export type AnalyticsAgentDaySetScalarFieldEnum = (typeof AnalyticsAgentDaySetScalarFieldEnum)[keyof typeof AnalyticsAgentDaySetScalarFieldEnum]
+
+
+export const AnalyticsAgentDayViewsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  views: 'views'
+} as const
+
+export type AnalyticsAgentDayViewsScalarFieldEnum = (typeof AnalyticsAgentDayViewsScalarFieldEnum)[keyof typeof AnalyticsAgentDayViewsScalarFieldEnum]
+
+
+export const AnalyticsDayAiMissesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  agent: 'agent',
+  status: 'status',
+  count: 'count'
+} as const
+
+export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
 
 
 export const AnalyticsOutboxScalarFieldEnum = {
@@ -430,6 +473,42 @@ export const AnalyticsSearchScalarFieldEnum = {
 } as const
 
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
+
+
+export const AnalyticsDayFeedbackScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  source: 'source',
+  status: 'status',
+  up: 'up',
+  down: 'down',
+  total: 'total'
+} as const
+
+export type AnalyticsDayFeedbackScalarFieldEnum = (typeof AnalyticsDayFeedbackScalarFieldEnum)[keyof typeof AnalyticsDayFeedbackScalarFieldEnum]
+
+
+export const AnalyticsDaySearchesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  query: 'query',
+  hits: 'hits',
+  last: 'last'
+} as const
+
+export type AnalyticsDaySearchesScalarFieldEnum = (typeof AnalyticsDaySearchesScalarFieldEnum)[keyof typeof AnalyticsDaySearchesScalarFieldEnum]
+
+
+export const AnalyticsDaySearchClicksScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  query: 'query',
+  path: 'path',
+  clicks: 'clicks'
+} as const
+
+export type AnalyticsDaySearchClicksScalarFieldEnum = (typeof AnalyticsDaySearchClicksScalarFieldEnum)[keyof typeof AnalyticsDaySearchClicksScalarFieldEnum]
 
 
 export const SortOrder = {

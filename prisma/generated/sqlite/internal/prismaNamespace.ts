@@ -406,6 +406,9 @@ export const ModelName = {
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
+  AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
+  AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
+  AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
@@ -420,7 +423,10 @@ export const ModelName = {
   AgentJobEvent: 'AgentJobEvent',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
-  AnalyticsSearch: 'AnalyticsSearch'
+  AnalyticsSearch: 'AnalyticsSearch',
+  AnalyticsDayFeedback: 'AnalyticsDayFeedback',
+  AnalyticsDaySearches: 'AnalyticsDaySearches',
+  AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -436,7 +442,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1103,6 +1109,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsAiMissCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiMissCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAgentDaySet: {
+      payload: Prisma.$AnalyticsAgentDaySetPayload<ExtArgs>
+      fields: Prisma.AnalyticsAgentDaySetFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAgentDaySetFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAgentDaySetFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAgentDaySetFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAgentDaySetFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAgentDaySetFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAgentDaySetCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAgentDaySetCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAgentDaySetCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAgentDaySetDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAgentDaySetUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAgentDaySetDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAgentDaySetUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAgentDaySetUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAgentDaySetUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDaySetPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAgentDaySetAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAgentDaySet>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAgentDaySetGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDaySetGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAgentDaySetCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDaySetCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAgentDayViews: {
+      payload: Prisma.$AnalyticsAgentDayViewsPayload<ExtArgs>
+      fields: Prisma.AnalyticsAgentDayViewsFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAgentDayViewsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAgentDayViewsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAgentDayViewsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAgentDayViewsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAgentDayViewsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAgentDayViewsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAgentDayViewsCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAgentDayViewsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAgentDayViewsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAgentDayViewsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAgentDayViewsDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAgentDayViewsUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAgentDayViewsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAgentDayViewsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentDayViewsPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAgentDayViewsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAgentDayViews>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAgentDayViewsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDayViewsGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAgentDayViewsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDayViewsCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsDayAiMisses: {
+      payload: Prisma.$AnalyticsDayAiMissesPayload<ExtArgs>
+      fields: Prisma.AnalyticsDayAiMissesFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDayAiMissesFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDayAiMissesFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDayAiMissesFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDayAiMissesFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDayAiMissesFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDayAiMissesCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDayAiMissesCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDayAiMissesCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDayAiMissesDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDayAiMissesUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDayAiMissesDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDayAiMissesUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDayAiMissesUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDayAiMissesUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDayAiMissesAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayAiMisses>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDayAiMissesGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDayAiMissesCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesCountAggregateOutputType> | number
         }
       }
     }
@@ -2216,6 +2444,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    AnalyticsDayFeedback: {
+      payload: Prisma.$AnalyticsDayFeedbackPayload<ExtArgs>
+      fields: Prisma.AnalyticsDayFeedbackFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDayFeedbackFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDayFeedbackFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDayFeedbackFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDayFeedbackFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDayFeedbackFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDayFeedbackCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDayFeedbackCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDayFeedbackCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDayFeedbackDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDayFeedbackUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDayFeedbackDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDayFeedbackUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDayFeedbackUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDayFeedbackUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDayFeedbackAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayFeedback>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDayFeedbackGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayFeedbackGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDayFeedbackCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayFeedbackCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsDaySearches: {
+      payload: Prisma.$AnalyticsDaySearchesPayload<ExtArgs>
+      fields: Prisma.AnalyticsDaySearchesFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDaySearchesFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDaySearchesFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDaySearchesFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDaySearchesFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDaySearchesFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDaySearchesCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDaySearchesCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDaySearchesCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDaySearchesDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDaySearchesUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDaySearchesDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDaySearchesUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDaySearchesUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDaySearchesUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchesPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDaySearchesAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDaySearches>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDaySearchesGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySearchesGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDaySearchesCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySearchesCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsDaySearchClicks: {
+      payload: Prisma.$AnalyticsDaySearchClicksPayload<ExtArgs>
+      fields: Prisma.AnalyticsDaySearchClicksFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsDaySearchClicksFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsDaySearchClicksFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsDaySearchClicksFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsDaySearchClicksFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsDaySearchClicksFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsDaySearchClicksCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsDaySearchClicksCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsDaySearchClicksCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsDaySearchClicksDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsDaySearchClicksUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsDaySearchClicksDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsDaySearchClicksUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsDaySearchClicksUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsDaySearchClicksUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDaySearchClicksPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsDaySearchClicksAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDaySearchClicks>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsDaySearchClicksGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySearchClicksGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsDaySearchClicksCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySearchClicksCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2342,6 +2792,43 @@ export const AnalyticsAiMissScalarFieldEnum = {
 } as const
 
 export type AnalyticsAiMissScalarFieldEnum = (typeof AnalyticsAiMissScalarFieldEnum)[keyof typeof AnalyticsAiMissScalarFieldEnum]
+
+
+export const AnalyticsAgentDaySetScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  part: 'part',
+  pairs: 'pairs'
+} as const
+
+export type AnalyticsAgentDaySetScalarFieldEnum = (typeof AnalyticsAgentDaySetScalarFieldEnum)[keyof typeof AnalyticsAgentDaySetScalarFieldEnum]
+
+
+export const AnalyticsAgentDayViewsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  kind: 'kind',
+  agent: 'agent',
+  verification: 'verification',
+  views: 'views'
+} as const
+
+export type AnalyticsAgentDayViewsScalarFieldEnum = (typeof AnalyticsAgentDayViewsScalarFieldEnum)[keyof typeof AnalyticsAgentDayViewsScalarFieldEnum]
+
+
+export const AnalyticsDayAiMissesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  agent: 'agent',
+  status: 'status',
+  count: 'count'
+} as const
+
+export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
 
 
 export const AnalyticsOutboxScalarFieldEnum = {
@@ -2591,6 +3078,42 @@ export const AnalyticsSearchScalarFieldEnum = {
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
 
 
+export const AnalyticsDayFeedbackScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  path: 'path',
+  source: 'source',
+  status: 'status',
+  up: 'up',
+  down: 'down',
+  total: 'total'
+} as const
+
+export type AnalyticsDayFeedbackScalarFieldEnum = (typeof AnalyticsDayFeedbackScalarFieldEnum)[keyof typeof AnalyticsDayFeedbackScalarFieldEnum]
+
+
+export const AnalyticsDaySearchesScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  query: 'query',
+  hits: 'hits',
+  last: 'last'
+} as const
+
+export type AnalyticsDaySearchesScalarFieldEnum = (typeof AnalyticsDaySearchesScalarFieldEnum)[keyof typeof AnalyticsDaySearchesScalarFieldEnum]
+
+
+export const AnalyticsDaySearchClicksScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  query: 'query',
+  path: 'path',
+  clicks: 'clicks'
+} as const
+
+export type AnalyticsDaySearchClicksScalarFieldEnum = (typeof AnalyticsDaySearchClicksScalarFieldEnum)[keyof typeof AnalyticsDaySearchClicksScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -2821,6 +3344,9 @@ export type GlobalOmitConfig = {
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit
+  analyticsAgentDaySet?: Prisma.AnalyticsAgentDaySetOmit
+  analyticsAgentDayViews?: Prisma.AnalyticsAgentDayViewsOmit
+  analyticsDayAiMisses?: Prisma.AnalyticsDayAiMissesOmit
   analyticsOutbox?: Prisma.AnalyticsOutboxOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
@@ -2836,6 +3362,9 @@ export type GlobalOmitConfig = {
   analyticsFeedback?: Prisma.AnalyticsFeedbackOmit
   analyticsFeedbackChange?: Prisma.AnalyticsFeedbackChangeOmit
   analyticsSearch?: Prisma.AnalyticsSearchOmit
+  analyticsDayFeedback?: Prisma.AnalyticsDayFeedbackOmit
+  analyticsDaySearches?: Prisma.AnalyticsDaySearchesOmit
+  analyticsDaySearchClicks?: Prisma.AnalyticsDaySearchClicksOmit
 }
 
 /* Types for Logging */

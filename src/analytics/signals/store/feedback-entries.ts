@@ -2,6 +2,7 @@ import type { Sql } from '../../store/sql.js';
 import type { FeedbackFilter } from '../feedback-filter.js';
 import type { FeedbackSource, FeedbackStatus } from '../feedback-kinds.js';
 import { recordFeedbackChange } from './feedback-changes.js';
+import { countedFeedback, countFeedbackChange } from './signal-rollups.js';
 import { feedbackWhere } from './feedback-where.js';
 import type { NewFeedback } from './insert-feedback.js';
 import type { ListWindow } from './list-window.js';
@@ -57,12 +58,15 @@ export async function updateFeedbackStatus(
 ): Promise<FeedbackEntry | undefined> {
   const { projectId, id, status } = params;
   await sql.transaction(async (tx) => {
+    const before = await countedFeedback(tx, { projectId, id });
+    if (!before) return;
     await recordFeedbackChange(tx, { projectId, id });
     await tx.run('UPDATE "AnalyticsFeedback" SET "status" = ? WHERE "projectId" = ? AND "id" = ?', [
       status,
       projectId,
       id,
     ]);
+    await countFeedbackChange(tx, { projectId, before, after: { ...before, status } });
   });
   const [row] = await sql.query<Record<string, unknown>>(
     `SELECT ${COLUMNS} FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "id" = ?`,

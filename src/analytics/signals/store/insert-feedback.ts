@@ -1,6 +1,7 @@
 import type { Sql } from '../../store/sql.js';
 import type { FeedbackSource } from '../feedback-kinds.js';
 import { recordFeedbackChange } from './feedback-changes.js';
+import { countedFeedback, countFeedbackChange } from './signal-rollups.js';
 import { type LimitKeys, refuseNewRow, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
 
 export interface NewFeedback {
@@ -46,7 +47,9 @@ export function insertFeedback(
           [projectId, f.key],
         );
         if (existing) {
-          await recordFeedbackChange(tx, { projectId, id: Number(existing.id) });
+          const id = Number(existing.id);
+          const before = (await countedFeedback(tx, { projectId, id })) ?? null;
+          await recordFeedbackChange(tx, { projectId, id });
           await tx.run(
             'UPDATE "AnalyticsFeedback" SET "helpful" = ?, "comment" = COALESCE(?, "comment"), "source" = ? WHERE "id" = ?',
             [
@@ -56,6 +59,8 @@ export function insertFeedback(
               existing.id as number,
             ],
           );
+          const after = (await countedFeedback(tx, { projectId, id })) ?? null;
+          await countFeedbackChange(tx, { projectId, before, after });
           outcomes.push({
             outcome: 'updated',
             id: Number(existing.id),
@@ -90,6 +95,16 @@ export function insertFeedback(
           f.key,
         ],
       );
+      if (inserted) {
+        const after = {
+          ts: f.ts,
+          path: f.path,
+          source: f.source,
+          status: 'pending',
+          helpful: f.helpful === null ? null : Number(f.helpful),
+        };
+        await countFeedbackChange(tx, { projectId, before: null, after });
+      }
       outcomes.push(
         inserted
           ? { outcome: 'stored', id: Number(inserted.id), newComment: f.comment !== null }

@@ -1,4 +1,5 @@
 import type { Sql } from '../../store/sql.js';
+import { countStoredSearches } from './signal-rollups.js';
 import { type LimitKeys, refuseNewRow, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
 
 export interface NewSearch {
@@ -23,6 +24,7 @@ export function insertSearches(
   const { projectId, now, rows, limit } = params;
   return sql.transaction(async (tx) => {
     const outcomes: StoreOutcome[] = [];
+    const stored: NewSearch[] = [];
     for (const s of rows) {
       const refused = await refuseNewRow(tx, { table: 'AnalyticsSearch', projectId, ...s, limit });
       if (refused) {
@@ -35,7 +37,9 @@ export function insertSearches(
         [projectId, s.ts, now, s.query, s.clickedPath, s.visitorHash, s.limitKeys.addressHash, s.key],
       );
       outcomes.push(inserted.length ? 'stored' : 'duplicate');
+      if (inserted.length) stored.push(s);
     }
+    await countStoredSearches(tx, { projectId, rows: stored });
     return outcomes;
   });
 }

@@ -15,6 +15,8 @@ export interface FoldedEvent {
   agent: string | null;
   /** VERIFICATION for AI views, else null */
   verification: number | null;
+  /** origin and path, without query; null when none */
+  referrer: string | null;
 }
 
 /**
@@ -25,6 +27,10 @@ export interface Rollup {
   name: string;
   /** the derived tables it owns; each has a "projectId" column (a rebuild clears a project's rows from them) */
   tables: string[];
-  /** adds a chunk of events (any project, any day, in id order) */
+  /**
+   * adds a chunk of events (any project, any day; in id order within a chunk). Must be additive: a rebuild clears a
+   * project's rows and adds its old events again while the fold goes on adding newer ones, so chunks of one project
+   * may arrive out of id order
+   */
   add(tx: Sql, events: FoldedEvent[]): Promise<void>;
 }

@@ -77,6 +77,10 @@ describe.each(PROVIDERS)('a spoofed AI user agent on %s', (provider) => {
     expect((await get('visitors')).totals).toEqual({ human: 0, ai: 2, total: 2 });
     const { totals } = await get('ai/purposes');
     expect(totals.views).toMatchObject({ aiViews: 2, trainingViews: 2, totalViews: 2, unverifiedAiViews: 2 });
-    expect((await get('agents')).agents.map((a: any) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot']);
+    const agents = await get('agents');
+    expect(agents.agents.map((a: any) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot']);
+    for (const a of agents.agents) expect(a.verifiedVisitors + a.unverifiableVisitors).toBe(a.visitors);
+    // the spoofed views, by the agent they claimed
+    expect(agents.spoofed).toEqual([expect.objectContaining({ agent: 'GPTBot', views: 2 })]);
   });
 });

@@ -68,8 +68,15 @@ describe.each(PROVIDERS)('raw Markdown reads on %s', (provider) => {
     ]);
     expect((await get<{ totals: object }>('views')).totals).toEqual({ human: 1, ai: 5, total: 6 });
     expect((await get<{ agents: object[] }>('agents')).agents).toEqual([
-      { agent: 'unidentified agent', kind: 'unknown', visitors: 3, views: 4 },
-      { agent: 'GPTBot', kind: 'crawler', visitors: 1, views: 1 },
+      {
+        agent: 'unidentified agent',
+        kind: 'unknown',
+        visitors: 3,
+        verifiedVisitors: 0,
+        unverifiableVisitors: 3,
+        views: 4,
+      },
+      { agent: 'GPTBot', kind: 'crawler', visitors: 1, verifiedVisitors: 0, unverifiableVisitors: 1, views: 1 },
     ]);
   });
 

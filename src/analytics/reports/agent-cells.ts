@@ -1,0 +1,240 @@
+import { agentDaysRollup } from '../store/rollups/agent-days.js';
+import type { TimeRange } from '../../calendar.js';
+import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
+import { addToCells, cellKey, cellOf, type CellData } from '../store/rollups/agent-days.js';
+import { segmentsOf, splitRange, unionOf } from './range-sources.js';
+
+/** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
+export interface RangeCells {
+  cells: CellData<Bitmap[]>[];
+  dispose(): void;
+}
+
+/** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
+interface SegmentCells {
+  cells: Map<string, CellData<Bitmap>>;
+  bytes: number;
+}
+
+interface Context {
+  store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations'>;
+  cache: DayCache;
+  projectId: string;
+  generations: Map<number, number>;
+}
+
+async function dayCells(ctx: Context, day: number): Promise<SegmentCells | undefined> {
+  const generation = ctx.generations.get(day);
+  if (generation === undefined) return undefined;
+  const key = `${ctx.projectId}:agents:1:${day}`;
+  const cached = ctx.cache.get<SegmentCells>(key, String(generation));
+  if (cached) return cached;
+  const loaded = await ctx.store.agentDays(ctx.projectId, day, day + 1);
+  const data = mergeCells([...loaded.values()]);
+  ctx.cache.set(key, String(generation), data);
+  return data;
+}
+
+/**
+ * The cells of `size` days from `start`, merged from its four quarter segments and cached under the generations of
+ * its days (as the day sets' unions are, see range-sources.ts): a union over past days is built once.
+ */
+async function segmentCells(ctx: Context, start: number, size: number): Promise<SegmentCells | undefined> {
+  if (size === 1) return dayCells(ctx, start);
+  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
+  if (generations.every((g) => g === 0)) return undefined;
+  const key = `${ctx.projectId}:agents:${size}:${start}`;
+  const version = generations.join(',');
+  const cached = ctx.cache.get<SegmentCells>(key, version);
+  if (cached) return cached;
+  const quarter = size / 4;
+  const children: CellData<Bitmap[]>[] = [];
+  for (let i = 0; i < 4; i++) {
+    const child = await segmentCells(ctx, start + i * quarter, quarter);
+    for (const cell of child?.cells.values() ?? []) {
+      children.push({ ...cell, parts: new Map([...cell.parts].map(([part, bitmap]) => [part, [bitmap]])) });
+    }
+  }
+  const data = mergeCells(children);
+  ctx.cache.set(key, version, data);
+  return data;
+}
+
+/** Cells of the same key merged: views added, bitmaps united per part (a single bitmap is shared, not copied). */
+function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
+  const grouped = new Map<
+    string,
+    { cell: CellData<Bitmap[]>['cell']; parts: Map<number, Bitmap[]>; views: Map<number, number> }
+  >();
+  for (const data of list) {
+    const key = cellKey(data.cell);
+    let target = grouped.get(key);
+    if (!target) grouped.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
+    for (const [page, n] of data.views) target.views.set(page, (target.views.get(page) ?? 0) + n);
+    for (const [part, bitmaps] of data.parts) target.parts.set(part, [...(target.parts.get(part) ?? []), ...bitmaps]);
+  }
+  const cells = new Map<string, CellData<Bitmap>>();
+  let bytes = 0;
+  for (const [key, data] of grouped) {
+    const parts = new Map<number, Bitmap>();
+    for (const [part, bitmaps] of data.parts) {
+      const union = bitmaps.length === 1 ? bitmaps[0] : unionOf(bitmaps);
+      bytes += union.getSerializationSizeInBytes(true);
+      parts.set(part, union);
+    }
+    bytes += data.views.size * 64; // a Map entry, roughly
+    cells.set(key, { cell: data.cell, parts, views: data.views });
+  }
+  return { cells, bytes };
+}
+
+/**
+ * The agent rollup's cells over a range, answered as the visitors export answers a range: its whole days from the
+ * rollup (cached unions of aligned segments of days), its partial-day edges from raw events (see splitRange).
+ */
+export async function gatherAgentCells(params: {
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady'>;
+  cache: DayCache;
+  projectId: string;
+  range: TimeRange;
+}): Promise<RangeCells> {
+  const { store, projectId, range } = params;
+  // while the rollup catches up after an upgrade, or the project is being rebuilt, the raw events answer it all
+  const ready = await store.derivedReady(projectId, [agentDaysRollup.name]);
+  const { days, edges } = ready ? splitRange(range) : { days: null, edges: [range] };
+  const cells = new Map<string, CellData<Bitmap[]>>();
+  const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
+    const key = cellKey(data.cell);
+    let target = cells.get(key);
+    if (!target) cells.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
+    return target;
+  };
+  const addViews = (target: CellData<Bitmap[]>, views: Map<number, number>) => {
+    for (const [page, n] of views) target.views.set(page, (target.views.get(page) ?? 0) + n);
+  };
+  const addBitmap = (target: CellData<Bitmap[]>, part: number, bitmap: Bitmap) => {
+    const list = target.parts.get(part);
+    if (list) list.push(bitmap);
+    else target.parts.set(part, [bitmap]);
+  };
+  if (days) {
+    const ctx: Context = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
+    for (const [start, size] of segmentsOf(days[0], days[1])) {
+      const segment = await segmentCells(ctx, start, size);
+      for (const data of segment?.cells.values() ?? []) {
+        const target = cellFor(data);
+        addViews(target, data.views);
+        for (const [part, bitmap] of data.parts) addBitmap(target, part, bitmap);
+      }
+    }
+  }
+  const pending = new Map<string, CellData<number[]>>();
+  for (const edge of edges) {
+    for (const e of await store.agentEdgeEvents(projectId, edge)) {
+      const cell = cellOf(e);
+      if (cell) addToCells(pending, cell, e);
+    }
+  }
+  // the edges' bitmaps are built here and are the only ones the caller frees
+  const owned: Bitmap[] = [];
+  for (const data of pending.values()) {
+    const target = cellFor(data);
+    addViews(target, data.views);
+    for (const [part, keys] of data.parts) {
+      const bitmap = new RoaringBitmap32(keys);
+      owned.push(bitmap);
+      addBitmap(target, part, bitmap);
+    }
+  }
+  return {
+    cells: [...cells.values()],
+    dispose: () => {
+      for (const bitmap of owned) bitmap.dispose();
+    },
+  };
+}
+
+/** Runs `read` over the range's cells and frees their bitmaps afterwards. */
+export async function withAgentCells<T>(
+  params: Parameters<typeof gatherAgentCells>[0],
+  read: (cells: CellData<Bitmap[]>[]) => T,
+): Promise<T> {
+  const range = await gatherAgentCells(params);
+  try {
+    return read(range.cells);
+  } finally {
+    range.dispose();
+  }
+}
+
+function byPart(cells: CellData<Bitmap[]>[]): Map<number, Bitmap[]> {
+  const parts = new Map<number, Bitmap[]>();
+  for (const data of cells) {
+    for (const [part, bitmaps] of data.parts) {
+      const list = parts.get(part);
+      if (list) list.push(...bitmaps);
+      else parts.set(part, [...bitmaps]);
+    }
+  }
+  return parts;
+}
+
+/**
+ * Distinct visitors per page (page 0: the whole site) of the union of the cells: a visitor seen in several of them,
+ * on several days, counts once.
+ */
+export function distinctByPage(cells: CellData<Bitmap[]>[]): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const [part, list] of byPart(cells)) {
+    if (list.length === 1) {
+      addPageCardinalities(part, list[0], counts);
+      continue;
+    }
+    const union = unionOf(list);
+    addPageCardinalities(part, union, counts);
+    union.dispose();
+  }
+  return counts;
+}
+
+/** Every key of the site page within a part (its container 0), as one run. */
+const SITE_KEYS = new RoaringBitmap32();
+SITE_KEYS.addRange(0, 65536);
+SITE_KEYS.runOptimize();
+
+/** Distinct visitors site-wide of the union of the cells (only the site page's containers are merged). */
+export function siteDistinct(cells: CellData<Bitmap[]>[]): number {
+  let total = 0;
+  // page 0 lives in the parts of page block 0, as the keys below 65536
+  for (const [part, list] of byPart(cells)) {
+    if (part >= 65536) continue;
+    if (list.length === 1) {
+      total += list[0].rangeCardinality(0, 65536);
+      continue;
+    }
+    const union = new RoaringBitmap32();
+    for (const bitmap of list) {
+      const sitePairs = RoaringBitmap32.and(bitmap, SITE_KEYS);
+      union.orInPlace(sitePairs);
+      sitePairs.dispose();
+    }
+    total += union.size;
+    union.dispose();
+  }
+  return total;
+}
+
+/** Views per page of the cells together. */
+export function viewsByPage(cells: CellData<Bitmap[]>[]): Map<number, number> {
+  const views = new Map<number, number>();
+  for (const data of cells) for (const [page, n] of data.views) views.set(page, (views.get(page) ?? 0) + n);
+  return views;
+}
+
+export function totalViews(cells: CellData<Bitmap[]>[]): number {
+  let total = 0;
+  for (const data of cells) for (const n of data.views.values()) total += n;
+  return total;
+}

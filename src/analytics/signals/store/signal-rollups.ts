@@ -1,0 +1,242 @@
+import { DAY_MS, type TimeRange } from '../../../calendar.js';
+import type { Param, Sql } from '../../store/sql.js';
+import { splitRange } from '../../store/split-range.js';
+import type { ListWindow } from './list-window.js';
+import { VOTES } from './thumbs-votes.js';
+
+/**
+ * The per-day counts the feedback-by-page and searches listings read for whole days (`AnalyticsDayFeedback`,
+ * `AnalyticsDaySearches`, `AnalyticsDaySearchClicks`), kept in the transaction of every write that adds or changes
+ * a row they count.
+ */
+
+const DAY = `CAST("ts" / ${DAY_MS} AS INTEGER)`;
+const dayOf = (ts: number) => Math.floor(ts / DAY_MS);
+
+/** What of a feedback row the counts depend on. */
+export interface CountedFeedback {
+  ts: number;
+  path: string;
+  source: string;
+  status: string;
+  /** 1, 0 or null */
+  helpful: number | null;
+}
+
+const VOTE_SOURCES = new Set(['contextual', 'thumbs_only']);
+
+/** Moves a feedback row's count from what it was (`before`, null for a new row) to what it is (`after`). */
+export async function countFeedbackChange(
+  tx: Sql,
+  params: { projectId: string; before: CountedFeedback | null; after: CountedFeedback | null },
+): Promise<void> {
+  const { projectId, before, after } = params;
+  const cells = new Map<string, { cell: CountedFeedback; up: number; down: number; total: number }>();
+  const add = (f: CountedFeedback | null, sign: number) => {
+    if (!f) return;
+    const key = JSON.stringify([dayOf(f.ts), f.path, f.source, f.status]);
+    const entry = cells.get(key) ?? { cell: f, up: 0, down: 0, total: 0 };
+    const vote = VOTE_SOURCES.has(f.source) ? f.helpful : null;
+    entry.up += vote === 1 ? sign : 0;
+    entry.down += vote === 0 ? sign : 0;
+    entry.total += sign;
+    cells.set(key, entry);
+  };
+  add(before, -1);
+  add(after, 1);
+  for (const { cell, up, down, total } of cells.values()) {
+    if (!up && !down && !total) continue;
+    const keys: Param[] = [projectId, dayOf(cell.ts), cell.path, cell.source, cell.status];
+    await tx.run(
+      'INSERT INTO "AnalyticsDayFeedback" ("projectId", "day", "path", "source", "status", "up", "down", "total") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT ("projectId", "day", "path", "source", "status") DO UPDATE SET "up" = "AnalyticsDayFeedback"."up" + excluded."up", ' +
+        '"down" = "AnalyticsDayFeedback"."down" + excluded."down", "total" = "AnalyticsDayFeedback"."total" + excluded."total"',
+      [...keys, up, down, total],
+    );
+    // an emptied cell would list its page with no feedback
+    if (total < 0)
+      await tx.run(
+        'DELETE FROM "AnalyticsDayFeedback" WHERE "projectId" = ? AND "day" = ? AND "path" = ? AND "source" = ? AND "status" = ? AND "total" = 0',
+        keys,
+      );
+  }
+}
+
+/** The counted values of a project's feedback row now (undefined when there is none). */
+export async function countedFeedback(
+  tx: Sql,
+  params: { projectId: string; id: number },
+): Promise<CountedFeedback | undefined> {
+  const [row] = await tx.query<{ ts: unknown; path: string; source: string; status: string; helpful: unknown }>(
+    'SELECT "ts", "path", "source", "status", "helpful" FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "id" = ?',
+    [params.projectId, params.id],
+  );
+  return (
+    row && {
+      ts: Number(row.ts),
+      path: row.path,
+      source: row.source,
+      status: row.status,
+      helpful: row.helpful === null ? null : Number(row.helpful),
+    }
+  );
+}
+
+/** Adds stored searches and result clicks to the per-day counts. */
+export async function countStoredSearches(
+  tx: Sql,
+  params: { projectId: string; rows: { ts: number; query: string; clickedPath: string | null }[] },
+): Promise<void> {
+  const { projectId, rows } = params;
+  const terms = new Map<string, { day: number; query: string; hits: number; last: number }>();
+  const clicks = new Map<string, { day: number; query: string; path: string; clicks: number }>();
+  for (const r of rows) {
+    const day = dayOf(r.ts);
+    if (r.clickedPath === null) {
+      const key = JSON.stringify([day, r.query]);
+      const t = terms.get(key) ?? { day, query: r.query, hits: 0, last: r.ts };
+      t.hits++;
+      t.last = Math.max(t.last, r.ts);
+      terms.set(key, t);
+    } else {
+      const key = JSON.stringify([day, r.query, r.clickedPath]);
+      const c = clicks.get(key) ?? { day, query: r.query, path: r.clickedPath, clicks: 0 };
+      c.clicks++;
+      clicks.set(key, c);
+    }
+  }
+  const greatest = tx.provider === 'sqlite' ? 'MAX' : 'GREATEST';
+  await tx.insertMany({
+    table: 'AnalyticsDaySearches',
+    columns: [
+      ['projectId', 'text'],
+      ['day', 'int'],
+      ['query', 'text'],
+      ['hits', 'int'],
+      ['last', 'bigint'],
+    ],
+    rows: [...terms.values()].map((t) => [projectId, t.day, t.query, t.hits, t.last]),
+    suffix:
+      'ON CONFLICT ("projectId", "day", "query") DO UPDATE SET "hits" = "AnalyticsDaySearches"."hits" + excluded."hits", ' +
+      `"last" = ${greatest}("AnalyticsDaySearches"."last", excluded."last")`,
+  });
+  await tx.insertMany({
+    table: 'AnalyticsDaySearchClicks',
+    columns: [
+      ['projectId', 'text'],
+      ['day', 'int'],
+      ['query', 'text'],
+      ['path', 'text'],
+      ['clicks', 'int'],
+    ],
+    rows: [...clicks.values()].map((c) => [projectId, c.day, c.query, c.path, c.clicks]),
+    suffix:
+      'ON CONFLICT ("projectId", "day", "query", "path") DO UPDATE SET "clicks" = "AnalyticsDaySearchClicks"."clicks" + excluded."clicks"',
+  });
+}
+
+/** A project's per-day feedback and search counts recounted from its rows (a rebuild), in the caller's transaction. */
+export async function recountSignals(tx: Sql, projectId: string): Promise<void> {
+  for (const table of ['AnalyticsDayFeedback', 'AnalyticsDaySearches', 'AnalyticsDaySearchClicks'])
+    await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
+  await tx.run(
+    `INSERT INTO "AnalyticsDayFeedback" ("projectId", "day", "path", "source", "status", "up", "down", "total")
+     SELECT "projectId", ${DAY}, "path", "source", "status", SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END),
+            SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END), COUNT(*)
+       FROM "AnalyticsFeedback" WHERE "projectId" = ? GROUP BY "projectId", ${DAY}, "path", "source", "status"`,
+    [projectId],
+  );
+  await tx.run(
+    `INSERT INTO "AnalyticsDaySearches" ("projectId", "day", "query", "hits", "last")
+     SELECT "projectId", ${DAY}, "query", COUNT(*), MAX("ts") FROM "AnalyticsSearch"
+      WHERE "projectId" = ? AND "clickedPath" IS NULL GROUP BY "projectId", ${DAY}, "query"`,
+    [projectId],
+  );
+  await tx.run(
+    `INSERT INTO "AnalyticsDaySearchClicks" ("projectId", "day", "query", "path", "clicks")
+     SELECT "projectId", ${DAY}, "query", "clickedPath", COUNT(*) FROM "AnalyticsSearch"
+      WHERE "projectId" = ? AND "clickedPath" IS NOT NULL GROUP BY "projectId", ${DAY}, "query", "clickedPath"`,
+    [projectId],
+  );
+}
+
+/**
+ * How a listing's window splits between the per-day counts and the rows: whole days whose rows are as they stood at
+ * the window's first page come from the counts; the partial days at the edges, and days with rows stored or changed
+ * since (`stale`), from the rows as they stood then. `days` null: no whole day is read from the counts.
+ */
+export interface WindowSplit {
+  days: [number, number] | null;
+  /** whole days inside `days` read from the rows */
+  stale: number[];
+  /** time ranges read from the rows: the edges and the stale days */
+  raw: TimeRange[];
+}
+
+/**
+ * Splits a window; `staleDays` lists the days whose rows changed since the window's first page. Call it and read
+ * in one transaction under the write lock, so no write falls between the two.
+ */
+export function splitWindow(window: ListWindow, staleDays: Iterable<number>): WindowSplit {
+  const { days, edges } = splitRange(window);
+  if (!days) return { days: null, stale: [], raw: edges };
+  const stale = [...new Set(staleDays)].filter((d) => d >= days[0] && d < days[1]).sort((a, b) => a - b);
+  return { days, stale, raw: [...edges, ...stale.map((d) => ({ from: d * DAY_MS, to: (d + 1) * DAY_MS }))] };
+}
+
+/** The rows' part of a split as a condition on "ts" (never true when empty), with its parameters. */
+export function rawRanges(split: WindowSplit): { where: string; params: Param[] } {
+  if (!split.raw.length) return { where: '1 = 0', params: [] };
+  return {
+    where: `(${split.raw.map(() => '("ts" >= ? AND "ts" < ?)').join(' OR ')})`,
+    params: split.raw.flatMap((r) => [r.from, r.to]),
+  };
+}
+
+/** The counts' part of a split as a condition on "day" (never true when no whole day), with its parameters. */
+export function countedDays(split: WindowSplit): { where: string; params: Param[] } {
+  if (!split.days) return { where: '1 = 0', params: [] };
+  const stale = split.stale.length ? ` AND "day" NOT IN (${split.stale.map(() => '?').join(', ')})` : '';
+  return { where: `"day" >= ? AND "day" < ?${stale}`, params: [...split.days, ...split.stale] };
+}
+
+/** Days (in the window) of a table's rows stored after the window's snapshot. */
+export async function daysStoredSince(
+  tx: Sql,
+  params: { table: 'AnalyticsFeedback' | 'AnalyticsSearch'; window: ListWindow },
+): Promise<number[]> {
+  const { table, window } = params;
+  // by the primary key from the snapshot on (a few rows), never along the (projectId, ts) index over the whole
+  // window, which both planners may pick (SQLite for the equality on projectId, PostgreSQL for the range on ts alone):
+  // expressions keep them off that index
+  const project = `("projectId" || '')`;
+  const rows = await tx.query<{ day: unknown }>(
+    `SELECT DISTINCT ${DAY} AS "day" FROM "${table}" WHERE "id" > ? AND ${project} = ? AND ("ts" + 0) >= ? AND ("ts" + 0) < ?`,
+    [window.snapshot, window.projectId, window.from, window.to],
+  );
+  return rows.map((r) => Number(r.day));
+}
+
+/** Days (in the window) of feedback rows changed after the window's change id. */
+export async function daysChangedSince(tx: Sql, window: ListWindow): Promise<number[]> {
+  // the changes since by their primary key, then their rows by theirs: a join would let a planner without
+  // statistics (a young table) walk the feedback instead
+  const changed = await tx.query<{ feedbackId: unknown }>(
+    'SELECT DISTINCT "feedbackId" AS "feedbackId" FROM "AnalyticsFeedbackChange" WHERE "id" > ?',
+    [window.changes],
+  );
+  const ids = changed.map((c) => Number(c.feedbackId));
+  const days = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const some = ids.slice(i, i + 500);
+    const rows = await tx.query<{ ts: unknown }>(
+      `SELECT "ts" FROM "AnalyticsFeedback" WHERE "id" IN (${some.map(() => '?').join(', ')}) AND "projectId" = ?`,
+      [...some, window.projectId],
+    );
+    for (const r of rows) {
+      const ts = Number(r.ts);
+      if (ts >= window.from && ts < window.to) days.add(dayOf(ts));
+    }
+  }
+  return [...days];
+}

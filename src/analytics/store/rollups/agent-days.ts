@@ -1,0 +1,188 @@
+import type { Param, Sql } from '../sql.js';
+import { addPair, KIND, RoaringBitmap32, type Bitmap } from '../day-sets.js';
+import { UNVERIFIED_PREFIX, VERIFICATION } from '../write-events.js';
+import type { FoldedEvent, Rollup } from './rollup.js';
+
+/**
+ * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
+ * pages, referrals, agents). A cell is (kind, agent, verification); its visitors are (page, visitor) bitmaps split
+ * into parts exactly like the day sets (page 0 is the whole site), so any union of cells over any days is exact.
+ * Humans no assistant sent have a views-only cell.
+ */
+
+export interface AgentCell {
+  /** KIND.ai an AI agent, KIND.human humans (agent "via <assistant>" when one sent them), KIND.bot a spoofed AI agent */
+  kind: number;
+  /** "" for an unnamed AI agent, and for humans no assistant sent */
+  agent: string;
+  /** AI: VERIFICATION.verified or .unverifiable (a stored null is unverifiable); 0 for the other kinds */
+  verification: number;
+}
+
+/** The cell an event counts in, or undefined for another bot's view. */
+export function cellOf(e: { kind: number; agent: string | null; verification: number | null }): AgentCell | undefined {
+  if (e.kind === KIND.ai) {
+    const verification = e.verification === VERIFICATION.verified ? VERIFICATION.verified : VERIFICATION.unverifiable;
+    return { kind: KIND.ai, agent: e.agent ?? '', verification };
+  }
+  if (e.kind === KIND.human) return { kind: KIND.human, agent: e.agent ?? '', verification: 0 };
+  if (e.kind === KIND.bot && e.agent?.startsWith(UNVERIFIED_PREFIX)) {
+    return { kind: KIND.bot, agent: e.agent, verification: 0 };
+  }
+  return undefined;
+}
+
+/**
+ * Humans no assistant sent: views only (their visitors are in the day sets), so the purposes report reads every
+ * view it shows from the rollup.
+ */
+export const isPlainHuman = (c: AgentCell) => c.kind === KIND.human && c.agent === '';
+
+export const cellKey = (c: AgentCell) => `${c.kind}\0${c.verification}\0${c.agent}`;
+
+/** A cell's pending or loaded data: (page, visitor) keys or bitmaps by part, and views by page. */
+export interface CellData<T> {
+  cell: AgentCell;
+  parts: Map<number, T>;
+  views: Map<number, number>;
+}
+
+/** Adds an event to a map of cells (key → data), creating its cell. */
+export function addToCells(
+  cells: Map<string, CellData<number[]>>,
+  cell: AgentCell,
+  e: { pageId: number; visitorId: number | null },
+): void {
+  const key = cellKey(cell);
+  let data = cells.get(key);
+  if (!data) cells.set(key, (data = { cell, parts: new Map(), views: new Map() }));
+  data.views.set(e.pageId, (data.views.get(e.pageId) ?? 0) + 1);
+  // spoofed views stored before they were given a visitor have views and no visitors
+  if (e.visitorId !== null && !isPlainHuman(cell)) addPair(data.parts, e.pageId, e.visitorId);
+}
+
+/** Views by page as little-endian uint32 pairs (pageId, views), ascending by page. */
+export function encodeViews(views: Map<number, number>): Buffer {
+  const pages = [...views.keys()].sort((a, b) => a - b);
+  const out = Buffer.alloc(pages.length * 8);
+  pages.forEach((page, i) => {
+    out.writeUInt32LE(page, i * 8);
+    out.writeUInt32LE(views.get(page)!, i * 8 + 4);
+  });
+  return out;
+}
+
+export function addDecodedViews(blob: Buffer, into: Map<number, number>): void {
+  for (let at = 0; at + 8 <= blob.length; at += 8) {
+    const page = blob.readUInt32LE(at);
+    into.set(page, (into.get(page) ?? 0) + blob.readUInt32LE(at + 4));
+  }
+}
+
+const CELL_WHERE = '"projectId" = ? AND "day" = ? AND "kind" = ? AND "agent" = ? AND "verification" = ?';
+
+async function mergeCell(tx: Sql, projectId: string, day: number, data: CellData<number[]>): Promise<void> {
+  const { kind, agent, verification } = data.cell;
+  const params: Param[] = [projectId, day, kind, agent, verification];
+  const [stored] = await tx.query<{ views: Buffer }>(
+    `SELECT "views" FROM "AnalyticsAgentDayViews" WHERE ${CELL_WHERE}`,
+    params,
+  );
+  const views = new Map<number, number>();
+  if (stored) addDecodedViews(stored.views, views);
+  for (const [page, n] of data.views) views.set(page, (views.get(page) ?? 0) + n);
+  await tx.run(
+    'INSERT INTO "AnalyticsAgentDayViews" ("projectId", "day", "kind", "agent", "verification", "views") VALUES (?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT ("projectId", "day", "kind", "agent", "verification") DO UPDATE SET "views" = excluded."views"',
+    [...params, encodeViews(views)],
+  );
+  if (!data.parts.size) return;
+  const existing = await tx.query<{ part: number; pairs: Buffer }>(
+    `SELECT "part", "pairs" FROM "AnalyticsAgentDaySet" WHERE ${CELL_WHERE}`,
+    params,
+  );
+  const storedParts = new Map(existing.map((r) => [Number(r.part), r.pairs]));
+  for (const [part, keys] of data.parts) {
+    const blob = storedParts.get(part);
+    const bitmap = blob ? RoaringBitmap32.deserialize(blob, true) : new RoaringBitmap32();
+    bitmap.addMany(keys);
+    const pairs = Buffer.from(bitmap.serialize(true) as Uint8Array);
+    bitmap.dispose(); // native memory: do not wait for the garbage collector
+    await tx.run(
+      'INSERT INTO "AnalyticsAgentDaySet" ("projectId", "day", "kind", "agent", "verification", "part", "pairs") VALUES (?, ?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT ("projectId", "day", "kind", "agent", "verification", "part") DO UPDATE SET "pairs" = excluded."pairs"',
+      [...params, part, pairs],
+    );
+  }
+}
+
+export const agentDaysRollup: Rollup = {
+  name: 'agent days',
+  tables: ['AnalyticsAgentDaySet', 'AnalyticsAgentDayViews'],
+  async add(tx: Sql, events: FoldedEvent[]): Promise<void> {
+    const byDay = new Map<string, Map<string, CellData<number[]>>>(); // project\0day → cells
+    for (const e of events) {
+      const cell = cellOf(e);
+      if (!cell) continue;
+      const dayKey = `${e.projectId}\0${e.day}`;
+      let cells = byDay.get(dayKey);
+      if (!cells) byDay.set(dayKey, (cells = new Map()));
+      addToCells(cells, cell, e);
+    }
+    for (const [dayKey, cells] of byDay) {
+      const [projectId, day] = dayKey.split('\0');
+      for (const data of cells.values()) await mergeCell(tx, projectId, Number(day), data);
+    }
+    // cached copies of a day are checked against its generation: days with only spoofed views change here alone
+    await tx.insertMany({
+      table: 'AnalyticsDay',
+      columns: [
+        ['projectId', 'text'],
+        ['day', 'int'],
+        ['generation', 'int'],
+      ],
+      rows: [...byDay.keys()].map((key) => {
+        const [projectId, day] = key.split('\0');
+        return [projectId, Number(day), 1];
+      }),
+      suffix: 'ON CONFLICT ("projectId", "day") DO UPDATE SET "generation" = "AnalyticsDay"."generation" + 1',
+    });
+  },
+};
+
+/** The stored cells of the days [fromDay, toDay) of a project, each with every day's bitmaps per part. */
+export async function loadAgentDays(
+  sql: Sql,
+  params: { projectId: string; fromDay: number; toDay: number },
+): Promise<Map<string, CellData<Bitmap[]>>> {
+  const { projectId, fromDay, toDay } = params;
+  const cells = new Map<string, CellData<Bitmap[]>>();
+  const cellData = (kind: unknown, agent: string, verification: unknown) => {
+    const cell = { kind: Number(kind), agent, verification: Number(verification) };
+    const key = cellKey(cell);
+    let data = cells.get(key);
+    if (!data) cells.set(key, (data = { cell, parts: new Map(), views: new Map() }));
+    return data;
+  };
+  const range = 'WHERE "projectId" = ? AND "day" >= ? AND "day" < ?';
+  const args = [projectId, fromDay, toDay];
+  const viewRows = await sql.rows(
+    `SELECT "kind", "agent", "verification", "views" FROM "AnalyticsAgentDayViews" ${range}`,
+    args,
+  );
+  for (const [kind, agent, verification, views] of viewRows) {
+    addDecodedViews(views as Buffer, cellData(kind, agent as string, verification).views);
+  }
+  const setRows = await sql.rows(
+    `SELECT "kind", "agent", "verification", "part", "pairs" FROM "AnalyticsAgentDaySet" ${range}`,
+    args,
+  );
+  for (const [kind, agent, verification, part, pairs] of setRows) {
+    const { parts } = cellData(kind, agent as string, verification);
+    const bitmap = RoaringBitmap32.deserialize(pairs as Buffer, true);
+    const list = parts.get(Number(part));
+    if (list) list.push(bitmap);
+    else parts.set(Number(part), [bitmap]);
+  }
+  return cells;
+}

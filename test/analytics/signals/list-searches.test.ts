@@ -1,0 +1,113 @@
+import type { Analytics } from '../../../src/analytics/analytics.js';
+import type { ReaderSignals } from '../../../src/analytics/signals/reader-signals.js';
+import type { ListWindow } from '../../../src/analytics/signals/store/list-window.js';
+import { compareCodePoints } from '../../../src/analytics/reports/compare-code-points.js';
+import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
+import { DAY, randomRanges, randomSearches, reportAnalytics, rng, START } from '../../support/rollup-fixtures.js';
+
+/** The searches report of a window (its rows up to its snapshot), counted here from the rows. */
+async function naiveSearches(sql: Sql, window: ListWindow) {
+  const rows = await sql.query<{ query: string; clickedPath: string | null; ts: unknown }>(
+    'SELECT "query", "clickedPath", "ts" FROM "AnalyticsSearch" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "id" <= ?',
+    [window.projectId, window.from, window.to, window.snapshot],
+  );
+  const terms = new Map<string, { hits: number; last: number; clicks: Map<string, number> }>();
+  const term = (q: string) => {
+    let t = terms.get(q);
+    if (!t) terms.set(q, (t = { hits: 0, last: 0, clicks: new Map() }));
+    return t;
+  };
+  for (const r of rows) {
+    const t = term(r.query);
+    if (r.clickedPath === null) {
+      t.hits++;
+      t.last = Math.max(t.last, Number(r.ts));
+    } else t.clicks.set(r.clickedPath, (t.clicks.get(r.clickedPath) ?? 0) + 1);
+  }
+  const searched = [...terms].filter(([, t]) => t.hits > 0);
+  const report = searched.map(([query, t]) => {
+    const clicked = [...t.clicks.values()].reduce((a, b) => a + b, 0);
+    const top = [...t.clicks].sort((a, b) => b[1] - a[1] || compareCodePoints(a[0], b[0]))[0];
+    return {
+      query,
+      hits: t.hits,
+      ctr: Math.round(Math.min(1, clicked / t.hits) * 10_000) / 10_000,
+      topClickedPage: top?.[0] ?? null,
+      lastSearchedAt: t.last,
+    };
+  });
+  report.sort((a, b) => b.hits - a.hits || compareCodePoints(a.query, b.query));
+  return { rows: report, totalSearches: searched.reduce((n, [, t]) => n + t.hits, 0) };
+}
+
+describe.each(PROVIDERS)('searches from the per-day counts agree with a recount on %s', (provider) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let analytics: Analytics;
+  let signals: ReaderSignals;
+  let sql: Sql;
+  const random = rng(71);
+
+  async function store(projectId: string, fromDay: number, days: number) {
+    const result = await signals.submitSearches(projectId, randomSearches(random, 80, fromDay, days));
+    expect(result.rejected).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    analytics = reportAnalytics(database.target);
+    signals = analytics.readerSignals();
+    sql = openSql(database.target);
+    for (const projectId of ['prj_a', 'prj_b'])
+      for (let round = 0; round < 4; round++) await store(projectId, round * 4, 40 - round * 8);
+  });
+  afterAll(async () => {
+    await analytics.close();
+    await sql.close();
+    await database.drop();
+  });
+
+  it('over random ranges, walked page by page while searches are stored', async () => {
+    let walked = 0;
+    for (const range of randomRanges(rng(72), 24)) {
+      let page = await signals.searches('prj_a', { dateFrom: range.from, dateTo: range.to, limit: 4 });
+      const window = page.window;
+      const rows = [...page.rows];
+      const totals = [page.totalSearches];
+      while (page.nextCursor) {
+        // searches stored during the walk, in the walked days too: the walk leaves them out
+        await store('prj_a', Math.floor((range.from - START) / DAY), 3);
+        page = await signals.searches('prj_a', { cursor: page.nextCursor, limit: 4 });
+        rows.push(...page.rows);
+        totals.push(page.totalSearches);
+        walked++;
+      }
+      const naive = await naiveSearches(sql, window);
+      expect({ range, rows }).toEqual({ range, rows: naive.rows });
+      expect(new Set(totals)).toEqual(new Set([naive.totalSearches]));
+    }
+    expect(walked).toBeGreaterThan(10);
+  });
+
+  it('reads whole days from the per-day counts and only the partial edges from the rows', async () => {
+    const whole = { dateFrom: START + 3 * DAY, dateTo: START + 15 * DAY, limit: 100 };
+    const before = await signals.searches('prj_b', whole);
+    expect(before.totalSearches).toBeGreaterThan(0);
+    await sql.run('DELETE FROM "AnalyticsSearch" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?', [
+      'prj_b',
+      whole.dateFrom,
+      whole.dateTo,
+    ]);
+    const after = await signals.searches('prj_b', whole);
+    expect((await naiveSearches(sql, after.window)).totalSearches).toBe(0);
+    expect({ rows: after.rows, total: after.totalSearches }).toEqual({
+      rows: before.rows,
+      total: before.totalSearches,
+    });
+    const hour = 3_600_000;
+    const partial = await signals.searches('prj_b', { ...whole, dateTo: whole.dateTo + 6 * hour });
+    const edge = await naiveSearches(sql, { ...after.window, from: whole.dateTo, to: whole.dateTo + 6 * hour });
+    expect(edge.totalSearches).toBeGreaterThan(0);
+    expect(partial.totalSearches).toBe(before.totalSearches + edge.totalSearches);
+  });
+});
