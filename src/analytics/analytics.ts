@@ -28,6 +28,8 @@ import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
 import { exportPage, type Page } from './reports/export-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
+import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
+import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
@@ -47,6 +49,9 @@ export class Analytics {
   private feedbackListener: FeedbackStoredListener | undefined;
   /** operators' published ranges, to tell real AI agents from spoofed user agents */
   readonly ranges: AgentRanges;
+  /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
+  private readonly clickhouse: ClickHouseEvents | undefined;
+  private clickhouseStarting: Promise<void> = Promise.resolve();
   private folding: Promise<unknown> = Promise.resolve();
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
@@ -67,22 +72,56 @@ export class Analytics {
     this.cache = new DayCache(params.config.cacheMb * 1024 * 1024);
     this.hasher = createVisitorHasher({ secret: params.secret, rotation: params.config.saltRotation });
     this.ranges = AgentRanges.load(params.config.aiRangesFile);
+    if (params.config.clickhouse) {
+      this.clickhouse = new ClickHouseEvents({
+        sql: this.sql,
+        config: params.config.clickhouse,
+        logger: params.logger,
+      });
+      // not awaited: a ClickHouse that is down must not keep Scribe from starting (views wait in the outbox)
+      this.clickhouseStarting = this.clickhouse
+        .start()
+        .catch((err: unknown) => params.logger.error({ err }, 'starting the ClickHouse store failed'));
+    }
+  }
+
+  /** What /readyz reports of the analytics store: ClickHouse's reachability and outbox, when configured. */
+  async readiness(): Promise<{ error: string } | { ready: Record<string, unknown> }> {
+    if (!this.clickhouse) return { ready: {} };
+    const reachable = await this.clickhouse.ping().catch(() => false);
+    if (!reachable) {
+      return {
+        error: `ClickHouse (CLICKHOUSE_URL) is not reachable; ${this.clickhouse.depth} page view(s) wait in the outbox`,
+      };
+    }
+    return { ready: { clickhouse: { outbox: this.clickhouse.depth } } };
+  }
+
+  /** Reports over page views that the ClickHouse store does not answer yet. */
+  private notOnClickHouse(report: string): void {
+    if (!this.clickhouse) return;
+    throw new Unavailable(
+      `The ${report} report is not answered from ClickHouse yet, and page views are stored there (CLICKHOUSE_URL)`,
+    );
   }
 
   /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
   async aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
+    this.notOnClickHouse('AI purposes');
     await this.fold();
     return purposeSplit({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** Which pages each AI agent (or operator) reads. */
   async aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
+    this.notOnClickHouse('AI agent pages');
     await this.fold();
     return agentPages({ store: this.store, cache: this.cache, projectId, range, by });
   }
 
   /** Humans an AI assistant sent, per assistant and per page. */
   async aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
+    this.notOnClickHouse('AI referrals');
     await this.fold();
     return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
   }
@@ -139,14 +178,14 @@ export class Analytics {
   /** Classifies, hashes and stores page views; bad ones are rejected by index with a reason. */
   async ingest(projectId: string, views: PageView[]): Promise<BatchResult> {
     const result = await storePageViews({
-      store: this.store,
+      store: this.clickhouse ?? this.store,
       hasher: this.hasher,
       ranges: this.ranges,
       now: this.params.clock().getTime(),
       projectId,
       views,
     });
-    if (result.accepted) this.scheduleFold();
+    if (result.accepted && !this.clickhouse) this.scheduleFold();
     return result;
   }
 
@@ -219,12 +258,14 @@ export class Analytics {
   }
 
   async visitors(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
+    this.notOnClickHouse('visitors');
     await this.fold();
     const counts = await countVisitors({ store: this.store, cache: this.cache, projectId, range });
     return exportPage({ store: this.store, projectId, counts, page });
   }
 
   async views(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
+    this.notOnClickHouse('views');
     await this.fold();
     const counts = await countViews({ store: this.store, cache: this.cache, projectId, range });
     return exportPage({ store: this.store, projectId, counts, page });
@@ -232,12 +273,14 @@ export class Analytics {
 
   /** Unique visitors for each UTC day the range touches (see reports/daily-visitors.ts). */
   async dailyVisitors(projectId: string, range: TimeRange): Promise<DayCounts[]> {
+    this.notOnClickHouse('daily visitors');
     await this.fold();
     return dailyVisitors({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
   async aiAgents(projectId: string, range: TimeRange): Promise<AgentsReport> {
+    this.notOnClickHouse('AI agents');
     await this.fold();
     return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }
@@ -247,6 +290,8 @@ export class Analytics {
     clearTimeout(this.foldTimer);
     await this.backfilling;
     await this.folding;
+    await this.clickhouseStarting;
+    await this.clickhouse?.close();
     await this.store.close();
   }
 }

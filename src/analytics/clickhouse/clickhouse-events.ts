@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
+import { clickhouseOutboxDepth } from '../../metrics/metrics.js';
 import type { Sql } from '../store/sql.js';
 import type { NewEvent } from '../store/write-events.js';
 import { openClickHouse } from './clickhouse-client.js';
@@ -29,7 +30,14 @@ export class ClickHouseEvents {
   lastError: string | undefined;
 
   constructor(
-    private readonly params: { sql: Sql; config: ClickHouseConfig; logger: Logger; client?: ClickHouseClient },
+    private readonly params: {
+      sql: Sql;
+      config: ClickHouseConfig;
+      logger: Logger;
+      client?: ClickHouseClient;
+      /** false: ship only when ship() is called (tests that ship step by step) */
+      autoShip?: boolean;
+    },
   ) {
     this.client = params.client ?? openClickHouse(params.config);
   }
@@ -41,6 +49,7 @@ export class ClickHouseEvents {
   /** Creates or migrates the schema and ships what a previous process left; a ClickHouse still down is retried. */
   async start(): Promise<void> {
     this.depthCounted = await outboxDepth(this.params.sql);
+    clickhouseOutboxDepth.set(this.depth);
     try {
       const ran = await migrateClickHouse(this.client, {
         database: this.params.config.database,
@@ -63,6 +72,7 @@ export class ClickHouseEvents {
       limit: this.params.config.outboxLimit,
     }).then((duplicates) => {
       this.addedSince += events.length - duplicates.size;
+      clickhouseOutboxDepth.set(this.depth);
       this.schedule(SHIP_DELAY_MS);
       return duplicates;
     });
@@ -93,6 +103,7 @@ export class ClickHouseEvents {
       } finally {
         this.addedSince = 0;
         this.depthCounted = await outboxDepth(this.params.sql).catch(() => this.depthCounted);
+        clickhouseOutboxDepth.set(this.depth);
       }
     });
     this.shipping = run.catch(() => undefined);
@@ -113,7 +124,7 @@ export class ClickHouseEvents {
   }
 
   private schedule(delayMs: number) {
-    if (this.timer || this.closed) return;
+    if (this.timer || this.closed || this.params.autoShip === false) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.ship().then(

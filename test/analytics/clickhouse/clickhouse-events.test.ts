@@ -47,7 +47,7 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     await sql.run('DELETE FROM "AnalyticsOutbox"');
     await sql.run('DELETE FROM "AnalyticsEventKey"');
     config = { ...loadConfig({ CLICKHOUSE_URL: standIn.url }).analytics.clickhouse!, outboxLimit: 50 };
-    events = new ClickHouseEvents({ sql, config, logger });
+    events = new ClickHouseEvents({ sql, config, logger, autoShip: false });
     client = openClickHouse(config);
     await events.start();
     await events.ship();
