@@ -14,6 +14,8 @@ export interface ClickHouseMigration {
 export const MIGRATIONS_TABLE = 'scribe_migrations';
 /** The raw page views Scribe reads and writes (on a cluster: the Distributed table over the shards' local tables). */
 export const PAGE_VIEWS = 'page_views';
+/** Per day, page and class (human, AI): views as a sum and the visitors as a bitmap state. */
+export const PAGE_DAYS = 'page_days';
 
 /**
  * Blocks a non-replicated MergeTree remembers for insert deduplication: an outbox batch retried after a crash is
@@ -110,5 +112,46 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
         distributed: true,
       }),
     },
+    {
+      version: 2,
+      name: 'page_days',
+      statements: [
+        ...table({
+          layout,
+          table: PAGE_DAYS,
+          columns: [
+            '  project LowCardinality(String)',
+            '  day Date',
+            '  path String',
+            '  kind UInt8',
+            '  views SimpleAggregateFunction(sum, UInt64)',
+            '  visitors AggregateFunction(groupBitmap, UInt64)',
+          ].join(',\n'),
+          engine: 'AggregatingMergeTree',
+          keys: 'PARTITION BY toYYYYMM(day)\nORDER BY (project, day, path, kind)',
+          settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
+          distributed: true,
+        }),
+        pageDaysView(layout),
+      ],
+    },
   ];
+}
+
+/**
+ * Keeps `page_days` as views are inserted (on a cluster, shard by shard: each local insert feeds its shard's local
+ * aggregate). Counted classes only (1 human, 2 AI), as the embedded day sets; a block ClickHouse drops as a
+ * duplicate of an earlier insert never reaches the view. Created with the raw table, before any row exists, so it
+ * needs no backfill.
+ */
+function pageDaysView(layout: ClickHouseLayout): string {
+  const db = name(layout.database);
+  const [source, target] = layout.cluster ? [`${PAGE_VIEWS}_local`, `${PAGE_DAYS}_local`] : [PAGE_VIEWS, PAGE_DAYS];
+  return [
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${name(`${PAGE_DAYS}_mv`)}${onCluster(layout)} TO ${db}.${name(target)} AS`,
+    'SELECT project, day, path, kind, count() AS views, groupBitmapState(assumeNotNull(visitor)) AS visitors',
+    `FROM ${db}.${name(source)}`,
+    'WHERE kind IN (1, 2) AND visitor IS NOT NULL',
+    'GROUP BY project, day, path, kind',
+  ].join('\n');
 }

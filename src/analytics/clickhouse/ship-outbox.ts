@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Sql } from '../store/sql.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
@@ -44,7 +45,12 @@ export async function shipOutbox(params: {
       table: `${database}.${PAGE_VIEWS}`,
       values: rows.map(toClickHouse),
       format: 'JSONEachRow',
-      clickhouse_settings: { insert_deduplicate: 1, insert_deduplication_token: token },
+      // the token also keys the blocks the materialized views derive, so a dropped resend adds nothing there
+      clickhouse_settings: {
+        insert_deduplicate: 1,
+        insert_deduplication_token: token,
+        deduplicate_blocks_in_dependent_materialized_views: 1,
+      },
     });
     await sql.run('DELETE FROM "AnalyticsOutbox" WHERE "batch" = ?', [token]);
     moved += rows.length;
@@ -70,8 +76,9 @@ async function nameBatch(sql: Sql, batchSize: number): Promise<string | undefine
       'SELECT MAX("id") AS "id" FROM (SELECT "id" FROM "AnalyticsOutbox" WHERE "batch" IS NULL AND "projectId" = ? ORDER BY "id" LIMIT ?) AS "b"',
       [first.projectId, batchSize],
     );
-    // ids never repeat (autoincrement), so the range names this batch and no other, ever
-    const token = `outbox:${first.projectId}:${first.id}-${last!.id}`;
+    // stored with the rows, so a resend uses the same token; random, because ids restart with a new primary
+    // database and one ClickHouse may outlive it (or serve a test database beside it)
+    const token = `outbox:${first.projectId}:${first.id}-${last!.id}:${randomUUID()}`;
     await tx.run(
       'UPDATE "AnalyticsOutbox" SET "batch" = ? WHERE "batch" IS NULL AND "projectId" = ? AND "id" BETWEEN ? AND ?',
       [token, first.projectId, BigInt(first.id), BigInt(last!.id)],

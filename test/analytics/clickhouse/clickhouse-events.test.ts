@@ -52,6 +52,7 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     await events.start();
     await events.ship();
     await client.command({ query: `TRUNCATE TABLE ${config.database}.page_views` });
+    await client.command({ query: `TRUNCATE TABLE ${config.database}.page_days` });
   });
   afterEach(async () => {
     await events.close();
@@ -123,6 +124,12 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     await expect(shipOutbox({ sql, client, database: config.database })).resolves.toBe(5);
     expect(await stored()).toHaveLength(5);
     expect(await shipOutbox({ sql, client, database: config.database })).toBe(0);
+    // the dropped resend never reached the per-day aggregates either
+    const days = await client.query({
+      query: `SELECT sum(views) AS n FROM ${config.database}.page_days`,
+      format: 'JSONEachRow',
+    });
+    expect(await days.json()).toEqual([{ n: '5' }]);
   });
 
   it('two batches of identical rows (a reload within the same millisecond) both count: batches differ by token', async () => {

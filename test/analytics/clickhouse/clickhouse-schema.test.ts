@@ -36,6 +36,31 @@ describe('ClickHouse schema', () => {
     ]);
   });
 
+  it('keeps per-day aggregates by materialized views: views as sums, visitors as bitmap states', () => {
+    const single = clickHouseMigrations({ database: 'scribe' })[1]!.statements;
+    expect(single[0]).toContain(
+      '  views SimpleAggregateFunction(sum, UInt64),\n  visitors AggregateFunction(groupBitmap, UInt64)',
+    );
+    expect(single[0]).toContain(
+      ') ENGINE = AggregatingMergeTree\nPARTITION BY toYYYYMM(day)\nORDER BY (project, day, path, kind)',
+    );
+    expect(single[1]).toBe(
+      'CREATE MATERIALIZED VIEW IF NOT EXISTS scribe.page_days_mv TO scribe.page_days AS\nSELECT project, day, path, kind, count() AS views, groupBitmapState(assumeNotNull(visitor)) AS visitors\nFROM scribe.page_views\nWHERE kind IN (1, 2) AND visitor IS NOT NULL\nGROUP BY project, day, path, kind',
+    );
+    const cluster = clickHouseMigrations({ database: 'scribe', cluster: 'docs' })[1]!.statements;
+    expect(cluster[0]).toContain('CREATE TABLE IF NOT EXISTS scribe.page_days_local ON CLUSTER docs (');
+    expect(cluster[0]).toContain(
+      ") ENGINE = ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/scribe/page_days_local', '{replica}')",
+    );
+    expect(cluster[1]).toBe(
+      'CREATE TABLE IF NOT EXISTS scribe.page_days ON CLUSTER docs AS scribe.page_days_local\nENGINE = Distributed(docs, scribe, page_days_local, cityHash64(project))',
+    );
+    expect(cluster[2]).toContain(
+      'CREATE MATERIALIZED VIEW IF NOT EXISTS scribe.page_days_mv ON CLUSTER docs TO scribe.page_days_local AS',
+    );
+    expect(cluster[2]).toContain('FROM scribe.page_views_local\n');
+  });
+
   it('numbers its migrations in order, every statement idempotent', () => {
     for (const layout of [{ database: 'scribe' }, { database: 'scribe', cluster: 'docs' }]) {
       const migrations = clickHouseMigrations(layout);

@@ -30,6 +30,13 @@ describe('migrateClickHouse', () => {
     });
     expect(await tables.json()).toEqual([
       {
+        name: 'page_days',
+        engine: 'AggregatingMergeTree',
+        partition_key: 'toYYYYMM(day)',
+        sorting_key: 'project, day, path, kind',
+      },
+      { name: 'page_days_mv', engine: 'MaterializedView', partition_key: '', sorting_key: '' },
+      {
         name: 'page_views',
         engine: 'MergeTree',
         partition_key: 'toYYYYMM(day)',
@@ -41,7 +48,10 @@ describe('migrateClickHouse', () => {
       query: `SELECT version, name FROM ${standIn.database}.scribe_migrations ORDER BY version`,
       format: 'JSONEachRow',
     });
-    expect(await versions.json()).toEqual([{ version: 1, name: 'page_views' }]);
+    expect(await versions.json()).toEqual([
+      { version: 1, name: 'page_views' },
+      { version: 2, name: 'page_days' },
+    ]);
   });
 
   it('finishes a migration a killed start-up left half done', async () => {
@@ -49,7 +59,7 @@ describe('migrateClickHouse', () => {
     const [first] = clickHouseMigrations(layout)[0]!.statements;
     await client.command({ query: `CREATE DATABASE ${layout.database}` });
     await client.command({ query: first! });
-    expect(await migrateClickHouse(client, layout)).toEqual([1]);
+    expect(await migrateClickHouse(client, layout)).toEqual([1, 2]);
     expect(await migrateClickHouse(client, layout)).toEqual([]);
   });
 });

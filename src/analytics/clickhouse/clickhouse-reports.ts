@@ -1,0 +1,118 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
+import type { Counts } from '../reports/visitors.js';
+import type { Page } from '../reports/export-page.js';
+import type { DayCounts } from '../reports/daily-visitors.js';
+import { compareCodePoints } from '../reports/compare-code-points.js';
+import { offsetPage } from '../reports/offset-page.js';
+import { PAGE_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
+
+/**
+ * How a range is read: its whole UTC days from the per-day aggregates (`page_days`), and the partial days at its
+ * edges from the raw views — the same split the embedded store makes between day sets and edge events.
+ */
+export function splitRange(range: TimeRange): { days: [number, number] | null; edges: [number, number][] } {
+  const firstDay = Math.ceil(range.from / DAY_MS);
+  const endDay = Math.floor(range.to / DAY_MS);
+  if (firstDay >= endDay) return { days: null, edges: range.from < range.to ? [[range.from, range.to]] : [] };
+  const edges: [number, number][] = [];
+  if (range.from < firstDay * DAY_MS) edges.push([range.from, firstDay * DAY_MS]);
+  if (endDay * DAY_MS < range.to) edges.push([endDay * DAY_MS, range.to]);
+  return { days: [firstDay, endDay], edges };
+}
+
+const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Per-(group, kind) parts of a range as bitmap states and view counts: whole days merged from `page_days`, edges
+ * built from raw views. `group` is a column expression (`path`, `day`, or a constant for the whole site).
+ */
+function partsQuery(database: string, range: TimeRange, group: string) {
+  const { days, edges } = splitRange(range);
+  const params: Record<string, unknown> = {};
+  const selects: string[] = [];
+  if (days) {
+    params.d0 = isoDay(days[0]);
+    params.d1 = isoDay(days[1]);
+    selects.push(
+      `SELECT ${group} AS g, kind, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${PAGE_DAYS}
+       WHERE project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String}) GROUP BY g, kind`,
+    );
+  }
+  if (edges.length) {
+    const where = edges.map(([from, to], i) => {
+      params[`f${i}`] = from;
+      params[`t${i}`] = to;
+      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
+    });
+    selects.push(
+      `SELECT ${group} AS g, kind, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n FROM ${database}.${PAGE_VIEWS}
+       WHERE project = {project:String} AND kind IN (1, 2) AND visitor IS NOT NULL AND (${where.join(' OR ')}) GROUP BY g, kind`,
+    );
+  }
+  return { sql: selects.join('\nUNION ALL\n'), params };
+}
+
+interface Cell {
+  g: string;
+  human: number | string;
+  ai: number | string;
+  total: number | string;
+}
+
+/** Distinct visitors (or views) per group over the range: human, AI, and both together (a union, never a sum). */
+async function cells(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  group: string;
+  measure: 'visitors' | 'views';
+}): Promise<Map<string, Counts>> {
+  const { client, database, projectId, range, group, measure } = params;
+  const parts = partsQuery(database, range, group);
+  if (!parts.sql) return new Map();
+  const select =
+    measure === 'visitors'
+      ? 'groupBitmapMergeIf(v, kind = 1) AS human, groupBitmapMergeIf(v, kind = 2) AS ai, groupBitmapMerge(v) AS total'
+      : 'sumIf(n, kind = 1) AS human, sumIf(n, kind = 2) AS ai, sum(n) AS total';
+  const result = await client.query({
+    query: `SELECT toString(g) AS g, ${select} FROM (${parts.sql}) GROUP BY g`,
+    query_params: { project: projectId, ...parts.params },
+    format: 'JSONEachRow',
+  });
+  const rows = (await result.json()) as Cell[];
+  return new Map(rows.map((r) => [r.g, { human: Number(r.human), ai: Number(r.ai), total: Number(r.total) }] as const));
+}
+
+/** The visitors or views export over ClickHouse, in the embedded export's order and paging. */
+export async function clickHouseExport(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  measure: 'visitors' | 'views';
+  page: { limit: number; offset: number };
+}): Promise<Page> {
+  const [byPath, site] = await Promise.all([cells({ ...params, group: 'path' }), cells({ ...params, group: "''" })]);
+  const rows = [...byPath].map(([path, c]) => ({ path, ...c })).filter((r) => r.total > 0);
+  rows.sort((a, b) => b.total - a.total || compareCodePoints(a.path, b.path));
+  return { totals: site.get('') ?? { human: 0, ai: 0, total: 0 }, ...offsetPage(rows, params.page) };
+}
+
+/** Site-wide distinct visitors for each UTC day the range touches, partial edge days counting only their part. */
+export async function clickHouseDailyVisitors(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+}): Promise<DayCounts[]> {
+  // both the aggregates and the raw views carry the UTC day; a day is either whole (aggregates) or an edge (raw)
+  const byDay = await cells({ ...params, group: 'toString(day)', measure: 'visitors' });
+  const days: DayCounts[] = [];
+  for (let start = Math.floor(params.range.from / DAY_MS) * DAY_MS; start < params.range.to; start += DAY_MS) {
+    const date = isoDay(start / DAY_MS);
+    days.push({ date, ...(byDay.get(date) ?? { human: 0, ai: 0, total: 0 }) });
+  }
+  return days;
+}
