@@ -30,6 +30,13 @@ import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
 import { clickHouseDailyVisitors, clickHouseExport } from './clickhouse/clickhouse-reports.js';
+import {
+  copyProjectEvents,
+  projectsWithEvents,
+  type CopyOutcome,
+  type CopyProgress,
+} from './clickhouse/copy-events.js';
+import { migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
 import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 
@@ -223,6 +230,35 @@ export class Analytics {
       recordMisses: async (misses) => void (await this.recordAiMisses(projectId, misses)),
       onProgress,
     });
+  }
+
+  /**
+   * Copies raw events of the primary database (one project's, or every project's) into ClickHouse, resumably, and
+   * counts each project's views on both sides (see clickhouse/copy-events.ts).
+   */
+  async copyToClickHouse(options: {
+    projectId?: string;
+    onProgress?: (p: CopyProgress) => void;
+  }): Promise<CopyOutcome[]> {
+    const clickhouse = this.clickhouse;
+    if (!clickhouse) throw new Unavailable('Set CLICKHOUSE_URL to copy page views to ClickHouse');
+    await this.clickhouseStarting;
+    const config = this.params.config.clickhouse!;
+    await migrateClickHouse(clickhouse.client, { database: config.database, cluster: config.cluster });
+    const projects = options.projectId ? [options.projectId] : await projectsWithEvents(this.sql);
+    const outcomes: CopyOutcome[] = [];
+    for (const projectId of projects) {
+      outcomes.push(
+        await copyProjectEvents({
+          sql: this.sql,
+          client: clickhouse.client,
+          database: config.database,
+          projectId,
+          onProgress: options.onProgress,
+        }),
+      );
+    }
+    return outcomes;
   }
 
   /** With ClickHouse: ships the outbox now (rejects when ClickHouse fails). */

@@ -10,6 +10,7 @@ import { keyCommands } from './key-commands.js';
 import { JobCommandFailed, jobCommands } from './job-commands.js';
 import { logsCommands } from './logs-import.js';
 import { analyticsCommands } from './analytics-rebuild.js';
+import { analyticsCopyCommands } from './analytics-copy.js';
 import { automationCommands } from './automation-commands.js';
 
 /** Every operator command, by "group name". Add a module's commands here. */
@@ -27,6 +28,7 @@ export const commands: Record<string, Command> = {
   ...automationCommands,
   ...logsCommands,
   ...analyticsCommands,
+  ...analyticsCopyCommands,
 };
 
 function usage(): string {
