@@ -29,7 +29,7 @@ import { exportPage, type Page } from './reports/export-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
-import { clickHouseDailyVisitors, clickHouseExport } from './clickhouse/clickhouse-reports.js';
+import { clickHouseAgents, clickHouseDailyVisitors, clickHouseExport } from './clickhouse/clickhouse-reports.js';
 import {
   copyProjectEvents,
   projectsWithEvents,
@@ -348,7 +348,10 @@ export class Analytics {
 
   /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
   async aiAgents(projectId: string, range: TimeRange): Promise<AgentsReport> {
-    this.notOnClickHouse('AI agents');
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseAgents({ client, database, projectId, range });
+    }
     await this.fold();
     return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }

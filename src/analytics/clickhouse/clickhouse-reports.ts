@@ -5,7 +5,10 @@ import type { Page } from '../reports/export-page.js';
 import type { DayCounts } from '../reports/daily-visitors.js';
 import { compareCodePoints } from '../reports/compare-code-points.js';
 import { offsetPage } from '../reports/offset-page.js';
-import { PAGE_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
+import { AGENT_DAYS, PAGE_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
+import type { AgentCounts, AgentsReport, SpoofedCounts } from '../reports/ai-agents.js';
+import { aiKindOf } from '../ingest/classify-user-agent.js';
+import { UNVERIFIED_PREFIX } from '../store/write-events.js';
 
 /**
  * How a range is read: its whole UTC days from the per-day aggregates (`page_days`), and the partial days at its
@@ -115,4 +118,81 @@ export async function clickHouseDailyVisitors(params: {
     days.push({ date, ...(byDay.get(date) ?? { human: 0, ai: 0, total: 0 }) });
   }
   return days;
+}
+
+/** The AI agents report over ClickHouse: whole days from `agent_days`, edges from raw views, exact distinct visitors. */
+export async function clickHouseAgents(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+}): Promise<AgentsReport> {
+  const { client, database, projectId, range } = params;
+  const { days, edges } = splitRange(range);
+  const query: Record<string, unknown> = { project: projectId };
+  const selects: string[] = [];
+  const cell = (from: string) => `SELECT kind, agent, verification, ${from}`;
+  if (days) {
+    query.d0 = isoDay(days[0]);
+    query.d1 = isoDay(days[1]);
+    selects.push(
+      `${cell('groupBitmapMergeState(visitors) AS v, sum(views) AS n')} FROM ${database}.${AGENT_DAYS}
+       WHERE project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+       GROUP BY kind, agent, verification`,
+    );
+  }
+  if (edges.length) {
+    const where = edges.map(([from, to], i) => {
+      query[`f${i}`] = from;
+      query[`t${i}`] = to;
+      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
+    });
+    selects.push(
+      `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification,
+         CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v, count() AS n
+       FROM ${database}.${PAGE_VIEWS}
+       WHERE project = {project:String} AND (${where.join(' OR ')})
+         AND ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), {prefix:String})))
+       GROUP BY kind, agent, verification`,
+    );
+  }
+  if (!selects.length) return { agents: [], spoofed: [] };
+  query.prefix = UNVERIFIED_PREFIX;
+  const result = await client.query({
+    query: `SELECT kind,
+              if(kind = 2, if(agent = '', 'unknown', agent), substring(agent, ${UNVERIFIED_PREFIX.length + 1})) AS name,
+              groupBitmapMerge(v) AS visitors, groupBitmapMergeIf(v, verification = 1) AS verified, sum(n) AS views
+            FROM (${selects.join('\nUNION ALL\n')}) GROUP BY kind, name`,
+    query_params: query,
+    format: 'JSONEachRow',
+  });
+  const rows = (await result.json()) as {
+    kind: number;
+    name: string;
+    visitors: string;
+    verified: string;
+    views: string;
+  }[];
+  const agents: AgentCounts[] = [];
+  const spoofed: SpoofedCounts[] = [];
+  for (const r of rows) {
+    const visitors = Number(r.visitors);
+    const views = Number(r.views);
+    if (Number(r.kind) === 0) {
+      spoofed.push({ agent: r.name, visitors, views });
+      continue;
+    }
+    const verifiedVisitors = Number(r.verified);
+    agents.push({
+      agent: r.name,
+      kind: aiKindOf(r.name) ?? 'unknown',
+      visitors,
+      verifiedVisitors,
+      unverifiableVisitors: visitors - verifiedVisitors,
+      views,
+    });
+  }
+  const byCounts = <T extends { agent: string; visitors: number; views: number }>(a: T, b: T) =>
+    b.visitors - a.visitors || b.views - a.views || compareCodePoints(a.agent, b.agent);
+  return { agents: agents.sort(byCounts), spoofed: spoofed.sort(byCounts) };
 }

@@ -16,6 +16,8 @@ export const MIGRATIONS_TABLE = 'scribe_migrations';
 export const PAGE_VIEWS = 'page_views';
 /** Per day, page and class (human, AI): views as a sum and the visitors as a bitmap state. */
 export const PAGE_DAYS = 'page_days';
+/** Per day, agent cell (AI agents by verification, spoofed AI user agents) and page: views and visitors. */
+export const AGENT_DAYS = 'agent_days';
 
 /**
  * Blocks a non-replicated MergeTree remembers for insert deduplication: an outbox batch retried after a crash is
@@ -135,7 +137,51 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
         pageDaysView(layout),
       ],
     },
+    {
+      version: 3,
+      name: 'agent_days',
+      statements: [
+        ...table({
+          layout,
+          table: AGENT_DAYS,
+          columns: [
+            '  project LowCardinality(String)',
+            '  day Date',
+            '  kind UInt8',
+            '  agent LowCardinality(String)',
+            '  verification UInt8',
+            '  path String',
+            '  views SimpleAggregateFunction(sum, UInt64)',
+            '  visitors AggregateFunction(groupBitmap, UInt64)',
+          ].join(',\n'),
+          engine: 'AggregatingMergeTree',
+          keys: 'PARTITION BY toYYYYMM(day)\nORDER BY (project, day, kind, agent, verification, path)',
+          settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
+          distributed: true,
+        }),
+        agentDaysView(layout),
+      ],
+    },
   ];
+}
+
+/**
+ * Keeps `agent_days`: AI views (kind 2) by agent ('' when unnamed) and verification (a missing one read as 2,
+ * unverifiable), and spoofed AI user agents (kind 0, agent "unverified <name>", verification 0; stored as bots,
+ * usually without a visitor, so their views count and only known visitors enter the bitmap), by page — the cells
+ * of the embedded agent rollup.
+ */
+function agentDaysView(layout: ClickHouseLayout): string {
+  const db = name(layout.database);
+  const [source, target] = layout.cluster ? [`${PAGE_VIEWS}_local`, `${AGENT_DAYS}_local`] : [PAGE_VIEWS, AGENT_DAYS];
+  return [
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${name(`${AGENT_DAYS}_mv`)}${onCluster(layout)} TO ${db}.${name(target)} AS`,
+    "SELECT project, day, kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification, path,",
+    "  count() AS views, CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS visitors",
+    `FROM ${db}.${name(source)}`,
+    "WHERE (kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified '))",
+    'GROUP BY project, day, kind, agent, verification, path',
+  ].join('\n');
 }
 
 /**

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
 import { DAY_MS, HOUR_MS, type TimeRange } from '../../../src/calendar.js';
@@ -16,7 +17,12 @@ const AGENTS = [
   CHROME,
   'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)',
   'curl/8.4.0',
+  'Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+  'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)',
 ];
+/** GPTBot's published range in the fixture, and an address outside it (a spoofed GPTBot) */
+const ADDRESSES = ['203.0.113.7', '198.51.100.9'];
+const RANGES_FILE = path.resolve(import.meta.dirname, '../../fixtures/analytics/ai-ranges.json');
 const PATHS = ['/', '/docs/start', '/docs/ünïcode/日本', '/docs/a b', '/api/ref'];
 
 /** A fixed pseudo-random data set: duplicates (repeated keys), bots, AI agents, multi-byte paths, day edges. */
@@ -24,7 +30,7 @@ function dataSet(): PageView[][] {
   let seed = 17;
   const next = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
+    return Math.floor(seed / 65536) % n; // the high bits: an LCG's low bits repeat with a short period
   };
   const batches: PageView[][] = [];
   for (let b = 0; b < 12; b++) {
@@ -39,6 +45,7 @@ function dataSet(): PageView[][] {
         url: PATHS[next(PATHS.length)]!,
         userAgent: AGENTS[visitor % AGENTS.length],
         visitorId: `reader-${visitor}`,
+        ip: ADDRESSES[next(2)],
         referrer: null,
         key: `k${next(500)}`,
       });
@@ -91,7 +98,7 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
   beforeAll(async () => {
     const logger = createLogger('silent');
     const clock = () => new Date(START + 10 * DAY_MS);
-    const config = loadConfig({ CLICKHOUSE_URL: standIn.url }).analytics;
+    const config = loadConfig({ CLICKHOUSE_URL: standIn.url, SCRIBE_AI_RANGES_FILE: RANGES_FILE }).analytics;
     embedded = new Analytics({
       target: embeddedDb.target,
       secret: SECRET,
@@ -123,6 +130,7 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
       expect(await clickhouse.visitors(project, range, page)).toEqual(visitors);
       expect(await clickhouse.views(project, range, page)).toEqual(await embedded.views(project, range, page));
       expect(await clickhouse.dailyVisitors(project, range)).toEqual(await embedded.dailyVisitors(project, range));
+      expect(await clickhouse.aiAgents(project, range)).toEqual(await embedded.aiAgents(project, range));
       const second = { limit: 2, offset: 2 };
       expect(await clickhouse.visitors(project, range, second)).toEqual(
         await embedded.visitors(project, range, second),
@@ -136,5 +144,8 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     expect(week.totals.ai).toBeGreaterThan(0);
     expect(week.totals.total).toBeLessThan(week.totals.human + week.totals.ai + 1);
     expect(week.rows.map((r) => r.path)).toContain('/docs/ünïcode/日本');
+    const agents = await embedded.aiAgents(project, RANGES[0]!);
+    expect(agents.spoofed.map((a) => a.agent)).toEqual(['GPTBot']);
+    expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot']);
   });
 });

@@ -30,6 +30,13 @@ describe('migrateClickHouse', () => {
     });
     expect(await tables.json()).toEqual([
       {
+        name: 'agent_days',
+        engine: 'AggregatingMergeTree',
+        partition_key: 'toYYYYMM(day)',
+        sorting_key: 'project, day, kind, agent, verification, path',
+      },
+      { name: 'agent_days_mv', engine: 'MaterializedView', partition_key: '', sorting_key: '' },
+      {
         name: 'page_days',
         engine: 'AggregatingMergeTree',
         partition_key: 'toYYYYMM(day)',
@@ -51,6 +58,7 @@ describe('migrateClickHouse', () => {
     expect(await versions.json()).toEqual([
       { version: 1, name: 'page_views' },
       { version: 2, name: 'page_days' },
+      { version: 3, name: 'agent_days' },
     ]);
   });
 
@@ -59,7 +67,7 @@ describe('migrateClickHouse', () => {
     const [first] = clickHouseMigrations(layout)[0]!.statements;
     await client.command({ query: `CREATE DATABASE ${layout.database}` });
     await client.command({ query: first! });
-    expect(await migrateClickHouse(client, layout)).toEqual([1, 2]);
+    expect(await migrateClickHouse(client, layout)).toEqual([1, 2, 3]);
     expect(await migrateClickHouse(client, layout)).toEqual([]);
   });
 });
