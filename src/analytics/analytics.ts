@@ -29,7 +29,13 @@ import { exportPage, type Page } from './reports/export-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
-import { clickHouseAgents, clickHouseDailyVisitors, clickHouseExport } from './clickhouse/clickhouse-reports.js';
+import {
+  clickHouseAgentPages,
+  clickHouseAgents,
+  clickHouseDailyVisitors,
+  clickHouseExport,
+} from './clickhouse/clickhouse-reports.js';
+import { operatorOf } from './ingest/classify-user-agent.js';
 import {
   copyProjectEvents,
   projectsWithEvents,
@@ -139,7 +145,10 @@ export class Analytics {
 
   /** Which pages each AI agent (or operator) reads. */
   async aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
-    this.notOnClickHouse('AI agent pages');
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseAgentPages({ client, database, projectId, range, by, operatorOf });
+    }
     await this.fold();
     return agentPages({ store: this.store, cache: this.cache, projectId, range, by });
   }

@@ -8,6 +8,7 @@ import { offsetPage } from '../reports/offset-page.js';
 import { AGENT_DAYS, PAGE_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
 import type { AgentCounts, AgentsReport, SpoofedCounts } from '../reports/ai-agents.js';
 import { aiKindOf } from '../ingest/classify-user-agent.js';
+import type { AgentPage } from '../reports/ai-agent-pages.js';
 import { UNVERIFIED_PREFIX } from '../store/write-events.js';
 
 /**
@@ -195,4 +196,77 @@ export async function clickHouseAgents(params: {
   const byCounts = <T extends { agent: string; visitors: number; views: number }>(a: T, b: T) =>
     b.visitors - a.visitors || b.views - a.views || compareCodePoints(a.agent, b.agent);
   return { agents: agents.sort(byCounts), spoofed: spoofed.sort(byCounts) };
+}
+
+/** AI views (kind 2) of a range by agent name and page: whole days from `agent_days`, edges from raw views. */
+function aiPageParts(database: string, range: TimeRange) {
+  const { days, edges } = splitRange(range);
+  const params: Record<string, unknown> = {};
+  const selects: string[] = [];
+  if (days) {
+    params.d0 = isoDay(days[0]);
+    params.d1 = isoDay(days[1]);
+    selects.push(
+      `SELECT agent, path, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${AGENT_DAYS}
+       WHERE project = {project:String} AND kind = 2 AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+       GROUP BY agent, path`,
+    );
+  }
+  if (edges.length) {
+    const where = edges.map(([from, to], i) => {
+      params[`f${i}`] = from;
+      params[`t${i}`] = to;
+      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
+    });
+    selects.push(
+      `SELECT ifNull(agent, '') AS agent, path, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n
+       FROM ${database}.${PAGE_VIEWS}
+       WHERE project = {project:String} AND kind = 2 AND visitor IS NOT NULL AND (${where.join(' OR ')})
+       GROUP BY agent, path`,
+    );
+  }
+  return { sql: selects.join('\nUNION ALL\n'), params };
+}
+
+/**
+ * Which pages each AI agent (or operator: the union of its agents' visitors) reads over ClickHouse, in the embedded
+ * report's order. Operators are named by the same table as the embedded report (`operatorOf`), handed to
+ * ClickHouse as a mapping of the agent names the range holds.
+ */
+export async function clickHouseAgentPages(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  by: 'agent' | 'operator';
+  operatorOf: (agent: string) => string;
+}): Promise<AgentPage[]> {
+  const { client, database, projectId, range, by } = params;
+  const parts = aiPageParts(database, range);
+  if (!parts.sql) return [];
+  const named = `SELECT if(agent = '', 'unknown', agent) AS name, path, v, n FROM (${parts.sql})`;
+  const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
+  let group = 'name';
+  if (by === 'operator') {
+    const names = await client.query({
+      query: `SELECT DISTINCT name FROM (${named})`,
+      query_params,
+      format: 'JSONEachRow',
+    });
+    const agents = ((await names.json()) as { name: string }[]).map((r) => r.name);
+    query_params.agents = agents;
+    query_params.operators = agents.map((a) => params.operatorOf(a));
+    group = 'transform(name, {agents:Array(String)}, {operators:Array(String)}, name)';
+  }
+  const result = await client.query({
+    query: `SELECT ${group} AS agent, path, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY agent, path`,
+    query_params,
+    format: 'JSONEachRow',
+  });
+  const rows = ((await result.json()) as { agent: string; path: string; views: string; visitors: string }[]).map(
+    (r) => ({ agent: r.agent, path: r.path, views: Number(r.views), visitors: Number(r.visitors) }),
+  );
+  return rows.sort(
+    (a, b) => b.views - a.views || compareCodePoints(a.agent, b.agent) || compareCodePoints(a.path, b.path),
+  );
 }

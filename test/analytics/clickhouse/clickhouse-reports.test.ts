@@ -19,6 +19,7 @@ const AGENTS = [
   'curl/8.4.0',
   'Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
   'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  'Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)',
 ];
 /** GPTBot's published range in the fixture, and an address outside it (a spoofed GPTBot) */
 const ADDRESSES = ['203.0.113.7', '198.51.100.9'];
@@ -43,7 +44,8 @@ function dataSet(): PageView[][] {
       batch.push({
         timestamp: START + day * DAY_MS + within,
         url: PATHS[next(PATHS.length)]!,
-        userAgent: AGENTS[visitor % AGENTS.length],
+        // mostly one user agent per visitor, sometimes the next one: a visitor id seen as two agents, or human and AI
+        userAgent: AGENTS[(visitor + (next(4) === 0 ? 1 : 0)) % AGENTS.length],
         visitorId: `reader-${visitor}`,
         ip: ADDRESSES[next(2)],
         referrer: null,
@@ -131,6 +133,11 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
       expect(await clickhouse.views(project, range, page)).toEqual(await embedded.views(project, range, page));
       expect(await clickhouse.dailyVisitors(project, range)).toEqual(await embedded.dailyVisitors(project, range));
       expect(await clickhouse.aiAgents(project, range)).toEqual(await embedded.aiAgents(project, range));
+      for (const by of ['agent', 'operator'] as const) {
+        expect(await clickhouse.aiAgentPages(project, range, by)).toEqual(
+          await embedded.aiAgentPages(project, range, by),
+        );
+      }
       const second = { limit: 2, offset: 2 };
       expect(await clickhouse.visitors(project, range, second)).toEqual(
         await embedded.visitors(project, range, second),
@@ -146,6 +153,6 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     expect(week.rows.map((r) => r.path)).toContain('/docs/ünïcode/日本');
     const agents = await embedded.aiAgents(project, RANGES[0]!);
     expect(agents.spoofed.map((a) => a.agent)).toEqual(['GPTBot']);
-    expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot']);
+    expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot', 'OAI-SearchBot']);
   });
 });
