@@ -34,6 +34,7 @@ import {
   clickHouseAgents,
   clickHouseDailyVisitors,
   clickHouseExport,
+  clickHouseReferrals,
 } from './clickhouse/clickhouse-reports.js';
 import { operatorOf } from './ingest/classify-user-agent.js';
 import {
@@ -155,7 +156,10 @@ export class Analytics {
 
   /** Humans an AI assistant sent, per assistant and per page. */
   async aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
-    this.notOnClickHouse('AI referrals');
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseReferrals({ client, database, projectId, range });
+    }
     await this.fold();
     return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
   }

@@ -9,6 +9,7 @@ import { AGENT_DAYS, PAGE_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
 import type { AgentCounts, AgentsReport, SpoofedCounts } from '../reports/ai-agents.js';
 import { aiKindOf } from '../ingest/classify-user-agent.js';
 import type { AgentPage } from '../reports/ai-agent-pages.js';
+import type { Referrals } from '../reports/ai-referrals.js';
 import { UNVERIFIED_PREFIX } from '../store/write-events.js';
 
 /**
@@ -138,7 +139,7 @@ export async function clickHouseAgents(params: {
     query.d1 = isoDay(days[1]);
     selects.push(
       `${cell('groupBitmapMergeState(visitors) AS v, sum(views) AS n')} FROM ${database}.${AGENT_DAYS}
-       WHERE project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+       WHERE project = {project:String} AND kind IN (0, 2) AND day >= toDate({d0:String}) AND day < toDate({d1:String})
        GROUP BY kind, agent, verification`,
     );
   }
@@ -198,8 +199,11 @@ export async function clickHouseAgents(params: {
   return { agents: agents.sort(byCounts), spoofed: spoofed.sort(byCounts) };
 }
 
-/** AI views (kind 2) of a range by agent name and page: whole days from `agent_days`, edges from raw views. */
-function aiPageParts(database: string, range: TimeRange) {
+/**
+ * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and page:
+ * whole days from `agent_days`, edges from raw views.
+ */
+function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 = 2) {
   const { days, edges } = splitRange(range);
   const params: Record<string, unknown> = {};
   const selects: string[] = [];
@@ -208,7 +212,7 @@ function aiPageParts(database: string, range: TimeRange) {
     params.d1 = isoDay(days[1]);
     selects.push(
       `SELECT agent, path, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${AGENT_DAYS}
-       WHERE project = {project:String} AND kind = 2 AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+       WHERE project = {project:String} AND kind = ${kind} AND day >= toDate({d0:String}) AND day < toDate({d1:String})
        GROUP BY agent, path`,
     );
   }
@@ -221,7 +225,8 @@ function aiPageParts(database: string, range: TimeRange) {
     selects.push(
       `SELECT ifNull(agent, '') AS agent, path, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n
        FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND kind = 2 AND visitor IS NOT NULL AND (${where.join(' OR ')})
+       WHERE project = {project:String} AND kind = ${kind} AND visitor IS NOT NULL AND (${where.join(' OR ')})
+         ${kind === 1 ? "AND startsWith(ifNull(agent, ''), 'via ')" : ''}
        GROUP BY agent, path`,
     );
   }
@@ -269,4 +274,39 @@ export async function clickHouseAgentPages(params: {
   return rows.sort(
     (a, b) => b.views - a.views || compareCodePoints(a.agent, b.agent) || compareCodePoints(a.path, b.path),
   );
+}
+
+/** Humans an AI assistant sent, per assistant and per page, over ClickHouse, in the embedded report's order. */
+export async function clickHouseReferrals(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+}): Promise<Referrals> {
+  const { client, database, projectId, range } = params;
+  const parts = aiPageParts(database, range, 1);
+  if (!parts.sql) return { assistants: [], pages: [] };
+  const named = `SELECT substring(agent, 5) AS assistant, path, v, n FROM (${parts.sql})`;
+  const query_params = { project: projectId, ...parts.params };
+  const [byAssistant, byPage] = await Promise.all(
+    ['assistant', 'assistant, path'].map(async (group) => {
+      const result = await client.query({
+        query: `SELECT ${group}, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY ${group}`,
+        query_params,
+        format: 'JSONEachRow',
+      });
+      return ((await result.json()) as { assistant: string; path?: string; views: string; visitors: string }[]).map(
+        (r) => ({ ...r, views: Number(r.views), visitors: Number(r.visitors) }),
+      );
+    }),
+  );
+  const assistants = byAssistant!
+    .map(({ assistant, views, visitors }) => ({ assistant, views, visitors }))
+    .sort((a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant));
+  const pages = byPage!
+    .map(({ assistant, path, views, visitors }) => ({ assistant, path: path!, views, visitors }))
+    .sort(
+      (a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant) || compareCodePoints(a.path, b.path),
+    );
+  return { assistants, pages };
 }

@@ -168,8 +168,8 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
 /**
  * Keeps `agent_days`: AI views (kind 2) by agent ('' when unnamed) and verification (a missing one read as 2,
  * unverifiable), and spoofed AI user agents (kind 0, agent "unverified <name>", verification 0; stored as bots,
- * usually without a visitor, so their views count and only known visitors enter the bitmap), by page — the cells
- * of the embedded agent rollup.
+ * usually without a visitor, so their views count and only known visitors enter the bitmap), and humans an AI
+ * assistant sent (kind 1, agent "via <assistant>"), by page — the cells of the embedded agent rollup.
  */
 function agentDaysView(layout: ClickHouseLayout): string {
   const db = name(layout.database);
@@ -180,6 +180,7 @@ function agentDaysView(layout: ClickHouseLayout): string {
     "  count() AS views, CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS visitors",
     `FROM ${db}.${name(source)}`,
     "WHERE (kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified '))",
+    "  OR (kind = 1 AND startsWith(ifNull(agent, ''), 'via ') AND visitor IS NOT NULL)",
     'GROUP BY project, day, kind, agent, verification, path',
   ].join('\n');
 }

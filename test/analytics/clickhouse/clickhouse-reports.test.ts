@@ -48,7 +48,7 @@ function dataSet(): PageView[][] {
         userAgent: AGENTS[(visitor + (next(4) === 0 ? 1 : 0)) % AGENTS.length],
         visitorId: `reader-${visitor}`,
         ip: ADDRESSES[next(2)],
-        referrer: null,
+        referrer: ['https://chatgpt.com/', null, null, 'https://www.perplexity.ai/search', null][next(5)],
         key: `k${next(500)}`,
       });
     }
@@ -133,6 +133,7 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
       expect(await clickhouse.views(project, range, page)).toEqual(await embedded.views(project, range, page));
       expect(await clickhouse.dailyVisitors(project, range)).toEqual(await embedded.dailyVisitors(project, range));
       expect(await clickhouse.aiAgents(project, range)).toEqual(await embedded.aiAgents(project, range));
+      expect(await clickhouse.aiReferrals(project, range)).toEqual(await embedded.aiReferrals(project, range));
       for (const by of ['agent', 'operator'] as const) {
         expect(await clickhouse.aiAgentPages(project, range, by)).toEqual(
           await embedded.aiAgentPages(project, range, by),
@@ -153,6 +154,8 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     expect(week.rows.map((r) => r.path)).toContain('/docs/ünïcode/日本');
     const agents = await embedded.aiAgents(project, RANGES[0]!);
     expect(agents.spoofed.map((a) => a.agent)).toEqual(['GPTBot']);
+    const referrals = await embedded.aiReferrals(project, RANGES[0]!);
+    expect(referrals.assistants.map((a) => a.assistant).sort()).toEqual(['ChatGPT', 'Perplexity']);
     expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot', 'OAI-SearchBot']);
   });
 });
