@@ -22,7 +22,7 @@ import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.j
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
-import { purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
+import { purposeOf, purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
 import { aiReferrals, type Referrals } from './reports/ai-referrals.js';
 import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
 import { exportPage, type Page } from './reports/export-page.js';
@@ -34,6 +34,7 @@ import {
   clickHouseAgents,
   clickHouseDailyVisitors,
   clickHouseExport,
+  clickHousePurposes,
   clickHouseReferrals,
 } from './clickhouse/clickhouse-reports.js';
 import { operatorOf } from './ingest/classify-user-agent.js';
@@ -129,17 +130,12 @@ export class Analytics {
     return clickhouse;
   }
 
-  /** Reports over page views that the ClickHouse store does not answer yet. */
-  private notOnClickHouse(report: string): void {
-    if (!this.clickhouse) return;
-    throw new Unavailable(
-      `The ${report} report is not answered from ClickHouse yet, and page views are stored there (CLICKHOUSE_URL)`,
-    );
-  }
-
   /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
   async aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
-    this.notOnClickHouse('AI purposes');
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHousePurposes({ client, database, projectId, range, purposeOf });
+    }
     await this.fold();
     return purposeSplit({ store: this.store, cache: this.cache, projectId, range });
   }

@@ -10,6 +10,7 @@ import type { AgentCounts, AgentsReport, SpoofedCounts } from '../reports/ai-age
 import { aiKindOf } from '../ingest/classify-user-agent.js';
 import type { AgentPage } from '../reports/ai-agent-pages.js';
 import type { Referrals } from '../reports/ai-referrals.js';
+import type { PurposeCounts, PurposeSplit } from '../reports/ai-purposes.js';
 import { UNVERIFIED_PREFIX } from '../store/write-events.js';
 
 /**
@@ -203,7 +204,13 @@ export async function clickHouseAgents(params: {
  * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and page:
  * whole days from `agent_days`, edges from raw views.
  */
-function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 = 2) {
+function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 | 'purposes' = 2) {
+  // purposes: AI views and spoofed AI user agents (kind 0), whose views count though they may have no visitor
+  const daysFilter = kind === 'purposes' ? 'kind IN (0, 2)' : `kind = ${kind}`;
+  const rawFilter =
+    kind === 'purposes'
+      ? "((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))"
+      : `kind = ${kind} AND visitor IS NOT NULL${kind === 1 ? " AND startsWith(ifNull(agent, ''), 'via ')" : ''}`;
   const { days, edges } = splitRange(range);
   const params: Record<string, unknown> = {};
   const selects: string[] = [];
@@ -211,9 +218,9 @@ function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 = 2) {
     params.d0 = isoDay(days[0]);
     params.d1 = isoDay(days[1]);
     selects.push(
-      `SELECT agent, path, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${AGENT_DAYS}
-       WHERE project = {project:String} AND kind = ${kind} AND day >= toDate({d0:String}) AND day < toDate({d1:String})
-       GROUP BY agent, path`,
+      `SELECT kind, agent, path, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${AGENT_DAYS}
+       WHERE project = {project:String} AND ${daysFilter} AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+       GROUP BY kind, agent, path`,
     );
   }
   if (edges.length) {
@@ -223,11 +230,12 @@ function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 = 2) {
       return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
     });
     selects.push(
-      `SELECT ifNull(agent, '') AS agent, path, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n
+      `SELECT kind, ifNull(agent, '') AS agent, path,
+         CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v,
+         count() AS n
        FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND kind = ${kind} AND visitor IS NOT NULL AND (${where.join(' OR ')})
-         ${kind === 1 ? "AND startsWith(ifNull(agent, ''), 'via ')" : ''}
-       GROUP BY agent, path`,
+       WHERE project = {project:String} AND ${rawFilter} AND (${where.join(' OR ')})
+       GROUP BY kind, agent, path`,
     );
   }
   return { sql: selects.join('\nUNION ALL\n'), params };
@@ -309,4 +317,99 @@ export async function clickHouseReferrals(params: {
       (a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant) || compareCodePoints(a.path, b.path),
     );
   return { assistants, pages };
+}
+
+const PURPOSE_COLUMNS = ['searchIndex', 'training', 'assistant', 'agent', 'otherAi'] as const;
+type PurposeColumn = (typeof PURPOSE_COLUMNS)[number];
+
+/**
+ * AI traffic by purpose over ClickHouse, as the embedded report answers it: human, AI and total from `page_days`
+ * (visitors as the visitors export counts them), each purpose column and the spoofed agents from `agent_days`, every
+ * visitors figure a union over its whole cell. Agents are put in columns by the embedded report's `purposeOf`, handed
+ * to ClickHouse as lists of the agent names the range holds.
+ */
+export async function clickHousePurposes(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  purposeOf: (agent: string | null) => string;
+}): Promise<PurposeSplit> {
+  const { client, database, projectId, range, purposeOf } = params;
+  const [visitorsByPath, visitorsSite, viewsByPath, viewsSite] = await Promise.all([
+    cells({ ...params, group: 'path', measure: 'visitors' }),
+    cells({ ...params, group: "''", measure: 'visitors' }),
+    cells({ ...params, group: 'path', measure: 'views' }),
+    cells({ ...params, group: "''", measure: 'views' }),
+  ]);
+  type Figures = Record<PurposeColumn | 'unverifiedAi', { views: number; visitors: number }>;
+  const agentFigures = new Map<string, Figures>();
+  const parts = aiPageParts(database, range, 'purposes');
+  if (parts.sql) {
+    const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
+    const names = await client.query({
+      query: `SELECT DISTINCT agent FROM (${parts.sql}) WHERE kind = 2`,
+      query_params,
+      format: 'JSONEachRow',
+    });
+    const agents = ((await names.json()) as { agent: string }[]).map((r) => r.agent);
+    const members: Record<PurposeColumn, string[]> = {
+      searchIndex: [],
+      training: [],
+      assistant: [],
+      agent: [],
+      otherAi: [],
+    };
+    for (const agent of agents) {
+      const purpose = purposeOf(agent || null);
+      if (purpose === 'searchIndex' || purpose === 'training') members[purpose].push(agent);
+      else {
+        members.otherAi.push(agent);
+        if (purpose === 'assistant' || purpose === 'agent') members[purpose].push(agent);
+      }
+    }
+    const measures = PURPOSE_COLUMNS.map((c) => {
+      query_params[`m_${c}`] = members[c];
+      const cond = `kind = 2 AND has({m_${c}:Array(String)}, agent)`;
+      return `sumIf(n, ${cond}) AS ${c}_views, groupBitmapMergeIf(v, ${cond}) AS ${c}_visitors`;
+    });
+    measures.push('sumIf(n, kind = 0) AS unverifiedAi_views, groupBitmapMergeIf(v, kind = 0) AS unverifiedAi_visitors');
+    for (const group of ['path', "''"]) {
+      const result = await client.query({
+        query: `SELECT toString(${group}) AS g, ${measures.join(', ')} FROM (${parts.sql}) GROUP BY g`,
+        query_params,
+        format: 'JSONEachRow',
+      });
+      for (const row of (await result.json()) as Record<string, string>[]) {
+        const figures = {} as Figures;
+        for (const c of [...PURPOSE_COLUMNS, 'unverifiedAi'] as const) {
+          figures[c] = { views: Number(row[`${c}_views`]), visitors: Number(row[`${c}_visitors`]) };
+        }
+        agentFigures.set(group === 'path' ? `/${row.g}` : '', figures);
+      }
+    }
+  }
+  const zero = { human: 0, ai: 0, total: 0 };
+  const counts = (views: Counts, people: Counts, figures: Figures | undefined) => {
+    const f = (c: PurposeColumn | 'unverifiedAi', what: 'views' | 'visitors') => figures?.[c][what] ?? 0;
+    const side = (what: 'views' | 'visitors', own: Counts): PurposeCounts => ({
+      humanViews: own.human,
+      aiViews: own.ai,
+      searchIndexViews: f('searchIndex', what),
+      trainingViews: f('training', what),
+      assistantViews: f('assistant', what),
+      agentViews: f('agent', what),
+      otherAiViews: f('otherAi', what),
+      totalViews: what === 'views' ? own.human + own.ai : own.total,
+      unverifiedAiViews: f('unverifiedAi', what),
+    });
+    return { views: side('views', views), visitors: side('visitors', people) };
+  };
+  const paths = new Set([...viewsByPath.keys(), ...[...agentFigures.keys()].filter((k) => k).map((k) => k.slice(1))]);
+  const pages = [...paths].map((path) => ({
+    path,
+    ...counts(viewsByPath.get(path) ?? zero, visitorsByPath.get(path) ?? zero, agentFigures.get(`/${path}`)),
+  }));
+  pages.sort((a, b) => b.views.totalViews - a.views.totalViews || compareCodePoints(a.path, b.path));
+  return { totals: counts(viewsSite.get('') ?? zero, visitorsSite.get('') ?? zero, agentFigures.get('')), pages };
 }

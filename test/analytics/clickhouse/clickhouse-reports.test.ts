@@ -134,6 +134,7 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
       expect(await clickhouse.dailyVisitors(project, range)).toEqual(await embedded.dailyVisitors(project, range));
       expect(await clickhouse.aiAgents(project, range)).toEqual(await embedded.aiAgents(project, range));
       expect(await clickhouse.aiReferrals(project, range)).toEqual(await embedded.aiReferrals(project, range));
+      expect(await clickhouse.aiPurposes(project, range)).toEqual(await embedded.aiPurposes(project, range));
       for (const by of ['agent', 'operator'] as const) {
         expect(await clickhouse.aiAgentPages(project, range, by)).toEqual(
           await embedded.aiAgentPages(project, range, by),
@@ -154,6 +155,10 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     expect(week.rows.map((r) => r.path)).toContain('/docs/ünïcode/日本');
     const agents = await embedded.aiAgents(project, RANGES[0]!);
     expect(agents.spoofed.map((a) => a.agent)).toEqual(['GPTBot']);
+    const purposes = await embedded.aiPurposes(project, RANGES[0]!);
+    expect(purposes.totals.views.trainingViews).toBeGreaterThan(0);
+    expect(purposes.totals.views.unverifiedAiViews).toBeGreaterThan(0);
+    expect(purposes.totals.visitors.searchIndexViews).toBeGreaterThan(0);
     const referrals = await embedded.aiReferrals(project, RANGES[0]!);
     expect(referrals.assistants.map((a) => a.assistant).sort()).toEqual(['ChatGPT', 'Perplexity']);
     expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot', 'OAI-SearchBot']);
