@@ -3,6 +3,7 @@ import { PROVIDERS, createTestDatabase } from '../support/databases.js';
 import { scribeEnv, startScribeProcess, type ScribeProcess } from '../support/scribe-process.js';
 import { startClickHouseStandIn } from '../support/clickhouse-server.js';
 import { addProject } from '../../src/projects/projects.js';
+import { createApiKey } from '../../src/keys/api-keys.js';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -72,6 +73,22 @@ describe.each(PROVIDERS)('page views on ClickHouse, kill -9 and ClickHouse down,
       expect(((await notReady.json()) as { error: string }).error).toMatch(
         /^ClickHouse \(CLICKHOUSE_URL\) is not reachable; \d+ page view\(s\) wait in the outbox$/,
       );
+      const { key } = await createApiKey({
+        db: database.db,
+        clock: () => new Date(),
+        projectId: project.id,
+        scope: 'read',
+      });
+      for (const report of ['visitors', 'ai/purposes']) {
+        const answer = await fetch(`${scribe.url}/v1/analytics/${project.id}/${report}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('retry-after')).toBe('5');
+        expect(((await answer.json()) as { error: string }).error).toMatch(
+          /^ClickHouse \(CLICKHOUSE_URL\), where page views are stored, is not reachable \(.*\); try again later$/,
+        );
+      }
       const metrics = await (await fetch(`${scribe.url}/metrics`)).text();
       expect(Number(/^scribe_clickhouse_outbox_depth (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(10);
 
