@@ -9,6 +9,7 @@ import { openDatabase } from '../src/db/client.js';
 import { createHttpApp } from '../src/http/app.js';
 import type { AppContext } from '../src/http/context.js';
 import { analyticsRoutes } from '../src/http/routes/analytics.js';
+import { healthRoutesWith } from '../src/http/routes/health.js';
 import { analyticsAiRoutes } from '../src/http/routes/analytics-ai.js';
 import { analyticsFeedbackRoutes } from '../src/http/routes/analytics-feedback.js';
 import { Analytics } from '../src/analytics/analytics.js';
@@ -32,7 +33,12 @@ const analytics = new Analytics({
 });
 const app = createHttpApp({
   ctx,
-  routes: [analyticsRoutes({ analytics }), analyticsAiRoutes({ analytics }), analyticsFeedbackRoutes({ analytics })],
+  routes: [
+    healthRoutesWith([() => analytics.readiness()]),
+    analyticsRoutes({ analytics }),
+    analyticsAiRoutes({ analytics }),
+    analyticsFeedbackRoutes({ analytics }),
+  ],
   webhooks: (_req, res) => void res.status(404).end(),
 });
 const server = app.listen(0, '127.0.0.1', () => {

@@ -7,6 +7,9 @@
  *   npm run bench:analytics                          # 1M and 10M page views, both databases
  *   npm run bench:analytics -- --sizes 1000000 --providers sqlite
  *   npm run bench:analytics -- --sizes 1000000 --skip-ai-reports --ai-reps 5
+ *   npm run bench:analytics -- --store clickhouse   # page views on ClickHouse (the tests' chDB stand-in, or
+ *                                                   # SCRIBE_TEST_CLICKHOUSE_URL): ingest through the outbox, the
+ *                                                   # same reports, and the bytes ClickHouse holds (system.parts)
  */
 import fs from 'node:fs';
 import type { DatabaseTarget } from '../src/db/database-url.js';
@@ -18,6 +21,8 @@ import { openSql } from '../src/analytics/store/sql.js';
 import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
 import { createDatabase, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
+import { startClickHouseStandIn, type ClickHouseStandIn } from '../test/support/clickhouse-server.js';
+import { createClient } from '@clickhouse/client';
 
 const DAY = 86_400_000;
 const PATHS = 5000;
@@ -36,6 +41,8 @@ const REPS = Number(arg('reps', '15'));
 const NAIVE_REPS = Number(arg('naive-reps', '3'));
 const AI_REPS = Number(arg('ai-reps', '5'));
 const SKIP_AI_REPORTS = process.argv.includes('--skip-ai-reports');
+const STORE = arg('store', 'embedded');
+if (STORE !== 'embedded' && STORE !== 'clickhouse') throw new Error('--store is embedded or clickhouse');
 
 const BROWSERS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -157,7 +164,8 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
   });
   const { key } = await createApiKey({ db: database.db, clock, projectId: project.id, scope: 'write' });
   await database.close();
-  const { child, url } = await startServer(target);
+  const clickhouse: ClickHouseStandIn | undefined = STORE === 'clickhouse' ? await startClickHouseStandIn() : undefined;
+  const { child, url } = await startServer(target, clickhouse ? { CLICKHOUSE_URL: clickhouse.url } : {});
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const endDay = Math.floor(Date.now() / DAY);
   try {
@@ -179,6 +187,14 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
       if (pending.size >= IN_FLIGHT) await Promise.race(pending);
     }
     await Promise.all(pending);
+    if (clickhouse) {
+      // accepted means durable in the outbox; ingest ends when ClickHouse holds every view
+      for (;;) {
+        const ready = (await (await fetch(`${url}/readyz`)).json()) as { clickhouse?: { outbox: number } };
+        if (ready.clickhouse?.outbox === 0) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
     const ingestSeconds = (performance.now() - started) / 1000;
     log(`ingested ${accepted} in ${ingestSeconds.toFixed(1)} s`);
 
@@ -212,11 +228,13 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
         const naive: number[] = [];
         let expected: unknown;
         for (let i = 0; i < NAIVE_REPS; i++) {
+          // on ClickHouse the primary database holds no raw views to recount
+          if (clickhouse) break;
           const [t, b] = await timed(() => naiveVisitors({ sql, projectId: project.id, range, limit: 50, offset }));
           naive.push(t);
           expected = b;
         }
-        const same = JSON.stringify(body) === JSON.stringify(expected);
+        const same = clickhouse ? 'no recount' : JSON.stringify(body) === JSON.stringify(expected);
         rows.push({ days, page: label, p50: pct(ours, 0.5), p95: pct(ours, 0.95), naiveP50: pct(naive, 0.5), same });
         log(
           `${days}d ${label}: p50 ${ms(pct(ours, 0.5))} ms, p95 ${ms(pct(ours, 0.95))} ms; naive p50 ${ms(pct(naive, 0.5))} ms; identical: ${same}`,
@@ -238,6 +256,17 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
       reports = await timeReports({ base, key, endDay, reps: AI_REPS, log });
       log(`server peak RSS after the reports ${peakRssMb(child.pid!)} MiB`);
     }
+    if (clickhouse) {
+      const reader = createClient({ url: clickhouse.url });
+      const parts = await reader.query({
+        query:
+          'SELECT table, sum(bytes_on_disk) AS bytes FROM system.parts WHERE database = {db:String} AND active GROUP BY table ORDER BY table',
+        query_params: { db: clickhouse.database },
+        format: 'JSONEachRow',
+      });
+      log(`ClickHouse bytes on disk: ${JSON.stringify(await parts.json())}`);
+      await reader.close();
+    }
     return {
       provider,
       size,
@@ -250,6 +279,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+    await clickhouse?.close();
     await drop();
   }
 }
@@ -264,7 +294,7 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   for (const row of r.rows) {
     console.log(
-      `| ${r.provider} | ${r.size.toLocaleString('en')} | ${r.eventsPerSecond.toLocaleString('en')} | ${ms(r.catchUpMs)} ms | ${row.days} d | ${row.page} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.naiveP50)} | ${(row.naiveP50 / row.p50).toFixed(1)}× | ${row.same ? 'yes' : 'NO'} | ${r.peakRssMb} MiB |`,
+      `| ${r.provider} | ${r.size.toLocaleString('en')} | ${r.eventsPerSecond.toLocaleString('en')} | ${ms(r.catchUpMs)} ms | ${row.days} d | ${row.page} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.naiveP50)} | ${(row.naiveP50 / row.p50).toFixed(1)}× | ${row.same === 'no recount' ? 'not recounted' : row.same ? 'yes' : 'NO'} | ${r.peakRssMb} MiB |`,
     );
   }
 }
