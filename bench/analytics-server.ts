@@ -10,6 +10,7 @@ import { openDatabase } from '../src/db/client.js';
 import { createHttpApp } from '../src/http/app.js';
 import type { AppContext } from '../src/http/context.js';
 import { analyticsRoutes } from '../src/http/routes/analytics.js';
+import { healthRoutesWith } from '../src/http/routes/health.js';
 import { analyticsAiRoutes } from '../src/http/routes/analytics-ai.js';
 import { analyticsBreakdownRoutes } from '../src/http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from '../src/http/routes/analytics-feedback.js';
@@ -35,6 +36,7 @@ const analytics = new Analytics({
 const app = createHttpApp({
   ctx,
   routes: [
+    healthRoutesWith([() => analytics.readiness()]),
     analyticsRoutes({ analytics }),
     analyticsBreakdownRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),

@@ -64,6 +64,21 @@ export interface AnalyticsConfig {
   aiRangesFile?: string;
   /** refresh, age and reverse DNS of the AI agent range lists; absent: the defaults below (tests) */
   aiRanges?: AiRangesConfig;
+  /** where page views and their reports live when not in the primary database (`CLICKHOUSE_URL`); unset = embedded */
+  clickhouse?: ClickHouseConfig;
+}
+
+/** A ClickHouse server (or cluster) reached through its HTTP interface. */
+export interface ClickHouseConfig {
+  /** `http(s)://host:port`, without credentials or path */
+  url: string;
+  username: string;
+  password: string;
+  database: string;
+  /** `CLICKHOUSE_CLUSTER`: tables are created ON CLUSTER, replicated, with Distributed tables over them */
+  cluster: string | undefined;
+  /** page views the outbox in the primary database may hold while ClickHouse is unreachable; beyond it ingestion answers 503 */
+  outboxLimit: number;
 }
 
 /** How AI agents are verified (README "Verified, unverified, unverifiable"). */
@@ -205,6 +220,15 @@ const schemas = {
     'must be an http(s) URL',
   ),
   SCRIBE_AI_REVERSE_DNS: z.enum(['on', 'off']).default('on'),
+  CLICKHOUSE_URL: optionalText.refine(
+    (v) => v === undefined || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)),
+    'must be an http(s) URL such as http://default:secret@clickhouse:8123/scribe',
+  ),
+  CLICKHOUSE_CLUSTER: optionalText.refine(
+    (v) => v === undefined || /^[A-Za-z_][A-Za-z0-9_]*$/.test(v),
+    'must be a cluster name',
+  ),
+  SCRIBE_CLICKHOUSE_OUTBOX_LIMIT: count(1_000_000, 1),
   SCRIBE_TRACKER_COMMIT_EVENTS: count(2000, 1),
   SCRIBE_TRACKER_COMMIT_MS: z.coerce.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000').default(5),
   SCRIBE_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL'),
@@ -293,6 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
         urlOverride: read(env, 'SCRIBE_AI_RANGES_URL_OVERRIDE')?.replace(/\/+$/, ''),
         reverseDns: read(env, 'SCRIBE_AI_REVERSE_DNS') === 'on',
       },
+      clickhouse: readClickHouse(env),
     },
     trackerCommit: {
       maxEvents: read(env, 'SCRIBE_TRACKER_COMMIT_EVENTS'),
@@ -302,6 +327,31 @@ export function loadConfig(env: Env = process.env): Config {
       url: (read(env, 'SCRIBE_URL') ?? `http://127.0.0.1:${read(env, 'PORT')}`).replace(/\/+$/, ''),
       apiKey: read(env, 'SCRIBE_API_KEY'),
     },
+  };
+}
+
+function readClickHouse(env: Env): ClickHouseConfig | undefined {
+  const raw = read(env, 'CLICKHOUSE_URL');
+  const cluster = read(env, 'CLICKHOUSE_CLUSTER');
+  if (!raw) {
+    if (cluster) throw new ConfigError('CLICKHOUSE_CLUSTER', 'needs CLICKHOUSE_URL');
+    return undefined;
+  }
+  const url = new URL(raw);
+  const database = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, '')) || 'default';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(database)) {
+    throw new ConfigError(
+      'CLICKHOUSE_URL',
+      `names the database ${JSON.stringify(database)}; use letters, digits and _`,
+    );
+  }
+  return {
+    url: url.origin,
+    username: decodeURIComponent(url.username) || 'default',
+    password: decodeURIComponent(url.password),
+    database,
+    cluster,
+    outboxLimit: read(env, 'SCRIBE_CLICKHOUSE_OUTBOX_LIMIT'),
   };
 }
 

@@ -36,7 +36,14 @@ export class RateLimited extends DomainError {
 }
 /** 502: a service the request relies on (GitHub) failed or could not be reached; worth trying again later. */
 export class UpstreamFailed extends DomainError {}
-/** 503: a dependency or configuration the request needs is missing. */
-export class Unavailable extends DomainError {}
+/** 503: a dependency or configuration the request needs is missing; with `retryAfterSeconds` when worth retrying. */
+export class Unavailable extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
 /** 504: a service the request relies on (GitHub) did not answer in time; worth trying again later. */
 export class UpstreamTimedOut extends DomainError {}

@@ -29,7 +29,7 @@ import { createHttpApp } from './http/app.js';
 import { MAX_DELIVERY_BYTES } from './webhooks/delivery-problem.js';
 import { createHttpServer } from './http/http-server.js';
 import type { AppContext } from './http/context.js';
-import { healthRoutes } from './http/routes/health.js';
+import { healthRoutesWith } from './http/routes/health.js';
 import { analyticsRoutes } from './http/routes/analytics.js';
 import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
@@ -261,7 +261,7 @@ async function serveEdges(params: {
   });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them
   const routes = [
-    healthRoutes,
+    healthRoutesWith([() => analytics.readiness()]),
     analyticsRoutes({ analytics }),
     analyticsBreakdownRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),

@@ -38,6 +38,37 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps analytics embedded without CLICKHOUSE_URL, and reads the server, database and cluster from it', () => {
+    expect(loadConfig({}).analytics.clickhouse).toBeUndefined();
+    expect(
+      loadConfig({ CLICKHOUSE_URL: 'http://default:s%40cret@clickhouse:8123/scribe' }).analytics.clickhouse,
+    ).toEqual({
+      url: 'http://clickhouse:8123',
+      username: 'default',
+      password: 's@cret',
+      database: 'scribe',
+      cluster: undefined,
+      outboxLimit: 1_000_000,
+    });
+    expect(
+      loadConfig({
+        CLICKHOUSE_URL: 'https://ch.example.com:8443',
+        CLICKHOUSE_CLUSTER: 'docs',
+        SCRIBE_CLICKHOUSE_OUTBOX_LIMIT: '5000',
+      }).analytics.clickhouse,
+    ).toEqual({
+      url: 'https://ch.example.com:8443',
+      username: 'default',
+      password: '',
+      database: 'default',
+      cluster: 'docs',
+      outboxLimit: 5000,
+    });
+    expect(() => loadConfig({ CLICKHOUSE_CLUSTER: 'docs' })).toThrow('CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL');
+    expect(() => loadConfig({ CLICKHOUSE_URL: 'tcp://ch:9000' })).toThrow('CLICKHOUSE_URL: must be an http(s) URL');
+    expect(() => loadConfig({ CLICKHOUSE_URL: 'http://ch:8123/a-b' })).toThrow('names the database "a-b"');
+  });
+
   it('reads the GitHub App and model settings', () => {
     const pem = '-----BEGIN RSA PRIVATE KEY-----\\nabc\\n-----END RSA PRIVATE KEY-----';
     const config = loadConfig({

@@ -27,12 +27,30 @@ import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.j
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
-import { purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
+import { purposeOf, purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
 import { aiReferrals, type Referrals } from './reports/ai-referrals.js';
 import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
 import { exportPage, type Page } from './reports/export-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
+import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
+import {
+  clickHouseAgentPages,
+  clickHouseAgents,
+  clickHouseDailyVisitors,
+  clickHouseExport,
+  clickHousePurposes,
+  clickHouseReferrals,
+} from './clickhouse/clickhouse-reports.js';
+import { operatorOf } from './ingest/classify-user-agent.js';
+import {
+  copyProjectEvents,
+  projectsWithEvents,
+  type CopyOutcome,
+  type CopyProgress,
+} from './clickhouse/copy-events.js';
+import { migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
+import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
@@ -61,6 +79,9 @@ export class Analytics {
   private readonly shippedRanges: AgentRanges;
   private readonly verifier: AgentVerifier;
   private refresher: AiRangesRefresher | undefined;
+  /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
+  private readonly clickhouse: ClickHouseEvents | undefined;
+  private clickhouseStarting: Promise<void> = Promise.resolve();
   private folding: Promise<unknown> = Promise.resolve();
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
@@ -97,6 +118,17 @@ export class Analytics {
         })
       : undefined;
     this.verifier = new AgentVerifier({ ranges: () => this.currentRanges, dns });
+    if (params.config.clickhouse) {
+      this.clickhouse = new ClickHouseEvents({
+        sql: this.sql,
+        config: params.config.clickhouse,
+        logger: params.logger,
+      });
+      // not awaited: a ClickHouse that is down must not keep Scribe from starting (views wait in the outbox)
+      this.clickhouseStarting = this.clickhouse
+        .start()
+        .catch((err: unknown) => params.logger.error({ err }, 'starting the ClickHouse store failed'));
+    }
   }
 
   /** The range lists in use now. */
@@ -145,20 +177,61 @@ export class Analytics {
     return this.refresher;
   }
 
+  /** What /readyz reports of the analytics store: ClickHouse's reachability and outbox, when configured. */
+  async readiness(): Promise<{ error: string } | { ready: Record<string, unknown> }> {
+    if (!this.clickhouse) return { ready: {} };
+    const reachable = await this.clickhouse.ping().catch(() => false);
+    if (!reachable) {
+      return {
+        error: `ClickHouse (CLICKHOUSE_URL) is not reachable; ${this.clickhouse.depth} page view(s) wait in the outbox`,
+      };
+    }
+    return { ready: { clickhouse: { outbox: this.clickhouse.depth } } };
+  }
+
+  /**
+   * ClickHouse, with every page view accepted so far shipped (as the embedded reports fold first): a report never
+   * misses a view its caller was answered 202 for.
+   */
+  private async shippedClickHouse(): Promise<ClickHouseEvents> {
+    const clickhouse = this.clickhouse!;
+    try {
+      await clickhouse.ship();
+    } catch (err) {
+      throw new Unavailable(
+        `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
+        5,
+      );
+    }
+    return clickhouse;
+  }
+
   /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
   async aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHousePurposes({ client, database, projectId, range, purposeOf });
+    }
     await this.fold();
     return purposeSplit({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** Which pages each AI agent (or operator) reads. */
   async aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseAgentPages({ client, database, projectId, range, by, operatorOf });
+    }
     await this.fold();
     return agentPages({ store: this.store, cache: this.cache, projectId, range, by });
   }
 
   /** Humans an AI assistant sent, per assistant and per page. */
   async aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseReferrals({ client, database, projectId, range });
+    }
     await this.fold();
     return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
   }
@@ -219,7 +292,7 @@ export class Analytics {
    */
   async ingest(projectId: string, views: PageView[], options: { dnsWaitMs?: number } = {}): Promise<BatchResult> {
     const result = await storePageViews({
-      store: this.store,
+      store: this.clickhouse ?? this.store,
       hasher: this.hasher,
       verifier: this.verifier,
       dnsWaitMs: options.dnsWaitMs ?? DNS_WAIT_MS,
@@ -227,7 +300,7 @@ export class Analytics {
       projectId,
       views,
     });
-    if (result.accepted) this.scheduleFold();
+    if (result.accepted && !this.clickhouse) this.scheduleFold();
     return result;
   }
 
@@ -247,6 +320,40 @@ export class Analytics {
       recordMisses: async (misses) => void (await this.recordAiMisses(projectId, misses)),
       onProgress,
     });
+  }
+
+  /**
+   * Copies raw events of the primary database (one project's, or every project's) into ClickHouse, resumably, and
+   * counts each project's views on both sides (see clickhouse/copy-events.ts).
+   */
+  async copyToClickHouse(options: {
+    projectId?: string;
+    onProgress?: (p: CopyProgress) => void;
+  }): Promise<CopyOutcome[]> {
+    const clickhouse = this.clickhouse;
+    if (!clickhouse) throw new Unavailable('Set CLICKHOUSE_URL to copy page views to ClickHouse');
+    await this.clickhouseStarting;
+    const config = this.params.config.clickhouse!;
+    await migrateClickHouse(clickhouse.client, { database: config.database, cluster: config.cluster });
+    const projects = options.projectId ? [options.projectId] : await projectsWithEvents(this.sql);
+    const outcomes: CopyOutcome[] = [];
+    for (const projectId of projects) {
+      outcomes.push(
+        await copyProjectEvents({
+          sql: this.sql,
+          client: clickhouse.client,
+          database: config.database,
+          projectId,
+          onProgress: options.onProgress,
+        }),
+      );
+    }
+    return outcomes;
+  }
+
+  /** With ClickHouse: ships the outbox now (rejects when ClickHouse fails). */
+  async shipToClickHouse(): Promise<number> {
+    return this.clickhouse ? this.clickhouse.ship() : 0;
   }
 
   /** Folds every stored event into the day sets now (one fold at a time per process). */
@@ -300,12 +407,20 @@ export class Analytics {
   }
 
   async visitors(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseExport({ client, database, projectId, range, measure: 'visitors', page });
+    }
     await this.fold();
     const counts = await countVisitors({ store: this.store, cache: this.cache, projectId, range });
     return exportPage({ store: this.store, projectId, counts, page });
   }
 
   async views(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseExport({ client, database, projectId, range, measure: 'views', page });
+    }
     await this.fold();
     const counts = await countViews({ store: this.store, cache: this.cache, projectId, range });
     return exportPage({ store: this.store, projectId, counts, page });
@@ -313,12 +428,20 @@ export class Analytics {
 
   /** Unique visitors for each UTC day the range touches (see reports/daily-visitors.ts). */
   async dailyVisitors(projectId: string, range: TimeRange): Promise<DayCounts[]> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseDailyVisitors({ client, database, projectId, range });
+    }
     await this.fold();
     return dailyVisitors({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
   async aiAgents(projectId: string, range: TimeRange): Promise<AgentsReport> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseAgents({ client, database, projectId, range });
+    }
     await this.fold();
     return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }
@@ -329,6 +452,8 @@ export class Analytics {
     clearTimeout(this.foldTimer);
     await this.backfilling;
     await this.folding;
+    await this.clickhouseStarting;
+    await this.clickhouse?.close();
     await this.store.close();
   }
 }

@@ -11,6 +11,7 @@ import { JobCommandFailed, jobCommands } from './job-commands.js';
 import { logsCommands } from './logs-import.js';
 import { analyticsCommands } from './analytics-rebuild.js';
 import { rangesCommands } from './ranges-import.js';
+import { analyticsCopyCommands } from './analytics-copy.js';
 import { automationCommands } from './automation-commands.js';
 
 /** Every operator command, by "group name". Add a module's commands here. */
@@ -29,6 +30,7 @@ export const commands: Record<string, Command> = {
   ...logsCommands,
   ...analyticsCommands,
   ...rangesCommands,
+  ...analyticsCopyCommands,
 };
 
 function usage(): string {

@@ -64,7 +64,7 @@ function toResponse(err: unknown, requestId: string | undefined) {
     return {
       status,
       body: { error: err.message, ...(err.details?.length ? { details: err.details } : {}) },
-      retryAfter: err instanceof RateLimited ? err.retryAfterSeconds : undefined,
+      retryAfter: err instanceof RateLimited || err instanceof Unavailable ? err.retryAfterSeconds : undefined,
     };
   }
   const parserError = err as BodyParserError;

@@ -31,6 +31,12 @@ export const modelTokens = new Counter({
   registers: [registry],
 });
 
+export const clickhouseOutboxDepth = new Gauge({
+  name: 'scribe_clickhouse_outbox_depth',
+  help: 'Page views accepted and waiting in the primary database for ClickHouse (CLICKHOUSE_URL), as this process last saw',
+  registers: [registry],
+});
+
 export const ingestedEvents = new Counter({
   name: 'scribe_ingested_events_total',
   help: 'Page views accepted by analytics ingestion, by visitor class (human/ai/bot)',

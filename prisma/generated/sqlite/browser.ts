@@ -83,6 +83,11 @@ export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
  */
 export type AnalyticsAiRangeList = Prisma.AnalyticsAiRangeListModel
 /**
+ * Model AnalyticsOutbox
+ * 
+ */
+export type AnalyticsOutbox = Prisma.AnalyticsOutboxModel
+/**
  * Model AutomationConfig
  * 
  */

@@ -79,7 +79,8 @@ export async function insertEvents(params: {
   }
 }
 
-async function claimKeys(tx: Sql, projectId: string, events: NewEvent[]): Promise<Set<number>> {
+/** Claims the events' idempotency keys; returns the indexes of events whose key was claimed before (duplicates). */
+export async function claimKeys(tx: Sql, projectId: string, events: NewEvent[]): Promise<Set<number>> {
   const duplicates = new Set<number>();
   const keyed = events.map((e, i) => [e.key, i] as const).filter((k): k is [string, number] => k[0] !== null);
   if (!keyed.length) return duplicates;

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import type { OperationDoc } from './operation-doc.js';
 
 export const HealthResponse = z.object({ status: z.literal('ok') });
-export const ReadyResponse = z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgresql']) });
+export const ReadyResponse = z.object({
+  status: z.literal('ok'),
+  database: z.enum(['sqlite', 'postgresql']),
+  /** with CLICKHOUSE_URL: page views waiting in the outbox for ClickHouse */
+  clickhouse: z.object({ outbox: z.number().int() }).optional(),
+});
 export const NotReadyResponse = z.object({
   status: z.literal('unavailable'),
   error: z.string(),
@@ -22,11 +27,11 @@ export const serviceOperations: OperationDoc[] = [
     method: 'get',
     path: '/readyz',
     operationId: 'readyz',
-    summary: 'Readiness: the database answers and every migration is applied',
+    summary: 'Readiness: the database (and ClickHouse, when configured) answers and every migration is applied',
     tag: 'Operations',
     responses: {
       200: { description: 'Ready', schema: ReadyResponse },
-      503: { description: 'Database unreachable or migrations pending', schema: NotReadyResponse },
+      503: { description: 'Database or ClickHouse unreachable, or migrations pending', schema: NotReadyResponse },
     },
   },
   {
@@ -35,7 +40,7 @@ export const serviceOperations: OperationDoc[] = [
     operationId: 'metrics',
     summary: 'Prometheus metrics',
     description:
-      'HTTP latency by route and status, jobs by status, job duration, model tokens by model, ingested events by class, rejected events by reason, worker queue depth and lease losses, plus process metrics.',
+      'HTTP latency by route and status, jobs by status, job duration, model tokens by model, ingested events by class, rejected events by reason, worker queue depth and lease losses, page views waiting for ClickHouse, plus process metrics.',
     tag: 'Operations',
     responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain' } },
   },

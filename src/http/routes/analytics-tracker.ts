@@ -46,6 +46,7 @@ export const analyticsTrackerRoutes =
           referrer: event.referrer,
         });
       } catch (err) {
+        if (err instanceof Unavailable) throw err;
         ctx.logger.error({ err }, 'storing a tracker event failed');
         throw new Unavailable('The event could not be stored; try again');
       }

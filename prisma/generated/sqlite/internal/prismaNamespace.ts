@@ -410,6 +410,7 @@ export const ModelName = {
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
+  AnalyticsOutbox: 'AnalyticsOutbox',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -445,7 +446,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1408,6 +1409,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsAiRangeListCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsAiRangeListCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsOutbox: {
+      payload: Prisma.$AnalyticsOutboxPayload<ExtArgs>
+      fields: Prisma.AnalyticsOutboxFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsOutboxFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsOutboxFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsOutboxFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsOutboxFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsOutboxFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsOutboxCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsOutboxCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsOutboxCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsOutboxDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsOutboxUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsOutboxDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsOutboxUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsOutboxUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsOutboxUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsOutboxPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsOutboxAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsOutbox>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsOutboxGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsOutboxGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsOutboxCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsOutboxCountAggregateOutputType> | number
         }
       }
     }
@@ -3069,6 +3144,22 @@ export const AnalyticsAiRangeListScalarFieldEnum = {
 export type AnalyticsAiRangeListScalarFieldEnum = (typeof AnalyticsAiRangeListScalarFieldEnum)[keyof typeof AnalyticsAiRangeListScalarFieldEnum]
 
 
+export const AnalyticsOutboxScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  path: 'path',
+  visitor: 'visitor',
+  kind: 'kind',
+  agent: 'agent',
+  referrer: 'referrer',
+  verification: 'verification',
+  batch: 'batch'
+} as const
+
+export type AnalyticsOutboxScalarFieldEnum = (typeof AnalyticsOutboxScalarFieldEnum)[keyof typeof AnalyticsOutboxScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -3624,6 +3715,7 @@ export type GlobalOmitConfig = {
   analyticsAgentDayViews?: Prisma.AnalyticsAgentDayViewsOmit
   analyticsDayAiMisses?: Prisma.AnalyticsDayAiMissesOmit
   analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
+  analyticsOutbox?: Prisma.AnalyticsOutboxOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit

@@ -64,6 +64,7 @@ export const ModelName = {
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
+  AnalyticsOutbox: 'AnalyticsOutbox',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -239,6 +240,22 @@ export const AnalyticsAiRangeListScalarFieldEnum = {
 } as const
 
 export type AnalyticsAiRangeListScalarFieldEnum = (typeof AnalyticsAiRangeListScalarFieldEnum)[keyof typeof AnalyticsAiRangeListScalarFieldEnum]
+
+
+export const AnalyticsOutboxScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  ts: 'ts',
+  path: 'path',
+  visitor: 'visitor',
+  kind: 'kind',
+  agent: 'agent',
+  referrer: 'referrer',
+  verification: 'verification',
+  batch: 'batch'
+} as const
+
+export type AnalyticsOutboxScalarFieldEnum = (typeof AnalyticsOutboxScalarFieldEnum)[keyof typeof AnalyticsOutboxScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {

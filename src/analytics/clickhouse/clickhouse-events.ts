@@ -1,0 +1,146 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseConfig } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { clickhouseOutboxDepth } from '../../metrics/metrics.js';
+import type { Sql } from '../store/sql.js';
+import type { NewEvent } from '../store/write-events.js';
+import { openClickHouse } from './clickhouse-client.js';
+import { migrateClickHouse } from './migrate-clickhouse.js';
+import { shipOutbox } from './ship-outbox.js';
+import { outboxDepth, writeOutbox } from './write-outbox.js';
+
+/** After an ingest the outbox is shipped this soon, so a burst of batches goes together. */
+const SHIP_DELAY_MS = 200;
+/** While ClickHouse fails, shipping is retried this often. */
+const RETRY_MS = 5000;
+
+/**
+ * Page views on ClickHouse: ingest writes them to the outbox of the primary database (see write-outbox.ts), and
+ * this ships the outbox in the background (ship-outbox.ts), at start-up, after each ingest and, while ClickHouse is
+ * unreachable, every few seconds. `reachable` is what the last attempt found.
+ */
+export class ClickHouseEvents {
+  readonly client: ClickHouseClient;
+  private depthCounted = 0;
+  private addedSince = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private shipping: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  reachable: boolean | undefined;
+  lastError: string | undefined;
+
+  constructor(
+    private readonly params: {
+      sql: Sql;
+      config: ClickHouseConfig;
+      logger: Logger;
+      client?: ClickHouseClient;
+      /** false: ship only when ship() is called (tests that ship step by step) */
+      autoShip?: boolean;
+    },
+  ) {
+    this.client = params.client ?? openClickHouse(params.config);
+  }
+
+  get database(): string {
+    return this.params.config.database;
+  }
+
+  /** Creates or migrates the schema and ships what a previous process left; a ClickHouse still down is retried. */
+  async start(): Promise<void> {
+    this.depthCounted = await outboxDepth(this.params.sql);
+    clickhouseOutboxDepth.set(this.depth);
+    try {
+      const ran = await migrateClickHouse(this.client, {
+        database: this.params.config.database,
+        cluster: this.params.config.cluster,
+      });
+      if (ran.length) this.params.logger.info({ ran }, 'applied ClickHouse migrations');
+      this.reachable = true;
+    } catch (err) {
+      this.markUnreachable(err);
+    }
+    this.schedule(0);
+  }
+
+  insertEvents(projectId: string, events: NewEvent[]): Promise<Set<number>> {
+    return writeOutbox({
+      sql: this.params.sql,
+      projectId,
+      events,
+      depth: () => this.depth,
+      limit: this.params.config.outboxLimit,
+    }).then((duplicates) => {
+      this.addedSince += events.length - duplicates.size;
+      clickhouseOutboxDepth.set(this.depth);
+      this.schedule(SHIP_DELAY_MS);
+      return duplicates;
+    });
+  }
+
+  /** Page views waiting in the outbox (as last counted, plus those this process added since). */
+  get depth(): number {
+    return this.depthCounted + this.addedSince;
+  }
+
+  /** Ships the whole outbox now (one shipment at a time per process); rejects when ClickHouse fails. */
+  ship(): Promise<number> {
+    const run = this.shipping.then(async () => {
+      try {
+        if (this.reachable !== true) {
+          await migrateClickHouse(this.client, {
+            database: this.params.config.database,
+            cluster: this.params.config.cluster,
+          });
+        }
+        const moved = await shipOutbox({ sql: this.params.sql, client: this.client, database: this.database });
+        this.reachable = true;
+        this.lastError = undefined;
+        return moved;
+      } catch (err) {
+        this.markUnreachable(err);
+        throw err;
+      } finally {
+        this.addedSince = 0;
+        this.depthCounted = await outboxDepth(this.params.sql).catch(() => this.depthCounted);
+        clickhouseOutboxDepth.set(this.depth);
+      }
+    });
+    this.shipping = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Whether ClickHouse answers now. */
+  async ping(): Promise<boolean> {
+    const result = await this.client.ping();
+    return result.success;
+  }
+
+  private markUnreachable(err: unknown) {
+    if (this.reachable !== false)
+      this.params.logger.warn({ err }, 'ClickHouse is not reachable; page views wait in the outbox');
+    this.reachable = false;
+    this.lastError = (err as Error)?.message ?? String(err);
+  }
+
+  private schedule(delayMs: number) {
+    if (this.timer || this.closed || this.params.autoShip === false) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.ship().then(
+        () => {
+          if (this.depth > 0) this.schedule(SHIP_DELAY_MS);
+        },
+        () => this.schedule(RETRY_MS),
+      );
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.shipping;
+    await this.client.close();
+  }
+}

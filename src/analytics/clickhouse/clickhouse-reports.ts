@@ -1,0 +1,415 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
+import type { Counts } from '../reports/visitors.js';
+import type { Page } from '../reports/export-page.js';
+import type { DayCounts } from '../reports/daily-visitors.js';
+import { compareCodePoints } from '../reports/compare-code-points.js';
+import { offsetPage } from '../reports/offset-page.js';
+import { AGENT_DAYS, PAGE_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
+import type { AgentCounts, AgentsReport, SpoofedCounts } from '../reports/ai-agents.js';
+import { aiKindOf } from '../ingest/classify-user-agent.js';
+import type { AgentPage } from '../reports/ai-agent-pages.js';
+import type { Referrals } from '../reports/ai-referrals.js';
+import type { PurposeCounts, PurposeSplit } from '../reports/ai-purposes.js';
+import { UNVERIFIED_PREFIX } from '../store/write-events.js';
+
+/**
+ * How a range is read: its whole UTC days from the per-day aggregates (`page_days`), and the partial days at its
+ * edges from the raw views — the same split the embedded store makes between day sets and edge events.
+ */
+export function splitRange(range: TimeRange): { days: [number, number] | null; edges: [number, number][] } {
+  const firstDay = Math.ceil(range.from / DAY_MS);
+  const endDay = Math.floor(range.to / DAY_MS);
+  if (firstDay >= endDay) return { days: null, edges: range.from < range.to ? [[range.from, range.to]] : [] };
+  const edges: [number, number][] = [];
+  if (range.from < firstDay * DAY_MS) edges.push([range.from, firstDay * DAY_MS]);
+  if (endDay * DAY_MS < range.to) edges.push([endDay * DAY_MS, range.to]);
+  return { days: [firstDay, endDay], edges };
+}
+
+const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * Per-(group, kind) parts of a range as bitmap states and view counts: whole days merged from `page_days`, edges
+ * built from raw views. `group` is a column expression (`path`, `day`, or a constant for the whole site).
+ */
+function partsQuery(database: string, range: TimeRange, group: string) {
+  const { days, edges } = splitRange(range);
+  const params: Record<string, unknown> = {};
+  const selects: string[] = [];
+  if (days) {
+    params.d0 = isoDay(days[0]);
+    params.d1 = isoDay(days[1]);
+    selects.push(
+      `SELECT ${group} AS g, kind, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${PAGE_DAYS}
+       WHERE project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String}) GROUP BY g, kind`,
+    );
+  }
+  if (edges.length) {
+    const where = edges.map(([from, to], i) => {
+      params[`f${i}`] = from;
+      params[`t${i}`] = to;
+      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
+    });
+    selects.push(
+      `SELECT ${group} AS g, kind, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n FROM ${database}.${PAGE_VIEWS}
+       WHERE project = {project:String} AND kind IN (1, 2) AND visitor IS NOT NULL AND (${where.join(' OR ')}) GROUP BY g, kind`,
+    );
+  }
+  return { sql: selects.join('\nUNION ALL\n'), params };
+}
+
+interface Cell {
+  g: string;
+  human: number | string;
+  ai: number | string;
+  total: number | string;
+}
+
+/** Distinct visitors (or views) per group over the range: human, AI, and both together (a union, never a sum). */
+async function cells(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  group: string;
+  measure: 'visitors' | 'views';
+}): Promise<Map<string, Counts>> {
+  const { client, database, projectId, range, group, measure } = params;
+  const parts = partsQuery(database, range, group);
+  if (!parts.sql) return new Map();
+  const select =
+    measure === 'visitors'
+      ? 'groupBitmapMergeIf(v, kind = 1) AS human, groupBitmapMergeIf(v, kind = 2) AS ai, groupBitmapMerge(v) AS total'
+      : 'sumIf(n, kind = 1) AS human, sumIf(n, kind = 2) AS ai, sum(n) AS total';
+  const result = await client.query({
+    query: `SELECT toString(g) AS g, ${select} FROM (${parts.sql}) GROUP BY g`,
+    query_params: { project: projectId, ...parts.params },
+    format: 'JSONEachRow',
+  });
+  const rows = (await result.json()) as Cell[];
+  return new Map(rows.map((r) => [r.g, { human: Number(r.human), ai: Number(r.ai), total: Number(r.total) }] as const));
+}
+
+/** The visitors or views export over ClickHouse, in the embedded export's order and paging. */
+export async function clickHouseExport(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  measure: 'visitors' | 'views';
+  page: { limit: number; offset: number };
+}): Promise<Page> {
+  const [byPath, site] = await Promise.all([cells({ ...params, group: 'path' }), cells({ ...params, group: "''" })]);
+  const rows = [...byPath].map(([path, c]) => ({ path, ...c })).filter((r) => r.total > 0);
+  rows.sort((a, b) => b.total - a.total || compareCodePoints(a.path, b.path));
+  return { totals: site.get('') ?? { human: 0, ai: 0, total: 0 }, ...offsetPage(rows, params.page) };
+}
+
+/** Site-wide distinct visitors for each UTC day the range touches, partial edge days counting only their part. */
+export async function clickHouseDailyVisitors(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+}): Promise<DayCounts[]> {
+  // both the aggregates and the raw views carry the UTC day; a day is either whole (aggregates) or an edge (raw)
+  const byDay = await cells({ ...params, group: 'toString(day)', measure: 'visitors' });
+  const days: DayCounts[] = [];
+  for (let start = Math.floor(params.range.from / DAY_MS) * DAY_MS; start < params.range.to; start += DAY_MS) {
+    const date = isoDay(start / DAY_MS);
+    days.push({ date, ...(byDay.get(date) ?? { human: 0, ai: 0, total: 0 }) });
+  }
+  return days;
+}
+
+/** The AI agents report over ClickHouse: whole days from `agent_days`, edges from raw views, exact distinct visitors. */
+export async function clickHouseAgents(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+}): Promise<AgentsReport> {
+  const { client, database, projectId, range } = params;
+  const { days, edges } = splitRange(range);
+  const query: Record<string, unknown> = { project: projectId };
+  const selects: string[] = [];
+  const cell = (from: string) => `SELECT kind, agent, verification, ${from}`;
+  if (days) {
+    query.d0 = isoDay(days[0]);
+    query.d1 = isoDay(days[1]);
+    selects.push(
+      `${cell('groupBitmapMergeState(visitors) AS v, sum(views) AS n')} FROM ${database}.${AGENT_DAYS}
+       WHERE project = {project:String} AND kind IN (0, 2) AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+       GROUP BY kind, agent, verification`,
+    );
+  }
+  if (edges.length) {
+    const where = edges.map(([from, to], i) => {
+      query[`f${i}`] = from;
+      query[`t${i}`] = to;
+      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
+    });
+    selects.push(
+      `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification,
+         CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v, count() AS n
+       FROM ${database}.${PAGE_VIEWS}
+       WHERE project = {project:String} AND (${where.join(' OR ')})
+         AND ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), {prefix:String})))
+       GROUP BY kind, agent, verification`,
+    );
+  }
+  if (!selects.length) return { agents: [], spoofed: [] };
+  query.prefix = UNVERIFIED_PREFIX;
+  const result = await client.query({
+    query: `SELECT kind,
+              if(kind = 2, if(agent = '', 'unknown', agent), substring(agent, ${UNVERIFIED_PREFIX.length + 1})) AS name,
+              groupBitmapMerge(v) AS visitors, groupBitmapMergeIf(v, verification = 1) AS verified, sum(n) AS views
+            FROM (${selects.join('\nUNION ALL\n')}) GROUP BY kind, name`,
+    query_params: query,
+    format: 'JSONEachRow',
+  });
+  const rows = (await result.json()) as {
+    kind: number;
+    name: string;
+    visitors: string;
+    verified: string;
+    views: string;
+  }[];
+  const agents: AgentCounts[] = [];
+  const spoofed: SpoofedCounts[] = [];
+  for (const r of rows) {
+    const visitors = Number(r.visitors);
+    const views = Number(r.views);
+    if (Number(r.kind) === 0) {
+      spoofed.push({ agent: r.name, visitors, views });
+      continue;
+    }
+    const verifiedVisitors = Number(r.verified);
+    agents.push({
+      agent: r.name,
+      kind: aiKindOf(r.name) ?? 'unknown',
+      visitors,
+      verifiedVisitors,
+      unverifiableVisitors: visitors - verifiedVisitors,
+      views,
+    });
+  }
+  const byCounts = <T extends { agent: string; visitors: number; views: number }>(a: T, b: T) =>
+    b.visitors - a.visitors || b.views - a.views || compareCodePoints(a.agent, b.agent);
+  return { agents: agents.sort(byCounts), spoofed: spoofed.sort(byCounts) };
+}
+
+/**
+ * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and page:
+ * whole days from `agent_days`, edges from raw views.
+ */
+function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 | 'purposes' = 2) {
+  // purposes: AI views and spoofed AI user agents (kind 0), whose views count though they may have no visitor
+  const daysFilter = kind === 'purposes' ? 'kind IN (0, 2)' : `kind = ${kind}`;
+  const rawFilter =
+    kind === 'purposes'
+      ? "((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))"
+      : `kind = ${kind} AND visitor IS NOT NULL${kind === 1 ? " AND startsWith(ifNull(agent, ''), 'via ')" : ''}`;
+  const { days, edges } = splitRange(range);
+  const params: Record<string, unknown> = {};
+  const selects: string[] = [];
+  if (days) {
+    params.d0 = isoDay(days[0]);
+    params.d1 = isoDay(days[1]);
+    selects.push(
+      `SELECT kind, agent, path, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${AGENT_DAYS}
+       WHERE project = {project:String} AND ${daysFilter} AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+       GROUP BY kind, agent, path`,
+    );
+  }
+  if (edges.length) {
+    const where = edges.map(([from, to], i) => {
+      params[`f${i}`] = from;
+      params[`t${i}`] = to;
+      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
+    });
+    selects.push(
+      `SELECT kind, ifNull(agent, '') AS agent, path,
+         CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v,
+         count() AS n
+       FROM ${database}.${PAGE_VIEWS}
+       WHERE project = {project:String} AND ${rawFilter} AND (${where.join(' OR ')})
+       GROUP BY kind, agent, path`,
+    );
+  }
+  return { sql: selects.join('\nUNION ALL\n'), params };
+}
+
+/**
+ * Which pages each AI agent (or operator: the union of its agents' visitors) reads over ClickHouse, in the embedded
+ * report's order. Operators are named by the same table as the embedded report (`operatorOf`), handed to
+ * ClickHouse as a mapping of the agent names the range holds.
+ */
+export async function clickHouseAgentPages(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  by: 'agent' | 'operator';
+  operatorOf: (agent: string) => string;
+}): Promise<AgentPage[]> {
+  const { client, database, projectId, range, by } = params;
+  const parts = aiPageParts(database, range);
+  if (!parts.sql) return [];
+  const named = `SELECT if(agent = '', 'unknown', agent) AS name, path, v, n FROM (${parts.sql})`;
+  const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
+  let group = 'name';
+  if (by === 'operator') {
+    const names = await client.query({
+      query: `SELECT DISTINCT name FROM (${named})`,
+      query_params,
+      format: 'JSONEachRow',
+    });
+    const agents = ((await names.json()) as { name: string }[]).map((r) => r.name);
+    query_params.agents = agents;
+    query_params.operators = agents.map((a) => params.operatorOf(a));
+    group = 'transform(name, {agents:Array(String)}, {operators:Array(String)}, name)';
+  }
+  const result = await client.query({
+    query: `SELECT ${group} AS agent, path, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY agent, path`,
+    query_params,
+    format: 'JSONEachRow',
+  });
+  const rows = ((await result.json()) as { agent: string; path: string; views: string; visitors: string }[]).map(
+    (r) => ({ agent: r.agent, path: r.path, views: Number(r.views), visitors: Number(r.visitors) }),
+  );
+  return rows.sort(
+    (a, b) => b.views - a.views || compareCodePoints(a.agent, b.agent) || compareCodePoints(a.path, b.path),
+  );
+}
+
+/** Humans an AI assistant sent, per assistant and per page, over ClickHouse, in the embedded report's order. */
+export async function clickHouseReferrals(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+}): Promise<Referrals> {
+  const { client, database, projectId, range } = params;
+  const parts = aiPageParts(database, range, 1);
+  if (!parts.sql) return { assistants: [], pages: [] };
+  const named = `SELECT substring(agent, 5) AS assistant, path, v, n FROM (${parts.sql})`;
+  const query_params = { project: projectId, ...parts.params };
+  const [byAssistant, byPage] = await Promise.all(
+    ['assistant', 'assistant, path'].map(async (group) => {
+      const result = await client.query({
+        query: `SELECT ${group}, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY ${group}`,
+        query_params,
+        format: 'JSONEachRow',
+      });
+      return ((await result.json()) as { assistant: string; path?: string; views: string; visitors: string }[]).map(
+        (r) => ({ ...r, views: Number(r.views), visitors: Number(r.visitors) }),
+      );
+    }),
+  );
+  const assistants = byAssistant!
+    .map(({ assistant, views, visitors }) => ({ assistant, views, visitors }))
+    .sort((a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant));
+  const pages = byPage!
+    .map(({ assistant, path, views, visitors }) => ({ assistant, path: path!, views, visitors }))
+    .sort(
+      (a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant) || compareCodePoints(a.path, b.path),
+    );
+  return { assistants, pages };
+}
+
+const PURPOSE_COLUMNS = ['searchIndex', 'training', 'assistant', 'agent', 'otherAi'] as const;
+type PurposeColumn = (typeof PURPOSE_COLUMNS)[number];
+
+/**
+ * AI traffic by purpose over ClickHouse, as the embedded report answers it: human, AI and total from `page_days`
+ * (visitors as the visitors export counts them), each purpose column and the spoofed agents from `agent_days`, every
+ * visitors figure a union over its whole cell. Agents are put in columns by the embedded report's `purposeOf`, handed
+ * to ClickHouse as lists of the agent names the range holds.
+ */
+export async function clickHousePurposes(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  purposeOf: (agent: string | null) => string;
+}): Promise<PurposeSplit> {
+  const { client, database, projectId, range, purposeOf } = params;
+  const [visitorsByPath, visitorsSite, viewsByPath, viewsSite] = await Promise.all([
+    cells({ ...params, group: 'path', measure: 'visitors' }),
+    cells({ ...params, group: "''", measure: 'visitors' }),
+    cells({ ...params, group: 'path', measure: 'views' }),
+    cells({ ...params, group: "''", measure: 'views' }),
+  ]);
+  type Figures = Record<PurposeColumn | 'unverifiedAi', { views: number; visitors: number }>;
+  const agentFigures = new Map<string, Figures>();
+  const parts = aiPageParts(database, range, 'purposes');
+  if (parts.sql) {
+    const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
+    const names = await client.query({
+      query: `SELECT DISTINCT agent FROM (${parts.sql}) WHERE kind = 2`,
+      query_params,
+      format: 'JSONEachRow',
+    });
+    const agents = ((await names.json()) as { agent: string }[]).map((r) => r.agent);
+    const members: Record<PurposeColumn, string[]> = {
+      searchIndex: [],
+      training: [],
+      assistant: [],
+      agent: [],
+      otherAi: [],
+    };
+    for (const agent of agents) {
+      const purpose = purposeOf(agent || null);
+      if (purpose === 'searchIndex' || purpose === 'training') members[purpose].push(agent);
+      else {
+        members.otherAi.push(agent);
+        if (purpose === 'assistant' || purpose === 'agent') members[purpose].push(agent);
+      }
+    }
+    const measures = PURPOSE_COLUMNS.map((c) => {
+      query_params[`m_${c}`] = members[c];
+      const cond = `kind = 2 AND has({m_${c}:Array(String)}, agent)`;
+      return `sumIf(n, ${cond}) AS ${c}_views, groupBitmapMergeIf(v, ${cond}) AS ${c}_visitors`;
+    });
+    measures.push('sumIf(n, kind = 0) AS unverifiedAi_views, groupBitmapMergeIf(v, kind = 0) AS unverifiedAi_visitors');
+    for (const group of ['path', "''"]) {
+      const result = await client.query({
+        query: `SELECT toString(${group}) AS g, ${measures.join(', ')} FROM (${parts.sql}) GROUP BY g`,
+        query_params,
+        format: 'JSONEachRow',
+      });
+      for (const row of (await result.json()) as Record<string, string>[]) {
+        const figures = {} as Figures;
+        for (const c of [...PURPOSE_COLUMNS, 'unverifiedAi'] as const) {
+          figures[c] = { views: Number(row[`${c}_views`]), visitors: Number(row[`${c}_visitors`]) };
+        }
+        agentFigures.set(group === 'path' ? `/${row.g}` : '', figures);
+      }
+    }
+  }
+  const zero = { human: 0, ai: 0, total: 0 };
+  const counts = (views: Counts, people: Counts, figures: Figures | undefined) => {
+    const f = (c: PurposeColumn | 'unverifiedAi', what: 'views' | 'visitors') => figures?.[c][what] ?? 0;
+    const side = (what: 'views' | 'visitors', own: Counts): PurposeCounts => ({
+      humanViews: own.human,
+      aiViews: own.ai,
+      searchIndexViews: f('searchIndex', what),
+      trainingViews: f('training', what),
+      assistantViews: f('assistant', what),
+      agentViews: f('agent', what),
+      otherAiViews: f('otherAi', what),
+      totalViews: what === 'views' ? own.human + own.ai : own.total,
+      unverifiedAiViews: f('unverifiedAi', what),
+    });
+    return { views: side('views', views), visitors: side('visitors', people) };
+  };
+  const paths = new Set([...viewsByPath.keys(), ...[...agentFigures.keys()].filter((k) => k).map((k) => k.slice(1))]);
+  const pages = [...paths].map((path) => ({
+    path,
+    ...counts(viewsByPath.get(path) ?? zero, visitorsByPath.get(path) ?? zero, agentFigures.get(`/${path}`)),
+  }));
+  pages.sort((a, b) => b.views.totalViews - a.views.totalViews || compareCodePoints(a.path, b.path));
+  return { totals: counts(viewsSite.get('') ?? zero, visitorsSite.get('') ?? zero, agentFigures.get('')), pages };
+}

@@ -1,0 +1,111 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Sql } from '../store/sql.js';
+import { PAGE_VIEWS } from './clickhouse-schema.js';
+import { visitorId } from './visitor-id.js';
+
+/** Events copied per insert. */
+export const COPY_CHUNK = 20_000;
+
+export interface CopyProgress {
+  projectId: string;
+  done: number;
+  total: number;
+}
+
+export interface CopyOutcome {
+  projectId: string;
+  copied: number;
+  /** raw events of the project in the primary database */
+  primary: number;
+  /** page views of the project in ClickHouse after the copy */
+  clickhouse: number;
+}
+
+const cursorName = (projectId: string) => `clickhouse-copy:${projectId}`;
+
+/**
+ * Copies one project's raw events from the primary database into ClickHouse, in id order, a chunk per insert. After
+ * each chunk the last copied id is kept in `AnalyticsState`, so an interrupted copy resumes after it; a chunk that
+ * was inserted but not yet recorded is sent again as the same rows under the same deduplication token, which
+ * ClickHouse drops. Ends by counting the project's views on both sides.
+ */
+export async function copyProjectEvents(params: {
+  sql: Sql;
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  chunk?: number;
+  onProgress?: (p: CopyProgress) => void;
+}): Promise<CopyOutcome> {
+  const { sql, client, database, projectId, chunk = COPY_CHUNK, onProgress } = params;
+  const [state] = await sql.query<{ value: unknown }>('SELECT "value" FROM "AnalyticsState" WHERE "name" = ?', [
+    cursorName(projectId),
+  ]);
+  let after = BigInt((state?.value as bigint | number | string | undefined) ?? 0);
+  const count = async (where: string, args: (string | bigint)[]) =>
+    Number(
+      (await sql.query<{ n: unknown }>(`SELECT COUNT(*) AS "n" FROM "AnalyticsEvent" WHERE ${where}`, args))[0]?.n,
+    );
+  const primary = await count('"projectId" = ?', [projectId]);
+  let done = primary - (await count('"projectId" = ? AND "id" > ?', [projectId, after]));
+  let copied = 0;
+  onProgress?.({ projectId, done, total: primary });
+  for (;;) {
+    const rows = await sql.rows(
+      `SELECT e."id", e."ts", p."path", v."hash", e."kind", e."agent", e."referrer", e."verification"
+       FROM "AnalyticsEvent" e JOIN "AnalyticsPage" p ON p."id" = e."pageId"
+       LEFT JOIN "AnalyticsVisitor" v ON v."id" = e."visitorId"
+       WHERE e."projectId" = ? AND e."id" > ? ORDER BY e."id" LIMIT ?`,
+      [projectId, after, chunk],
+    );
+    if (!rows.length) break;
+    const first = BigInt(rows[0]![0] as bigint);
+    const last = BigInt(rows.at(-1)![0] as bigint);
+    await client.insert({
+      table: `${database}.${PAGE_VIEWS}`,
+      values: rows.map(([, ts, path, hash, kind, agent, referrer, verification]) => {
+        const iso = new Date(Number(ts)).toISOString();
+        return {
+          project: projectId,
+          day: iso.slice(0, 10),
+          ts: iso.slice(0, 23).replace('T', ' '),
+          path,
+          visitor: hash === null ? null : visitorId(hash as string),
+          kind: Number(kind),
+          agent,
+          referrer,
+          verification: verification === null ? null : Number(verification),
+        };
+      }),
+      format: 'JSONEachRow',
+      clickhouse_settings: {
+        insert_deduplicate: 1,
+        insert_deduplication_token: `copy:${projectId}:${first}-${last}`,
+        deduplicate_blocks_in_dependent_materialized_views: 1,
+      },
+    });
+    await sql.run(
+      'INSERT INTO "AnalyticsState" ("name", "value") VALUES (?, ?) ON CONFLICT ("name") DO UPDATE SET "value" = excluded."value"',
+      [cursorName(projectId), last],
+    );
+    after = last;
+    done += rows.length;
+    copied += rows.length;
+    onProgress?.({ projectId, done, total: primary });
+  }
+  const result = await client.query({
+    query: `SELECT count() AS n FROM ${database}.${PAGE_VIEWS} WHERE project = {project:String}`,
+    query_params: { project: projectId },
+    format: 'JSONEachRow',
+  });
+  const [{ n }] = (await result.json()) as [{ n: string | number }];
+  return { projectId, copied, primary, clickhouse: Number(n) };
+}
+
+/** Projects with raw events in the primary database. */
+export async function projectsWithEvents(sql: Sql): Promise<string[]> {
+  const rows = await sql.query<{ projectId: string }>(
+    'SELECT DISTINCT "projectId" FROM "AnalyticsEvent" ORDER BY "projectId"',
+  );
+  return rows.map((r) => r.projectId);
+}

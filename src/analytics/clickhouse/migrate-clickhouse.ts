@@ -1,0 +1,35 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import {
+  clickHouseMigrations,
+  createDatabase,
+  migrationsTable,
+  MIGRATIONS_TABLE,
+  type ClickHouseLayout,
+} from './clickhouse-schema.js';
+
+/**
+ * Brings the ClickHouse schema up to date at start-up: creates the database and the migrations table, then runs
+ * every migration not recorded there, recording each after its statements. Statements are idempotent, so two
+ * processes starting together, or a start-up killed half way, end in the same schema. Returns the versions it ran.
+ */
+export async function migrateClickHouse(client: ClickHouseClient, layout: ClickHouseLayout): Promise<number[]> {
+  await client.command({ query: createDatabase(layout) });
+  for (const statement of migrationsTable(layout)) await client.command({ query: statement });
+  const result = await client.query({
+    query: `SELECT DISTINCT version FROM ${layout.database}.${MIGRATIONS_TABLE}`,
+    format: 'JSONEachRow',
+  });
+  const applied = new Set(((await result.json()) as { version: number | string }[]).map((r) => Number(r.version)));
+  const ran: number[] = [];
+  for (const migration of clickHouseMigrations(layout)) {
+    if (applied.has(migration.version)) continue;
+    for (const statement of migration.statements) await client.command({ query: statement });
+    await client.insert({
+      table: `${layout.database}.${MIGRATIONS_TABLE}`,
+      values: [{ version: migration.version, name: migration.name }],
+      format: 'JSONEachRow',
+    });
+    ran.push(migration.version);
+  }
+  return ran;
+}

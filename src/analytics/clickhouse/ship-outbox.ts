@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Sql } from '../store/sql.js';
+import { PAGE_VIEWS } from './clickhouse-schema.js';
+
+/** Most page views in one insert: one ClickHouse part per batch and month, so batches should be large. */
+export const SHIP_BATCH = 10_000;
+
+interface OutboxRow {
+  projectId: string;
+  ts: number | string;
+  path: string;
+  visitor: string | null;
+  kind: number | string;
+  agent: string | null;
+  referrer: string | null;
+  verification: number | string | null;
+}
+
+/**
+ * Moves outbox page views into ClickHouse, one batch of one project at a time: the batch is first named in the
+ * primary database (its token), then inserted with that token as `insert_deduplication_token`, then deleted. A
+ * process killed after naming or after inserting resends the same rows in the same order under the same token at
+ * its next round, and ClickHouse drops the repeat, so nothing is lost or counted twice. Batches named earlier go
+ * first. Returns how many page views it moved.
+ */
+export async function shipOutbox(params: {
+  sql: Sql;
+  client: ClickHouseClient;
+  database: string;
+  batchSize?: number;
+  /** stop after this many batches (default: until the outbox is empty) */
+  maxBatches?: number;
+}): Promise<number> {
+  const { sql, client, database, batchSize = SHIP_BATCH, maxBatches = Number.POSITIVE_INFINITY } = params;
+  let moved = 0;
+  for (let batches = 0; batches < maxBatches; batches++) {
+    const token = (await namedBatch(sql)) ?? (await nameBatch(sql, batchSize));
+    if (!token) break;
+    const rows = await sql.query<OutboxRow>(
+      'SELECT "projectId", "ts", "path", "visitor", "kind", "agent", "referrer", "verification" FROM "AnalyticsOutbox" WHERE "batch" = ? ORDER BY "id"',
+      [token],
+    );
+    await client.insert({
+      table: `${database}.${PAGE_VIEWS}`,
+      values: rows.map(toClickHouse),
+      format: 'JSONEachRow',
+      // the token also keys the blocks the materialized views derive, so a dropped resend adds nothing there
+      clickhouse_settings: {
+        insert_deduplicate: 1,
+        insert_deduplication_token: token,
+        deduplicate_blocks_in_dependent_materialized_views: 1,
+      },
+    });
+    await sql.run('DELETE FROM "AnalyticsOutbox" WHERE "batch" = ?', [token]);
+    moved += rows.length;
+  }
+  return moved;
+}
+
+async function namedBatch(sql: Sql): Promise<string | undefined> {
+  const [row] = await sql.query<{ batch: string }>(
+    'SELECT "batch" FROM "AnalyticsOutbox" WHERE "batch" IS NOT NULL ORDER BY "id" LIMIT 1',
+  );
+  return row?.batch;
+}
+
+/** Names the oldest waiting views of the project with the oldest waiting view (one project: one shard). */
+async function nameBatch(sql: Sql, batchSize: number): Promise<string | undefined> {
+  return sql.transaction(async (tx) => {
+    const [first] = await tx.query<{ id: number | string; projectId: string }>(
+      'SELECT "id", "projectId" FROM "AnalyticsOutbox" WHERE "batch" IS NULL ORDER BY "id" LIMIT 1',
+    );
+    if (!first) return undefined;
+    const [last] = await tx.query<{ id: number | string }>(
+      'SELECT MAX("id") AS "id" FROM (SELECT "id" FROM "AnalyticsOutbox" WHERE "batch" IS NULL AND "projectId" = ? ORDER BY "id" LIMIT ?) AS "b"',
+      [first.projectId, batchSize],
+    );
+    // stored with the rows, so a resend uses the same token; random, because ids restart with a new primary
+    // database and one ClickHouse may outlive it (or serve a test database beside it)
+    const token = `outbox:${first.projectId}:${first.id}-${last!.id}:${randomUUID()}`;
+    await tx.run(
+      'UPDATE "AnalyticsOutbox" SET "batch" = ? WHERE "batch" IS NULL AND "projectId" = ? AND "id" BETWEEN ? AND ?',
+      [token, first.projectId, BigInt(first.id), BigInt(last!.id)],
+    );
+    return token;
+  });
+}
+
+function toClickHouse(row: OutboxRow) {
+  const iso = new Date(Number(row.ts)).toISOString();
+  return {
+    project: row.projectId,
+    day: iso.slice(0, 10),
+    ts: iso.slice(0, 23).replace('T', ' '),
+    path: row.path,
+    visitor: row.visitor,
+    kind: Number(row.kind),
+    agent: row.agent,
+    referrer: row.referrer,
+    verification: row.verification === null ? null : Number(row.verification),
+  };
+}

@@ -1,0 +1,63 @@
+import { Unavailable } from '../../errors.js';
+import type { Sql } from '../store/sql.js';
+import { claimKeys, type NewEvent } from '../store/write-events.js';
+import { visitorId } from './visitor-id.js';
+
+/** Seconds a client is told to wait when the outbox is full (ClickHouse has been unreachable for a while). */
+export const OUTBOX_FULL_RETRY_SECONDS = 30;
+
+/**
+ * Records accepted page views for ClickHouse: their idempotency claims and the views themselves in one transaction
+ * of the primary database, so an answered batch is durable whatever ClickHouse is doing. Refuses (503, Retry-After)
+ * a batch that would take the outbox past `limit`. Returns the indexes of duplicates of earlier keys.
+ */
+export async function writeOutbox(params: {
+  sql: Sql;
+  projectId: string;
+  events: NewEvent[];
+  /** the outbox's depth as last counted plus what this process added since */
+  depth: () => number;
+  limit: number;
+}): Promise<Set<number>> {
+  const { sql, projectId, events, depth, limit } = params;
+  if (depth() + events.length > limit) {
+    throw new Unavailable(
+      `ClickHouse has not taken page views for a while and ${depth()} wait in the outbox (limit ${limit}); try again later`,
+      OUTBOX_FULL_RETRY_SECONDS,
+    );
+  }
+  return sql.transaction(async (tx) => {
+    const duplicates = await claimKeys(tx, projectId, events);
+    const fresh = events.filter((_, i) => !duplicates.has(i));
+    await tx.insertMany({
+      table: 'AnalyticsOutbox',
+      columns: [
+        ['projectId', 'text'],
+        ['ts', 'bigint'],
+        ['path', 'text'],
+        ['visitor', 'text'],
+        ['kind', 'int'],
+        ['agent', 'text'],
+        ['referrer', 'text'],
+        ['verification', 'int'],
+      ],
+      rows: fresh.map((e) => [
+        projectId,
+        e.ts,
+        e.path,
+        e.visitorHash === null ? null : visitorId(e.visitorHash),
+        e.kind,
+        e.agent,
+        e.referrer,
+        e.verification ?? null,
+      ]),
+    });
+    return duplicates;
+  });
+}
+
+/** Page views waiting in the outbox. */
+export async function outboxDepth(sql: Sql): Promise<number> {
+  const [row] = await sql.query<{ n: number | string }>('SELECT COUNT(*) AS "n" FROM "AnalyticsOutbox"');
+  return Number(row?.n ?? 0);
+}

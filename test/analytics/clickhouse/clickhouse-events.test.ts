@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { loadConfig, type ClickHouseConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/logger.js';
+import { Unavailable } from '../../../src/errors.js';
+import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import type { NewEvent } from '../../../src/analytics/store/write-events.js';
+import { ClickHouseEvents } from '../../../src/analytics/clickhouse/clickhouse-events.js';
+import { openClickHouse } from '../../../src/analytics/clickhouse/clickhouse-client.js';
+import { shipOutbox } from '../../../src/analytics/clickhouse/ship-outbox.js';
+import { visitorId } from '../../../src/analytics/clickhouse/visitor-id.js';
+import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
+import { startClickHouseStandIn, type ClickHouseStandIn } from '../../support/clickhouse-server.js';
+
+const logger = createLogger('silent');
+const hash = (who: string) => createHash('sha256').update(who).digest('base64url').slice(0, 22);
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 10, 30, 23, 59, 59, 999);
+
+function event(i: number, extra: Partial<NewEvent> = {}): NewEvent {
+  return {
+    ts: T0 + (i % 3) * (DAY / 2),
+    path: i % 2 ? '/docs/ünïcode' : '/docs/start',
+    visitorHash: hash(`visitor-${i % 5}`),
+    kind: 1,
+    agent: null,
+    referrer: null,
+    key: `k${i}`,
+    ...extra,
+  };
+}
+
+let standIn: ClickHouseStandIn;
+beforeAll(async () => {
+  standIn = await startClickHouseStandIn();
+});
+afterAll(() => standIn.close());
+
+describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider) => {
+  const database = useTestDatabase(provider);
+  let sql: Sql;
+  let config: ClickHouseConfig;
+  let events: ClickHouseEvents;
+  let client: ClickHouseClient;
+  beforeEach(async () => {
+    sql = openSql(database.target);
+    await sql.run('DELETE FROM "AnalyticsOutbox"');
+    await sql.run('DELETE FROM "AnalyticsEventKey"');
+    config = { ...loadConfig({ CLICKHOUSE_URL: standIn.url }).analytics.clickhouse!, outboxLimit: 50 };
+    events = new ClickHouseEvents({ sql, config, logger, autoShip: false });
+    client = openClickHouse(config);
+    await events.start();
+    await events.ship();
+    await client.command({ query: `TRUNCATE TABLE ${config.database}.page_views` });
+    await client.command({ query: `TRUNCATE TABLE ${config.database}.page_days` });
+  });
+  afterEach(async () => {
+    await events.close();
+    await client.close();
+    await sql.close();
+  });
+
+  const stored = async () => {
+    const result = await client.query({
+      query: `SELECT project, toString(day) AS day, toUnixTimestamp64Milli(ts) AS ts, path, toString(visitor) AS visitor, kind, agent, referrer, verification
+              FROM ${config.database}.page_views ORDER BY ts, path, visitor`,
+      format: 'JSONEachRow',
+    });
+    return (await result.json()) as Record<string, unknown>[];
+  };
+
+  it('stores what ingest accepted exactly once, duplicates of earlier keys dropped', async () => {
+    const batch = [0, 1, 2, 3].map((i) => event(i));
+    expect(await events.insertEvents('prj_a', batch)).toEqual(new Set());
+    const bot = event(9, { visitorHash: null, kind: 0, agent: 'SomeBot', key: null });
+    const ai = event(10, { kind: 2, agent: 'GPTBot', verification: 1, referrer: 'https://x.test/a' });
+    expect(await events.insertEvents('prj_a', [event(1), bot, ai])).toEqual(new Set([0]));
+    expect(events.depth).toBe(6);
+    expect(await events.ship()).toBe(6);
+    expect(events.depth).toBe(0);
+    const rows = await stored();
+    expect(rows).toHaveLength(6);
+    expect(rows[0]).toEqual({
+      project: 'prj_a',
+      day: '2026-11-30',
+      ts: String(T0),
+      path: '/docs/start',
+      visitor: visitorId(hash('visitor-0')),
+      kind: 1,
+      agent: null,
+      referrer: null,
+      verification: null,
+    });
+    expect(rows.find((r) => r.agent === 'SomeBot')).toMatchObject({ visitor: null, kind: 0 });
+    expect(rows.find((r) => r.agent === 'GPTBot')).toMatchObject({
+      kind: 2,
+      verification: 1,
+      referrer: 'https://x.test/a',
+    });
+    expect(rows.filter((r) => r.day === '2026-12-01')).toHaveLength(3);
+    expect(rows.filter((r) => r.path === '/docs/ünïcode')).toHaveLength(3);
+  });
+
+  it('a batch inserted but not acknowledged (process killed) is resent and counted once', async () => {
+    await events.insertEvents(
+      'prj_a',
+      [0, 1, 2].map((i) => event(i)),
+    );
+    await events.insertEvents(
+      'prj_b',
+      [3, 4].map((i) => event(i)),
+    );
+    const dying: Sql = {
+      ...sql,
+      run: async (text, params) => {
+        if (text.startsWith('DELETE')) throw new Error('killed');
+        return sql.run(text, params);
+      },
+    };
+    await expect(shipOutbox({ sql: dying, client, database: config.database, maxBatches: 1 })).rejects.toThrow(
+      'killed',
+    );
+    expect(await stored()).toHaveLength(3);
+    await expect(shipOutbox({ sql, client, database: config.database })).resolves.toBe(5);
+    expect(await stored()).toHaveLength(5);
+    expect(await shipOutbox({ sql, client, database: config.database })).toBe(0);
+    // the dropped resend never reached the per-day aggregates either
+    const days = await client.query({
+      query: `SELECT sum(views) AS n FROM ${config.database}.page_days`,
+      format: 'JSONEachRow',
+    });
+    expect(await days.json()).toEqual([{ n: '5' }]);
+  });
+
+  it('two batches of identical rows (a reload within the same millisecond) both count: batches differ by token', async () => {
+    await events.insertEvents('prj_a', [event(0, { key: 'first' })]);
+    await events.ship();
+    await events.insertEvents('prj_a', [event(0, { key: 'second' })]);
+    await events.ship();
+    expect(await stored()).toHaveLength(2);
+  });
+
+  it('a batch named but never inserted is sent whole at the next round, with what arrived meanwhile after it', async () => {
+    await events.insertEvents(
+      'prj_a',
+      [0, 1].map((i) => event(i)),
+    );
+    const failing = openClickHouse({ ...config, url: 'http://127.0.0.1:9' });
+    await expect(shipOutbox({ sql, client: failing, database: config.database })).rejects.toThrow();
+    await failing.close();
+    await events.insertEvents(
+      'prj_a',
+      [2, 3].map((i) => event(i)),
+    );
+    expect(await shipOutbox({ sql, client, database: config.database, batchSize: 100 })).toBe(4);
+    expect(await stored()).toHaveLength(4);
+  });
+
+  it('while ClickHouse is down accepts into the outbox up to its limit, then 503 with Retry-After; ships when back', async () => {
+    await standIn.stop();
+    await events.insertEvents(
+      'prj_a',
+      Array.from({ length: 30 }, (_, i) => event(i)),
+    );
+    await expect(events.ship()).rejects.toThrow();
+    expect(events.reachable).toBe(false);
+    await events.insertEvents(
+      'prj_a',
+      Array.from({ length: 20 }, (_, i) => event(100 + i)),
+    );
+    const refused = await events.insertEvents('prj_a', [event(200)]).catch((e) => e);
+    expect(refused).toBeInstanceOf(Unavailable);
+    expect(refused).toMatchObject({ retryAfterSeconds: 30 });
+    expect((refused as Error).message).toMatch(/^ClickHouse .* 50 wait in the outbox \(limit 50\)/);
+    await standIn.restart();
+    expect(await events.ship()).toBe(50);
+    expect(events.reachable).toBe(true);
+    expect(await stored()).toHaveLength(50);
+    await events.insertEvents('prj_a', [event(200)]);
+  });
+});

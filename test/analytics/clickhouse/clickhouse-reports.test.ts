@@ -1,0 +1,166 @@
+import path from 'node:path';
+import { loadConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/logger.js';
+import { DAY_MS, HOUR_MS, type TimeRange } from '../../../src/calendar.js';
+import { Analytics } from '../../../src/analytics/analytics.js';
+import type { PageView } from '../../../src/analytics/ingest/prepare-event.js';
+import { splitRange } from '../../../src/analytics/clickhouse/clickhouse-reports.js';
+import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
+import { startClickHouseStandIn, type ClickHouseStandIn } from '../../support/clickhouse-server.js';
+
+const SECRET = 'a'.repeat(64);
+const START = Date.UTC(2026, 9, 30); // three days across a month's end (partitions), then a gap, then one more day
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const AGENTS = [
+  CHROME,
+  CHROME,
+  CHROME,
+  'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  'curl/8.4.0',
+  'Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+  'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  'Mozilla/5.0 (compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot)',
+];
+/** GPTBot's published range in the fixture, and an address outside it (a spoofed GPTBot) */
+const ADDRESSES = ['203.0.113.7', '198.51.100.9'];
+const RANGES_FILE = path.resolve(import.meta.dirname, '../../fixtures/analytics/ai-ranges.json');
+const PATHS = ['/', '/docs/start', '/docs/ünïcode/日本', '/docs/a b', '/api/ref'];
+
+/** A fixed pseudo-random data set: duplicates (repeated keys), bots, AI agents, multi-byte paths, day edges. */
+function dataSet(): PageView[][] {
+  let seed = 17;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor(seed / 65536) % n; // the high bits: an LCG's low bits repeat with a short period
+  };
+  const batches: PageView[][] = [];
+  for (let b = 0; b < 12; b++) {
+    const batch: PageView[] = [];
+    for (let i = 0; i < 60; i++) {
+      const day = [0, 1, 2, 5][next(4)]!;
+      // a third of the views in the minute either side of midnight
+      const within = next(3) === 0 ? [0, 1, DAY_MS - 1, DAY_MS - 60_000][next(4)]! : next(DAY_MS);
+      const visitor = next(25);
+      batch.push({
+        timestamp: START + day * DAY_MS + within,
+        url: PATHS[next(PATHS.length)]!,
+        // mostly one user agent per visitor, sometimes the next one: a visitor id seen as two agents, or human and AI
+        userAgent: AGENTS[(visitor + (next(4) === 0 ? 1 : 0)) % AGENTS.length],
+        visitorId: `reader-${visitor}`,
+        ip: ADDRESSES[next(2)],
+        referrer: ['https://chatgpt.com/', null, null, 'https://www.perplexity.ai/search', null][next(5)],
+        key: `k${next(500)}`,
+      });
+    }
+    batches.push(batch);
+  }
+  return batches;
+}
+
+const RANGES: TimeRange[] = [
+  { from: START, to: START + 7 * DAY_MS },
+  { from: START, to: START + DAY_MS },
+  { from: START + DAY_MS, to: START + 2 * DAY_MS },
+  { from: START - DAY_MS, to: START },
+  { from: START + 1, to: START + DAY_MS - 1 },
+  { from: START + DAY_MS - 60_000, to: START + DAY_MS + 60_000 },
+  { from: START + 3 * HOUR_MS, to: START + 2 * DAY_MS + 5 * HOUR_MS },
+  { from: START + 2 * DAY_MS + 1, to: START + 6 * DAY_MS },
+  { from: START + 12 * HOUR_MS, to: START + 12 * HOUR_MS + 1 },
+  { from: START + 3 * DAY_MS, to: START + 5 * DAY_MS },
+];
+
+describe('splitRange', () => {
+  it('reads whole days from the aggregates and the partial days at the edges from raw views', () => {
+    expect(splitRange({ from: 0, to: 2 * DAY_MS })).toEqual({ days: [0, 2], edges: [] });
+    expect(splitRange({ from: 5, to: 2 * DAY_MS + 7 })).toEqual({
+      days: [1, 2],
+      edges: [
+        [5, DAY_MS],
+        [2 * DAY_MS, 2 * DAY_MS + 7],
+      ],
+    });
+    expect(splitRange({ from: 5, to: DAY_MS + 7 })).toEqual({ days: null, edges: [[5, DAY_MS + 7]] });
+    expect(splitRange({ from: 5, to: 5 })).toEqual({ days: null, edges: [] });
+  });
+});
+
+let standIn: ClickHouseStandIn;
+beforeAll(async () => {
+  standIn = await startClickHouseStandIn();
+});
+afterAll(() => standIn.close());
+
+describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, primary database %s', (provider) => {
+  const embeddedDb = useTestDatabase(provider);
+  const outboxDb = useTestDatabase(provider);
+  const project = `prj_${provider}`;
+  let embedded: Analytics;
+  let clickhouse: Analytics;
+  beforeAll(async () => {
+    const logger = createLogger('silent');
+    const clock = () => new Date(START + 10 * DAY_MS);
+    const config = loadConfig({ CLICKHOUSE_URL: standIn.url, SCRIBE_AI_RANGES_FILE: RANGES_FILE }).analytics;
+    embedded = new Analytics({
+      target: embeddedDb.target,
+      secret: SECRET,
+      config: { ...config, clickhouse: undefined },
+      logger,
+      clock,
+      autoFold: false,
+    });
+    clickhouse = new Analytics({ target: outboxDb.target, secret: SECRET, config, logger, clock });
+    // both stores get the same batches, in the same order; a batch repeated (a client's retry) adds nothing
+    const batches = dataSet();
+    for (const batch of [...batches, batches[3]!]) {
+      const [a, b] = await Promise.all([embedded.ingest(project, batch), clickhouse.ingest(project, batch)]);
+      expect(b).toEqual(a);
+    }
+    await embedded.fold();
+    await clickhouse.shipToClickHouse();
+  });
+  afterAll(async () => {
+    await embedded.close();
+    await clickhouse.close();
+  });
+
+  it.each(RANGES.map((r) => [new Date(r.from).toISOString(), new Date(r.to).toISOString(), r] as const))(
+    'visitors, views and visitors per day from %s to %s',
+    async (_from, _to, range) => {
+      const page = { limit: 1000, offset: 0 };
+      const visitors = await embedded.visitors(project, range, page);
+      expect(await clickhouse.visitors(project, range, page)).toEqual(visitors);
+      expect(await clickhouse.views(project, range, page)).toEqual(await embedded.views(project, range, page));
+      expect(await clickhouse.dailyVisitors(project, range)).toEqual(await embedded.dailyVisitors(project, range));
+      expect(await clickhouse.aiAgents(project, range)).toEqual(await embedded.aiAgents(project, range));
+      expect(await clickhouse.aiReferrals(project, range)).toEqual(await embedded.aiReferrals(project, range));
+      expect(await clickhouse.aiPurposes(project, range)).toEqual(await embedded.aiPurposes(project, range));
+      for (const by of ['agent', 'operator'] as const) {
+        expect(await clickhouse.aiAgentPages(project, range, by)).toEqual(
+          await embedded.aiAgentPages(project, range, by),
+        );
+      }
+      const second = { limit: 2, offset: 2 };
+      expect(await clickhouse.visitors(project, range, second)).toEqual(
+        await embedded.visitors(project, range, second),
+      );
+    },
+  );
+
+  it('the data set is not trivial: every class, several pages and days', async () => {
+    const week = await embedded.visitors(project, RANGES[0]!, { limit: 1000, offset: 0 });
+    expect(week.totals.human).toBeGreaterThan(5);
+    expect(week.totals.ai).toBeGreaterThan(0);
+    expect(week.totals.total).toBeLessThan(week.totals.human + week.totals.ai + 1);
+    expect(week.rows.map((r) => r.path)).toContain('/docs/ünïcode/日本');
+    const agents = await embedded.aiAgents(project, RANGES[0]!);
+    expect(agents.spoofed.map((a) => a.agent)).toEqual(['GPTBot']);
+    const purposes = await embedded.aiPurposes(project, RANGES[0]!);
+    expect(purposes.totals.views.trainingViews).toBeGreaterThan(0);
+    expect(purposes.totals.views.unverifiedAiViews).toBeGreaterThan(0);
+    expect(purposes.totals.visitors.searchIndexViews).toBeGreaterThan(0);
+    const referrals = await embedded.aiReferrals(project, RANGES[0]!);
+    expect(referrals.assistants.map((a) => a.assistant).sort()).toEqual(['ChatGPT', 'Perplexity']);
+    expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot', 'OAI-SearchBot']);
+  });
+});
