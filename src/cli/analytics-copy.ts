@@ -1,10 +1,8 @@
 import type { Command } from './command.js';
 import { UsageError } from './command.js';
+import { withAnalytics } from './cli-analytics.js';
 import { Conflict } from '../errors.js';
 import { getProject } from '../projects/projects.js';
-import { resolveServerSecret } from '../settings/server-secret.js';
-import { createLogger } from '../logger.js';
-import { Analytics } from '../analytics/analytics.js';
 import type { CopyProgress } from '../analytics/clickhouse/copy-events.js';
 
 /** A line per project as it starts, and on a terminal a progress bar redrawn at most every 200 ms. */
@@ -46,16 +44,7 @@ export const analyticsCopyCommands: Record<string, Command> = {
       const database = await db();
       const projectId =
         typeof values.project === 'string' ? (await getProject(database, values.project)).id : undefined;
-      const secret = await resolveServerSecret({ db: database, configured: config.secret, clock });
-      const analytics = new Analytics({
-        target: config.database,
-        secret,
-        config: config.analytics,
-        logger: createLogger('silent'),
-        clock,
-        autoFold: false,
-      });
-      try {
+      await withAnalytics({ config, clock }, database, async (analytics) => {
         const outcomes = await analytics.copyToClickHouse({ projectId, onProgress: progressBar(io) });
         const wrong = outcomes.filter((o) => o.clickhouse !== o.primary);
         for (const o of outcomes) {
@@ -68,9 +57,7 @@ export const analyticsCopyCommands: Record<string, Command> = {
             `totals differ for ${wrong.map((o) => o.projectId).join(', ')}: were views ingested into ClickHouse meanwhile?`,
           );
         }
-      } finally {
-        await analytics.close();
-      }
+      });
     },
   },
 };

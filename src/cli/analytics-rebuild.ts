@@ -1,9 +1,7 @@
 import type { Command } from './command.js';
 import { UsageError } from './command.js';
+import { withAnalytics } from './cli-analytics.js';
 import { getProject } from '../projects/projects.js';
-import { resolveServerSecret } from '../settings/server-secret.js';
-import { createLogger } from '../logger.js';
-import { Analytics } from '../analytics/analytics.js';
 import type { RebuildProgress } from '../analytics/store/rebuild-derived.js';
 
 /** One line per project when it starts and ends, and on a terminal a running count redrawn at most every 200 ms. */
@@ -34,23 +32,12 @@ export const analyticsCommands: Record<string, Command> = {
       const database = await db();
       const projectId =
         typeof values.project === 'string' ? (await getProject(database, values.project)).id : undefined;
-      const secret = await resolveServerSecret({ db: database, configured: config.secret, clock });
-      const analytics = new Analytics({
-        target: config.database,
-        secret,
-        config: config.analytics,
-        logger: createLogger('silent'),
-        clock,
-        autoFold: false,
-      });
-      try {
+      await withAnalytics({ config, clock }, database, async (analytics) => {
         const { projects, events } = await analytics.rebuild({ projectId, onProgress: progressLines(io) });
         io.out(
           `rebuilt ${projects.toLocaleString('en')} project${projects === 1 ? '' : 's'} from ${events.toLocaleString('en')} events`,
         );
-      } finally {
-        await analytics.close();
-      }
+      });
     },
   },
 };

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import type { Command, CliIo } from './command.js';
 import { UsageError } from './command.js';
+import { withAnalytics } from './cli-analytics.js';
 import { getProject } from '../projects/projects.js';
-import { resolveServerSecret } from '../settings/server-secret.js';
-import { createLogger } from '../logger.js';
-import { Analytics } from '../analytics/analytics.js';
 import type { LogImportSummary } from '../analytics/ingest/import-logs.js';
 import { LOG_FORMATS, type LogFormat } from '../analytics/ingest/log-formats.js';
 
@@ -62,17 +60,8 @@ export const logsCommands: Record<string, Command> = {
       }
       const database = await db();
       const project = await getProject(database, projectId);
-      const secret = await resolveServerSecret({ db: database, configured: config.secret, clock });
-      const analytics = new Analytics({
-        target: config.database,
-        secret,
-        config: config.analytics,
-        logger: createLogger('silent'),
-        clock,
-        autoFold: false,
-      });
       const progress = io.interactive ? progressBar(size) : undefined;
-      try {
+      await withAnalytics({ config, clock }, database, async (analytics) => {
         // the range lists a running Scribe refreshed or had imported, not only the shipped ones
         await analytics.loadStoredRanges();
         const input =
@@ -86,9 +75,7 @@ export const logsCommands: Record<string, Command> = {
         progress?.(0, summary, true);
         await analytics.fold();
         printSummary(io, summary);
-      } finally {
-        await analytics.close();
-      }
+      });
     },
   },
 };

@@ -2,9 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from './command.js';
 import { UsageError } from './command.js';
-import { resolveServerSecret } from '../settings/server-secret.js';
-import { createLogger } from '../logger.js';
-import { Analytics } from '../analytics/analytics.js';
+import { withAnalytics } from './cli-analytics.js';
 import type { RangeFile } from '../analytics/ingest/ai-user-agents/update-ai-ranges.js';
 
 /** The `.json` files of a folder, each dated by `retrieved` or else by its modification time (a download's time). */
@@ -39,16 +37,7 @@ export const rangesCommands: Record<string, Command> = {
         throw new UsageError('--retrieved must be an ISO time, e.g. 2026-11-24T09:00:00Z');
       const files = readRangeFiles(dir, retrieved);
       const database = await db();
-      const secret = await resolveServerSecret({ db: database, configured: config.secret, clock });
-      const analytics = new Analytics({
-        target: config.database,
-        secret,
-        config: config.analytics,
-        logger: createLogger('silent'),
-        clock,
-        autoFold: false,
-      });
-      try {
+      await withAnalytics({ config, clock }, database, async (analytics) => {
         const imported = await analytics.importRanges(files);
         for (const r of imported)
           io.out(
@@ -61,9 +50,7 @@ export const rangesCommands: Record<string, Command> = {
             io.out(
               `stale     ${url}: ${Number.isFinite(ageSeconds) ? `${Math.floor(ageSeconds / 86_400)} days old` : 'never fetched'} (its agents stay unverifiable)`,
             );
-      } finally {
-        await analytics.close();
-      }
+      });
     },
   },
 };
