@@ -12,19 +12,26 @@ import type { AgentPage } from '../reports/ai-agent-pages.js';
 import type { Referrals } from '../reports/ai-referrals.js';
 import type { PurposeCounts, PurposeSplit } from '../reports/ai-purposes.js';
 import { UNVERIFIED_PREFIX } from '../store/write-events.js';
+import { splitRange as storeSplitRange } from '../store/split-range.js';
 
 /**
  * How a range is read: its whole UTC days from the per-day aggregates (`page_days`), and the partial days at its
- * edges from the raw views — the same split the embedded store makes between day sets and edge events.
+ * edges from the raw views — the embedded store's split (store/split-range.ts), as [from, to) pairs, an empty range
+ * reading no edge at all.
  */
 export function splitRange(range: TimeRange): { days: [number, number] | null; edges: [number, number][] } {
-  const firstDay = Math.ceil(range.from / DAY_MS);
-  const endDay = Math.floor(range.to / DAY_MS);
-  if (firstDay >= endDay) return { days: null, edges: range.from < range.to ? [[range.from, range.to]] : [] };
-  const edges: [number, number][] = [];
-  if (range.from < firstDay * DAY_MS) edges.push([range.from, firstDay * DAY_MS]);
-  if (endDay * DAY_MS < range.to) edges.push([endDay * DAY_MS, range.to]);
-  return { days: [firstDay, endDay], edges };
+  const { days, edges } = storeSplitRange(range);
+  return { days, edges: edges.filter((e) => e.from < e.to).map((e): [number, number] => [e.from, e.to]) };
+}
+
+/** The edges as one filter on raw views' `ts`, their bounds bound in `params` (`f0`, `t0`, …). */
+function edgesFilter(edges: [number, number][], params: Record<string, unknown>): string {
+  const bounds = edges.map(([from, to], i) => {
+    params[`f${i}`] = from;
+    params[`t${i}`] = to;
+    return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
+  });
+  return `(${bounds.join(' OR ')})`;
 }
 
 const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
@@ -46,14 +53,10 @@ function partsQuery(database: string, range: TimeRange, group: string) {
     );
   }
   if (edges.length) {
-    const where = edges.map(([from, to], i) => {
-      params[`f${i}`] = from;
-      params[`t${i}`] = to;
-      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
-    });
+    const where = edgesFilter(edges, params);
     selects.push(
       `SELECT ${group} AS g, kind, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND kind IN (1, 2) AND visitor IS NOT NULL AND (${where.join(' OR ')}) GROUP BY g, kind`,
+       WHERE project = {project:String} AND kind IN (1, 2) AND visitor IS NOT NULL AND ${where} GROUP BY g, kind`,
     );
   }
   return { sql: selects.join('\nUNION ALL\n'), params };
@@ -145,16 +148,12 @@ export async function clickHouseAgents(params: {
     );
   }
   if (edges.length) {
-    const where = edges.map(([from, to], i) => {
-      query[`f${i}`] = from;
-      query[`t${i}`] = to;
-      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
-    });
+    const where = edgesFilter(edges, query);
     selects.push(
       `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification,
          CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v, count() AS n
        FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND (${where.join(' OR ')})
+       WHERE project = {project:String} AND ${where}
          AND ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), {prefix:String})))
        GROUP BY kind, agent, verification`,
     );
@@ -224,17 +223,13 @@ function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 | 'purposes
     );
   }
   if (edges.length) {
-    const where = edges.map(([from, to], i) => {
-      params[`f${i}`] = from;
-      params[`t${i}`] = to;
-      return `(ts >= fromUnixTimestamp64Milli({f${i}:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({t${i}:Int64}, 'UTC'))`;
-    });
+    const where = edgesFilter(edges, params);
     selects.push(
       `SELECT kind, ifNull(agent, '') AS agent, path,
          CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v,
          count() AS n
        FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND ${rawFilter} AND (${where.join(' OR ')})
+       WHERE project = {project:String} AND ${rawFilter} AND ${where}
        GROUP BY kind, agent, path`,
     );
   }
