@@ -55,6 +55,14 @@ export async function deriveEvents(
     suffix:
       'ON CONFLICT ("projectId", "day", "pageId", "kind") DO UPDATE SET "views" = "AnalyticsDayViews"."views" + excluded."views"',
   });
+  await bumpDayGenerations(tx, days);
+}
+
+/**
+ * Bumps the generation of each day (keys `<projectId>\0<day>`), so copies of its derived rows cached under the old
+ * generation are read again.
+ */
+export async function bumpDayGenerations(tx: Sql, days: Iterable<string>): Promise<void> {
   await tx.insertMany({
     table: 'AnalyticsDay',
     columns: [

@@ -2,6 +2,7 @@ import type { Param, Sql } from '../sql.js';
 import { addPair, KIND, RoaringBitmap32, type Bitmap } from '../day-sets.js';
 import { UNVERIFIED_PREFIX, VERIFICATION } from '../write-events.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
+import { bumpDayGenerations } from '../derive-events.js';
 
 /**
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
@@ -134,19 +135,7 @@ export const agentDaysRollup: Rollup = {
       for (const data of cells.values()) await mergeCell(tx, projectId, Number(day), data);
     }
     // cached copies of a day are checked against its generation: days with only spoofed views change here alone
-    await tx.insertMany({
-      table: 'AnalyticsDay',
-      columns: [
-        ['projectId', 'text'],
-        ['day', 'int'],
-        ['generation', 'int'],
-      ],
-      rows: [...byDay.keys()].map((key) => {
-        const [projectId, day] = key.split('\0');
-        return [projectId, Number(day), 1];
-      }),
-      suffix: 'ON CONFLICT ("projectId", "day") DO UPDATE SET "generation" = "AnalyticsDay"."generation" + 1',
-    });
+    await bumpDayGenerations(tx, byDay.keys());
   },
 };
 
