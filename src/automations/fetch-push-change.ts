@@ -18,13 +18,7 @@ export async function fetchPushChange(params: {
   const { octokit, repository, branch, before, after } = params;
   const [owner, repo] = repository.split('/');
   const base = /^0+$/.test(before) ? `${after}^` : before;
-  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${after}` });
-  const commits = data.commits.map((c) => ({
-    sha: c.sha,
-    message: c.commit.message,
-    author: c.author?.login ?? c.commit.author?.name ?? 'unknown',
-    url: c.html_url,
-  }));
+  const { compareUrl, commits, files } = await fetchComparison({ ...params, base, head: after });
   const pulls = new Map<number, SourceChange['pulls'][number]>();
   for (const commit of commits.slice(-MAX_PULL_LOOKUPS)) {
     const { data: found } = await octokit.rest.repos.listPullRequestsAssociatedWithCommit({
@@ -35,14 +29,31 @@ export async function fetchPushChange(params: {
     for (const p of found)
       pulls.set(p.number, { number: p.number, title: p.title, body: p.body ?? '', url: p.html_url });
   }
+  return { repository, branch, before, after, compareUrl, commits, pulls: [...pulls.values()], files };
+}
+
+/**
+ * The commits and changed files (with patches) between two commits, from GitHub's compare route, as the prompts of
+ * push runs and docs drafts show them.
+ */
+export async function fetchComparison(params: {
+  octokit: InstallationOctokit;
+  repository: string;
+  base: string;
+  head: string;
+  webBase: string;
+}): Promise<Pick<SourceChange, 'compareUrl' | 'commits' | 'files'>> {
+  const { octokit, repository, base, head } = params;
+  const [owner, repo] = repository.split('/');
+  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}` });
   return {
-    repository,
-    branch,
-    before,
-    after,
-    compareUrl: data.html_url ?? `${params.webBase}/${repository}/compare/${base}...${after}`,
-    commits,
-    pulls: [...pulls.values()],
+    compareUrl: data.html_url ?? `${params.webBase}/${repository}/compare/${base}...${head}`,
+    commits: data.commits.map((c) => ({
+      sha: c.sha,
+      message: c.commit.message,
+      author: c.author?.login ?? c.commit.author?.name ?? 'unknown',
+      url: c.html_url,
+    })),
     files: (data.files ?? []).map((f) => ({
       filename: f.filename,
       status: f.status,

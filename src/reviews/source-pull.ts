@@ -1,3 +1,4 @@
+import { fetchComparison } from '../automations/fetch-push-change.js';
 import type { InstallationOctokit } from '../github/github-app.js';
 import type { SourceChange } from '../automations/describe-change.js';
 
@@ -79,29 +80,17 @@ export async function fetchPullChange(params: {
   head: string;
   webBase: string;
 }): Promise<SourceChange> {
-  const { octokit, pull, base, head } = params;
-  const [owner, repo] = pull.repository.split('/');
-  const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}` });
+  const { pull, base, head } = params;
+  const { compareUrl, commits, files } = await fetchComparison({ ...params, repository: pull.repository });
   return {
     repository: pull.repository,
     branch: pull.headRef,
     before: base,
     after: head,
-    compareUrl: data.html_url ?? `${params.webBase}/${pull.repository}/compare/${base}...${head}`,
-    commits: data.commits.map((c) => ({
-      sha: c.sha,
-      message: c.commit.message,
-      author: c.author?.login ?? c.commit.author?.name ?? 'unknown',
-      url: c.html_url,
-    })),
+    compareUrl,
+    commits,
     // the body is told once, quoted, with the pull request (draft-prompt.ts)
     pulls: [{ number: pull.number, title: pull.title, body: '', url: pull.url }],
-    files: (data.files ?? []).map((f) => ({
-      filename: f.filename,
-      status: f.status,
-      additions: f.additions,
-      deletions: f.deletions,
-      patch: f.patch ?? null,
-    })),
+    files,
   };
 }
