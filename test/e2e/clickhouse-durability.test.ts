@@ -2,20 +2,12 @@ import { createClient } from '@clickhouse/client';
 import { PROVIDERS, createTestDatabase } from '../support/databases.js';
 import { scribeEnv, startScribeProcess, type ScribeProcess } from '../support/scribe-process.js';
 import { startClickHouseStandIn } from '../support/clickhouse-server.js';
+import { killUnderTrackerLoad, sendPageView } from '../support/tracker-load.js';
+import { waitFor } from '../support/wait-for.js';
 import { addProject } from '../../src/projects/projects.js';
 import { createApiKey } from '../../src/keys/api-keys.js';
 
-const CHROME =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const CLIENTS = 20;
-
-const until = async (what: string, check: () => Promise<boolean>) => {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe.each(PROVIDERS)('page views on ClickHouse, kill -9 and ClickHouse down, on %s', (provider) => {
   it('every event answered 202 reaches ClickHouse exactly once across a kill -9 and a ClickHouse outage', async () => {
@@ -36,35 +28,16 @@ describe.each(PROVIDERS)('page views on ClickHouse, kill -9 and ClickHouse down,
         hostnames: ['docs.example.com'],
       });
       scribe = await startScribeProcess({ env });
-      const send = (url: string, n: number) =>
-        fetch(`${url}/api/event`, {
-          method: 'POST',
-          headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': CHROME },
-          body: JSON.stringify({ projectId: project.id, url: `https://docs.example.com/e/${n}` }),
-        }).then((r) => r.status);
-      const acked: number[] = [];
-      let sent = 0;
-      let killed = false;
-      const running = scribe;
-      const clients = Array.from({ length: CLIENTS }, async () => {
-        while (!killed) {
-          const n = sent++;
-          const status = await send(running.url, n).catch(() => 0);
-          if (status === 202) acked.push(n);
-          else if (!killed) throw new Error(`unexpected answer ${status}`);
-        }
-      });
       // killed while batches are claimed, being shipped and being acknowledged
-      while (acked.length < 600) await new Promise((r) => setTimeout(r, 5));
-      killed = true;
-      await running.kill();
-      await Promise.all(clients);
+      const load = await killUnderTrackerLoad({ scribe, projectId: project.id, clients: CLIENTS, killAfter: 600 });
+      const { acked } = load;
+      let { sent } = load;
 
       // ClickHouse down: Scribe starts, accepts into the outbox, and says so
       await clickhouse.stop();
       scribe = await startScribeProcess({ env });
       for (let n = sent; n < sent + 10; n++) {
-        expect(await send(scribe.url, n)).toBe(202);
+        expect(await sendPageView(scribe.url, project.id, n)).toBe(202);
         acked.push(n);
       }
       sent += 10;
@@ -94,11 +67,16 @@ describe.each(PROVIDERS)('page views on ClickHouse, kill -9 and ClickHouse down,
 
       await clickhouse.restart();
       const current = scribe;
-      await until('the outbox is shipped', async () => {
-        const ready = await fetch(`${current.url}/readyz`);
-        if (ready.status !== 200) return false;
-        return ((await ready.json()) as { clickhouse: { outbox: number } }).clickhouse.outbox === 0;
-      });
+      await waitFor(
+        async () => {
+          const ready = await fetch(`${current.url}/readyz`);
+          if (ready.status !== 200) return false;
+          return ((await ready.json()) as { clickhouse: { outbox: number } }).clickhouse.outbox === 0;
+        },
+        'the outbox to be shipped',
+        30_000,
+        100,
+      );
 
       const rows = await reader.query({
         query: `SELECT path, count() AS n FROM ${clickhouse.database}.page_views WHERE project = {p:String} GROUP BY path`,

@@ -3,9 +3,8 @@ import { createTestDatabase } from '../support/databases.js';
 import { scribeEnv, startScribeProcess, type ScribeProcess } from '../support/scribe-process.js';
 import { addProject } from '../../src/projects/projects.js';
 import { openSql } from '../../src/analytics/store/sql.js';
+import { killUnderTrackerLoad, sendPageView } from '../support/tracker-load.js';
 
-const CHROME =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const CLIENTS = 40;
 
 describe.each(PROVIDERS)('tracker group commit and kill -9 on %s', (provider) => {
@@ -25,29 +24,13 @@ describe.each(PROVIDERS)('tracker group commit and kill -9 on %s', (provider) =>
         hostnames: ['docs.example.com'],
       });
       scribe = await startScribeProcess({ env });
-      const send = (url: string, n: number) =>
-        fetch(`${url}/api/event`, {
-          method: 'POST',
-          headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': CHROME },
-          body: JSON.stringify({ projectId: project.id, url: `https://docs.example.com/e/${n}` }),
-        }).then((r) => r.status);
-      const acked: number[] = [];
-      let sent = 0;
-      let killed = false;
-      const running = scribe;
       // every client posts one event at a time; the server is killed while all of them are waiting for answers
-      const clients = Array.from({ length: CLIENTS }, async () => {
-        while (!killed) {
-          const n = sent++;
-          const status = await send(running.url, n).catch(() => 0);
-          if (status === 202) acked.push(n);
-          else if (!killed) throw new Error(`unexpected answer ${status}`);
-        }
+      const { acked, sent } = await killUnderTrackerLoad({
+        scribe,
+        projectId: project.id,
+        clients: CLIENTS,
+        killAfter: 400,
       });
-      while (acked.length < 400) await new Promise((r) => setTimeout(r, 5));
-      killed = true;
-      await running.kill();
-      await Promise.all(clients);
 
       const sql = openSql(database.target);
       const rows = await sql.query<{ path: string; n: number }>(
@@ -65,7 +48,7 @@ describe.each(PROVIDERS)('tracker group commit and kill -9 on %s', (provider) =>
 
       // a restarted process serves the tracker again
       scribe = await startScribeProcess({ env });
-      expect(await send(scribe.url, sent)).toBe(202);
+      expect(await sendPageView(scribe.url, project.id, sent)).toBe(202);
     } finally {
       await scribe?.stop();
       await database.drop();
