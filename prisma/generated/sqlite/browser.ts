@@ -48,6 +48,11 @@ export type AnalyticsDayViews = Prisma.AnalyticsDayViewsModel
  */
 export type AnalyticsDaySet = Prisma.AnalyticsDaySetModel
 /**
+ * Model AnalyticsSiteDay
+ * 
+ */
+export type AnalyticsSiteDay = Prisma.AnalyticsSiteDayModel
+/**
  * Model AnalyticsDay
  * 
  */

@@ -72,6 +72,11 @@ export type AnalyticsDayViews = Prisma.AnalyticsDayViewsModel
  */
 export type AnalyticsDaySet = Prisma.AnalyticsDaySetModel
 /**
+ * Model AnalyticsSiteDay
+ * 
+ */
+export type AnalyticsSiteDay = Prisma.AnalyticsSiteDayModel
+/**
  * Model AnalyticsDay
  * 
  */

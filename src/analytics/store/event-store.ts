@@ -9,6 +9,7 @@ import { dayGenerations, loadDay, type StoredDay } from './read-days.js';
 import { rawEvents } from './read-events.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
+import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
 
 /**
@@ -68,6 +69,11 @@ export class AnalyticsStore {
   /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
   agentDays(projectId: string, fromDay: number, toDay: number) {
     return loadAgentDays(this.sql, { projectId, fromDay, toDay });
+  }
+
+  /** The site's distinct visitors per whole day in [fromDay, toDay), as folded (see rollups/site-days.ts). */
+  siteDays(projectId: string, fromDay: number, toDay: number) {
+    return readSiteDays(this.sql, { projectId, fromDay, toDay });
   }
 
   /** Raw page views of the range that count in the agent rollup's cells, for the partial days at a range's edges. */

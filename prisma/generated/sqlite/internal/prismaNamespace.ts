@@ -403,6 +403,7 @@ export const ModelName = {
   AnalyticsEventKey: 'AnalyticsEventKey',
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
+  AnalyticsSiteDay: 'AnalyticsSiteDay',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
@@ -446,7 +447,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -891,6 +892,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsDaySetCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySetCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsSiteDay: {
+      payload: Prisma.$AnalyticsSiteDayPayload<ExtArgs>
+      fields: Prisma.AnalyticsSiteDayFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsSiteDayFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsSiteDayFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsSiteDayFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsSiteDayFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsSiteDayFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsSiteDayCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsSiteDayCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsSiteDayCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsSiteDayDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsSiteDayUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsSiteDayDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsSiteDayUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsSiteDayUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsSiteDayUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSiteDayPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsSiteDayAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsSiteDay>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsSiteDayGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSiteDayGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsSiteDayCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSiteDayCountAggregateOutputType> | number
         }
       }
     }
@@ -3065,6 +3140,18 @@ export const AnalyticsDaySetScalarFieldEnum = {
 export type AnalyticsDaySetScalarFieldEnum = (typeof AnalyticsDaySetScalarFieldEnum)[keyof typeof AnalyticsDaySetScalarFieldEnum]
 
 
+export const AnalyticsSiteDayScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  part: 'part',
+  human: 'human',
+  ai: 'ai',
+  total: 'total'
+} as const
+
+export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
+
+
 export const AnalyticsDayScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
@@ -3708,6 +3795,7 @@ export type GlobalOmitConfig = {
   analyticsEventKey?: Prisma.AnalyticsEventKeyOmit
   analyticsDayViews?: Prisma.AnalyticsDayViewsOmit
   analyticsDaySet?: Prisma.AnalyticsDaySetOmit
+  analyticsSiteDay?: Prisma.AnalyticsSiteDayOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit

@@ -57,6 +57,7 @@ export const ModelName = {
   AnalyticsEventKey: 'AnalyticsEventKey',
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
+  AnalyticsSiteDay: 'AnalyticsSiteDay',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
@@ -161,6 +162,18 @@ export const AnalyticsDaySetScalarFieldEnum = {
 } as const
 
 export type AnalyticsDaySetScalarFieldEnum = (typeof AnalyticsDaySetScalarFieldEnum)[keyof typeof AnalyticsDaySetScalarFieldEnum]
+
+
+export const AnalyticsSiteDayScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  part: 'part',
+  human: 'human',
+  ai: 'ai',
+  total: 'total'
+} as const
+
+export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
 
 
 export const AnalyticsDayScalarFieldEnum = {

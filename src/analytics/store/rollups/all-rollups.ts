@@ -1,5 +1,7 @@
 import type { Rollup } from './rollup.js';
 import { agentDaysRollup } from './agent-days.js';
+import { siteDaysRollup } from './site-days.js';
 
-/** Every rollup the fold maintains beside the day sets and day views, in the order it adds to them. */
-export const ROLLUPS: Rollup[] = [agentDaysRollup];
+/** Every rollup the fold maintains beside the day sets and day views, in the order it adds to them (after the day sets:
+ * the site rollup counts from them). */
+export const ROLLUPS: Rollup[] = [agentDaysRollup, siteDaysRollup];
