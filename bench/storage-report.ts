@@ -1,7 +1,8 @@
 /**
  * What bench/storage.ts and bench/analytics.ts report about storage (issue 20 §5): the bytes of every analytics table
  * and index on SQLite (the dbstat virtual table: pages in use) or PostgreSQL (pg_table_size, pg_relation_size of
- * each index), grouped as raw events, idempotency keys, dictionaries, day sets, day views and rollups (every table
+ * each index), grouped as raw events, idempotency keys, dictionaries, day sets, day views, stored segments (unions of days a report
+ * stored) and rollups (every table
  * of `ROLLUPS`, read at run time, so rollups added later are counted), per page view.
  */
 import type { DatabaseTarget } from '../src/db/database-url.js';
@@ -24,6 +25,7 @@ const GROUPS: Record<string, string> = {
   AnalyticsDaySet: 'day sets',
   AnalyticsDay: 'day sets',
   AnalyticsDayViews: 'day views',
+  AnalyticsSegment: 'stored segments',
 };
 
 function groupOf(table: string): string {
@@ -32,7 +34,7 @@ function groupOf(table: string): string {
   return rollup ? `rollup ${rollup.name}` : 'other analytics';
 }
 
-const ORDER = ['raw events', 'idempotency keys', 'dictionaries', 'day sets', 'day views'];
+const ORDER = ['raw events', 'idempotency keys', 'dictionaries', 'day sets', 'day views', 'stored segments'];
 const rank = (group: string) =>
   ORDER.includes(group) ? ORDER.indexOf(group) : group.startsWith('rollup ') ? ORDER.length : ORDER.length + 1;
 

@@ -53,6 +53,11 @@ export type AnalyticsDaySet = Prisma.AnalyticsDaySetModel
  */
 export type AnalyticsSiteDay = Prisma.AnalyticsSiteDayModel
 /**
+ * Model AnalyticsSegment
+ * 
+ */
+export type AnalyticsSegment = Prisma.AnalyticsSegmentModel
+/**
  * Model AnalyticsDay
  * 
  */

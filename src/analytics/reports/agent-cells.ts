@@ -3,7 +3,8 @@ import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import { addToCells, cellKey, cellOf, type CellData } from '../store/rollups/agent-days.js';
+import { addToCells, cellKey, cellOf, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
+import { settledSegment } from '../store/segments.js';
 import { segmentsOf, splitRange, unionOf } from './range-sources.js';
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
@@ -19,7 +20,7 @@ interface SegmentCells {
 }
 
 interface Context {
-  store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations'>;
+  store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations' | 'segment' | 'saveSegment'>;
   cache: DayCache;
   projectId: string;
   generations: Map<number, number>;
@@ -39,7 +40,7 @@ async function dayCells(ctx: Context, day: number): Promise<SegmentCells | undef
 
 /**
  * The cells of `size` days from `start`, merged from its four quarter segments and cached under the generations of
- * its days (as the day sets' unions are, see range-sources.ts): a union over past days is built once.
+ * its days (as the day sets' unions are, see range-sources.ts): a union over past days is built once, and stored.
  */
 async function segmentCells(ctx: Context, start: number, size: number): Promise<SegmentCells | undefined> {
   if (size === 1) return dayCells(ctx, start);
@@ -49,6 +50,13 @@ async function segmentCells(ctx: Context, start: number, size: number): Promise<
   const version = generations.join(',');
   const cached = ctx.cache.get<SegmentCells>(key, version);
   if (cached) return cached;
+  const name = `agents:${size}:${start}`;
+  const stored = await ctx.store.segment(ctx.projectId, name, version);
+  if (stored) {
+    const data = { cells: new Map(decodeCells(stored).map((c) => [cellKey(c.cell), c])), bytes: stored.length };
+    ctx.cache.set(key, version, data);
+    return data;
+  }
   const quarter = size / 4;
   const children: CellData<Bitmap[]>[] = [];
   for (let i = 0; i < 4; i++) {
@@ -59,6 +67,8 @@ async function segmentCells(ctx: Context, start: number, size: number): Promise<
   }
   const data = mergeCells(children);
   ctx.cache.set(key, version, data);
+  if (settledSegment(start + size))
+    await ctx.store.saveSegment(ctx.projectId, name, version, encodeCells(data.cells.values()));
   return data;
 }
 
@@ -95,7 +105,10 @@ function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
  * rollup (cached unions of aligned segments of days), its partial-day edges from raw events (see splitRange).
  */
 export async function gatherAgentCells(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady'>;
+  store: Pick<
+    AnalyticsStore,
+    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment'
+  >;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

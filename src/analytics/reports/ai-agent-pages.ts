@@ -21,7 +21,10 @@ export interface AgentPage {
  * and path ascending. Every row is returned; callers page through them.
  */
 export async function agentPages(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'paths'>;
+  store: Pick<
+    AnalyticsStore,
+    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment' | 'paths'
+  >;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

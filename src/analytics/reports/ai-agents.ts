@@ -40,7 +40,10 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  * agent brought both verified and unverifiable in the range is verified: the two columns split `visitors` exactly.
  */
 export async function aiAgents(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady'>;
+  store: Pick<
+    AnalyticsStore,
+    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment'
+  >;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

@@ -15,7 +15,10 @@ export interface Referrals {
 
 /** Humans who arrived from an AI assistant (by referrer or `utm_source`), per assistant and per page. */
 export async function aiReferrals(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'paths'>;
+  store: Pick<
+    AnalyticsStore,
+    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment' | 'paths'
+  >;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

@@ -2,7 +2,8 @@ import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import { gather } from './range-sources.js';
+import { viewKeyParts } from '../store/read-days.js';
+import { gatherViews } from './range-sources.js';
 import type { Counts, RangeCounts } from './visitors.js';
 
 /** Page views per page and site-wide over a range. */
@@ -12,7 +13,7 @@ export async function countViews(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCounts> {
-  const sources = await gather(params, false);
+  const sources = await gatherViews(params);
   const pages = new Map<number, Counts>();
   const totals: Counts = { human: 0, ai: 0, total: 0 };
   const add = (page: number, kind: number, n: number) => {
@@ -24,10 +25,10 @@ export async function countViews(params: {
     totals[field] += n;
     totals.total += n;
   };
-  for (const day of sources.segments) {
+  for (const day of sources.days) {
     for (const [key, n] of day.views) {
-      const [page, kind] = key.split(':');
-      add(Number(page), Number(kind), n);
+      const { pageId, kind } = viewKeyParts(key);
+      add(pageId, kind, n);
     }
   }
   for (const e of sources.edges) add(e.pageId, e.kind, 1);

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import { gather, unionOf, type Sources } from './range-sources.js';
+import { gatherSets, unionOf, type Sources } from './range-sources.js';
 
 export interface Counts {
   human: number;
@@ -26,7 +26,7 @@ export async function countVisitors(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCounts> {
-  const { byKind, owned } = groupByPart(await gather(params, true));
+  const { byKind, owned } = groupByPart(await gatherSets(params));
   let distinct: ReturnType<typeof countDistinct>;
   try {
     distinct = countDistinct(byKind);

@@ -1,5 +1,3 @@
-import type { StoredDay } from './read-days.js';
-
 /**
  * Decoded day sets and multi-day unions kept in memory. Every entry carries the version of the data it was built
  * from (the generations of its days) and is only returned for that same version: a day whose events were folded
@@ -13,7 +11,7 @@ export class DayCache {
   constructor(private readonly budgetBytes: number) {}
 
   /** Entries of other shapes (e.g. the agent rollup's cells) live under their own key prefixes. */
-  get<T extends { bytes: number } = StoredDay>(key: string, version: string): T | undefined {
+  get<T extends { bytes: number }>(key: string, version: string): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);

@@ -3,6 +3,18 @@ import roaring from 'roaring';
 export const { RoaringBitmap32 } = roaring;
 export type Bitmap = InstanceType<typeof RoaringBitmap32>;
 
+/**
+ * A read-only bitmap over a copy of a stored (portable) blob. Decoding a day's sets container by container costs
+ * more than reading them (a day holds one small container per page and part: tens of thousands); a frozen view only
+ * indexes them. Readers clone before changing a bitmap. The blob must be one Scribe wrote: a view over corrupt bytes
+ * is not checked, so the fold, which changes what it reads, decodes with `deserialize` instead.
+ */
+export function frozenBitmap(blob: Buffer): Bitmap {
+  const aligned = RoaringBitmap32.bufferAlignedAlloc(blob.length);
+  blob.copy(aligned);
+  return RoaringBitmap32.unsafeFrozenView(aligned, 'unsafe_frozen_portable');
+}
+
 /** Event classes as stored. Other bots are kept in raw events only. */
 export const KIND = { bot: 0, human: 1, ai: 2 } as const;
 export type CountedKind = typeof KIND.human | typeof KIND.ai;

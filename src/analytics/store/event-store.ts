@@ -5,8 +5,9 @@ import { catchUpRollups, foldEvents } from './fold-events.js';
 import { derivedReady } from './rollups/rollup-marks.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
-import { dayGenerations, loadDay, type StoredDay } from './read-days.js';
+import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
 import { rawEvents } from './read-events.js';
+import { readSegment, writeSegment } from './segments.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
@@ -57,8 +58,21 @@ export class AnalyticsStore {
     return dayGenerations(this.sql, { projectId, fromDay, toDay });
   }
 
-  loadDay(projectId: string, day: number): Promise<StoredDay> {
-    return loadDay(this.sql, { projectId, day });
+  loadDaySets(projectId: string, day: number): Promise<StoredDaySets> {
+    return loadDaySets(this.sql, { projectId, day });
+  }
+
+  loadDayViews(projectId: string, day: number): Promise<StoredDayViews> {
+    return loadDayViews(this.sql, { projectId, day });
+  }
+
+  /** A stored union of several days (see segments.ts), if built from this version of its days. */
+  segment(projectId: string, name: string, version: string): Promise<Buffer | undefined> {
+    return readSegment(this.sql, { projectId, name, version });
+  }
+
+  saveSegment(projectId: string, name: string, version: string, data: Buffer): Promise<void> {
+    return writeSegment(this.sql, { projectId, name, version, data });
   }
 
   /** Counted (human and AI) raw events in the range, for the partial days at the edges of a range. */

@@ -1,13 +1,22 @@
 import type { Sql } from './sql.js';
-import { KIND, RoaringBitmap32, type Bitmap } from './day-sets.js';
+import { frozenBitmap, KIND, type Bitmap } from './day-sets.js';
+import { RecordReader, RecordWriter } from './segments.js';
 
-export interface StoredDay {
-  /** kind → part → bitmap of (page, visitor) pairs */
+/** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
+export interface StoredDaySets {
   sets: Map<number, Map<number, Bitmap>>;
-  /** `${pageId}:${kind}` → views */
-  views: Map<string, number>;
   bytes: number;
 }
+
+/** One day's views: `viewKey(page, kind)` → views. */
+export interface StoredDayViews {
+  views: Map<number, number>;
+  bytes: number;
+}
+
+/** A page and class as one number (kinds are below 4). */
+export const viewKey = (pageId: number, kind: number) => pageId * 4 + kind;
+export const viewKeyParts = (key: number) => ({ pageId: Math.floor(key / 4), kind: key % 4 });
 
 /** Generation of each day that has data in [fromDay, toDay). */
 export async function dayGenerations(
@@ -21,26 +30,57 @@ export async function dayGenerations(
   return new Map(rows.map((r) => [Number(r.day), Number(r.generation)]));
 }
 
-/** One day's sets and view counts, as the last fold left them. */
-export async function loadDay(sql: Sql, params: { projectId: string; day: number }): Promise<StoredDay> {
-  const { projectId, day } = params;
+/** One day's sets, as the last fold left them. */
+export async function loadDaySets(sql: Sql, params: { projectId: string; day: number }): Promise<StoredDaySets> {
   const sets = new Map<number, Map<number, Bitmap>>([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
   ]);
   let bytes = 0;
-  const rows = await sql.query<{ kind: number; part: number; pairs: Buffer }>(
+  const rows = await sql.rows(
     'SELECT "kind", "part", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ?',
-    [projectId, day],
+    [params.projectId, params.day],
   );
-  for (const r of rows) {
-    bytes += r.pairs.length;
-    sets.get(Number(r.kind))?.set(Number(r.part), RoaringBitmap32.deserialize(r.pairs, true));
+  for (const [kind, part, pairs] of rows) {
+    bytes += (pairs as Buffer).length;
+    sets.get(Number(kind))?.set(Number(part), frozenBitmap(pairs as Buffer));
   }
-  const viewRows = await sql.query<{ pageId: number; kind: number; views: number }>(
+  return { sets, bytes };
+}
+
+/** One day's views per page and class, as the last fold left them. */
+export async function loadDayViews(sql: Sql, params: { projectId: string; day: number }): Promise<StoredDayViews> {
+  const rows = await sql.rows(
     'SELECT "pageId", "kind", "views" FROM "AnalyticsDayViews" WHERE "projectId" = ? AND "day" = ?',
-    [projectId, day],
+    [params.projectId, params.day],
   );
-  const views = new Map(viewRows.map((r) => [`${r.pageId}:${r.kind}`, Number(r.views)]));
-  return { sets, views, bytes: bytes + viewRows.length * 64 };
+  const views = new Map<number, number>();
+  for (const [pageId, kind, n] of rows) views.set(viewKey(Number(pageId), Number(kind)), Number(n));
+  return { views, bytes: rows.length * 32 };
+}
+
+/** A union of day sets as one stored segment (see segments.ts): (kind, part, portable bitmap) records. */
+export function encodeDaySets(data: StoredDaySets): Buffer {
+  const out = new RecordWriter();
+  for (const [kind, parts] of data.sets)
+    for (const [part, bitmap] of parts)
+      out
+        .u32(kind)
+        .u32(part)
+        .bytes(bitmap.serialize(true) as Uint8Array);
+  return out.finish();
+}
+
+export function decodeDaySets(blob: Buffer): StoredDaySets {
+  const sets = new Map<number, Map<number, Bitmap>>([
+    [KIND.human, new Map()],
+    [KIND.ai, new Map()],
+  ]);
+  const input = new RecordReader(blob);
+  while (!input.done) {
+    const kind = input.u32();
+    const part = input.u32();
+    sets.get(kind)?.set(part, frozenBitmap(input.bytes()));
+  }
+  return { sets, bytes: blob.length };
 }

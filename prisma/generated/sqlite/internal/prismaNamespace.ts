@@ -404,6 +404,7 @@ export const ModelName = {
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
+  AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
@@ -447,7 +448,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -966,6 +967,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsSiteDayCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsSiteDayCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsSegment: {
+      payload: Prisma.$AnalyticsSegmentPayload<ExtArgs>
+      fields: Prisma.AnalyticsSegmentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsSegmentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsSegmentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsSegmentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsSegmentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsSegmentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsSegmentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsSegmentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsSegmentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsSegmentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsSegmentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsSegmentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsSegmentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsSegmentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsSegmentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsSegmentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsSegment>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsSegmentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSegmentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsSegmentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSegmentCountAggregateOutputType> | number
         }
       }
     }
@@ -3152,6 +3227,16 @@ export const AnalyticsSiteDayScalarFieldEnum = {
 export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
 
 
+export const AnalyticsSegmentScalarFieldEnum = {
+  projectId: 'projectId',
+  name: 'name',
+  version: 'version',
+  data: 'data'
+} as const
+
+export type AnalyticsSegmentScalarFieldEnum = (typeof AnalyticsSegmentScalarFieldEnum)[keyof typeof AnalyticsSegmentScalarFieldEnum]
+
+
 export const AnalyticsDayScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
@@ -3796,6 +3881,7 @@ export type GlobalOmitConfig = {
   analyticsDayViews?: Prisma.AnalyticsDayViewsOmit
   analyticsDaySet?: Prisma.AnalyticsDaySetOmit
   analyticsSiteDay?: Prisma.AnalyticsSiteDayOmit
+  analyticsSegment?: Prisma.AnalyticsSegmentOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit

@@ -58,6 +58,7 @@ export const ModelName = {
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
+  AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
@@ -174,6 +175,16 @@ export const AnalyticsSiteDayScalarFieldEnum = {
 } as const
 
 export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
+
+
+export const AnalyticsSegmentScalarFieldEnum = {
+  projectId: 'projectId',
+  name: 'name',
+  version: 'version',
+  data: 'data'
+} as const
+
+export type AnalyticsSegmentScalarFieldEnum = (typeof AnalyticsSegmentScalarFieldEnum)[keyof typeof AnalyticsSegmentScalarFieldEnum]
 
 
 export const AnalyticsDayScalarFieldEnum = {
