@@ -4,8 +4,8 @@ import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { addToCells, cellKey, cellOf, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
-import { settledSegment } from '../store/segments.js';
-import { segmentsOf, splitRange, unionOf } from './range-sources.js';
+import { splitRange, unionOf } from './range-sources.js';
+import { segmentOf, segmentsOf, type SegmentFamily } from './segments.js';
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
@@ -19,58 +19,22 @@ interface SegmentCells {
   bytes: number;
 }
 
-interface Context {
-  store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations' | 'segment' | 'saveSegment'>;
-  cache: DayCache;
-  projectId: string;
-  generations: Map<number, number>;
-}
-
-async function dayCells(ctx: Context, day: number): Promise<SegmentCells | undefined> {
-  const generation = ctx.generations.get(day);
-  if (generation === undefined) return undefined;
-  const key = `${ctx.projectId}:agents:1:${day}`;
-  const cached = ctx.cache.get<SegmentCells>(key, String(generation));
-  if (cached) return cached;
-  const loaded = await ctx.store.agentDays(ctx.projectId, day, day + 1);
-  const data = mergeCells([...loaded.values()]);
-  ctx.cache.set(key, String(generation), data);
-  return data;
-}
-
-/**
- * The cells of `size` days from `start`, merged from its four quarter segments and cached under the generations of
- * its days (as the day sets' unions are, see range-sources.ts): a union over past days is built once, and stored.
- */
-async function segmentCells(ctx: Context, start: number, size: number): Promise<SegmentCells | undefined> {
-  if (size === 1) return dayCells(ctx, start);
-  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
-  if (generations.every((g) => g === 0)) return undefined;
-  const key = `${ctx.projectId}:agents:${size}:${start}`;
-  const version = generations.join(',');
-  const cached = ctx.cache.get<SegmentCells>(key, version);
-  if (cached) return cached;
-  const name = `agents:${size}:${start}`;
-  const stored = await ctx.store.segment(ctx.projectId, name, version);
-  if (stored) {
-    const data = { cells: new Map(decodeCells(stored).map((c) => [cellKey(c.cell), c])), bytes: stored.length };
-    ctx.cache.set(key, version, data);
-    return data;
-  }
-  const quarter = size / 4;
-  const children: CellData<Bitmap[]>[] = [];
-  for (let i = 0; i < 4; i++) {
-    const child = await segmentCells(ctx, start + i * quarter, quarter);
-    for (const cell of child?.cells.values() ?? []) {
-      children.push({ ...cell, parts: new Map([...cell.parts].map(([part, bitmap]) => [part, [bitmap]])) });
-    }
-  }
-  const data = mergeCells(children);
-  ctx.cache.set(key, version, data);
-  if (settledSegment(start + size))
-    await ctx.store.saveSegment(ctx.projectId, name, version, encodeCells(data.cells.values()));
-  return data;
-}
+/** The agent rollup: a segment's cells are its days' cells merged per key. */
+const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>): SegmentFamily<SegmentCells> => ({
+  name: 'agents',
+  loadDay: async (projectId, day) => mergeCells([...(await store.agentDays(projectId, day, day + 1)).values()]),
+  unite: (quarters) =>
+    mergeCells(
+      quarters.flatMap((quarter) =>
+        [...quarter.cells.values()].map((cell) => ({
+          ...cell,
+          parts: new Map([...cell.parts].map(([part, bitmap]) => [part, [bitmap]])),
+        })),
+      ),
+    ),
+  encode: (data) => encodeCells(data.cells.values()),
+  decode: (blob) => ({ cells: new Map(decodeCells(blob).map((c) => [cellKey(c.cell), c])), bytes: blob.length }),
+});
 
 /** Cells of the same key merged: views added, bitmaps united per part (a single bitmap is shared, not copied). */
 function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
@@ -133,9 +97,9 @@ export async function gatherAgentCells(params: {
     else target.parts.set(part, [bitmap]);
   };
   if (days) {
-    const ctx: Context = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
+    const ctx = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
     for (const [start, size] of segmentsOf(days[0], days[1])) {
-      const segment = await segmentCells(ctx, start, size);
+      const segment = await segmentOf(ctx, AGENT_CELLS(store), start, size);
       for (const data of segment?.cells.values() ?? []) {
         const target = cellFor(data);
         addViews(target, data.views);

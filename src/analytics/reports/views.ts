@@ -25,8 +25,8 @@ export async function countViews(params: {
     totals[field] += n;
     totals.total += n;
   };
-  for (const day of sources.days) {
-    for (const [key, n] of day.views) {
+  for (const segment of sources.segments) {
+    for (const [key, n] of segment.views) {
       const { pageId, kind } = viewKeyParts(key);
       add(pageId, kind, n);
     }

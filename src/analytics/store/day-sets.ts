@@ -7,7 +7,8 @@ export type Bitmap = InstanceType<typeof RoaringBitmap32>;
  * A read-only bitmap over a copy of a stored (portable) blob. Decoding a day's sets container by container costs
  * more than reading them (a day holds one small container per page and part: tens of thousands); a frozen view only
  * indexes them. Readers clone before changing a bitmap. The blob must be one Scribe wrote: a view over corrupt bytes
- * is not checked, so the fold, which changes what it reads, decodes with `deserialize` instead.
+ * is not checked, so the fold, which changes what it reads, decodes with `deserialize` instead. A view cannot be
+ * disposed (its memory is the aligned copy, freed by the garbage collector).
  */
 export function frozenBitmap(blob: Buffer): Bitmap {
   const aligned = RoaringBitmap32.bufferAlignedAlloc(blob.length);

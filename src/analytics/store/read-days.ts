@@ -84,3 +84,24 @@ export function decodeDaySets(blob: Buffer): StoredDaySets {
   }
   return { sets, bytes: blob.length };
 }
+
+/** Several days' views as one stored segment: (page, class) as uint32 and views as a float64 (no 2^32 cap), per entry. */
+export function encodeDayViews(data: StoredDayViews): Buffer {
+  const out = Buffer.alloc(data.views.size * 16);
+  let at = 0;
+  for (const [key, n] of data.views) {
+    const { pageId, kind } = viewKeyParts(key);
+    out.writeUInt32LE(pageId, at);
+    out.writeUInt32LE(kind, at + 4);
+    out.writeDoubleLE(n, at + 8);
+    at += 16;
+  }
+  return out;
+}
+
+export function decodeDayViews(blob: Buffer): StoredDayViews {
+  const views = new Map<number, number>();
+  for (let at = 0; at + 16 <= blob.length; at += 16)
+    views.set(viewKey(blob.readUInt32LE(at), blob.readUInt32LE(at + 4)), blob.readDoubleLE(at + 8));
+  return { views, bytes: views.size * 32 };
+}

@@ -6,7 +6,8 @@ import {
   RoaringBitmap32,
   SITE_PAGE,
 } from '../../../src/analytics/store/day-sets.js';
-import { segmentsOf, splitRange } from '../../../src/analytics/reports/range-sources.js';
+import { splitRange } from '../../../src/analytics/reports/range-sources.js';
+import { segmentsOf } from '../../../src/analytics/reports/segments.js';
 
 describe('day sets', () => {
   it('count distinct visitors per page from container cardinalities, across parts', () => {

@@ -1,5 +1,5 @@
 import type { Sql } from '../sql.js';
-import { KIND, RoaringBitmap32, SITE_PAGE, partOf, type Bitmap } from '../day-sets.js';
+import { frozenBitmap, KIND, RoaringBitmap32, SITE_PAGE, partOf, type Bitmap } from '../day-sets.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 
 /**
@@ -38,13 +38,11 @@ async function addSiteDays(tx: Sql, events: FoldedEvent[]): Promise<void> {
       'SELECT "kind", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "kind" IN (?, ?) AND "part" = ?',
       [projectId, day, KIND.human, KIND.ai, part],
     );
-    const bitmaps = new Map(sets.map((r) => [Number(r.kind), RoaringBitmap32.deserialize(r.pairs, true)]));
-    try {
-      const { human, ai, total } = siteCounts(bitmaps.get(KIND.human), bitmaps.get(KIND.ai));
-      rows.push([projectId, day, part, human, ai, total]);
-    } finally {
-      for (const bitmap of bitmaps.values()) bitmap.dispose();
-    }
+    // read, not changed: indexed in place rather than decoded (the fold wrote these blobs in this transaction)
+    const bitmaps = new Map(sets.map((r) => [Number(r.kind), frozenBitmap(r.pairs)]));
+    // frozen views cannot be disposed: their memory is the blob's copy, which the garbage collector frees
+    const { human, ai, total } = siteCounts(bitmaps.get(KIND.human), bitmaps.get(KIND.ai));
+    rows.push([projectId, day, part, human, ai, total]);
   }
   await tx.insertMany({
     table: 'AnalyticsSiteDay',

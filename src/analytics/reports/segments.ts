@@ -1,0 +1,77 @@
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { DayCache } from '../store/day-cache.js';
+import { settledSegment } from '../store/segments.js';
+
+/** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
+const SEGMENT_DAYS = [16, 4, 1];
+
+export function segmentsOf(firstDay: number, endDay: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let day = firstDay; day < endDay; ) {
+    const size = SEGMENT_DAYS.find((s) => day % s === 0 && day + s <= endDay)!;
+    out.push([day, size]);
+    day += size;
+  }
+  return out;
+}
+
+/** What a report reads per day, and how several days of it become one segment. */
+export interface SegmentFamily<T extends { bytes: number }> {
+  /** names its entries in the memory cache and its rows in `AnalyticsSegment` */
+  name: string;
+  loadDay(projectId: string, day: number): Promise<T>;
+  /** one segment from its (non-empty) quarters; shares or copies, never changes them (they stay cached) */
+  unite(quarters: T[]): T;
+  encode(data: T): Buffer;
+  decode(blob: Buffer): T;
+}
+
+export interface SegmentContext {
+  store: Pick<AnalyticsStore, 'segment' | 'saveSegment'>;
+  cache: DayCache;
+  projectId: string;
+  /** generation of each day with data in the range */
+  generations: Map<number, number>;
+}
+
+/**
+ * The family's data for `size` days from `start` (undefined when none of them has data): a day as loaded, a longer
+ * segment united from its four quarter segments. Each is cached under the generations of its days, so a segment over
+ * past days is built once and rebuilt only when one of them changes: in memory, and — for days past the late events
+ * (see store/segments.ts) — in the database too, for the next process.
+ */
+export async function segmentOf<T extends { bytes: number }>(
+  ctx: SegmentContext,
+  family: SegmentFamily<T>,
+  start: number,
+  size: number,
+): Promise<T | undefined> {
+  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
+  if (generations.every((g) => g === 0)) return undefined;
+  const key = `${ctx.projectId}:${family.name}:${size}:${start}`;
+  const version = generations.join(',');
+  const cached = ctx.cache.get<T>(key, version);
+  if (cached) return cached;
+  if (size === 1) {
+    const day = await family.loadDay(ctx.projectId, start);
+    ctx.cache.set(key, version, day);
+    return day;
+  }
+  const name = `${family.name}:${size}:${start}`;
+  const stored = await ctx.store.segment(ctx.projectId, name, version);
+  if (stored) {
+    const data = family.decode(stored);
+    ctx.cache.set(key, version, data);
+    return data;
+  }
+  const quarter = size / 4;
+  const quarters: T[] = [];
+  for (let i = 0; i < 4; i++) {
+    const child = await segmentOf(ctx, family, start + i * quarter, quarter);
+    if (child) quarters.push(child);
+  }
+  const data = family.unite(quarters);
+  ctx.cache.set(key, version, data);
+  if (settledSegment(start + size)) await ctx.store.saveSegment(ctx.projectId, name, version, family.encode(data));
+  return data;
+}
