@@ -49,9 +49,19 @@ export interface ServerEvent {
   referrer?: string | null;
 }
 
+/** A browser tracker hit (`POST /api/event`): stamped by the server's clock, its address sent as X-Forwarded-For. */
+export interface TrackerHit {
+  url: string;
+  referrer: string | null;
+  userAgent: string;
+  ip: string;
+}
+
 export interface Wave {
   /** event batches, in the order they are posted (a repeated one is a client's retry) */
   batches: ServerEvent[][];
+  /** tracker hits, posted one at a time */
+  hits: TrackerHit[];
   /** access logs (combined format), in the order they are imported (a repeated one adds nothing) */
   logs: string[];
 }
@@ -105,6 +115,24 @@ function events(next: (n: number) => number, params: { count: number; days: numb
   return batch;
 }
 
+/** Tracker hits from browsers (some sent by assistants), AI agents and a bot, on the site's own URLs. */
+function trackerHits(next: (n: number) => number, count: number): TrackerHit[] {
+  return Array.from({ length: count }, () => {
+    const url = `https://docs.example.com${PATHS[next(PATHS.length)]!}${next(3) === 0 ? '?ref=x#part' : ''}`;
+    const who = next(10);
+    if (who < 5) {
+      const referrer = REFERRERS[next(REFERRERS.length)] ?? null;
+      return { url, referrer, userAgent: [CHROME, FIREFOX][next(2)]!, ip: `203.0.113.${next(30)}` };
+    }
+    if (who < 9) {
+      const agent = AI_AGENTS[next(AI_AGENTS.length)]!;
+      const ip = agent === 'GPTBot' && next(2) === 0 ? OUTSIDE_ANY_RANGE(next(8)) : INSIDE_GPTBOT_RANGE(next(30));
+      return { url, referrer: null, userAgent: ua(agent), ip };
+    }
+    return { url, referrer: null, userAgent: BOTS[0]!, ip: '203.0.113.3' };
+  });
+}
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The CLF time of `ms` (whole seconds) at UTC. */
@@ -154,7 +182,7 @@ export function firstWave(): Wave {
     { id: 'future-no', timestamp: isoAt(NOW + 600_000, 0), path: '/', userAgent: CHROME, ip: '203.0.113.1' },
   );
   const log = accessLog(next, { lines: 120, days });
-  return { batches: [...batches, batches[0]!], logs: [log] };
+  return { batches: [...batches, batches[0]!], hits: trackerHits(next, 40), logs: [log] };
 }
 
 /**
@@ -166,5 +194,5 @@ export function secondWave(first: Wave): Wave {
   const days = [-20, 0, 1, 2, 3, 4, 5];
   const late = Array.from({ length: 3 }, (_, b) => events(next, { count: 150, days, prefix: `w2b${b}` }));
   const log = accessLog(next, { lines: 80, days });
-  return { batches: [...late, first.batches[1]!, late[0]!], logs: [log, first.logs[0]!] };
+  return { batches: [...late, first.batches[1]!, late[0]!], hits: [], logs: [log, first.logs[0]!] };
 }
