@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../support/clickhouse-server.js';
 import { seeded, writeRangesFile } from '../support/ai-traffic.js';
 import {
+  BOTS_ONLY_PATH,
   MULTI_BYTE_PATHS,
   NOW,
   at,
@@ -63,6 +64,8 @@ const FIXED_RANGES: RangeQuery[] = [
   between('from 1 ms after midnight to 1 ms before', at(1, 1), at(5, -1)),
   between('the second before midnight', at(4, -1000), at(4)),
   between('now (the tracker hits) to 2 minutes ahead', NOW, NOW + 120_000),
+  // ClickHouse's Date ends on 2149-06-06: whole days past it must still be read as the embedded store reads them
+  { name: 'past the last day of ClickHouse dates', dateFrom: '2026-11-11T12:00:00Z', dateTo: '2200-01-01' },
 ];
 
 /** Random ranges over the data's days, a third of their bounds on midnight. */
@@ -358,6 +361,20 @@ describe.each(PROVIDERS)(
       expect(more.withRows).toBeGreaterThan(more.compared * 0.5);
     }, 120_000);
 
+    it('answers the widest range a query may name alike', async () => {
+      // the embedded store walks its days one by one (about a second a request over 8,000 years), so a few reports
+      const widest = { name: 'the widest range', dateFrom: '1970-01-01', dateTo: '9999-12-31T23:59:59.999Z' };
+      const requests: Request[] = [
+        { report: 'visitors' },
+        { report: 'agents' },
+        { report: 'ai/purposes', query: 'format=csv' },
+        { report: 'ai/agent-pages', query: 'by=operator&limit=250' },
+      ];
+      const { differences, withRows } = await compare([widest], requests);
+      expect(differences).toEqual([]);
+      expect(withRows).toBe(requests.length);
+    });
+
     it('refuses bad ranges and parameters alike', async () => {
       for (const { report, query } of BAD_QUERIES) {
         const [a, b] = await Promise.all([get(embedded, report, query), get(clickhouse, report, query)]);
@@ -393,9 +410,19 @@ describe.each(PROVIDERS)(
       expect(agent('unidentified agent')).toBeDefined(); // raw Markdown read by a browser's user agent
       expect(agents.spoofed.map((s) => s.agent)).toEqual(['GPTBot']);
 
-      const purposes = await read<{ totals: { views: Record<string, number> } }>('ai/purposes');
+      type Columns = Record<string, number>;
+      const purposes = await read<{ totals: { views: Columns }; pages: { path: string; views: Columns }[] }>(
+        'ai/purposes',
+      );
       for (const column of ['searchIndexViews', 'trainingViews', 'assistantViews', 'agentViews', 'unverifiedAiViews'])
         expect(purposes.totals.views[column]).toBeGreaterThan(0);
+      // a page only bots and spoofed agents read: no views export row, a purposes row of unverified views only
+      expect(paths).not.toContain(BOTS_ONLY_PATH);
+      expect(purposes.pages.find((p) => p.path === BOTS_ONLY_PATH)?.views).toMatchObject({
+        totalViews: 0,
+        unverifiedAiViews: expect.any(Number),
+      });
+      expect(purposes.pages.find((p) => p.path === BOTS_ONLY_PATH)!.views.unverifiedAiViews).toBeGreaterThan(0);
 
       const referrals = await read<{ assistants: { assistant: string }[] }>('ai/referrals');
       expect(referrals.assistants.map((a) => a.assistant).sort()).toEqual(['ChatGPT', 'Perplexity']);

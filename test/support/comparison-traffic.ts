@@ -17,6 +17,8 @@ export const NOW = DAY0 + 6 * DAY_MS + 10 * HOUR_MS;
 export const at = (day: number, ms = 0) => DAY0 + day * DAY_MS + ms;
 
 export const MULTI_BYTE_PATHS = ['/docs/ünïcode/日本', '/docs/emoji/🚀✨'];
+/** A page read only by other bots and spoofed AI agents: in no visitors row, in the purposes' unverified column. */
+export const BOTS_ONLY_PATH = '/bots-only';
 const PATHS = ['/', '/docs/start', '/docs/api/ref', '/c,d', '/q"uote', '/=sum', ...MULTI_BYTE_PATHS];
 
 const CHROME =
@@ -102,10 +104,12 @@ function events(next: (n: number) => number, params: { count: number; days: numb
       event = { timestamp, path: next(4) === 0 ? '/llms.txt' : `${path}.md`, userAgent: CHROME, ip: '203.0.113.99' };
     } else if (who < 85) {
       const agent = AI_AGENTS[next(AI_AGENTS.length)]!;
-      const ip = agent === 'GPTBot' && next(3) === 0 ? OUTSIDE_ANY_RANGE(next(8)) : INSIDE_GPTBOT_RANGE(next(30));
-      event = { timestamp, path, userAgent: ua(agent), ip, visitorId };
+      const spoofed = agent === 'GPTBot' && next(3) === 0;
+      const ip = spoofed ? OUTSIDE_ANY_RANGE(next(8)) : INSIDE_GPTBOT_RANGE(next(30));
+      event = { timestamp, path: spoofed && i % 2 === 0 ? BOTS_ONLY_PATH : path, userAgent: ua(agent), ip, visitorId };
     } else {
-      event = { timestamp, path, userAgent: BOTS[next(BOTS.length)]!, ip: `203.0.113.${next(5)}` };
+      const userAgent = BOTS[next(BOTS.length)]!;
+      event = { timestamp, path: i % 2 === 0 ? BOTS_ONLY_PATH : path, userAgent, ip: `203.0.113.${next(5)}` };
     }
     const keyed = next(10);
     if (keyed < 7) event.id = `${params.prefix}-${i}`;
