@@ -56,10 +56,22 @@ export function parseLogLine(line: string, format: LogFormat): ParsedLine {
     : parseVercel(record as Record<string, unknown>);
 }
 
-function unescapeField(text: string): string {
-  return text.replace(/\\(x[0-9a-fA-F]{2}|.)/g, (_, c: string) =>
-    c.length === 3 ? String.fromCharCode(parseInt(c.slice(1), 16)) : c,
-  );
+const UTF8 = new TextDecoder('utf-8');
+
+/**
+ * A quoted field of a combined log line as the server meant it. nginx and Apache write each byte outside printable
+ * ASCII as `\xHH`, so a UTF-8 path arrives as one escape per byte: the bytes are gathered and read as UTF-8 (a byte
+ * sequence that is not UTF-8 reads as U+FFFD), never as one Latin-1 character per byte. `\"` and `\\` are the
+ * character after the backslash.
+ */
+export function unescapeField(text: string): string {
+  if (!text.includes('\\')) return text;
+  const bytes: Buffer[] = [];
+  for (const [, hex, escaped, plain] of text.matchAll(/\\x([0-9a-fA-F]{2})|\\([\s\S])|([^\\]+|\\)/gu)) {
+    if (hex !== undefined) bytes.push(Buffer.from([parseInt(hex, 16)]));
+    else bytes.push(Buffer.from(escaped ?? plain, 'utf8'));
+  }
+  return UTF8.decode(Buffer.concat(bytes));
 }
 
 function parseCombined(line: string): ParsedLine {

@@ -1,6 +1,6 @@
 import { importLogs } from '../../../src/analytics/ingest/import-logs.js';
 import type { PageView } from '../../../src/analytics/ingest/prepare-event.js';
-import { detectFormat, parseLogLine } from '../../../src/analytics/ingest/log-formats.js';
+import { detectFormat, parseLogLine, unescapeField } from '../../../src/analytics/ingest/log-formats.js';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const line = (i: number) =>
@@ -123,6 +123,18 @@ describe('log formats', () => {
         referrer: 'https://chatgpt.com/',
       },
     });
+  });
+
+  it('reads a UTF-8 path nginx logged byte by byte as \\xHH escapes as UTF-8, not as one character per byte', () => {
+    const parsed = parseLogLine(
+      '198.51.100.7 - - [20/Nov/2026:11:00:00 +0000] "GET /docs/\\xC3\\xBCber/\\xE6\\x97\\xA5\\xF0\\x9F\\x9A\\x80 HTTP/1.1" 200 5 "-" "Agent \\xE2\\x9C\\x93"',
+      'combined',
+    );
+    expect(parsed).toMatchObject({ view: { url: '/docs/über/日🚀', userAgent: 'Agent ✓' } });
+    // raw UTF-8 (Caddy, or nginx with escape=none) is left as it is; bytes that are not UTF-8 read as U+FFFD
+    expect(unescapeField('/docs/ünï')).toBe('/docs/ünï');
+    expect(unescapeField('/a\\xFF\\xC3b')).toBe('/a\uFFFD\uFFFDb');
+    expect(unescapeField('trailing \\')).toBe('trailing \\');
   });
 
   it('reads every Cloudflare timestamp format', () => {
