@@ -5,7 +5,7 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { addToCells, cellKey, cellOf, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
 import { splitRange, unionOf } from './range-sources.js';
-import { segmentOf, segmentsOf, type SegmentFamily } from './segments.js';
+import { segmentOf, segmentsWithData, type SegmentFamily } from './segments.js';
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
@@ -98,7 +98,7 @@ export async function gatherAgentCells(params: {
   };
   if (days) {
     const ctx = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
-    for (const [start, size] of segmentsOf(days[0], days[1])) {
+    for (const [start, size] of segmentsWithData(days, ctx.generations)) {
       const segment = await segmentOf(ctx, AGENT_CELLS(store), start, size);
       for (const data of segment?.cells.values() ?? []) {
         const target = cellFor(data);

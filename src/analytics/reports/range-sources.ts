@@ -10,7 +10,7 @@ import {
   type StoredDaySets,
   type StoredDayViews,
 } from '../store/read-days.js';
-import { segmentOf, segmentsOf, type SegmentContext, type SegmentFamily } from './segments.js';
+import { segmentOf, segmentsWithData, type SegmentContext, type SegmentFamily } from './segments.js';
 import type { DayCache } from '../store/day-cache.js';
 
 /**
@@ -104,7 +104,7 @@ async function split(
   const generations = days ? await store.dayGenerations(projectId, days[0], days[1]) : new Map<number, number>();
   return {
     ctx: { ...params, generations },
-    segments: days ? segmentsOf(days[0], days[1]) : [],
+    segments: days ? segmentsWithData(days, generations) : [],
     edges: await edgeEvents(store, projectId, edges),
   };
 }

@@ -15,6 +15,22 @@ export function segmentsOf(firstDay: number, endDay: number): [number, number][]
   return out;
 }
 
+/**
+ * The segments covering the whole days [firstDay, endDay) that have data (`generations`): the range is first cut to
+ * its first and last day with data, so a range of centuries costs what its data costs, not a segment per 16 days.
+ * Segments stay aligned, so they are the same cached unions whatever range asks for them.
+ */
+export function segmentsWithData(days: [number, number], generations: Map<number, number>): [number, number][] {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const day of generations.keys()) {
+    if (day < first) first = day;
+    if (day > last) last = day;
+  }
+  if (first > last) return [];
+  return segmentsOf(Math.max(days[0], first), Math.min(days[1], last + 1));
+}
+
 /** What a report reads per day, and how several days of it become one segment. */
 export interface SegmentFamily<T extends { bytes: number }> {
   /** names its entries in the memory cache and its rows in `AnalyticsSegment` */
