@@ -83,11 +83,16 @@ export function forEachContainer(serialized: Buffer, visit: (key: number, cardin
   }
 }
 
+/** Reused for every serialization whose header is read (one at a time: the reads are synchronous). */
+let scratch = Buffer.allocUnsafe(1 << 20);
+
 /** Distinct visitors per page of the given part bitmap, added into `counts` (page → count). */
 export function addPageCardinalities(part: number, bitmap: Bitmap, counts: Map<number, number>): void {
   if (bitmap.isEmpty) return;
-  const bytes = bitmap.serialize(true) as Uint8Array;
-  forEachContainer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (key, cardinality) => {
+  const size = bitmap.getSerializationSizeInBytes(true);
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
+  bitmap.serialize(true, scratch);
+  forEachContainer(scratch, (key, cardinality) => {
     const page = pageOf(part, key);
     counts.set(page, (counts.get(page) ?? 0) + cardinality);
   });
