@@ -14,11 +14,10 @@
  * scans per report after the first) --skip-ai-reports (export table only) --ranges-table (also p50/p95 of the AI
  * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts).
  */
-import fs from 'node:fs';
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { openSql } from '../src/analytics/store/sql.js';
 import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
-import { createDatabase, createProject, startServer } from './bench-server.js';
+import { createDatabase, createProject, peakRssMb, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
 import { DAY, ingestViews, pathName, rng, zipf } from './site.js';
 import { measureTargets, targetsTable, type TargetTiming } from './report-targets.js';
@@ -41,11 +40,6 @@ const RANGES_TABLE = process.argv.includes('--ranges-table');
 const SKIP_STORAGE = process.argv.includes('--skip-storage');
 const INDEX_VARIANTS = process.argv.includes('--index-variants');
 const SKIP_EXPORT_TABLE = process.argv.includes('--skip-export-table');
-
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
-}
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
