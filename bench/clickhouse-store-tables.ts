@@ -10,7 +10,7 @@ const label = (c: StoreComparison) => `${c.provider} | ${c.size.toLocaleString('
 /** Ingest rate, catch-up (fold or ship) and memory, each store and their ratio. */
 export function ingestTable(results: StoreComparison[]): string {
   const lines = [
-    '| database | page views | store | ingest events/s | ingest | first export after ingest (folds / ships the rest) | all stored and folded / shipped | outbox peak (rows / as /readyz reported) | server peak RSS |',
+    '| database | page views | store | ingest events/s | ingest | first export after ingest (folds / ships the rest) | all stored and folded / shipped | outbox when the ingest ended / most /readyz reported | server peak RSS |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of results) {
@@ -18,7 +18,7 @@ export function ingestTable(results: StoreComparison[]): string {
       lines.push(
         `| ${label(c)} | ${run.store} | ${n(run.accepted / run.ingestSeconds)} | ${seconds(run.ingestSeconds)} | ` +
           `${seconds(run.catchUpMs / 1000)} | ${seconds(run.ingestSeconds + run.catchUpMs / 1000)} | ` +
-          `${run.peakOutbox ? `${n(run.peakOutbox.rows)} / ${n(run.peakOutbox.reported)}` : '—'} | ${run.serverPeakRssMb} MiB |`,
+          `${run.outbox ? `${n(run.outbox.atIngestEnd)} / ${n(run.outbox.peakReported)}` : '—'} | ${run.serverPeakRssMb} MiB |`,
       );
     }
     const [e, h] = [c.embedded, c.clickhouse];

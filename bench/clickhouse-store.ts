@@ -41,10 +41,10 @@ export interface StoreRun {
   /** the first 30-day export after the ingest: it folds (embedded) or ships (ClickHouse) what is still waiting */
   catchUpMs: number;
   /**
-   * ClickHouse: most page views seen in the outbox during the ingest (sampled each second), and the most the server
-   * reported as waiting (/readyz, the depth the outbox limit is checked against)
+   * ClickHouse: page views still in the outbox when the ingest ended (accepted less those in ClickHouse), and the
+   * most the server reported waiting during the ingest (/readyz, the depth the outbox limit is checked against)
    */
-  peakOutbox?: { rows: number; reported: number };
+  outbox?: { atIngestEnd: number; peakReported: number };
   serverPeakRssMb: number;
   reports: ReportRun[];
   /** the primary database after the run: the SQLite file (with its WAL) or pg_database_size */
@@ -116,12 +116,12 @@ async function measureStore(params: {
     server = await startServer(target, env);
     const { url } = server;
     log('ingesting…');
-    const sampler = standIn ? sampleOutbox(target, url) : undefined;
+    const sampler = standIn ? sampleReportedOutbox(url) : undefined;
     const { accepted, seconds: ingestSeconds } = await ingestViews({ url, projectId, key, size, endDay });
-    const peakOutbox = await sampler?.stop();
-    log(
-      `ingested ${accepted} in ${ingestSeconds.toFixed(1)} s${peakOutbox ? `; outbox peak ${JSON.stringify(peakOutbox)}` : ''}`,
-    );
+    const outbox = standIn
+      ? { atIngestEnd: accepted - (await clickhouseRows(standIn)), peakReported: await sampler!.stop() }
+      : undefined;
+    log(`ingested ${accepted} in ${ingestSeconds.toFixed(1)} s${outbox ? `; outbox ${JSON.stringify(outbox)}` : ''}`);
     const { dates } = thirtyDays(endDay);
     const t = performance.now();
     const first = await fetch(`${url}/v1/analytics/${projectId}/visitors?${dates}&limit=50`, { headers });
@@ -167,7 +167,7 @@ async function measureStore(params: {
       accepted,
       ingestSeconds,
       catchUpMs,
-      peakOutbox,
+      outbox,
       serverPeakRssMb,
       reports,
       primaryBytes,
@@ -181,28 +181,25 @@ async function measureStore(params: {
 }
 
 /**
- * Samples the outbox each second until stopped: the page views in it (COUNT on a connection of the bench's own) and
- * the depth the server reports on /readyz (which also gates SCRIBE_CLICKHOUSE_OUTBOX_LIMIT); resolves to the peaks.
+ * Samples the outbox depth the server reports on /readyz (the one SCRIBE_CLICKHOUSE_OUTBOX_LIMIT is checked
+ * against) every two seconds until stopped; resolves to the largest seen. Nothing reads the SQLite file meanwhile:
+ * a reader's lock there can make the server's ingest transaction fail when it must spill to the file.
  */
-function sampleOutbox(target: DatabaseTarget, url: string): { stop(): Promise<{ rows: number; reported: number }> } {
-  const peak = { rows: 0, reported: 0 };
+function sampleReportedOutbox(url: string): { stop(): Promise<number> } {
+  let peak = 0;
   let running = true;
-  const sql = openSql(target);
   const loop = (async () => {
     while (running) {
-      const [row] = await sql.query<{ n: number | string }>('SELECT COUNT(*) AS "n" FROM "AnalyticsOutbox"');
-      peak.rows = Math.max(peak.rows, Number(row?.n ?? 0));
       const res = await fetch(`${url}/readyz`).catch(() => undefined);
       const body = (await res?.json().catch(() => undefined)) as { clickhouse?: { outbox?: number } } | undefined;
-      peak.reported = Math.max(peak.reported, body?.clickhouse?.outbox ?? 0);
-      await new Promise((r) => setTimeout(r, 1000));
+      peak = Math.max(peak, body?.clickhouse?.outbox ?? 0);
+      await new Promise((r) => setTimeout(r, 2000));
     }
   })();
   return {
     async stop() {
       running = false;
       await loop;
-      await sql.close();
       return peak;
     },
   };
@@ -247,6 +244,11 @@ async function clickhouseParts(standIn: ClickHouseStandIn): Promise<ClickHouseTa
       const row = JSON.parse(line) as Record<string, string | number>;
       return { table: String(row.table), parts: Number(row.parts), rows: Number(row.rows), bytes: Number(row.bytes) };
     });
+}
+
+/** Page views in the stand-in's `page_views` (shipped so far). */
+async function clickhouseRows(standIn: ClickHouseStandIn): Promise<number> {
+  return Number(await standInQuery(standIn, `SELECT count() FROM ${standIn.database}.page_views`));
 }
 
 /** The SQLite file with its WAL, or the PostgreSQL database's size. */
