@@ -10,7 +10,7 @@ const label = (c: StoreComparison) => `${c.provider} | ${c.size.toLocaleString('
 /** Ingest rate, catch-up (fold or ship) and memory, each store and their ratio. */
 export function ingestTable(results: StoreComparison[]): string {
   const lines = [
-    '| database | page views | store | ingest events/s | ingest | first export after ingest (folds / ships the rest) | all stored and folded / shipped | outbox when the ingest ended / most /readyz reported | server peak RSS |',
+    '| database | page views | store | ingest events/s | ingest | until the first export answers (folded / outbox shipped) | all stored and folded / shipped | outbox when the ingest ended / most /readyz reported | server peak RSS |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const c of results) {
