@@ -10,27 +10,36 @@
  *   npm run bench:analytics                          # 1M and 10M page views, both databases
  *   npm run bench:analytics -- --sizes 1000000 --db sqlite
  *   npm run bench:analytics -- --sizes 1000000,10000000 --db sqlite,postgresql --naive-reps 1 --raw-reps 1
+ *   npm run bench:analytics -- --store clickhouse --sizes 1000000,10000000 --db sqlite
+ * --store clickhouse (default embedded): the page-view reports, ingest and storage of the embedded store beside
+ * ClickHouse (CLICKHOUSE_URL at the tests' stand-in), in one run, as ratios (bench/clickhouse-store.ts); --db
+ * defaults to sqlite there, and only --sizes, --db and --target-reps apply.
  * Options: --reps 15 (export table; --skip-export-table leaves it out) --naive-reps 3 --target-reps 7 (warm requests per report) --raw-reps 3 (raw
  * scans per report after the first) --skip-ai-reports (export table only) --ranges-table (also p50/p95 of the AI
  * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts).
  */
-import fs from 'node:fs';
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { openSql } from '../src/analytics/store/sql.js';
 import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
-import { createDatabase, createProject, startServer } from './bench-server.js';
+import { createDatabase, createProject, peakRssMb, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
 import { DAY, ingestViews, pathName, rng, zipf } from './site.js';
 import { measureTargets, targetsTable, type TargetTiming } from './report-targets.js';
 import { STORAGE_HEADER, storageTable } from './storage-report.js';
 import { indexVariants, VARIANTS_HEADER } from './index-variants.js';
+import { compareStores, type StoreComparison } from './clickhouse-store.js';
+import { comparisonReport } from './clickhouse-store-tables.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 }
+const STORE = arg('store', 'embedded');
+if (STORE !== 'embedded' && STORE !== 'clickhouse') throw new Error(`--store ${STORE}: embedded or clickhouse`);
 const SIZES = arg('sizes', '1000000,10000000').split(',').map(Number);
-const PROVIDERS = arg('db', arg('providers', 'sqlite,postgresql')).split(',') as DatabaseTarget['provider'][];
+const PROVIDERS = arg('db', arg('providers', STORE === 'clickhouse' ? 'sqlite' : 'sqlite,postgresql')).split(
+  ',',
+) as DatabaseTarget['provider'][];
 const REPS = Number(arg('reps', '15'));
 const NAIVE_REPS = Number(arg('naive-reps', '3'));
 const TARGET_REPS = Number(arg('target-reps', '7'));
@@ -41,11 +50,6 @@ const RANGES_TABLE = process.argv.includes('--ranges-table');
 const SKIP_STORAGE = process.argv.includes('--skip-storage');
 const INDEX_VARIANTS = process.argv.includes('--index-variants');
 const SKIP_EXPORT_TABLE = process.argv.includes('--skip-export-table');
-
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
-}
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
@@ -170,6 +174,19 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     if (child.exitCode === null && child.signalCode === null) await stop();
     await drop();
   }
+}
+
+if (STORE === 'clickhouse') {
+  const comparisons: StoreComparison[] = [];
+  for (const size of SIZES) {
+    for (const provider of PROVIDERS) {
+      comparisons.push(await compareStores({ provider, size, reps: TARGET_REPS }));
+      // printed after each size too: a long run stopped before its end still leaves the sizes it finished
+      console.error(comparisonReport(comparisons.slice(-1), TARGET_REPS));
+    }
+  }
+  console.log(comparisonReport(comparisons, TARGET_REPS));
+  process.exit(0);
 }
 
 const results = [];

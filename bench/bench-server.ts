@@ -92,3 +92,9 @@ export function startServer(
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
 }
+
+/** The peak resident memory of a process so far (Linux: VmHWM), in MiB. */
+export function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)![1]) / 1024);
+}

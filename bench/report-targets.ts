@@ -14,28 +14,37 @@ import * as raw from './raw-scan-reports.js';
 
 const DAY = 86_400_000;
 
-interface TargetReport {
+export interface TargetReport {
   name: string;
   /** under /v1/analytics/{projectId}/, with its query after the range */
   path: string;
   query: string;
   csv?: boolean;
+  /** answered from the page views: from ClickHouse when CLICKHOUSE_URL is set (bench/clickhouse-store.ts) */
+  pageViews: boolean;
   raw: (s: raw.RawScan) => Promise<unknown>;
 }
 
 /** Every report, the visitors export first: the others are judged by it. */
 export const TARGET_REPORTS: TargetReport[] = [
-  { name: 'visitors export', path: 'visitors', query: '&limit=50', raw: raw.visitorsExport },
-  { name: 'views', path: 'views', query: '&limit=50', raw: raw.views },
-  { name: 'visitors/daily', path: 'visitors/daily', query: '', raw: raw.dailyVisitors },
-  { name: 'agents', path: 'agents', query: '', raw: raw.agents },
-  { name: 'ai/purposes', path: 'ai/purposes', query: '', raw: raw.purposes },
-  { name: 'ai/purposes (CSV)', path: 'ai/purposes', query: '&format=csv', csv: true, raw: raw.purposesCsv },
-  { name: 'ai/agent-pages', path: 'ai/agent-pages', query: '', raw: (s) => raw.agentPages(s) },
-  { name: 'ai/referrals', path: 'ai/referrals', query: '', raw: raw.referrals },
-  { name: 'ai/misses', path: 'ai/misses', query: '', raw: raw.misses },
-  { name: 'feedback/by-page', path: 'feedback/by-page', query: '', raw: raw.feedbackByPage },
-  { name: 'searches', path: 'searches', query: '', raw: raw.searches },
+  { name: 'visitors export', path: 'visitors', query: '&limit=50', pageViews: true, raw: raw.visitorsExport },
+  { name: 'views', path: 'views', query: '&limit=50', pageViews: true, raw: raw.views },
+  { name: 'visitors/daily', path: 'visitors/daily', query: '', pageViews: true, raw: raw.dailyVisitors },
+  { name: 'agents', path: 'agents', query: '', pageViews: true, raw: raw.agents },
+  { name: 'ai/purposes', path: 'ai/purposes', query: '', pageViews: true, raw: raw.purposes },
+  {
+    name: 'ai/purposes (CSV)',
+    path: 'ai/purposes',
+    query: '&format=csv',
+    csv: true,
+    pageViews: true,
+    raw: raw.purposesCsv,
+  },
+  { name: 'ai/agent-pages', path: 'ai/agent-pages', query: '', pageViews: true, raw: (s) => raw.agentPages(s) },
+  { name: 'ai/referrals', path: 'ai/referrals', query: '', pageViews: true, raw: raw.referrals },
+  { name: 'ai/misses', path: 'ai/misses', query: '', pageViews: false, raw: raw.misses },
+  { name: 'feedback/by-page', path: 'feedback/by-page', query: '', pageViews: false, raw: raw.feedbackByPage },
+  { name: 'searches', path: 'searches', query: '', pageViews: false, raw: raw.searches },
 ];
 
 export interface TargetTiming {
@@ -65,6 +74,57 @@ function canonical(value: unknown): string {
   });
 }
 
+/** `dateFrom=…&dateTo=…` of the 30 days before `endDay`, and that range. */
+export function thirtyDays(endDay: number): { range: TimeRange; dates: string } {
+  const range: TimeRange = { from: (endDay - 30) * DAY, to: endDay * DAY };
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+  return { range, dates: `dateFrom=${day(range.from)}&dateTo=${day(range.to)}` };
+}
+
+/**
+ * One report over `dates` on a new server process (`restart`): its first call and the warm p50 of `reps` calls
+ * after it, with the first call's body.
+ */
+export async function timeOnNewServer(params: {
+  restart: () => Promise<string>;
+  projectId: string;
+  key: string;
+  report: TargetReport;
+  dates: string;
+  reps: number;
+  /** run after the warm-up request, before the first call */
+  beforeFirst?: () => Promise<void>;
+}): Promise<{ firstMs: number; p50: number; body: string }> {
+  const { restart, projectId, key, report, dates, reps } = params;
+  const headers = { authorization: `Bearer ${key}` };
+  const base = `${await restart()}/v1/analytics/${projectId}`;
+  // The process's first request pays for starting Prisma (API key check), Express and the connection: a request
+  // over an empty range (1970) takes that, so the report's first call below pays only for its own cold caches.
+  const warmUp = await fetch(`${base}/ai/misses?dateFrom=1970-01-01&dateTo=1970-01-02`, { headers });
+  if (warmUp.status !== 200) throw new Error(`warm-up request: ${warmUp.status}`);
+  await warmUp.text();
+  await params.beforeFirst?.();
+  const url = `${base}/${report.path}?${dates}${report.query}`;
+  const get = async () => {
+    const t = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${report.name}: ${res.status} ${body.slice(0, 300)}`);
+    return [performance.now() - t, body] as const;
+  };
+  const [firstMs, body] = await get();
+  const warm: number[] = [];
+  for (let i = 0; i < reps; i++) warm.push((await get())[0]);
+  return { firstMs, p50: median(warm), body };
+}
+
+/**
+ * An answer as compared: a CSV byte for byte, JSON by `canonical` (a served body is text, a raw scan's answer a
+ * value).
+ */
+export const comparable = (report: TargetReport, answer: unknown): string =>
+  report.csv ? String(answer) : canonical(typeof answer === 'string' ? JSON.parse(answer) : answer);
+
 export async function measureTargets(params: {
   target: DatabaseTarget;
   projectId: string;
@@ -77,45 +137,28 @@ export async function measureTargets(params: {
   log: (msg: string) => void;
 }): Promise<TargetTiming[]> {
   const { target, projectId, key, endDay, restart, reps, rawReps, log } = params;
-  const range: TimeRange = { from: (endDay - 30) * DAY, to: endDay * DAY };
-  const dates = `dateFrom=${new Date(range.from).toISOString().slice(0, 10)}&dateTo=${new Date(range.to).toISOString().slice(0, 10)}`;
-  const headers = { authorization: `Bearer ${key}` };
+  const { range, dates } = thirtyDays(endDay);
   const timings: TargetTiming[] = [];
   for (const report of TARGET_REPORTS) {
-    // The process's first request pays for starting Prisma (API key check), Express and the connection: a request
-    // over an empty range (1970) takes that, so the report's first call below pays only for its own cold caches.
-    const newProcess = async () => {
-      const base = `${await restart()}/v1/analytics/${projectId}`;
-      const warmUp = await fetch(`${base}/ai/misses?dateFrom=1970-01-01&dateTo=1970-01-02`, { headers });
-      if (warmUp.status !== 200) throw new Error(`warm-up request: ${warmUp.status}`);
-      await warmUp.text();
-      return `${base}/${report.path}?${dates}${report.query}`;
-    };
     // first with no stored segments (the report's very first computation, which stores them), then in another new
     // process (what a restart, a deploy or another replica sees): that first call is the target's
-    let url = await newProcess();
-    const admin = openSql(target);
-    try {
-      await admin.run('DELETE FROM "AnalyticsSegment" WHERE "projectId" = ?', [projectId]);
-    } finally {
-      await admin.close();
-    }
-    const t0 = performance.now();
-    const cold = await fetch(url, { headers });
-    if (cold.status !== 200) throw new Error(`${report.name}: ${cold.status} ${(await cold.text()).slice(0, 300)}`);
-    await cold.text();
-    const coldMs = performance.now() - t0;
-    url = await newProcess();
-    const get = async () => {
-      const t = performance.now();
-      const res = await fetch(url, { headers });
-      const body = await res.text();
-      if (res.status !== 200) throw new Error(`${report.name}: ${res.status} ${body.slice(0, 300)}`);
-      return [performance.now() - t, body] as const;
-    };
-    const [firstMs, firstBody] = await get();
-    const warm: number[] = [];
-    for (let i = 0; i < reps; i++) warm.push((await get())[0]);
+    const { firstMs: coldMs } = await timeOnNewServer({
+      restart,
+      projectId,
+      key,
+      report,
+      dates,
+      reps: 0,
+      beforeFirst: async () => {
+        const admin = openSql(target);
+        try {
+          await admin.run('DELETE FROM "AnalyticsSegment" WHERE "projectId" = ?', [projectId]);
+        } finally {
+          await admin.close();
+        }
+      },
+    });
+    const { firstMs, p50, body: firstBody } = await timeOnNewServer({ restart, projectId, key, report, dates, reps });
 
     // the raw scan on a connection of its own, opened for it: its first call pays what a new process would
     const sql = openSql(target);
@@ -133,17 +176,17 @@ export async function measureTargets(params: {
     } finally {
       await sql.close();
     }
-    const same = report.csv ? firstBody === expected : canonical(JSON.parse(firstBody)) === canonical(expected);
+    const same = comparable(report, firstBody) === comparable(report, expected);
     if (!same) {
       log(`!!!!!!!! MISMATCH: ${report.name} answered differently from the raw scan !!!!!!!!`);
-      log(`  served:   ${(report.csv ? firstBody : canonical(JSON.parse(firstBody))).slice(0, 600)}`);
-      log(`  raw scan: ${(report.csv ? String(expected) : canonical(expected)).slice(0, 600)}`);
+      log(`  served:   ${comparable(report, firstBody).slice(0, 600)}`);
+      log(`  raw scan: ${comparable(report, expected).slice(0, 600)}`);
     }
     const row = {
       report: report.name,
       coldMs,
       firstMs,
-      p50: median(warm),
+      p50,
       rawFirstMs,
       rawP50: rawTimes.length ? median(rawTimes) : rawFirstMs,
       same,
