@@ -37,6 +37,8 @@ export class ClickHouseEvents {
       client?: ClickHouseClient;
       /** false: ship only when ship() is called (tests that ship step by step) */
       autoShip?: boolean;
+      /** page views per shipped batch (tests) */
+      shipBatchSize?: number;
     },
   ) {
     this.client = params.client ?? openClickHouse(params.config);
@@ -93,7 +95,20 @@ export class ClickHouseEvents {
             cluster: this.params.config.cluster,
           });
         }
-        const moved = await shipOutbox({ sql: this.params.sql, client: this.client, database: this.database });
+        const moved = await shipOutbox({
+          sql: this.params.sql,
+          client: this.client,
+          database: this.database,
+          batchSize: this.params.shipBatchSize,
+          // a long shipment (a backlog after an outage) lowers the depth batch by batch: the outbox limit and
+          // /readyz count what still waits, not what waited when the shipment began
+          onShipped: (rows) => {
+            const counted = Math.min(rows, this.depthCounted);
+            this.depthCounted -= counted;
+            this.addedSince = Math.max(0, this.addedSince - (rows - counted));
+            clickhouseOutboxDepth.set(this.depth);
+          },
+        });
         this.reachable = true;
         this.lastError = undefined;
         return moved;

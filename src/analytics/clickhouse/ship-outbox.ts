@@ -31,6 +31,8 @@ export async function shipOutbox(params: {
   batchSize?: number;
   /** stop after this many batches (default: until the outbox is empty) */
   maxBatches?: number;
+  /** told the rows of each batch once they have left the outbox */
+  onShipped?: (rows: number) => void;
 }): Promise<number> {
   const { sql, client, database, batchSize = SHIP_BATCH, maxBatches = Number.POSITIVE_INFINITY } = params;
   let moved = 0;
@@ -54,6 +56,7 @@ export async function shipOutbox(params: {
     });
     await sql.run('DELETE FROM "AnalyticsOutbox" WHERE "batch" = ?', [token]);
     moved += rows.length;
+    params.onShipped?.(rows.length);
   }
   return moved;
 }

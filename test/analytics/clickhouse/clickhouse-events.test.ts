@@ -101,6 +101,38 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     expect(rows.filter((r) => r.path === '/docs/ünïcode')).toHaveLength(3);
   });
 
+  it('a long shipment lowers the depth batch by batch, so the limit and /readyz count what still waits', async () => {
+    const seen: number[] = [];
+    // a client that notes the depth as each batch is sent (and leaves closing the shared one to afterEach)
+    const watching = new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'close') return async () => undefined;
+        if (prop === 'insert')
+          return (...args: Parameters<ClickHouseClient['insert']>) => {
+            seen.push(batched.depth);
+            return target.insert(...args);
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const batched = new ClickHouseEvents({ sql, config, logger, autoShip: false, client: watching, shipBatchSize: 2 });
+    try {
+      expect(
+        await batched.insertEvents(
+          'prj_a',
+          [0, 1, 2, 3, 4, 5].map((i) => event(i)),
+        ),
+      ).toEqual(new Set());
+      expect(batched.depth).toBe(6);
+      expect(await batched.ship()).toBe(6);
+      expect(seen).toEqual([6, 4, 2]);
+      expect(batched.depth).toBe(0);
+      expect(await stored()).toHaveLength(6);
+    } finally {
+      await batched.close();
+    }
+  });
+
   it('a batch inserted but not acknowledged (process killed) is resent and counted once', async () => {
     await events.insertEvents(
       'prj_a',
