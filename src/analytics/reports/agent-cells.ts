@@ -4,8 +4,8 @@ import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { addToCells, cellKey, cellOf, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
-import { splitRange, unionOf } from './range-sources.js';
-import { segmentOf, segmentsWithData, type SegmentFamily } from './segments.js';
+import { unionOf } from './range-sources.js';
+import { rangeSegments, type SegmentFamily } from './segments.js';
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
@@ -77,10 +77,9 @@ export async function gatherAgentCells(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCells> {
-  const { store, projectId, range } = params;
+  const { store, projectId } = params;
   // while the rollup catches up after an upgrade, or the project is being rebuilt, the raw events answer it all
-  const ready = await store.derivedReady(projectId, [agentDaysRollup.name]);
-  const { days, edges } = ready ? splitRange(range) : { days: null, edges: [range] };
+  const { segments, edges } = await rangeSegments(params, AGENT_CELLS(store), [agentDaysRollup.name]);
   const cells = new Map<string, CellData<Bitmap[]>>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
     const key = cellKey(data.cell);
@@ -96,15 +95,11 @@ export async function gatherAgentCells(params: {
     if (list) list.push(bitmap);
     else target.parts.set(part, [bitmap]);
   };
-  if (days) {
-    const ctx = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
-    for (const [start, size] of segmentsWithData(days, ctx.generations)) {
-      const segment = await segmentOf(ctx, AGENT_CELLS(store), start, size);
-      for (const data of segment?.cells.values() ?? []) {
-        const target = cellFor(data);
-        addViews(target, data.views);
-        for (const [part, bitmap] of data.parts) addBitmap(target, part, bitmap);
-      }
+  for (const segment of segments) {
+    for (const data of segment.cells.values()) {
+      const target = cellFor(data);
+      addViews(target, data.views);
+      for (const [part, bitmap] of data.parts) addBitmap(target, part, bitmap);
     }
   }
   const pending = new Map<string, CellData<number[]>>();

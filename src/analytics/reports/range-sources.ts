@@ -10,7 +10,7 @@ import {
   type StoredDaySets,
   type StoredDayViews,
 } from '../store/read-days.js';
-import { segmentOf, segmentsWithData, type SegmentContext, type SegmentFamily } from './segments.js';
+import { rangeSegments, type SegmentFamily } from './segments.js';
 import type { DayCache } from '../store/day-cache.js';
 
 /**
@@ -91,32 +91,9 @@ async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeR
 
 type Params = { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange };
 
-/**
- * The aligned segments covering the whole days of the range, with their days' generations (none while a rebuild
- * re-derives the project's day sets: the whole range is then read from raw events), and the raw events of the rest.
- */
-async function split(
-  params: Params,
-): Promise<{ ctx: SegmentContext; segments: [number, number][]; edges: EdgeEvent[] }> {
-  const { store, projectId, range } = params;
-  const ready = await store.derivedReady(projectId);
-  const { days, edges } = ready ? splitRange(range) : { days: null, edges: [range] };
-  const generations = days ? await store.dayGenerations(projectId, days[0], days[1]) : new Map<number, number>();
-  return {
-    ctx: { ...params, generations },
-    segments: days ? segmentsWithData(days, generations) : [],
-    edges: await edgeEvents(store, projectId, edges),
-  };
-}
-
 async function gather<T extends { bytes: number }>(params: Params, family: SegmentFamily<T>) {
-  const { ctx, segments, edges } = await split(params);
-  const data: T[] = [];
-  for (const [start, size] of segments) {
-    const segment = await segmentOf(ctx, family, start, size);
-    if (segment) data.push(segment);
-  }
-  return { segments: data, edges };
+  const { segments, edges } = await rangeSegments(params, family);
+  return { segments, edges: await edgeEvents(params.store, params.projectId, edges) };
 }
 
 /** The range's visitors: day sets (as unions of aligned segments of days) and edge events. */

@@ -1,6 +1,8 @@
+import type { TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { settledSegment } from '../store/segments.js';
+import { splitRange } from '../store/split-range.js';
 
 /** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
 const SEGMENT_DAYS = [16, 4, 1];
@@ -90,4 +92,33 @@ export async function segmentOf<T extends { bytes: number }>(
   ctx.cache.set(key, version, data);
   if (settledSegment(start + size)) await ctx.store.saveSegment(ctx.projectId, name, version, family.encode(data));
   return data;
+}
+
+/**
+ * A range as a report reads it: the family's segments over its whole days, and the partial-day edges (the caller
+ * reads their raw rows). While the day sets — or a rollup the family reads (`rollups`) — are being rebuilt or caught
+ * up, no segment is read and the whole range is an edge.
+ */
+export async function rangeSegments<T extends { bytes: number }>(
+  params: {
+    store: Pick<AnalyticsStore, 'derivedReady' | 'dayGenerations' | 'segment' | 'saveSegment'>;
+    cache: DayCache;
+    projectId: string;
+    range: TimeRange;
+  },
+  family: SegmentFamily<T>,
+  rollups?: string[],
+): Promise<{ segments: T[]; edges: TimeRange[] }> {
+  const { store, projectId, range } = params;
+  const ready = await store.derivedReady(projectId, rollups);
+  const { days, edges } = ready ? splitRange(range) : { days: null, edges: [range] };
+  const segments: T[] = [];
+  if (days) {
+    const ctx = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
+    for (const [start, size] of segmentsWithData(days, ctx.generations)) {
+      const segment = await segmentOf(ctx, family, start, size);
+      if (segment) segments.push(segment);
+    }
+  }
+  return { segments, edges };
 }

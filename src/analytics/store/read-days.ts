@@ -30,12 +30,16 @@ export async function dayGenerations(
   return new Map(rows.map((r) => [Number(r.day), Number(r.generation)]));
 }
 
-/** One day's sets, as the last fold left them. */
-export async function loadDaySets(sql: Sql, params: { projectId: string; day: number }): Promise<StoredDaySets> {
-  const sets = new Map<number, Map<number, Bitmap>>([
+/** kind → part → bitmap, with no part yet for either counted class. */
+const emptySets = () =>
+  new Map<number, Map<number, Bitmap>>([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
   ]);
+
+/** One day's sets, as the last fold left them. */
+export async function loadDaySets(sql: Sql, params: { projectId: string; day: number }): Promise<StoredDaySets> {
+  const sets = emptySets();
   let bytes = 0;
   const rows = await sql.rows(
     'SELECT "kind", "part", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ?',
@@ -72,10 +76,7 @@ export function encodeDaySets(data: StoredDaySets): Buffer {
 }
 
 export function decodeDaySets(blob: Buffer): StoredDaySets {
-  const sets = new Map<number, Map<number, Bitmap>>([
-    [KIND.human, new Map()],
-    [KIND.ai, new Map()],
-  ]);
+  const sets = emptySets();
   const input = new RecordReader(blob);
   while (!input.done) {
     const kind = input.u32();
