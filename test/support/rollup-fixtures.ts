@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Sql } from '../../src/analytics/store/sql.js';
+import { openSql, type Sql } from '../../src/analytics/store/sql.js';
 import type { Rollup } from '../../src/analytics/store/rollups/rollup.js';
 import type { PageView } from '../../src/analytics/ingest/prepare-event.js';
 import type { Miss } from '../../src/analytics/ingest/record-ai-misses.js';
@@ -9,6 +9,7 @@ import { Analytics } from '../../src/analytics/analytics.js';
 import type { TimeRange } from '../../src/calendar.js';
 import type { DatabaseTarget } from '../../src/db/database-url.js';
 import { createLogger } from '../../src/logger.js';
+import { createTestDatabase, type Provider } from './databases.js';
 
 export const DAY = 86_400_000;
 export const START = Date.UTC(2026, 9, 1);
@@ -211,4 +212,28 @@ export function randomSearches(random: () => number, n: number, fromDay: number,
     if (random() < 0.15) item.key = `s${Math.floor(random() * 40)}`;
     return item;
   });
+}
+
+/**
+ * For the enclosing `describe`: a migrated database with two projects' traffic (`prj_a`, `prj_b`, seeded as
+ * `seedTraffic` does), the report service over it and a connection for naive recounts; read `seeded()` inside tests.
+ */
+export function useSeededReports(
+  provider: Provider,
+  seeds: [number, number],
+): () => { analytics: Analytics; sql: Sql } {
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let state: { analytics: Analytics; sql: Sql } | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    state = { analytics: reportAnalytics(database.target), sql: openSql(database.target) };
+    await seedTraffic(state.analytics, 'prj_a', seeds[0]);
+    await seedTraffic(state.analytics, 'prj_b', seeds[1]);
+  });
+  afterAll(async () => {
+    await state?.analytics.close();
+    await state?.sql.close();
+    await database?.drop();
+  });
+  return () => state!;
 }

@@ -1,17 +1,8 @@
-import type { Analytics } from '../../../src/analytics/analytics.js';
-import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import type { Sql } from '../../../src/analytics/store/sql.js';
 import { compareCodePoints } from '../../../src/analytics/reports/compare-code-points.js';
 import type { TimeRange } from '../../../src/calendar.js';
-import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
-import {
-  DAY,
-  randomMisses,
-  randomRanges,
-  reportAnalytics,
-  rng,
-  seedTraffic,
-  START,
-} from '../../support/rollup-fixtures.js';
+import { PROVIDERS } from '../../support/databases.js';
+import { DAY, randomMisses, randomRanges, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
 
 /** Misses by path, agent and status counted from the stored misses, ordered as the report orders them. */
 async function naiveMisses(sql: Sql, projectId: string, range: TimeRange) {
@@ -34,24 +25,10 @@ async function naiveMisses(sql: Sql, projectId: string, range: TimeRange) {
 describe.each(PROVIDERS)(
   '/ai/misses from the misses per day agrees with a recount of stored misses on %s',
   (provider) => {
-    let database: Awaited<ReturnType<typeof createTestDatabase>>;
-    let analytics: Analytics;
-    let sql: Sql;
-
-    beforeAll(async () => {
-      database = await createTestDatabase(provider);
-      analytics = reportAnalytics(database.target);
-      sql = openSql(database.target);
-      await seedTraffic(analytics, 'prj_a', 51);
-      await seedTraffic(analytics, 'prj_b', 52);
-    });
-    afterAll(async () => {
-      await analytics.close();
-      await sql.close();
-      await database.drop();
-    });
+    const seeded = useSeededReports(provider, [51, 52]);
 
     it('over random ranges, with repeated log lines and late misses', async () => {
+      const { analytics, sql } = seeded();
       // a log imported again, and an older one imported late
       await analytics.recordAiMisses('prj_a', randomMisses(rng(51), 60, 0, 40));
       await analytics.recordAiMisses('prj_a', randomMisses(rng(53), 80, 2, 10));
@@ -62,6 +39,7 @@ describe.each(PROVIDERS)(
     });
 
     it('reads whole days from the misses per day and only the partial edges from the stored misses', async () => {
+      const { analytics, sql } = seeded();
       const whole = { from: START + 2 * DAY, to: START + 20 * DAY };
       const partial = { from: START + DAY + 1, to: START + 20 * DAY };
       const before = await analytics.aiMisses('prj_b', whole);

@@ -1,11 +1,10 @@
-import type { Analytics } from '../../../src/analytics/analytics.js';
-import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import type { Sql } from '../../../src/analytics/store/sql.js';
 import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 import { catchUpRollups } from '../../../src/analytics/store/fold-events.js';
 import { rollupMark } from '../../../src/analytics/store/rollups/rollup-marks.js';
 import { siteDaysRollup } from '../../../src/analytics/store/rollups/site-days.js';
-import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
-import { DAY, randomRanges, reportAnalytics, rng, seedTraffic, START } from '../../support/rollup-fixtures.js';
+import { PROVIDERS } from '../../support/databases.js';
+import { DAY, randomRanges, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
 
 /** Distinct visitors per UTC day the range touches (clipped to it), counted from the raw events. */
 async function naiveDaily(sql: Sql, projectId: string, range: TimeRange) {
@@ -23,24 +22,10 @@ async function naiveDaily(sql: Sql, projectId: string, range: TimeRange) {
 }
 
 describe.each(PROVIDERS)('/visitors/daily from the day sets agrees with a recount of raw events on %s', (provider) => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let analytics: Analytics;
-  let sql: Sql;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-    analytics = reportAnalytics(database.target);
-    sql = openSql(database.target);
-    await seedTraffic(analytics, 'prj_a', 41);
-    await seedTraffic(analytics, 'prj_b', 42);
-  });
-  afterAll(async () => {
-    await analytics.close();
-    await sql.close();
-    await database.drop();
-  });
+  const seeded = useSeededReports(provider, [41, 42]);
 
   it('over random ranges, with duplicates, late events, unverified agents and bots', async () => {
+    const { analytics, sql } = seeded();
     for (const range of randomRanges(rng(43), 30)) {
       const ours = await analytics.dailyVisitors('prj_a', range);
       expect({ range, days: ours }).toEqual({ range, days: await naiveDaily(sql, 'prj_a', range) });
@@ -48,6 +33,7 @@ describe.each(PROVIDERS)('/visitors/daily from the day sets agrees with a recoun
   });
 
   it('reads whole days from the site rollup, not the day sets: the same after the day sets are gone', async () => {
+    const { analytics, sql } = seeded();
     const range = { from: START + 2 * DAY, to: START + 5 * DAY + 7_200_000 };
     const before = await analytics.dailyVisitors('prj_a', range);
     expect(before.slice(0, 3).every((d) => d.total > 0 && d.total <= d.human + d.ai)).toBe(true);
@@ -62,6 +48,7 @@ describe.each(PROVIDERS)('/visitors/daily from the day sets agrees with a recoun
   });
 
   it('counts from the day sets while the site rollup is behind (an upgraded database), and from the rollup once caught up', async () => {
+    const { analytics, sql } = seeded();
     const ranges = randomRanges(rng(44), 8);
     const expected = [];
     for (const range of ranges) expected.push(await naiveDaily(sql, 'prj_b', range));
@@ -81,6 +68,7 @@ describe.each(PROVIDERS)('/visitors/daily from the day sets agrees with a recoun
   });
 
   it('reads whole days from the day sets and only the partial edges from raw events', async () => {
+    const { analytics, sql } = seeded();
     const range = { from: START + 6 * DAY - 3_600_000, to: START + 9 * DAY };
     const before = await analytics.dailyVisitors('prj_b', range);
     await sql.run('DELETE FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?', [

@@ -1,9 +1,8 @@
-import type { Analytics } from '../../../src/analytics/analytics.js';
-import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import type { Sql } from '../../../src/analytics/store/sql.js';
 import { compareCodePoints } from '../../../src/analytics/reports/compare-code-points.js';
 import type { TimeRange } from '../../../src/calendar.js';
-import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
-import { DAY, randomRanges, reportAnalytics, rng, seedTraffic, START } from '../../support/rollup-fixtures.js';
+import { PROVIDERS } from '../../support/databases.js';
+import { DAY, randomRanges, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
 
 /** Views per page and class counted from the raw events, ordered as the report orders them. */
 async function naiveViews(sql: Sql, projectId: string, range: TimeRange) {
@@ -25,24 +24,10 @@ async function naiveViews(sql: Sql, projectId: string, range: TimeRange) {
 }
 
 describe.each(PROVIDERS)('/views from the day views agrees with a recount of raw events on %s', (provider) => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let analytics: Analytics;
-  let sql: Sql;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-    analytics = reportAnalytics(database.target);
-    sql = openSql(database.target);
-    await seedTraffic(analytics, 'prj_a', 21);
-    await seedTraffic(analytics, 'prj_b', 22);
-  });
-  afterAll(async () => {
-    await analytics.close();
-    await sql.close();
-    await database.drop();
-  });
+  const seeded = useSeededReports(provider, [21, 22]);
 
   it('over random ranges, with duplicates, late events, unverified agents and bots', async () => {
+    const { analytics, sql } = seeded();
     const [kinds] = await sql.query<{ unverified: unknown; bots: unknown }>(
       `SELECT SUM(CASE WHEN "agent" LIKE 'unverified %' THEN 1 ELSE 0 END) AS unverified, SUM(CASE WHEN "kind" = 0 THEN 1 ELSE 0 END) AS bots FROM "AnalyticsEvent"`,
     );
@@ -55,6 +40,7 @@ describe.each(PROVIDERS)('/views from the day views agrees with a recount of raw
   });
 
   it('reads whole days from the day views and only the partial edges from raw events', async () => {
+    const { analytics, sql } = seeded();
     const whole = { from: START + 4 * DAY, to: START + 12 * DAY };
     const partial = { from: START + 4 * DAY, to: START + 12 * DAY + 3_600_000 };
     const before = await analytics.views('prj_b', whole, { limit: 250, offset: 0 });
