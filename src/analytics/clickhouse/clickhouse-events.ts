@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { clickhouseOutboxDepth } from '../../metrics/metrics.js';
+import { Dictionaries } from '../store/dictionaries.js';
 import type { Sql } from '../store/sql.js';
 import type { NewEvent } from '../store/write-events.js';
 import { openClickHouse } from './clickhouse-client.js';
@@ -21,6 +22,8 @@ const RETRY_MS = 5000;
  */
 export class ClickHouseEvents {
   readonly client: ClickHouseClient;
+  /** visitor ids for the outbox (write-outbox.ts): the primary's numbering, cached as the embedded store caches it */
+  private readonly dictionaries = new Dictionaries();
   private depthCounted = 0;
   private addedSince = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -68,6 +71,7 @@ export class ClickHouseEvents {
   insertEvents(projectId: string, events: NewEvent[]): Promise<Set<number>> {
     return writeOutbox({
       sql: this.params.sql,
+      dictionaries: this.dictionaries,
       projectId,
       events,
       depth: () => this.depth,

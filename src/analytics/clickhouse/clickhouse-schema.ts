@@ -86,8 +86,8 @@ export function migrationsTable(layout: ClickHouseLayout): string[] {
 
 /**
  * Scribe's ClickHouse schema, in order. Raw page views: one row per accepted view, partitioned by month, ordered by
- * project, day, page and class — the order the per-day folds and every report read them in. The visitor is a
- * 64-bit id taken from the keyed visitor hash (see visitor-id.ts); null for other bots, as in the embedded store.
+ * project, day, page and class — the order the per-day folds and every report read them in. The visitor is its
+ * number in the primary's visitor dictionary (see write-outbox.ts); null for other bots, as in the embedded store.
  */
 export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigration[] {
   return [
@@ -162,8 +162,25 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
         agentDaysView(layout),
       ],
     },
+    {
+      // Visitors became numbers of the primary's visitor dictionary (write-outbox.ts). Views shipped before carry
+      // ids taken from the hash, which would count each of their visitors twice beside the new ones: a database
+      // holding any is refused (start-up reports why) rather than mixed. Read-only, so rerunning it changes nothing.
+      version: 4,
+      name: 'visitor_numbers',
+      statements: [
+        `SELECT throwIf(count() > 0, ${quote(OLDER_VISITOR_IDS)}) FROM ${name(layout.database)}.${PAGE_VIEWS}`,
+      ],
+    },
   ];
 }
+
+/** Why a ClickHouse database filled by a build that shipped hash-derived visitor ids is refused. */
+export const OLDER_VISITOR_IDS =
+  'page_views holds views shipped by an older Scribe (visitor ids from the hash, not visitor numbers); ' +
+  'point CLICKHOUSE_URL at a new database and fill it with: scribe analytics copy --to clickhouse';
+
+const quote = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
 /**
  * Keeps `agent_days`: AI views (kind 2) by agent ('' when unnamed) and verification (a missing one read as 2,

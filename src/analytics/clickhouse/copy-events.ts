@@ -1,7 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Sql } from '../store/sql.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
-import { visitorId } from './visitor-id.js';
 
 /** Events copied per insert. */
 export const COPY_CHUNK = 20_000;
@@ -52,9 +51,8 @@ export async function copyProjectEvents(params: {
   onProgress?.({ projectId, done, total: primary });
   for (;;) {
     const rows = await sql.rows(
-      `SELECT e."id", e."ts", p."path", v."hash", e."kind", e."agent", e."referrer", e."verification"
+      `SELECT e."id", e."ts", p."path", e."visitorId", e."kind", e."agent", e."referrer", e."verification"
        FROM "AnalyticsEvent" e JOIN "AnalyticsPage" p ON p."id" = e."pageId"
-       LEFT JOIN "AnalyticsVisitor" v ON v."id" = e."visitorId"
        WHERE e."projectId" = ? AND e."id" > ? ORDER BY e."id" LIMIT ?`,
       [projectId, after, chunk],
     );
@@ -63,14 +61,15 @@ export async function copyProjectEvents(params: {
     const last = BigInt(rows.at(-1)![0] as bigint);
     await client.insert({
       table: `${database}.${PAGE_VIEWS}`,
-      values: rows.map(([, ts, path, hash, kind, agent, referrer, verification]) => {
+      values: rows.map(([, ts, path, visitor, kind, agent, referrer, verification]) => {
         const iso = new Date(Number(ts)).toISOString();
         return {
           project: projectId,
           day: iso.slice(0, 10),
           ts: iso.slice(0, 23).replace('T', ' '),
           path,
-          visitor: hash === null ? null : visitorId(hash as string),
+          // the visitor numbers the outbox ships (write-outbox.ts)
+          visitor: visitor === null ? null : String(visitor),
           kind: Number(kind),
           agent,
           referrer,

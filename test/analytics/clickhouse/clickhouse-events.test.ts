@@ -8,7 +8,6 @@ import type { NewEvent } from '../../../src/analytics/store/write-events.js';
 import { ClickHouseEvents } from '../../../src/analytics/clickhouse/clickhouse-events.js';
 import { openClickHouse } from '../../../src/analytics/clickhouse/clickhouse-client.js';
 import { shipOutbox } from '../../../src/analytics/clickhouse/ship-outbox.js';
-import { visitorId } from '../../../src/analytics/clickhouse/visitor-id.js';
 import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../../support/clickhouse-server.js';
 
@@ -69,6 +68,43 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     return (await result.json()) as Record<string, unknown>[];
   };
 
+  /** The visitor's id in the primary's visitor dictionary, as a decimal string. */
+  const dictionaryId = async (visitorHash: string) => {
+    const rows = await sql.query<{ id: unknown }>('SELECT "id" FROM "AnalyticsVisitor" WHERE "hash" = ?', [
+      visitorHash,
+    ]);
+    expect(rows).toHaveLength(1);
+    return String(rows[0]!.id);
+  };
+
+  it('ships visitors as their ids in the primary visitor dictionary: one per hash, the same in every batch', async () => {
+    await events.insertEvents(
+      'prj_a',
+      [0, 1, 2, 3, 4].map((i) => event(i)),
+    );
+    await events.insertEvents(
+      'prj_a',
+      [5, 6, 7].map((i) => event(i)),
+    );
+    // a new process numbers them the same: the ids are read back from the dictionary, not made up per process
+    const later = new ClickHouseEvents({ sql, config, logger, autoShip: false, client: openClickHouse(config) });
+    await later.insertEvents('prj_a', [event(8), event(9, { visitorHash: hash('visitor-new') })]);
+    await later.close();
+    await events.ship();
+    const rows = await stored();
+    expect(rows).toHaveLength(10);
+    const expected = new Map<string, string>();
+    for (const who of ['visitor-0', 'visitor-1', 'visitor-2', 'visitor-3', 'visitor-4', 'visitor-new']) {
+      expected.set(hash(who), await dictionaryId(hash(who)));
+    }
+    const sent = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => expected.get(hash(`visitor-${i % 5}`))!);
+    sent.push(expected.get(hash('visitor-new'))!);
+    expect(rows.map((r) => r.visitor).sort()).toEqual(sent.sort());
+    expect(new Set(expected.values()).size).toBe(6);
+    // small integers, as the embedded store's: ClickHouse's 64-bit bitmaps stay in one 32-bit container
+    for (const id of expected.values()) expect(BigInt(id) < 2n ** 32n).toBe(true);
+  });
+
   it('stores what ingest accepted exactly once, duplicates of earlier keys dropped', async () => {
     const batch = [0, 1, 2, 3].map((i) => event(i));
     expect(await events.insertEvents('prj_a', batch)).toEqual(new Set());
@@ -85,7 +121,7 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
       day: '2026-11-30',
       ts: String(T0),
       path: '/docs/start',
-      visitor: visitorId(hash('visitor-0')),
+      visitor: await dictionaryId(hash('visitor-0')),
       kind: 1,
       agent: null,
       referrer: null,
