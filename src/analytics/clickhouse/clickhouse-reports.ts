@@ -5,7 +5,7 @@ import type { Page } from '../reports/export-page.js';
 import type { DayCounts } from '../reports/daily-visitors.js';
 import { compareCodePoints } from '../reports/compare-code-points.js';
 import { offsetPage } from '../reports/offset-page.js';
-import { AGENT_DAYS, PAGE_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
+import { AGENT_DAYS, PAGE_DAYS, PAGE_VIEWS, SITE_DAYS } from './clickhouse-schema.js';
 import type { AgentCounts, AgentsReport, SpoofedCounts } from '../reports/ai-agents.js';
 import { aiKindOf } from '../ingest/classify-user-agent.js';
 import type { AgentPage } from '../reports/ai-agent-pages.js';
@@ -37,18 +37,21 @@ function edgesFilter(edges: [number, number][], params: Record<string, unknown>)
 const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
- * Per-(group, kind) parts of a range as bitmap states and view counts: whole days merged from `page_days`, edges
- * built from raw views. `group` is a column expression (`path`, `day`, or a constant for the whole site).
+ * Per-(group, kind) parts of a range as bitmap states and view counts: whole days merged from `page_days` (or, for
+ * visitors site-wide or per day, from `site_days`, one state per day instead of one per page and day), edges built
+ * from raw views. `group` is a column expression (`path`, `day`, or a constant for the whole site).
  */
-function partsQuery(database: string, range: TimeRange, group: string) {
+function partsQuery(database: string, range: TimeRange, group: string, measure: 'visitors' | 'views') {
   const { days, edges } = splitRange(range);
   const params: Record<string, unknown> = {};
   const selects: string[] = [];
   if (days) {
     params.d0 = isoDay(days[0]);
     params.d1 = isoDay(days[1]);
+    // site_days has no path and no view counts
+    const [source, views] = measure === 'visitors' && group !== 'path' ? [SITE_DAYS, '0'] : [PAGE_DAYS, 'sum(views)'];
     selects.push(
-      `SELECT ${group} AS g, kind, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${PAGE_DAYS}
+      `SELECT ${group} AS g, kind, groupBitmapMergeState(visitors) AS v, ${views} AS n FROM ${database}.${source}
        WHERE project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String}) GROUP BY g, kind`,
     );
   }
@@ -79,7 +82,7 @@ async function cells(params: {
   measure: 'visitors' | 'views';
 }): Promise<Map<string, Counts>> {
   const { client, database, projectId, range, group, measure } = params;
-  const parts = partsQuery(database, range, group);
+  const parts = partsQuery(database, range, group, measure);
   if (!parts.sql) return new Map();
   const select =
     measure === 'visitors'

@@ -18,6 +18,8 @@ export const PAGE_VIEWS = 'page_views';
 export const PAGE_DAYS = 'page_days';
 /** Per day, agent cell (AI agents by verification, spoofed AI user agents) and page: views and visitors. */
 export const AGENT_DAYS = 'agent_days';
+/** Per day and class, the whole site's visitors as a bitmap state (the embedded site rollup's equivalent). */
+export const SITE_DAYS = 'site_days';
 
 /**
  * Blocks a non-replicated MergeTree remembers for insert deduplication: an outbox batch retried after a crash is
@@ -172,6 +174,28 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
         `SELECT throwIf(count() > 0, ${quote(OLDER_VISITOR_IDS)}) FROM ${name(layout.database)}.${PAGE_VIEWS}`,
       ],
     },
+    {
+      version: 5,
+      name: 'site_days',
+      statements: [
+        ...table({
+          layout,
+          table: SITE_DAYS,
+          columns: [
+            '  project LowCardinality(String)',
+            '  day Date',
+            '  kind UInt8',
+            '  visitors AggregateFunction(groupBitmap, UInt64)',
+          ].join(',\n'),
+          engine: 'AggregatingMergeTree',
+          keys: 'PARTITION BY toYYYYMM(day)\nORDER BY (project, day, kind)',
+          settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
+          distributed: true,
+        }),
+        siteDaysView(layout),
+        siteDaysBackfill(layout),
+      ],
+    },
   ];
 }
 
@@ -200,6 +224,35 @@ function agentDaysView(layout: ClickHouseLayout): string {
     "  OR (kind = 1 AND startsWith(ifNull(agent, ''), 'via ') AND visitor IS NOT NULL)",
     'GROUP BY project, day, kind, agent, verification, path',
   ].join('\n');
+}
+
+const SITE_DAYS_SELECT = (source: string) =>
+  [
+    'SELECT project, day, kind, groupBitmapState(assumeNotNull(visitor)) AS visitors',
+    `FROM ${source}`,
+    'WHERE kind IN (1, 2) AND visitor IS NOT NULL',
+    'GROUP BY project, day, kind',
+  ].join('\n');
+
+/**
+ * Keeps `site_days`: per day and counted class, the union of every page's visitors, so the site-wide figures (the
+ * export's totals, visitors per day) merge a state per day instead of one per page and day.
+ */
+function siteDaysView(layout: ClickHouseLayout): string {
+  const db = name(layout.database);
+  const [source, target] = layout.cluster ? [`${PAGE_VIEWS}_local`, `${SITE_DAYS}_local`] : [PAGE_VIEWS, SITE_DAYS];
+  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${name(`${SITE_DAYS}_mv`)}${onCluster(layout)} TO ${db}.${name(target)} AS\n${SITE_DAYS_SELECT(`${db}.${name(source)}`)}`;
+}
+
+/**
+ * Fills `site_days` from the views stored before it existed (the view above keeps it from then on). Run after the
+ * view is created, so no view falls between the two; a view read by both, or a rerun after a start-up killed half
+ * way, adds its visitor to a bitmap union again, which changes nothing. On a cluster the Distributed tables carry
+ * it: the select reads every shard and the insert goes back to each project's shard.
+ */
+function siteDaysBackfill(layout: ClickHouseLayout): string {
+  const db = name(layout.database);
+  return `INSERT INTO ${db}.${name(SITE_DAYS)}\n${SITE_DAYS_SELECT(`${db}.${name(PAGE_VIEWS)}`)}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { Analytics } from '../../../src/analytics/analytics.js';
 import type { PageView } from '../../../src/analytics/ingest/prepare-event.js';
 import { splitRange } from '../../../src/analytics/clickhouse/clickhouse-reports.js';
 import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
+import { openClickHouse } from '../../../src/analytics/clickhouse/clickhouse-client.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../../support/clickhouse-server.js';
 
 const SECRET = 'a'.repeat(64);
@@ -146,6 +147,29 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
       );
     },
   );
+
+  it('site-wide visitors of whole days come from site_days: they stand when the per-page states are gone', async () => {
+    const config = loadConfig({ CLICKHOUSE_URL: standIn.url }).analytics.clickhouse!;
+    const client = openClickHouse(config);
+    const range = { from: START, to: START + 7 * DAY_MS };
+    const page = { limit: 1000, offset: 0 };
+    const expected = await embedded.visitors(project, range, page);
+    const daily = await embedded.dailyVisitors(project, range);
+    try {
+      await client.command({
+        query: `ALTER TABLE ${config.database}.page_days DELETE WHERE project = {project:String}`,
+        query_params: { project },
+        clickhouse_settings: { mutations_sync: '2' },
+      });
+      expect((await clickhouse.visitors(project, range, page)).totals).toEqual(expected.totals);
+      expect(expected.totals.total).toBeGreaterThan(0);
+      expect(await clickhouse.dailyVisitors(project, range)).toEqual(daily);
+      // the per-page rows did read page_days: gone with it
+      expect((await clickhouse.visitors(project, range, page)).rows).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('the data set is not trivial: every class, several pages and days', async () => {
     const week = await embedded.visitors(project, RANGES[0]!, { limit: 1000, offset: 0 });
