@@ -3,7 +3,15 @@ import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import { addToCells, cellKey, cellOf, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
+import {
+  addToCells,
+  cellKey,
+  cellOf,
+  decodeCells,
+  encodeCells,
+  type AgentCell,
+  type CellData,
+} from '../store/rollups/agent-days.js';
 import { unionOf } from './range-sources.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
 
@@ -158,17 +166,42 @@ function byPart(cells: CellData<Bitmap[]>[]): Map<number, Bitmap[]> {
  * on several days, counts once.
  */
 export function distinctByPage(cells: CellData<Bitmap[]>[]): Map<number, number> {
-  const counts = new Map<number, number>();
+  const built: Bitmap[] = [];
+  try {
+    return pageCardinalities(partUnions(cells, built));
+  } finally {
+    for (const bitmap of built) bitmap.dispose();
+  }
+}
+
+/**
+ * Per part, the union of the cells' bitmaps (or of already united ones, as single-bitmap cells). A part held by one
+ * bitmap shares it; the unions built are added to `built` for the caller to dispose once it has read them.
+ */
+export function partUnions(cells: CellData<Bitmap[]>[], built: Bitmap[]): Map<number, Bitmap> {
+  const unions = new Map<number, Bitmap>();
   for (const [part, list] of byPart(cells)) {
     if (list.length === 1) {
-      addPageCardinalities(part, list[0], counts);
+      unions.set(part, list[0]);
       continue;
     }
     const union = unionOf(list);
-    addPageCardinalities(part, union, counts);
-    union.dispose();
+    built.push(union);
+    unions.set(part, union);
   }
+  return unions;
+}
+
+/** Distinct visitors per page (page 0: the site) of per-part unions. */
+export function pageCardinalities(unions: Map<number, Bitmap>): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const [part, union] of unions) addPageCardinalities(part, union, counts);
   return counts;
+}
+
+/** Per-part unions as a cell, so they can be united further (views are not carried). */
+export function unionsAsCell(cell: AgentCell, unions: Map<number, Bitmap>): CellData<Bitmap[]> {
+  return { cell, parts: new Map([...unions].map(([part, union]) => [part, [union]])), views: new Map() };
 }
 
 /** Every key of the site page within a part (its container 0), as one run. */

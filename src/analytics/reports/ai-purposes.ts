@@ -5,7 +5,7 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
+import { pageCardinalities, partUnions, unionsAsCell, viewsByPage, withAgentCells } from './agent-cells.js';
 import { countVisitors, type Counts } from './visitors.js';
 
 /** What an AI agent reads for, by its kind in the agent list (src/analytics/ingest/ai-user-agents/ai-agents.json). */
@@ -59,14 +59,47 @@ function groupsOf(kind: number, agent: string): Group[] {
 /** Views and distinct visitors per page (page 0: the site) of each purpose column, from the agent cells. */
 function countGroups(cells: CellData<Bitmap[]>[]) {
   const members = new Map<Group, CellData<Bitmap[]>[]>(GROUPS.map((g) => [g, []]));
-  for (const data of cells) for (const g of groupsOf(data.cell.kind, data.cell.agent)) members.get(g)!.push(data);
-  return new Map(
-    GROUPS.map((g) => {
-      const list = members.get(g)!;
-      return [g, { views: viewsByPage(list), visitors: VIEWS_ONLY.has(g) ? new Map() : distinctByPage(list) }];
-    }),
-  );
+  /** otherAi's cells in neither assistant nor agent: unidentified agents */
+  const unidentified: CellData<Bitmap[]>[] = [];
+  for (const data of cells) {
+    const groups = groupsOf(data.cell.kind, data.cell.agent);
+    for (const g of groups) members.get(g)!.push(data);
+    if (groups.includes('otherAi') && !groups.includes('assistant') && !groups.includes('agent'))
+      unidentified.push(data);
+  }
+  const built: Bitmap[] = [];
+  try {
+    const unions = new Map<Group, Map<number, Bitmap>>();
+    for (const g of GROUPS) {
+      if (VIEWS_ONLY.has(g)) continue;
+      // otherAi is assistant ∪ agent ∪ the unidentified agents: it unites the two columns' unions, already built,
+      // rather than their cells again
+      const cellsOf =
+        g === 'otherAi'
+          ? [
+              unionsAsCell(OTHER_CELL, unions.get('assistant')!),
+              unionsAsCell(OTHER_CELL, unions.get('agent')!),
+              ...unidentified,
+            ]
+          : members.get(g)!;
+      unions.set(g, partUnions(cellsOf, built));
+    }
+    return new Map(
+      GROUPS.map((g) => {
+        const visitors = unions.get(g);
+        return [
+          g,
+          { views: viewsByPage(members.get(g)!), visitors: visitors ? pageCardinalities(visitors) : new Map() },
+        ];
+      }),
+    );
+  } finally {
+    for (const bitmap of built) bitmap.dispose();
+  }
 }
+
+/** The cell named for unions handed on between purpose columns (their views are not read). */
+const OTHER_CELL = { kind: KIND.ai, agent: '', verification: 0 };
 
 /**
  * Views and distinct visitors by purpose, per page and site-wide. Every visitors figure is a distinct count over
