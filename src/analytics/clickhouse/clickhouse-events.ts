@@ -29,6 +29,7 @@ export class ClickHouseEvents {
   private timer: NodeJS.Timeout | undefined;
   private shipping: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private migrating: Promise<number[]> | undefined;
   reachable: boolean | undefined;
   lastError: string | undefined;
 
@@ -56,10 +57,7 @@ export class ClickHouseEvents {
     this.depthCounted = await outboxDepth(this.params.sql);
     clickhouseOutboxDepth.set(this.depth);
     try {
-      const ran = await migrateClickHouse(this.client, {
-        database: this.params.config.database,
-        cluster: this.params.config.cluster,
-      });
+      const ran = await this.migrate();
       if (ran.length) this.params.logger.info({ ran }, 'applied ClickHouse migrations');
       this.reachable = true;
     } catch (err) {
@@ -84,6 +82,21 @@ export class ClickHouseEvents {
     });
   }
 
+  /**
+   * Brings the schema up to date, once at a time in this process: a shipment that starts while start-up still
+   * migrates waits for that run instead of running the same steps beside it (harmless, every step is idempotent,
+   * but each would be recorded twice and a backfill done twice).
+   */
+  private migrate(): Promise<number[]> {
+    this.migrating ??= migrateClickHouse(this.client, {
+      database: this.params.config.database,
+      cluster: this.params.config.cluster,
+    }).finally(() => {
+      this.migrating = undefined;
+    });
+    return this.migrating;
+  }
+
   /** Page views waiting in the outbox (as last counted, plus those this process added since). */
   get depth(): number {
     return this.depthCounted + this.addedSince;
@@ -93,12 +106,7 @@ export class ClickHouseEvents {
   ship(): Promise<number> {
     const run = this.shipping.then(async () => {
       try {
-        if (this.reachable !== true) {
-          await migrateClickHouse(this.client, {
-            database: this.params.config.database,
-            cluster: this.params.config.cluster,
-          });
-        }
+        if (this.reachable !== true) await this.migrate();
         const moved = await shipOutbox({
           sql: this.params.sql,
           client: this.client,

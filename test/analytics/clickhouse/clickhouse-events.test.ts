@@ -8,6 +8,7 @@ import type { NewEvent } from '../../../src/analytics/store/write-events.js';
 import { ClickHouseEvents } from '../../../src/analytics/clickhouse/clickhouse-events.js';
 import { openClickHouse } from '../../../src/analytics/clickhouse/clickhouse-client.js';
 import { shipOutbox } from '../../../src/analytics/clickhouse/ship-outbox.js';
+import { clickHouseMigrations } from '../../../src/analytics/clickhouse/clickhouse-schema.js';
 import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../../support/clickhouse-server.js';
 
@@ -103,6 +104,26 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     expect(new Set(expected.values()).size).toBe(6);
     // small integers, as the embedded store's: ClickHouse's 64-bit bitmaps stay in one 32-bit container
     for (const id of expected.values()) expect(BigInt(id) < 2n ** 32n).toBe(true);
+  });
+
+  it('a shipment asked for while start-up migrates waits for that run: each step runs and is recorded once', async () => {
+    const fresh = { ...config, database: `${config.database}_${provider}_race` };
+    const racing = new ClickHouseEvents({ sql, config: fresh, logger, autoShip: false, client: openClickHouse(fresh) });
+    try {
+      await Promise.all([racing.start(), racing.ship()]);
+      const result = await client.query({
+        query: `SELECT version, count() AS runs FROM ${fresh.database}.scribe_migrations GROUP BY version ORDER BY version`,
+        format: 'JSONEachRow',
+      });
+      const recorded = (await result.json()) as { version: number; runs: string }[];
+      expect(recorded.map((r) => r.version)).toEqual(
+        clickHouseMigrations({ database: fresh.database }).map((m) => m.version),
+      );
+      expect(recorded.every((r) => Number(r.runs) === 1)).toBe(true);
+      expect(racing.reachable).toBe(true);
+    } finally {
+      await racing.close();
+    }
   });
 
   it('stores what ingest accepted exactly once, duplicates of earlier keys dropped', async () => {
