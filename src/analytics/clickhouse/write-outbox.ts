@@ -1,7 +1,7 @@
 import { Unavailable } from '../../errors.js';
 import type { Sql } from '../store/sql.js';
 import type { Dictionaries } from '../store/dictionaries.js';
-import { claimKeys, type NewEvent } from '../store/write-events.js';
+import { claimedTransaction, type NewEvent } from '../store/write-events.js';
 
 /** Seconds a client is told to wait when the outbox is full (ClickHouse has been unreachable for a while). */
 export const OUTBOX_FULL_RETRY_SECONDS = 30;
@@ -26,52 +26,38 @@ export async function writeOutbox(params: {
   depth: () => number;
   limit: number;
 }): Promise<Set<number>> {
-  const { sql, dictionaries, projectId, events, depth, limit } = params;
+  const { projectId, events, depth, limit } = params;
   if (depth() + events.length > limit) {
     throw new Unavailable(
       `ClickHouse has not taken page views for a while and ${depth()} wait in the outbox (limit ${limit}); try again later`,
       OUTBOX_FULL_RETRY_SECONDS,
     );
   }
-  try {
-    return await sql.transaction(async (tx) => {
-      const duplicates = await claimKeys(tx, projectId, events);
-      const fresh = events.filter((_, i) => !duplicates.has(i));
-      const visitorIds = await dictionaries.visitorIds(
-        tx,
+  return claimedTransaction(params, async (tx, fresh, visitorIds) => {
+    await tx.insertMany({
+      table: 'AnalyticsOutbox',
+      columns: [
+        ['projectId', 'text'],
+        ['ts', 'bigint'],
+        ['path', 'text'],
+        ['visitor', 'text'],
+        ['kind', 'int'],
+        ['agent', 'text'],
+        ['referrer', 'text'],
+        ['verification', 'int'],
+      ],
+      rows: fresh.map((e) => [
         projectId,
-        fresh.map((e) => e.visitorHash).filter((h): h is string => h !== null),
-      );
-      await tx.insertMany({
-        table: 'AnalyticsOutbox',
-        columns: [
-          ['projectId', 'text'],
-          ['ts', 'bigint'],
-          ['path', 'text'],
-          ['visitor', 'text'],
-          ['kind', 'int'],
-          ['agent', 'text'],
-          ['referrer', 'text'],
-          ['verification', 'int'],
-        ],
-        rows: fresh.map((e) => [
-          projectId,
-          e.ts,
-          e.path,
-          e.visitorHash === null ? null : String(visitorIds.get(e.visitorHash)!),
-          e.kind,
-          e.agent,
-          e.referrer,
-          e.verification ?? null,
-        ]),
-      });
-      return duplicates;
+        e.ts,
+        e.path,
+        e.visitorHash === null ? null : String(visitorIds.get(e.visitorHash)!),
+        e.kind,
+        e.agent,
+        e.referrer,
+        e.verification ?? null,
+      ]),
     });
-  } catch (err) {
-    // ids cached inside a rolled-back transaction would point nowhere
-    dictionaries.forget(projectId);
-    throw err;
-  }
+  });
 }
 
 /** Page views waiting in the outbox. */

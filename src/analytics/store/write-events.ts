@@ -32,48 +32,63 @@ export async function insertEvents(params: {
   projectId: string;
   events: NewEvent[];
 }): Promise<Set<number>> {
+  const { dictionaries, projectId } = params;
+  return claimedTransaction(params, async (tx, fresh, visitorIds) => {
+    const pageIds = await dictionaries.pageIds(
+      tx,
+      projectId,
+      fresh.map((e) => e.path),
+    );
+    await tx.insertMany({
+      table: 'AnalyticsEvent',
+      columns: [
+        ['projectId', 'text'],
+        ['ts', 'bigint'],
+        ['pageId', 'int'],
+        ['visitorId', 'int'],
+        ['kind', 'int'],
+        ['agent', 'text'],
+        ['referrer', 'text'],
+        ['verification', 'int'],
+      ],
+      rows: fresh.map((e) => [
+        projectId,
+        e.ts,
+        pageIds.get(e.path)!,
+        e.visitorHash === null ? null : visitorIds.get(e.visitorHash)!,
+        e.kind,
+        e.agent,
+        e.referrer,
+        e.verification ?? null,
+      ]),
+    });
+  });
+}
+
+/**
+ * One ingest transaction, wherever the views go: claims the events' idempotency keys, numbers the fresh events'
+ * visitors (the dictionary the embedded bitmaps and ClickHouse both count by), and hands both to `write`, which
+ * stores the fresh events. Returns the indexes of duplicates of earlier keys. A failure drops the dictionary ids
+ * cached inside the transaction: rolled back, they would point nowhere.
+ */
+export async function claimedTransaction(
+  params: { sql: Sql; dictionaries: Dictionaries; projectId: string; events: NewEvent[] },
+  write: (tx: Sql, fresh: NewEvent[], visitorIds: Map<string, number>) => Promise<void>,
+): Promise<Set<number>> {
   const { sql, dictionaries, projectId, events } = params;
   try {
     return await sql.transaction(async (tx) => {
       const duplicates = await claimKeys(tx, projectId, events);
       const fresh = events.filter((_, i) => !duplicates.has(i));
-      const pageIds = await dictionaries.pageIds(
-        tx,
-        projectId,
-        fresh.map((e) => e.path),
-      );
       const visitorIds = await dictionaries.visitorIds(
         tx,
         projectId,
         fresh.map((e) => e.visitorHash).filter((h): h is string => h !== null),
       );
-      await tx.insertMany({
-        table: 'AnalyticsEvent',
-        columns: [
-          ['projectId', 'text'],
-          ['ts', 'bigint'],
-          ['pageId', 'int'],
-          ['visitorId', 'int'],
-          ['kind', 'int'],
-          ['agent', 'text'],
-          ['referrer', 'text'],
-          ['verification', 'int'],
-        ],
-        rows: fresh.map((e) => [
-          projectId,
-          e.ts,
-          pageIds.get(e.path)!,
-          e.visitorHash === null ? null : visitorIds.get(e.visitorHash)!,
-          e.kind,
-          e.agent,
-          e.referrer,
-          e.verification ?? null,
-        ]),
-      });
+      await write(tx, fresh, visitorIds);
       return duplicates;
     });
   } catch (err) {
-    // ids cached inside a rolled-back transaction would point nowhere
     dictionaries.forget(projectId);
     throw err;
   }
