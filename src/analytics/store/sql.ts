@@ -76,7 +76,12 @@ function openSqlite(filePath: string): Sql {
   const direct: Sql = {
     provider: 'sqlite',
     async query<T>(text: string, params: Param[] = []) {
-      return prepare(text).all(...params) as T[];
+      // a cached statement keeps the mode its last user set (rows() turns raw on, dictionary lookups pluck): back to
+      // rows as objects
+      return prepare(text)
+        .pluck(false)
+        .raw(false)
+        .all(...params) as T[];
     },
     async rows(text, params = []) {
       return prepare(text)
