@@ -190,6 +190,25 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     }
   });
 
+  it("ships interleaved projects whole in one shipment: a batch of one project leaves the other project's views to the next", async () => {
+    // ids interleave: a0 b1 a2 b3 a4 b5 a6 b7
+    for (let i = 0; i < 8; i++) await events.insertEvents(i % 2 ? 'prj_b' : 'prj_a', [event(i, { key: `i${i}` })]);
+    const batches: string[][] = [];
+    const watching = new Proxy(client, {
+      get(target, prop, receiver) {
+        if (prop === 'insert')
+          return (args: Parameters<ClickHouseClient['insert']>[0]) => {
+            batches.push((args.values as { project: string }[]).map((v) => v.project));
+            return target.insert(args);
+          };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    expect(await shipOutbox({ sql, client: watching, database: config.database, batchSize: 3 })).toBe(8);
+    expect(batches).toEqual([['prj_a', 'prj_a', 'prj_a'], ['prj_b', 'prj_b', 'prj_b'], ['prj_a'], ['prj_b']]);
+    expect(await stored()).toHaveLength(8);
+  });
+
   it('a batch inserted but not acknowledged (process killed) is resent and counted once', async () => {
     await events.insertEvents(
       'prj_a',
