@@ -30,6 +30,8 @@ export class ClickHouseEvents {
   private shipping: Promise<unknown> = Promise.resolve();
   private closed = false;
   private migrating: Promise<number[]> | undefined;
+  /** where this process's last shipped batch began (see shipOutbox) */
+  private readonly cursor = { id: 0n };
   reachable: boolean | undefined;
   lastError: string | undefined;
 
@@ -112,6 +114,7 @@ export class ClickHouseEvents {
           client: this.client,
           database: this.database,
           batchSize: this.params.shipBatchSize,
+          cursor: this.cursor,
           // a long shipment (a backlog after an outage) lowers the depth batch by batch: the outbox limit and
           // /readyz count what still waits, not what waited when the shipment began
           onShipped: (rows) => {
@@ -129,7 +132,7 @@ export class ClickHouseEvents {
         throw err;
       } finally {
         this.addedSince = 0;
-        this.depthCounted = await outboxDepth(this.params.sql).catch(() => this.depthCounted);
+        this.depthCounted = await outboxDepth(this.params.sql, this.cursor.id).catch(() => this.depthCounted);
         clickhouseOutboxDepth.set(this.depth);
       }
     });

@@ -31,15 +31,20 @@ export async function shipOutbox(params: {
   batchSize?: number;
   /** stop after this many batches (default: until the outbox is empty) */
   maxBatches?: number;
+  /**
+   * Where the last batch named began, kept by the caller from one shipment to the next: every unnamed view is
+   * after it, because views get their ids under the analytics write lock, so in the order they commit (on both
+   * databases, whichever replica writes them). The next batch is looked for after it: shipped rows are deleted,
+   * and on PostgreSQL a walk from the lowest id crosses every dead row until a vacuum (about 0.5 s a shipment, so a
+   * report, after a 10M burst). A new process starts at 0.
+   */
+  cursor?: { id: bigint };
   /** told the rows of each batch once they have left the outbox */
   onShipped?: (rows: number) => void;
 }): Promise<number> {
   const { sql, client, database, batchSize = SHIP_BATCH, maxBatches = Number.POSITIVE_INFINITY } = params;
   let moved = 0;
-  // Ids below the last batch named here were all named before: the next one is looked for after it. Shipped rows
-  // are deleted, and on PostgreSQL an index walk from the lowest id crosses every dead row until a vacuum (97 ms a
-  // round after a 10M burst). A view committed late with a lower id is found by the next shipment, which starts at 0.
-  const after = { id: 0n };
+  const after = params.cursor ?? { id: 0n };
   for (let batches = 0; batches < maxBatches; batches++) {
     const token = (await namedBatch(sql)) ?? (await nameBatch(sql, batchSize, after));
     if (!token) break;

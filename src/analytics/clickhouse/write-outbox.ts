@@ -60,8 +60,14 @@ export async function writeOutbox(params: {
   });
 }
 
-/** Page views waiting in the outbox. */
-export async function outboxDepth(sql: Sql): Promise<number> {
-  const [row] = await sql.query<{ n: number | string }>('SELECT COUNT(*) AS "n" FROM "AnalyticsOutbox"');
+/**
+ * Page views waiting in the outbox, at ids from `from` on (a shipment's cursor: none waits below it; see
+ * ship-outbox.ts), so the count reads the live rows, not the deleted ones a vacuum has yet to remove.
+ */
+export async function outboxDepth(sql: Sql, from = 0n): Promise<number> {
+  const [row] = await sql.query<{ n: number | string }>(
+    'SELECT COUNT(*) AS "n" FROM "AnalyticsOutbox" WHERE "id" >= ?',
+    [from],
+  );
   return Number(row?.n ?? 0);
 }
