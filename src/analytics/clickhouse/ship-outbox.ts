@@ -83,7 +83,6 @@ async function namedBatch(sql: Sql): Promise<string | undefined> {
   return row?.batch;
 }
 
-/** Names the oldest waiting views of the project with the oldest waiting view (one project: one shard). */
 /**
  * "Not named yet", written so no index can serve it: the rows are then found by id, from where the last batch
  * began. As `"batch" IS NULL`, PostgreSQL's statistics of this fast-churning table (most rows named a moment ago)

@@ -13,7 +13,7 @@ export const OUTBOX_FULL_RETRY_SECONDS = 30;
  *
  * Visitors go to ClickHouse as their ids in the primary's visitor dictionary (`AnalyticsVisitor`, as the embedded
  * store numbers them), not as bits of their hash: ClickHouse keeps a 64-bit bitmap as one 32-bit bitmap per distinct
- * upper half, so hash-derived ids put every visitor in a container of its own and made each merge 10–40× slower
+ * upper half, so hash-derived ids put every visitor in a container of its own and made the merges 16–31× slower
  * (measured on chDB, 3M views); dense ids share containers, and being a numbering of the keyed hashes they never
  * collide.
  */
