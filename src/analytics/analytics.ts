@@ -49,7 +49,7 @@ import {
   type CopyOutcome,
   type CopyProgress,
 } from './clickhouse/copy-events.js';
-import { migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
+import { ClickHouseRefused, migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
 import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 
@@ -180,6 +180,11 @@ export class Analytics {
   /** What /readyz reports of the analytics store: ClickHouse's reachability and outbox, when configured. */
   async readiness(): Promise<{ error: string } | { ready: Record<string, unknown> }> {
     if (!this.clickhouse) return { ready: {} };
+    if (this.clickhouse.refusal) {
+      return {
+        error: `ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${this.clickhouse.refusal}; ${this.clickhouse.depth} page view(s) wait in the outbox`,
+      };
+    }
     const reachable = await this.clickhouse.ping().catch(() => false);
     if (!reachable) {
       return {
@@ -198,6 +203,8 @@ export class Analytics {
     try {
       await clickhouse.ship();
     } catch (err) {
+      if (err instanceof ClickHouseRefused)
+        throw new Unavailable(`ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${err.message}`);
       throw new Unavailable(
         `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
         5,

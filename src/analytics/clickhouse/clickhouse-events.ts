@@ -6,7 +6,7 @@ import { Dictionaries } from '../store/dictionaries.js';
 import type { Sql } from '../store/sql.js';
 import type { NewEvent } from '../store/write-events.js';
 import { openClickHouse } from './clickhouse-client.js';
-import { migrateClickHouse } from './migrate-clickhouse.js';
+import { ClickHouseRefused, migrateClickHouse } from './migrate-clickhouse.js';
 import { shipOutbox } from './ship-outbox.js';
 import { outboxDepth, writeOutbox } from './write-outbox.js';
 
@@ -18,7 +18,9 @@ const RETRY_MS = 5000;
 /**
  * Page views on ClickHouse: ingest writes them to the outbox of the primary database (see write-outbox.ts), and
  * this ships the outbox in the background (ship-outbox.ts), at start-up, after each ingest and, while ClickHouse is
- * unreachable, every few seconds. `reachable` is what the last attempt found.
+ * unreachable, every few seconds. `reachable` is what the last attempt found; `refusal`, why the database is refused
+ * when ClickHouse answered but a migration's check refused what it holds (retried as unreachable is, in case an
+ * operator empties it in place).
  */
 export class ClickHouseEvents {
   readonly client: ClickHouseClient;
@@ -34,6 +36,7 @@ export class ClickHouseEvents {
   private readonly cursor = { id: 0n };
   reachable: boolean | undefined;
   lastError: string | undefined;
+  refusal: string | undefined;
 
   constructor(
     private readonly params: {
@@ -62,6 +65,7 @@ export class ClickHouseEvents {
       const ran = await this.migrate();
       if (ran.length) this.params.logger.info({ ran }, 'applied ClickHouse migrations');
       this.reachable = true;
+      this.refusal = undefined;
     } catch (err) {
       this.markUnreachable(err);
     }
@@ -126,6 +130,7 @@ export class ClickHouseEvents {
         });
         this.reachable = true;
         this.lastError = undefined;
+        this.refusal = undefined;
         return moved;
       } catch (err) {
         this.markUnreachable(err);
@@ -147,7 +152,14 @@ export class ClickHouseEvents {
   }
 
   private markUnreachable(err: unknown) {
-    if (this.reachable !== false)
+    if (err instanceof ClickHouseRefused) {
+      if (this.refusal !== err.message)
+        this.params.logger.error(
+          { reason: err.message },
+          'the ClickHouse database is refused; page views wait in the outbox',
+        );
+      this.refusal = err.message;
+    } else if (this.reachable !== false)
       this.params.logger.warn({ err }, 'ClickHouse is not reachable; page views wait in the outbox');
     this.reachable = false;
     this.lastError = (err as Error)?.message ?? String(err);

@@ -9,6 +9,11 @@ export interface ClickHouseMigration {
   version: number;
   name: string;
   statements: string[];
+  /**
+   * A check's reason for refusing the database: a statement failing with it is a database Scribe must not use as
+   * it is (see ClickHouseRefused), not ClickHouse being unreachable.
+   */
+  refusal?: string;
 }
 
 export const MIGRATIONS_TABLE = 'scribe_migrations';
@@ -173,6 +178,7 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
       statements: [
         `SELECT throwIf(count() > 0, ${quote(OLDER_VISITOR_IDS)}) FROM ${name(layout.database)}.${PAGE_VIEWS}`,
       ],
+      refusal: OLDER_VISITOR_IDS,
     },
     {
       version: 5,

@@ -8,9 +8,16 @@ import {
 } from './clickhouse-schema.js';
 
 /**
+ * ClickHouse answers, but its database is one Scribe must not use as it is (a migration's check refused it): retrying
+ * does not help until an operator acts on `message`.
+ */
+export class ClickHouseRefused extends Error {}
+
+/**
  * Brings the ClickHouse schema up to date at start-up: creates the database and the migrations table, then runs
  * every migration not recorded there, recording each after its statements. Statements are idempotent, so two
- * processes starting together, or a start-up killed half way, end in the same schema. Returns the versions it ran.
+ * processes starting together, or a start-up killed half way, end in the same schema. Returns the versions it ran;
+ * rejects with ClickHouseRefused when a check refuses the database.
  */
 export async function migrateClickHouse(client: ClickHouseClient, layout: ClickHouseLayout): Promise<number[]> {
   await client.command({ query: createDatabase(layout) });
@@ -23,7 +30,15 @@ export async function migrateClickHouse(client: ClickHouseClient, layout: ClickH
   const ran: number[] = [];
   for (const migration of clickHouseMigrations(layout)) {
     if (applied.has(migration.version)) continue;
-    for (const statement of migration.statements) await client.command({ query: statement });
+    for (const statement of migration.statements) {
+      try {
+        await client.command({ query: statement });
+      } catch (err) {
+        if (migration.refusal && (err as Error).message?.includes(migration.refusal))
+          throw new ClickHouseRefused(migration.refusal);
+        throw err;
+      }
+    }
     await client.insert({
       table: `${layout.database}.${MIGRATIONS_TABLE}`,
       values: [{ version: migration.version, name: migration.name }],

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
 import { DAY_MS, HOUR_MS, type TimeRange } from '../../../src/calendar.js';
@@ -8,6 +9,10 @@ import { splitRange } from '../../../src/analytics/clickhouse/clickhouse-reports
 import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
 import { openClickHouse } from '../../../src/analytics/clickhouse/clickhouse-client.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../../support/clickhouse-server.js';
+import { olderClickHouseDatabase } from '../../support/older-clickhouse.js';
+import { waitFor } from '../../support/wait-for.js';
+import { OLDER_VISITOR_IDS } from '../../../src/analytics/clickhouse/clickhouse-schema.js';
+import { Unavailable } from '../../../src/errors.js';
 
 const SECRET = 'a'.repeat(64);
 const START = Date.UTC(2026, 9, 30); // three days across a month's end (partitions), then a gap, then one more day
@@ -186,5 +191,57 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     const referrals = await embedded.aiReferrals(project, RANGES[0]!);
     expect(referrals.assistants.map((a) => a.assistant).sort()).toEqual(['ChatGPT', 'Perplexity']);
     expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot', 'OAI-SearchBot']);
+  });
+});
+
+describe.each(PROVIDERS)('a ClickHouse database Scribe refuses, primary database %s', (provider) => {
+  const primary = useTestDatabase(provider);
+
+  it('is named by /readyz and by the reports (503), keeps views in the outbox, and is used once emptied', async () => {
+    const base = loadConfig({ CLICKHOUSE_URL: standIn.url }).analytics;
+    const database = `${standIn.database}_refused_${provider}`;
+    const client = openClickHouse(base.clickhouse!);
+    const logged: string[] = [];
+    const logger = createLogger(
+      'error',
+      new Writable({
+        write(chunk, _encoding, done) {
+          logged.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    let analytics: Analytics | undefined;
+    try {
+      await olderClickHouseDatabase(client, database, 2);
+      const clock = () => new Date(START + 10 * DAY_MS);
+      analytics = new Analytics({
+        target: primary.target,
+        secret: SECRET,
+        config: { ...base, clickhouse: { ...base.clickhouse!, database } },
+        logger,
+        clock,
+      });
+      const view = { timestamp: START + HOUR_MS, url: '/docs/start', userAgent: CHROME, visitorId: 'r', key: 'k1' };
+      expect(await analytics.ingest('prj_refused', [view])).toMatchObject({ accepted: 1 });
+      const refused = `ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${OLDER_VISITOR_IDS}`;
+      await waitFor(async () => 'error' in (await analytics!.readiness()), 'start-up to refuse the database');
+      expect(await analytics.readiness()).toEqual({ error: `${refused}; 1 page view(s) wait in the outbox` });
+      const range = { from: START, to: START + DAY_MS };
+      const report = analytics.visitors('prj_refused', range, { limit: 10, offset: 0 });
+      await expect(report).rejects.toBeInstanceOf(Unavailable);
+      await expect(report).rejects.toMatchObject({ message: refused, retryAfterSeconds: undefined });
+      expect(logged.filter((line) => line.includes('the ClickHouse database is refused'))).toHaveLength(1);
+      // the hash-id views are gone (an operator emptied the table in place): the next shipment migrates and ships
+      await client.command({ query: `TRUNCATE TABLE ${database}.page_views` });
+      expect(await analytics.shipToClickHouse()).toBe(1);
+      expect(await analytics.readiness()).toEqual({ ready: { clickhouse: { outbox: 0 } } });
+      const page = await analytics.visitors('prj_refused', range, { limit: 10, offset: 0 });
+      expect(page.rows).toEqual([{ path: '/docs/start', human: 1, ai: 0, total: 1 }]);
+    } finally {
+      await analytics?.close();
+      await client.command({ query: `DROP DATABASE IF EXISTS ${database}` });
+      await client.close();
+    }
   });
 });

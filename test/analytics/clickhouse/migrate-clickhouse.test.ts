@@ -6,7 +6,8 @@ import {
   MIGRATIONS_TABLE,
   OLDER_VISITOR_IDS,
 } from '../../../src/analytics/clickhouse/clickhouse-schema.js';
-import { migrateClickHouse } from '../../../src/analytics/clickhouse/migrate-clickhouse.js';
+import { ClickHouseRefused, migrateClickHouse } from '../../../src/analytics/clickhouse/migrate-clickhouse.js';
+import { olderClickHouseDatabase } from '../../support/older-clickhouse.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../../support/clickhouse-server.js';
 
 let standIn: ClickHouseStandIn;
@@ -85,27 +86,11 @@ describe('migrateClickHouse', () => {
   });
 
   it('refuses a database an older build filled with hash-derived visitor ids, and takes one it left empty', async () => {
-    const older = async (database: string, views: number) => {
-      const layout = { database };
-      await client.command({ query: `CREATE DATABASE ${database}` });
-      await client.command({
-        query: `CREATE TABLE ${database}.${MIGRATIONS_TABLE} (version UInt32, name String) ENGINE = MergeTree ORDER BY version`,
-      });
-      for (const migration of clickHouseMigrations(layout).filter((m) => m.version <= 3)) {
-        for (const statement of migration.statements) await client.command({ query: statement });
-        await client.command({
-          query: `INSERT INTO ${database}.${MIGRATIONS_TABLE} VALUES (${migration.version}, '${migration.name}')`,
-        });
-      }
-      if (views) {
-        await client.command({
-          query: `INSERT INTO ${database}.page_views (project, day, ts, path, visitor, kind) VALUES ('p', '2026-11-01', '2026-11-01 10:00:00', '/a', 9223372036854775807, 1)`,
-        });
-      }
-      return layout;
-    };
+    const older = (database: string, views: number) => olderClickHouseDatabase(client, database, views);
     const filled = await older(`${standIn.database}_hashed`, 1);
-    await expect(migrateClickHouse(client, filled)).rejects.toThrow(OLDER_VISITOR_IDS);
+    const refused = migrateClickHouse(client, filled);
+    await expect(refused).rejects.toBeInstanceOf(ClickHouseRefused);
+    await expect(refused).rejects.toThrow(OLDER_VISITOR_IDS);
     // nothing recorded: every start-up refuses it again, and the views are left as they were
     await expect(migrateClickHouse(client, filled)).rejects.toThrow(OLDER_VISITOR_IDS);
     const kept = await client.query({
