@@ -16,7 +16,9 @@
  * defaults to sqlite there, and only --sizes, --db and --target-reps apply.
  * Options: --reps 15 (export table; --skip-export-table leaves it out) --naive-reps 3 --target-reps 7 (warm requests per report) --raw-reps 3 (raw
  * scans per report after the first) --skip-ai-reports (export table only) --ranges-table (also p50/p95 of the AI
- * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts).
+ * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts)
+ * --revisit N (sizes above N draw their views from the (visitor, page) pairs of the plain site's first N views: more
+ * views, about the same distinct pairs, visitors and pages; growth then shows what views alone cost).
  */
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { openSql } from '../src/analytics/store/sql.js';
@@ -50,6 +52,8 @@ const RANGES_TABLE = process.argv.includes('--ranges-table');
 const SKIP_STORAGE = process.argv.includes('--skip-storage');
 const INDEX_VARIANTS = process.argv.includes('--index-variants');
 const SKIP_EXPORT_TABLE = process.argv.includes('--skip-export-table');
+/** sizes above it draw their views from the pairs of this many views of the plain site (bench/site.ts revisitDraws) */
+const REVISIT = Number(arg('revisit', '0')) || undefined;
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
@@ -62,7 +66,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 }
 
 async function run(provider: DatabaseTarget['provider'], size: number) {
-  const log = (msg: string) => console.error(`[${provider} ${size.toLocaleString('en')}] ${msg}`);
+  const revisit = REVISIT && size > REVISIT ? REVISIT : undefined;
+  const sizeLabel = revisit
+    ? `${size.toLocaleString('en')} (the pairs of ${revisit.toLocaleString('en')})`
+    : size.toLocaleString('en');
+  const log = (msg: string) => console.error(`[${provider} ${sizeLabel}] ${msg}`);
   const { target, drop } = await createDatabase(provider);
   const { projectId, key } = await createProject(target, `bench/docs-${provider}`);
   const project = { id: projectId };
@@ -75,7 +83,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
   const endDay = Math.floor(Date.now() / DAY);
   try {
     log('ingesting…');
-    const { accepted, seconds: ingestSeconds } = await ingestViews({ url, projectId, key, size, endDay });
+    const { accepted, seconds: ingestSeconds } = await ingestViews({ url, projectId, key, size, endDay, revisit });
     log(`ingested ${accepted} in ${ingestSeconds.toFixed(1)} s`);
 
     const exportUrl = (days: number, offset: number) => {
@@ -160,6 +168,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     return {
       provider,
       size,
+      sizeLabel,
       eventsPerSecond: Math.round(accepted / ingestSeconds),
       loadedSeconds,
       catchUpMs,

@@ -208,7 +208,7 @@ const check = (ok: boolean) => (ok ? '' : ' ✗');
  * export's (≤ 2×), growth from the smallest size in the run (≤ 2×), and both times as ratios to the raw scan's.
  */
 export function targetsTable(
-  results: { provider: string; size: number; targets: TargetTiming[] }[],
+  results: { provider: string; size: number; sizeLabel?: string; targets: TargetTiming[] }[],
   smallest: number,
 ): string {
   const lines = [
@@ -223,7 +223,7 @@ export function targetsTable(
       const small = r.size === smallest ? undefined : base?.targets.find((b) => b.report === t.report);
       const growth = small ? t.p50 / small.p50 : undefined;
       lines.push(
-        `| ${r.provider} | ${r.size.toLocaleString('en')} | ${t.report} | ${ms(t.coldMs)} | ${ms(t.firstMs)}${check(t.firstMs <= 1000)} | ${ms(t.p50)} | ` +
+        `| ${r.provider} | ${r.sizeLabel ?? r.size.toLocaleString('en')} | ${t.report} | ${ms(t.coldMs)} | ${ms(t.firstMs)}${check(t.firstMs <= 1000)} | ${ms(t.p50)} | ` +
           `${ratio(t.p50 / exportP50)}${check(t.p50 <= 2 * exportP50)} | ${growth === undefined ? '—' : `${ratio(growth)}${check(growth <= 2)}`} | ` +
           `${ms(t.rawFirstMs)} | ${ms(t.rawP50)} | ${ratio(t.firstMs / t.rawFirstMs)} | ${ratio(t.p50 / t.rawP50)} | ${t.same ? 'yes' : '**NO**'} |`,
       );

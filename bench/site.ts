@@ -95,8 +95,9 @@ const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
  * batch endpoint's body. Written as text, not JSON.stringify of objects: it is a third of the ingest's CPU otherwise,
  * on a 2-core machine where the server needs the rest.
  */
-export function* batches(total: number, endDay: number): Generator<string> {
+export function* batches(total: number, endDay: number, revisit?: number): Generator<string> {
   const random = rng(42);
+  const draw = revisit ? revisitDraws(revisit) : () => ({ v: Math.floor(random() * VISITORS), page: zipf(random()) });
   const perDay = Math.floor(total / DAYS);
   let batch: string[] = [];
   for (let d = 0; d < DAYS; d++) {
@@ -105,9 +106,8 @@ export function* batches(total: number, endDay: number): Generator<string> {
     const count = d === DAYS - 1 ? total - perDay * (DAYS - 1) : perDay;
     const step = DAY / count;
     for (let i = 0; i < count; i++) {
-      const v = Math.floor(random() * VISITORS);
+      const { v, page } = draw();
       const ai = v % 10 === 0;
-      const page = zipf(random());
       const t = Math.floor(i * step);
       const time = `${date}${two(Math.floor(t / 3_600_000))}:${two(Math.floor(t / 60_000) % 60)}:${two(Math.floor(t / 1000) % 60)}.${three(t % 1000)}Z`;
       const userAgent = ai ? AGENTS_JSON[((v / 10) % AGENTS.length) | 0] : BROWSERS_JSON[v % BROWSERS.length];
@@ -123,6 +123,26 @@ export function* batches(total: number, endDay: number): Generator<string> {
   if (batch.length) yield `[${batch.join(',')}]`;
 }
 
+/**
+ * Draws for `--revisit N`: each view is one of the (visitor, page) pairs of the first N views of the plain site, drawn
+ * uniformly, so a larger set has more views — each pair seen on several days — but about the same distinct pairs,
+ * visitors and pages as the N-view set (the distinct things the reports count).
+ */
+function revisitDraws(base: number): () => { v: number; page: number } {
+  const random = rng(42);
+  const visitors = new Uint32Array(base);
+  const pages = new Uint16Array(base);
+  for (let j = 0; j < base; j++) {
+    visitors[j] = Math.floor(random() * VISITORS);
+    pages[j] = zipf(random());
+  }
+  const pick = rng(7);
+  return () => {
+    const j = Math.floor(pick() * base);
+    return { v: visitors[j], page: pages[j] };
+  };
+}
+
 /** Ingests `size` page views over the 30 days before `endDay`: IN_FLIGHT batches on the wire while the next one is generated. */
 export async function ingestViews(params: {
   url: string;
@@ -130,12 +150,14 @@ export async function ingestViews(params: {
   key: string;
   size: number;
   endDay: number;
+  /** draw the views from the pairs of the plain site's first `revisit` views (see revisitDraws) */
+  revisit?: number;
 }): Promise<{ accepted: number; seconds: number }> {
   const headers = { authorization: `Bearer ${params.key}`, 'content-type': 'application/json' };
   const started = performance.now();
   let accepted = 0;
   const pending = new Set<Promise<void>>();
-  for (const body of batches(params.size, params.endDay)) {
+  for (const body of batches(params.size, params.endDay, params.revisit)) {
     const p: Promise<void> = fetch(`${params.url}/v1/analytics/${params.projectId}/events`, {
       method: 'POST',
       headers,
