@@ -30,6 +30,8 @@ export class ClickHouseEvents {
   private addedSince = 0;
   private timer: NodeJS.Timeout | undefined;
   private shipping: Promise<unknown> = Promise.resolve();
+  /** the shipment that starts when the running one ends, shared by the calls made until then */
+  private next: Promise<number> | undefined;
   private closed = false;
   private migrating: Promise<number[]> | undefined;
   /** where this process's last shipped batch began (see shipOutbox) */
@@ -108,41 +110,53 @@ export class ClickHouseEvents {
     return this.depthCounted + this.addedSince;
   }
 
-  /** Ships the whole outbox now (one shipment at a time per process); rejects when ClickHouse fails. */
+  /**
+   * Ships the whole outbox now (one shipment at a time per process); rejects when ClickHouse fails. A call made while
+   * a shipment runs gets the next one, which starts after it and so ships what the caller wrote before calling; the
+   * calls that come before that next one starts share it. Without sharing, every ingest of a burst queued a shipment
+   * behind a long one, and a report then waited for each of them in turn (seconds at 1M views, minutes at 10M).
+   */
   ship(): Promise<number> {
-    const run = this.shipping.then(async () => {
-      try {
-        if (this.reachable !== true) await this.migrate();
-        const moved = await shipOutbox({
-          sql: this.params.sql,
-          client: this.client,
-          database: this.database,
-          batchSize: this.params.shipBatchSize,
-          cursor: this.cursor,
-          // a long shipment (a backlog after an outage) lowers the depth batch by batch: the outbox limit and
-          // /readyz count what still waits, not what waited when the shipment began
-          onShipped: (rows) => {
-            const counted = Math.min(rows, this.depthCounted);
-            this.depthCounted -= counted;
-            this.addedSince = Math.max(0, this.addedSince - (rows - counted));
-            clickhouseOutboxDepth.set(this.depth);
-          },
-        });
-        this.reachable = true;
-        this.lastError = undefined;
-        this.refusal = undefined;
-        return moved;
-      } catch (err) {
-        this.markUnreachable(err);
-        throw err;
-      } finally {
-        this.addedSince = 0;
-        this.depthCounted = await outboxDepth(this.params.sql, this.cursor.id).catch(() => this.depthCounted);
-        clickhouseOutboxDepth.set(this.depth);
-      }
+    if (this.next) return this.next;
+    const run = this.shipping.then(() => {
+      this.next = undefined;
+      return this.shipOnce();
     });
+    this.next = run;
     this.shipping = run.catch(() => undefined);
     return run;
+  }
+
+  private async shipOnce(): Promise<number> {
+    try {
+      if (this.reachable !== true) await this.migrate();
+      const moved = await shipOutbox({
+        sql: this.params.sql,
+        client: this.client,
+        database: this.database,
+        batchSize: this.params.shipBatchSize,
+        cursor: this.cursor,
+        // a long shipment (a backlog after an outage) lowers the depth batch by batch: the outbox limit and
+        // /readyz count what still waits, not what waited when the shipment began
+        onShipped: (rows) => {
+          const counted = Math.min(rows, this.depthCounted);
+          this.depthCounted -= counted;
+          this.addedSince = Math.max(0, this.addedSince - (rows - counted));
+          clickhouseOutboxDepth.set(this.depth);
+        },
+      });
+      this.reachable = true;
+      this.lastError = undefined;
+      this.refusal = undefined;
+      return moved;
+    } catch (err) {
+      this.markUnreachable(err);
+      throw err;
+    } finally {
+      this.addedSince = 0;
+      this.depthCounted = await outboxDepth(this.params.sql, this.cursor.id).catch(() => this.depthCounted);
+      clickhouseOutboxDepth.set(this.depth);
+    }
   }
 
   /** Whether ClickHouse answers now. */

@@ -126,6 +126,37 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     }
   });
 
+  it('calls made while a shipment runs share the next one, which ships what they wrote before calling', async () => {
+    // each shipment ends by recounting the outbox: counted on a connection that otherwise is the test's
+    let recounts = 0;
+    const counting: Sql = Object.create(sql, {
+      query: {
+        value: (text: string, params?: unknown[]) => {
+          if (text.startsWith('SELECT COUNT(*) AS "n" FROM "AnalyticsOutbox"')) recounts++;
+          return sql.query(text, params as never);
+        },
+      },
+    });
+    const shipper = new ClickHouseEvents({ sql: counting, config, logger, autoShip: false });
+    try {
+      await shipper.start();
+      await shipper.insertEvents('p', [event(1)]);
+      recounts = 0;
+      const running = shipper.ship();
+      await new Promise((resolve) => setImmediate(resolve)); // it has begun: waiting on the database or ClickHouse
+      await shipper.insertEvents('p', [event(2, { key: 'later' })]);
+      const calls = Array.from({ length: 20 }, () => shipper.ship());
+      expect(new Set(calls).size).toBe(1);
+      expect(calls[0]).not.toBe(running);
+      await Promise.all([running, ...calls]);
+      expect(recounts).toBe(2);
+      expect((await stored()).map((r) => Number(r.ts))).toEqual([event(1).ts, event(2).ts].sort((a, b) => a - b));
+      expect(shipper.depth).toBe(0);
+    } finally {
+      await shipper.close();
+    }
+  });
+
   it('stores what ingest accepted exactly once, duplicates of earlier keys dropped', async () => {
     const batch = [0, 1, 2, 3].map((i) => event(i));
     expect(await events.insertEvents('prj_a', batch)).toEqual(new Set());
