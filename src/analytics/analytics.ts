@@ -34,6 +34,7 @@ import { exportPage, type Page } from './reports/export-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
+import { CoalescedRuns } from './coalesced-runs.js';
 import {
   clickHouseAgentPages,
   clickHouseAgents,
@@ -82,7 +83,7 @@ export class Analytics {
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
-  private folding: Promise<unknown> = Promise.resolve();
+  private readonly folds = new CoalescedRuns(() => this.store.fold());
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
@@ -363,11 +364,12 @@ export class Analytics {
     return this.clickhouse ? this.clickhouse.ship() : 0;
   }
 
-  /** Folds every stored event into the day sets now (one fold at a time per process). */
+  /**
+   * Folds every stored event into the day sets now: one fold at a time per process, the calls made during a fold
+   * sharing the next one (see CoalescedRuns; every report folds first).
+   */
   fold(): Promise<number> {
-    const run = this.folding.then(() => this.store.fold());
-    this.folding = run.catch(() => undefined);
-    return run;
+    return this.folds.run();
   }
 
   /**
@@ -458,7 +460,7 @@ export class Analytics {
     await this.refresher?.stop();
     clearTimeout(this.foldTimer);
     await this.backfilling;
-    await this.folding;
+    await this.folds.settled();
     await this.clickhouseStarting;
     await this.clickhouse?.close();
     await this.store.close();

@@ -6,6 +6,7 @@ import { Dictionaries } from '../store/dictionaries.js';
 import type { Sql } from '../store/sql.js';
 import type { NewEvent } from '../store/write-events.js';
 import { openClickHouse } from './clickhouse-client.js';
+import { CoalescedRuns } from '../coalesced-runs.js';
 import { ClickHouseRefused, migrateClickHouse } from './migrate-clickhouse.js';
 import { shipOutbox } from './ship-outbox.js';
 import { outboxDepth, writeOutbox } from './write-outbox.js';
@@ -29,9 +30,7 @@ export class ClickHouseEvents {
   private depthCounted = 0;
   private addedSince = 0;
   private timer: NodeJS.Timeout | undefined;
-  private shipping: Promise<unknown> = Promise.resolve();
-  /** the shipment that starts when the running one ends, shared by the calls made until then */
-  private next: Promise<number> | undefined;
+  private readonly shipments = new CoalescedRuns(() => this.shipOnce());
   private closed = false;
   private migrating: Promise<number[]> | undefined;
   /** where this process's last shipped batch began (see shipOutbox) */
@@ -111,20 +110,11 @@ export class ClickHouseEvents {
   }
 
   /**
-   * Ships the whole outbox now (one shipment at a time per process); rejects when ClickHouse fails. A call made while
-   * a shipment runs gets the next one, which starts after it and so ships what the caller wrote before calling; the
-   * calls that come before that next one starts share it. Without sharing, every ingest of a burst queued a shipment
-   * behind a long one, and a report then waited for each of them in turn (seconds at 1M views, minutes at 10M).
+   * Ships the whole outbox now (one shipment at a time per process; see CoalescedRuns: every ingest of a burst asks
+   * for one, and a report behind a long shipment waited for each of those in turn); rejects when ClickHouse fails.
    */
   ship(): Promise<number> {
-    if (this.next) return this.next;
-    const run = this.shipping.then(() => {
-      this.next = undefined;
-      return this.shipOnce();
-    });
-    this.next = run;
-    this.shipping = run.catch(() => undefined);
-    return run;
+    return this.shipments.run();
   }
 
   private async shipOnce(): Promise<number> {
@@ -196,7 +186,7 @@ export class ClickHouseEvents {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await this.shipping;
+    await this.shipments.settled();
     await this.client.close();
   }
 }
