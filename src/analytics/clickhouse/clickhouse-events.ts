@@ -8,13 +8,15 @@ import type { NewEvent } from '../store/write-events.js';
 import { openClickHouse } from './clickhouse-client.js';
 import { CoalescedRuns } from '../coalesced-runs.js';
 import { ClickHouseRefused, migrateClickHouse } from './migrate-clickhouse.js';
-import { shipOutbox } from './ship-outbox.js';
+import { shipOutbox, vacuumOutbox } from './ship-outbox.js';
 import { outboxDepth, writeOutbox } from './write-outbox.js';
 
 /** After an ingest the outbox is shipped this soon, so a burst of batches goes together. */
 const SHIP_DELAY_MS = 200;
 /** While ClickHouse fails, shipping is retried this often. */
 const RETRY_MS = 5000;
+/** The outbox is vacuumed once shipments have deleted this many rows since its last vacuum (see vacuumOutbox). */
+const VACUUM_AFTER_ROWS = 500_000;
 
 /**
  * Page views on ClickHouse: ingest writes them to the outbox of the primary database (see write-outbox.ts), and
@@ -31,6 +33,8 @@ export class ClickHouseEvents {
   private addedSince = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly shipments = new CoalescedRuns(() => this.shipOnce());
+  private readonly vacuums = new CoalescedRuns(() => vacuumOutbox(this.params.sql));
+  private shippedSinceVacuum = 0;
   private closed = false;
   private migrating: Promise<number[]> | undefined;
   /** where this process's last shipped batch began (see shipOutbox) */
@@ -49,6 +53,8 @@ export class ClickHouseEvents {
       autoShip?: boolean;
       /** page views per shipped batch (tests) */
       shipBatchSize?: number;
+      /** rows shipped between vacuums of the outbox (tests) */
+      vacuumAfterRows?: number;
     },
   ) {
     this.client = params.client ?? openClickHouse(params.config);
@@ -138,6 +144,7 @@ export class ClickHouseEvents {
       this.reachable = true;
       this.lastError = undefined;
       this.refusal = undefined;
+      this.afterShipped(moved);
       return moved;
     } catch (err) {
       this.markUnreachable(err);
@@ -147,6 +154,16 @@ export class ClickHouseEvents {
       this.depthCounted = await outboxDepth(this.params.sql, this.cursor.id).catch(() => this.depthCounted);
       clickhouseOutboxDepth.set(this.depth);
     }
+  }
+
+  /** Vacuums the outbox in the background once enough shipped rows have been deleted since the last time. */
+  private afterShipped(moved: number) {
+    this.shippedSinceVacuum += moved;
+    if (this.shippedSinceVacuum < (this.params.vacuumAfterRows ?? VACUUM_AFTER_ROWS)) return;
+    this.shippedSinceVacuum = 0;
+    this.vacuums
+      .run()
+      .catch((err: unknown) => this.params.logger.warn({ err }, 'vacuuming the ClickHouse outbox failed'));
   }
 
   /** Whether ClickHouse answers now. */
@@ -187,6 +204,7 @@ export class ClickHouseEvents {
     this.closed = true;
     clearTimeout(this.timer);
     await this.shipments.settled();
+    await this.vacuums.settled();
     await this.client.close();
   }
 }

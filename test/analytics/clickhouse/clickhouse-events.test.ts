@@ -277,6 +277,43 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
     expect(await days.json()).toEqual([{ n: '5' }]);
   });
 
+  it('a search that finds nothing waiting moves the cursor past every id handed out; later views still ship', async () => {
+    await events.insertEvents(
+      'prj_a',
+      [0, 1, 2].map((i) => event(i)),
+    );
+    const [{ top }] = await sql.query<{ top: number | string }>('SELECT MAX("id") AS "top" FROM "AnalyticsOutbox"');
+    await events.ship();
+    // a new process: its cursor starts at 0, and its first shipment finds the outbox empty
+    const cursor = { id: 0n };
+    expect(await shipOutbox({ sql, client, database: config.database, cursor })).toBe(0);
+    expect(cursor.id).toBe(BigInt(top));
+    await events.insertEvents('prj_a', [event(3)]);
+    expect(await shipOutbox({ sql, client, database: config.database, cursor })).toBe(1);
+    expect(await stored()).toHaveLength(4);
+  });
+
+  it('vacuums the outbox (PostgreSQL) once shipments have deleted enough rows, in the background', async () => {
+    const vacuums = async () => {
+      const [row] = await sql.query<{ n: number | string }>(
+        `SELECT vacuum_count AS "n" FROM pg_stat_user_tables WHERE relname = 'AnalyticsOutbox'`,
+      );
+      return Number(row?.n ?? 0);
+    };
+    const before = provider === 'postgresql' ? await vacuums() : 0;
+    const shipper = new ClickHouseEvents({ sql, config, logger, autoShip: false, vacuumAfterRows: 3 });
+    try {
+      await shipper.insertEvents('prj_a', [event(0), event(1)]);
+      await shipper.ship();
+      await shipper.insertEvents('prj_a', [event(2)]);
+      await shipper.ship();
+    } finally {
+      await shipper.close(); // waits for the vacuum it started
+    }
+    expect(await stored()).toHaveLength(3);
+    if (provider === 'postgresql') expect(await vacuums()).toBe(before + 1);
+  });
+
   it('two batches of identical rows (a reload within the same millisecond) both count: batches differ by token', async () => {
     await events.insertEvents('prj_a', [event(0, { key: 'first' })]);
     await events.ship();
