@@ -232,9 +232,10 @@ describe.each(PROVIDERS)('a ClickHouse database Scribe refuses, primary database
       await expect(report).rejects.toBeInstanceOf(Unavailable);
       await expect(report).rejects.toMatchObject({ message: refused, retryAfterSeconds: undefined });
       expect(logged.filter((line) => line.includes('the ClickHouse database is refused'))).toHaveLength(1);
-      // the hash-id views are gone (an operator emptied the table in place): the next shipment migrates and ships
+      // the hash-id views are gone (an operator emptied the table in place): the next shipment (the background
+      // retry's or this one) migrates and ships
       await client.command({ query: `TRUNCATE TABLE ${database}.page_views` });
-      expect(await analytics.shipToClickHouse()).toBe(1);
+      await analytics.shipToClickHouse();
       expect(await analytics.readiness()).toEqual({ ready: { clickhouse: { outbox: 0 } } });
       const page = await analytics.visitors('prj_refused', range, { limit: 10, offset: 0 });
       expect(page.rows).toEqual([{ path: '/docs/start', human: 1, ai: 0, total: 1 }]);
