@@ -97,7 +97,7 @@ const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
  */
 export function* batches(total: number, endDay: number, revisit?: number): Generator<string> {
   const random = rng(42);
-  const draw = revisit ? revisitDraws(revisit) : () => ({ v: Math.floor(random() * VISITORS), page: zipf(random()) });
+  const draw = revisit ? revisitDraws(revisit) : () => plainDraw(random);
   const perDay = Math.floor(total / DAYS);
   let batch: string[] = [];
   for (let d = 0; d < DAYS; d++) {
@@ -123,6 +123,12 @@ export function* batches(total: number, endDay: number, revisit?: number): Gener
   if (batch.length) yield `[${batch.join(',')}]`;
 }
 
+/** The plain site's next view: a visitor, then a page by popularity (the order `--revisit` replays). */
+function plainDraw(random: () => number): { v: number; page: number } {
+  const v = Math.floor(random() * VISITORS);
+  return { v, page: zipf(random()) };
+}
+
 /**
  * Draws for `--revisit N`: each view is one of the (visitor, page) pairs of the first N views of the plain site, drawn
  * uniformly, so a larger set has more views — each pair seen on several days — but about the same distinct pairs,
@@ -133,8 +139,9 @@ function revisitDraws(base: number): () => { v: number; page: number } {
   const visitors = new Uint32Array(base);
   const pages = new Uint16Array(base);
   for (let j = 0; j < base; j++) {
-    visitors[j] = Math.floor(random() * VISITORS);
-    pages[j] = zipf(random());
+    const { v, page } = plainDraw(random);
+    visitors[j] = v;
+    pages[j] = page;
   }
   const pick = rng(7);
   return () => {
