@@ -63,6 +63,10 @@ const FOLD_DELAY_MS = 1000;
  */
 export const DNS_WAIT_MS = 1000;
 
+/** What /readyz and the reports say while ClickHouse's database is refused (see ClickHouseRefused). */
+const refusedDatabase = (reason: string) =>
+  `ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${reason}`;
+
 /**
  * Visitor analytics for one database: ingest (ingest/), the tables (store/) and the reports (reports/) behind one
  * small interface, the one the HTTP routes, the CLI and main.ts use. One per process and database.
@@ -183,7 +187,7 @@ export class Analytics {
     if (!this.clickhouse) return { ready: {} };
     if (this.clickhouse.refusal) {
       return {
-        error: `ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${this.clickhouse.refusal}; ${this.clickhouse.depth} page view(s) wait in the outbox`,
+        error: `${refusedDatabase(this.clickhouse.refusal)}; ${this.clickhouse.depth} page view(s) wait in the outbox`,
       };
     }
     const reachable = await this.clickhouse.ping().catch(() => false);
@@ -204,8 +208,7 @@ export class Analytics {
     try {
       await clickhouse.ship();
     } catch (err) {
-      if (err instanceof ClickHouseRefused)
-        throw new Unavailable(`ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${err.message}`);
+      if (err instanceof ClickHouseRefused) throw new Unavailable(refusedDatabase(err.message));
       throw new Unavailable(
         `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
         5,
