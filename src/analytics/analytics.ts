@@ -87,7 +87,7 @@ export class Analytics {
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
-  private readonly folds = new CoalescedRuns(() => this.store.fold());
+  private readonly folds = new CoalescedRuns(() => this.store.fold({ cache: this.cache }));
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
@@ -377,17 +377,25 @@ export class Analytics {
 
   /**
    * Catches rollups added since the stored events were folded up with the fold, in the background, a chunk per
-   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. The
-   * promise settles (never rejects: a failure is logged) once every rollup is caught up or the service closes.
+   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. Then
+   * recounts the gap counts of projects folded before they existed, a day per transaction (their exports unite day
+   * sets meanwhile). The promise settles (never rejects: a failure is logged) once both are done or the service
+   * closes.
    */
   startBackfill(): Promise<void> {
     const { logger } = this.params;
+    const stop = () => this.closing;
     const run = this.store
-      .catchUpRollups({ stop: () => this.closing })
+      .catchUpRollups({ stop })
       .then((events) => {
         if (events) logger.info({ events }, 'analytics rollups caught up with the stored events');
       })
-      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'));
+      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'))
+      .then(() => this.store.recountGaps({ stop }))
+      .then((days) => {
+        if (days) logger.info({ days }, 'analytics gap counts recounted from the stored day sets');
+      })
+      .catch((err: unknown) => logger.error({ err }, 'recounting analytics gap counts failed'));
     this.backfilling = run;
     return run;
   }

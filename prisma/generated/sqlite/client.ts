@@ -77,6 +77,11 @@ export type AnalyticsDaySet = Prisma.AnalyticsDaySetModel
  */
 export type AnalyticsSiteDay = Prisma.AnalyticsSiteDayModel
 /**
+ * Model AnalyticsGapCounts
+ * 
+ */
+export type AnalyticsGapCounts = Prisma.AnalyticsGapCountsModel
+/**
  * Model AnalyticsSegment
  * 
  */

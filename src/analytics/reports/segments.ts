@@ -1,6 +1,6 @@
 import type { TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
+import { segmentKey, type DayCache } from '../store/day-cache.js';
 import { settledSegment } from '../store/segments.js';
 import { splitRange } from '../store/split-range.js';
 
@@ -66,7 +66,7 @@ export async function segmentOf<T extends { bytes: number }>(
 ): Promise<T | undefined> {
   const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
   if (generations.every((g) => g === 0)) return undefined;
-  const key = `${ctx.projectId}:${family.name}:${size}:${start}`;
+  const key = segmentKey(ctx.projectId, family.name, size, start);
   const version = generations.join(',');
   const cached = ctx.cache.get<T>(key, version);
   if (cached) return cached;

@@ -2,7 +2,8 @@ import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import { gatherSets, unionOf, type Sources } from './range-sources.js';
+import { gatherSets, splitRange, unionOf, type Sources } from './range-sources.js';
+import { GAP_DAYS } from '../store/gap-counts.js';
 
 export interface Counts {
   human: number;
@@ -17,8 +18,9 @@ export interface RangeCounts {
 }
 
 /**
- * Exact distinct visitors per page and site-wide over a range: per part, the union of the range's day sets (and of
- * the edges' pairs) is taken per class and across classes; each page's count is its container's cardinality.
+ * Exact distinct visitors per page and site-wide over a range: from the gap counts for up to 32 whole days (see
+ * countFromGaps), else per part the union of the range's day sets (and of the edges' pairs) per class and across
+ * classes, each page's count its container's cardinality.
  */
 export async function countVisitors(params: {
   store: AnalyticsStore;
@@ -26,6 +28,8 @@ export async function countVisitors(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCounts> {
+  const counted = await countFromGaps(params);
+  if (counted) return counted;
   const { byKind, owned } = groupByPart(await gatherSets(params));
   let distinct: ReturnType<typeof countDistinct>;
   try {
@@ -33,7 +37,13 @@ export async function countVisitors(params: {
   } finally {
     for (const bitmap of owned) bitmap.dispose();
   }
-  const { human, ai, total } = distinct;
+  return rangeCounts(distinct);
+}
+
+const COLUMNS = ['human', 'ai', 'total'] as const;
+
+/** Per-page figures of the three columns (page 0 the site) as the export's counts. */
+function rangeCounts({ human, ai, total }: Record<(typeof COLUMNS)[number], Map<number, number>>): RangeCounts {
   const counts = (page: number): Counts => ({
     human: human.get(page) ?? 0,
     ai: ai.get(page) ?? 0,
@@ -42,6 +52,68 @@ export async function countVisitors(params: {
   const pages = new Map<number, Counts>();
   for (const page of total.keys()) if (page !== SITE_PAGE) pages.set(page, counts(page));
   return { totals: counts(SITE_PAGE), pages };
+}
+
+/**
+ * The same counts from the day sets' gap counts (store/gap-counts.ts), for a range of up to 32 whole days: a sum over
+ * its days' counts, whatever the number of pairs. A partial-day edge adds its pairs not seen on the whole days: the
+ * edges' pairs minus the whole days' (cached) segment unions. Undefined when the counts cannot answer (a longer
+ * range, a rebuild or a recount under way): the caller unites the day sets instead.
+ */
+async function countFromGaps(params: {
+  store: AnalyticsStore;
+  cache: DayCache;
+  projectId: string;
+  range: TimeRange;
+}): Promise<RangeCounts | undefined> {
+  const { store, projectId, range } = params;
+  const { days, edges } = splitRange(range);
+  if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
+  if (!(await store.derivedReady(projectId)) || !(await store.gapCountsReady(projectId))) return undefined;
+  const counted = await store.rangeGapCounts(projectId, days[0], days[1], [...COLUMNS]);
+  const columns = { human: counted.get('human')!, ai: counted.get('ai')!, total: counted.get('total')! };
+  if (edges.length) addEdgePairs(await gatherSets(params), columns);
+  return rangeCounts(columns);
+}
+
+/** Adds the edges' pairs that no whole day of the range holds, per class and for both, to the counts. */
+function addEdgePairs(
+  sources: Sources,
+  counts: { human: Map<number, number>; ai: Map<number, number>; total: Map<number, number> },
+) {
+  const { byKind, owned } = groupByPart({ segments: [], edges: sources.edges });
+  try {
+    const wholeDays = (kind: number, part: number) =>
+      sources.segments.flatMap((segment) => {
+        const set = segment.sets.get(kind)?.get(part);
+        return set ? [set] : [];
+      });
+    const unseen = (edge: Bitmap, kinds: number[], part: number) => {
+      const left = edge.clone();
+      for (const kind of kinds) for (const set of wholeDays(kind, part)) left.andNotInPlace(set);
+      return left;
+    };
+    const parts = new Set([...byKind.get(KIND.human)!.keys(), ...byKind.get(KIND.ai)!.keys()]);
+    for (const part of parts) {
+      const human = byKind.get(KIND.human)!.get(part)?.[0];
+      const ai = byKind.get(KIND.ai)!.get(part)?.[0];
+      const both = RoaringBitmap32.orMany([human, ai].filter((b): b is Bitmap => b !== undefined));
+      const figures: [Bitmap | undefined, number[], Map<number, number>][] = [
+        [human, [KIND.human], counts.human],
+        [ai, [KIND.ai], counts.ai],
+        [both, [KIND.human, KIND.ai], counts.total],
+      ];
+      for (const [edge, kinds, into] of figures) {
+        if (!edge) continue;
+        const left = unseen(edge, kinds, part);
+        addPageCardinalities(part, left, into);
+        left.dispose();
+      }
+      both.dispose();
+    }
+  } finally {
+    for (const bitmap of owned) bitmap.dispose();
+  }
 }
 
 type ByKind = Map<number, Map<number, Bitmap[]>>;

@@ -1,3 +1,7 @@
+/** The cache key of a family's segment of `size` days from `start` (size 1: a day as loaded). */
+export const segmentKey = (projectId: string, family: string, size: number, start: number) =>
+  `${projectId}:${family}:${size}:${start}`;
+
 /**
  * Decoded day sets and multi-day unions kept in memory. Every entry carries the version of the data it was built
  * from (the generations of its days) and is only returned for that same version: a day whose events were folded

@@ -1,5 +1,7 @@
 import type { Param, Sql } from './sql.js';
-import { addPair, KIND, RoaringBitmap32 } from './day-sets.js';
+import { addPair, KIND, RoaringBitmap32, type Bitmap } from './day-sets.js';
+import type { DayCache } from './day-cache.js';
+import { keepDaySetGaps } from './day-set-gaps.js';
 import { DAY_MS } from '../../calendar.js';
 import type { FoldedEvent, Rollup } from './rollups/rollup.js';
 
@@ -29,9 +31,17 @@ export async function deriveEvents(
   tx: Sql,
   rows: EventRow[],
   rollups: { rollup: Rollup; upTo?: number }[],
+  options: { cache?: DayCache } = {},
 ): Promise<void> {
   const { pairs, views, days } = groupChunk(rows);
-  await mergeDaySets(tx, pairs);
+  const added = await mergeDaySets(tx, pairs);
+  try {
+    await keepDaySetGaps(tx, added, options.cache);
+  } finally {
+    for (const byDay of added.values())
+      for (const byPart of byDay.values())
+        for (const byKind of byPart.values()) for (const bitmap of byKind.values()) bitmap.dispose();
+  }
   if (rollups.length) {
     const events = rows.map(foldedEvent);
     for (const { rollup, upTo } of rollups) {
@@ -127,18 +137,35 @@ function groupChunk(rows: EventRow[]) {
   return { pairs, views, days };
 }
 
-/** Adds pending pairs to the stored day sets (a read, an addMany and a write per part). */
-async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>): Promise<void> {
+/**
+ * Adds pending pairs to the stored day sets (a read, a union and a write per part); returns what each set gained
+ * (project → day → part → kind → bitmap, for the gap counts; the caller disposes of them).
+ */
+async function mergeDaySets(
+  tx: Sql,
+  pairs: Map<string, Map<number, number[]>>,
+): Promise<Map<string, Map<number, Map<number, Map<string, Bitmap>>>>> {
+  const gained = new Map<string, Map<number, Map<number, Map<string, Bitmap>>>>();
   for (const [setKey, parts] of pairs) {
-    const [projectId, day, kind] = setKey.split('\0');
+    const [projectId, dayText, kind] = setKey.split('\0');
+    const day = Number(dayText);
+    let byDay = gained.get(projectId);
+    if (!byDay) gained.set(projectId, (byDay = new Map()));
+    let byPart = byDay.get(day);
+    if (!byPart) byDay.set(day, (byPart = new Map()));
     for (const [part, keys] of parts) {
-      const params: Param[] = [projectId, Number(day), Number(kind), part];
+      const params: Param[] = [projectId, day, Number(kind), part];
       const [existing] = await tx.query<{ pairs: Buffer }>(
         'SELECT "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "kind" = ? AND "part" = ?',
         params,
       );
       const bitmap = existing ? RoaringBitmap32.deserialize(existing.pairs, true) : new RoaringBitmap32();
-      bitmap.addMany(keys);
+      const added = new RoaringBitmap32(keys);
+      added.andNotInPlace(bitmap);
+      let byKind = byPart.get(part);
+      if (!byKind) byPart.set(part, (byKind = new Map()));
+      byKind.set(kind, added);
+      bitmap.orInPlace(added);
       const blob = Buffer.from(bitmap.serialize(true) as Uint8Array);
       bitmap.dispose(); // native memory: do not wait for the garbage collector
       await tx.run(
@@ -148,4 +175,5 @@ async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>):
       );
     }
   }
+  return gained;
 }

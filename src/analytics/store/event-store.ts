@@ -4,6 +4,9 @@ import { Dictionaries } from './dictionaries.js';
 import { catchUpRollups, foldEvents } from './fold-events.js';
 import { derivedReady } from './rollups/rollup-marks.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
+import type { DayCache } from './day-cache.js';
+import { recountDaySetGaps } from './day-set-gaps.js';
+import { gapCountsReady, rangeGapCounts } from './keep-gap-counts.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
 import { rawEvents } from './read-events.js';
@@ -30,9 +33,27 @@ export class AnalyticsStore {
     return insertEvents({ sql: this.sql, dictionaries: this.dictionaries, projectId, events });
   }
 
-  /** Folds raw events after the watermark into the day sets and view counts; returns how many it read. */
-  fold(): Promise<number> {
-    return foldEvents(this.sql);
+  /**
+   * Folds raw events after the watermark into the day sets and view counts; returns how many it read. `cache` holds
+   * decoded days the gap counts read beside each chunk (the reports' cache: the same days, under the same keys).
+   */
+  fold(options: { cache?: DayCache } = {}): Promise<number> {
+    return foldEvents(this.sql, options);
+  }
+
+  /** Recounts the gap counts of projects folded before they existed, a day per transaction (keep-gap-counts.ts). */
+  recountGaps(options: { stop?: () => boolean; onProgress?: (projectId: string, day: number) => void } = {}) {
+    return recountDaySetGaps(this.sql, options);
+  }
+
+  /** Whether a project's gap counts are complete (not being recounted). */
+  gapCountsReady(projectId: string): Promise<boolean> {
+    return gapCountsReady(this.sql, projectId);
+  }
+
+  /** Distinct visitors per page of gap-count columns over up to 32 whole days: see keep-gap-counts.ts. */
+  rangeGapCounts(projectId: string, fromDay: number, toDay: number, columns: string[]) {
+    return rangeGapCounts(this.sql, { projectId, fromDay, toDay, columns });
   }
 
   /**

@@ -37,6 +37,7 @@ async function derivedState(sql: Sql, projectId: string, tables: string[]) {
     'AnalyticsDayFeedback',
     'AnalyticsDaySearches',
     'AnalyticsDaySearchClicks',
+    'AnalyticsGapCounts',
     ...tables,
   ]) {
     const rows = await sql.query(`SELECT * FROM "${table}" WHERE "projectId" = ?`, [projectId]);

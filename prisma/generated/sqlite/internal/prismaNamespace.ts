@@ -404,6 +404,7 @@ export const ModelName = {
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
+  AnalyticsGapCounts: 'AnalyticsGapCounts',
   AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
@@ -448,7 +449,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -967,6 +968,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsSiteDayCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsSiteDayCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsGapCounts: {
+      payload: Prisma.$AnalyticsGapCountsPayload<ExtArgs>
+      fields: Prisma.AnalyticsGapCountsFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsGapCountsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsGapCountsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsGapCountsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsGapCountsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsGapCountsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsGapCountsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsGapCountsCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsGapCountsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsGapCountsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsGapCountsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsGapCountsDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsGapCountsUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsGapCountsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsGapCountsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsGapCountsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsGapCounts>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsGapCountsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsGapCountsGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsGapCountsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsGapCountsCountAggregateOutputType> | number
         }
       }
     }
@@ -3227,6 +3302,16 @@ export const AnalyticsSiteDayScalarFieldEnum = {
 export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
 
 
+export const AnalyticsGapCountsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  column: 'column',
+  counts: 'counts'
+} as const
+
+export type AnalyticsGapCountsScalarFieldEnum = (typeof AnalyticsGapCountsScalarFieldEnum)[keyof typeof AnalyticsGapCountsScalarFieldEnum]
+
+
 export const AnalyticsSegmentScalarFieldEnum = {
   projectId: 'projectId',
   name: 'name',
@@ -3881,6 +3966,7 @@ export type GlobalOmitConfig = {
   analyticsDayViews?: Prisma.AnalyticsDayViewsOmit
   analyticsDaySet?: Prisma.AnalyticsDaySetOmit
   analyticsSiteDay?: Prisma.AnalyticsSiteDayOmit
+  analyticsGapCounts?: Prisma.AnalyticsGapCountsOmit
   analyticsSegment?: Prisma.AnalyticsSegmentOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit

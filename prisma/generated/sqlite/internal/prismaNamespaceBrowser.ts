@@ -58,6 +58,7 @@ export const ModelName = {
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
+  AnalyticsGapCounts: 'AnalyticsGapCounts',
   AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
@@ -175,6 +176,16 @@ export const AnalyticsSiteDayScalarFieldEnum = {
 } as const
 
 export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
+
+
+export const AnalyticsGapCountsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  column: 'column',
+  counts: 'counts'
+} as const
+
+export type AnalyticsGapCountsScalarFieldEnum = (typeof AnalyticsGapCountsScalarFieldEnum)[keyof typeof AnalyticsGapCountsScalarFieldEnum]
 
 
 export const AnalyticsSegmentScalarFieldEnum = {
