@@ -9,6 +9,7 @@ import type { FeedbackStoredListener } from './signals/feedback-stored.js';
 import { openSql, type Sql } from './store/sql.js';
 import { AnalyticsStore } from './store/event-store.js';
 import { DayCache } from './store/day-cache.js';
+import { GapWindows } from './store/keep-gap-counts.js';
 import type { BatchResult } from './ingest/batch-result.js';
 import { BrowserCollector } from './ingest/collect-browser.js';
 import { importLogs, type LogImportSummary } from './ingest/import-logs.js';
@@ -27,7 +28,8 @@ import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.j
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
-import { purposeOf, purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
+import { purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
+import { purposeOf } from './store/rollups/agent-columns.js';
 import { aiReferrals, type Referrals } from './reports/ai-referrals.js';
 import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
 import { exportPage, type Page } from './reports/export-page.js';
@@ -87,7 +89,9 @@ export class Analytics {
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
-  private readonly folds = new CoalescedRuns(() => this.store.fold({ cache: this.cache }));
+  /** unions over past days the gap counts read beside each fold's chunks, kept across folds */
+  private readonly gapWindows = new GapWindows();
+  private readonly folds = new CoalescedRuns(() => this.store.fold({ cache: this.cache, windows: this.gapWindows }));
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;

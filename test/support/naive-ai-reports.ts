@@ -1,7 +1,8 @@
 import type { Sql } from '../../src/analytics/store/sql.js';
 import type { TimeRange } from '../../src/calendar.js';
 import { operatorOf, aiKindOf } from '../../src/analytics/ingest/classify-user-agent.js';
-import { purposeOf, type PurposeCounts, type PurposeSplit } from '../../src/analytics/reports/ai-purposes.js';
+import type { PurposeCounts, PurposeSplit } from '../../src/analytics/reports/ai-purposes.js';
+import { purposeOf } from '../../src/analytics/store/rollups/agent-columns.js';
 import type { AgentPage } from '../../src/analytics/reports/ai-agent-pages.js';
 import type { Referrals } from '../../src/analytics/reports/ai-referrals.js';
 import type { AgentsReport } from '../../src/analytics/reports/ai-agents.js';

@@ -58,6 +58,11 @@ export type AnalyticsSiteDay = Prisma.AnalyticsSiteDayModel
  */
 export type AnalyticsGapCounts = Prisma.AnalyticsGapCountsModel
 /**
+ * Model AnalyticsAgentGapCounts
+ * 
+ */
+export type AnalyticsAgentGapCounts = Prisma.AnalyticsAgentGapCountsModel
+/**
  * Model AnalyticsSegment
  * 
  */

@@ -82,6 +82,11 @@ export type AnalyticsSiteDay = Prisma.AnalyticsSiteDayModel
  */
 export type AnalyticsGapCounts = Prisma.AnalyticsGapCountsModel
 /**
+ * Model AnalyticsAgentGapCounts
+ * 
+ */
+export type AnalyticsAgentGapCounts = Prisma.AnalyticsAgentGapCountsModel
+/**
  * Model AnalyticsSegment
  * 
  */

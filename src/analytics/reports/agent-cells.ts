@@ -3,16 +3,10 @@ import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import {
-  addToCells,
-  cellKey,
-  cellOf,
-  decodeCells,
-  encodeCells,
-  type AgentCell,
-  type CellData,
-} from '../store/rollups/agent-days.js';
-import { unionOf } from './range-sources.js';
+import { addToCells, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
+import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
+import { splitRange, unionOf } from './range-sources.js';
+import { GAP_DAYS } from '../store/gap-counts.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
@@ -136,14 +130,36 @@ export async function gatherAgentCells(params: {
   };
 }
 
-/** Runs `read` over the range's cells and frees their bitmaps afterwards. */
+type CellParams = Parameters<typeof gatherAgentCells>[0] & {
+  store: Pick<AnalyticsStore, 'gapCountsReady' | 'rangeGapCounts'>;
+};
+
+/**
+ * Distinct visitors per page (page 0: the site) of gap-count columns (store/rollups/agent-columns.ts) over the range:
+ * a sum over its days, whatever the pairs. Undefined when they cannot answer — a range with a partial-day edge or over
+ * 32 days, the rollup catching up, a rebuild or a recount under way — and the caller unites the cells instead.
+ */
+export type GapColumns = (columns: string[]) => Promise<Map<string, Map<number, number>> | undefined>;
+
+function gapColumns(params: CellParams): GapColumns {
+  return async (columns) => {
+    const { store, projectId } = params;
+    const { days, edges } = splitRange(params.range);
+    if (!days || edges.length || days[1] - days[0] > GAP_DAYS + 1) return undefined;
+    if (!(await store.derivedReady(projectId, [agentDaysRollup.name]))) return undefined;
+    if (!(await store.gapCountsReady(projectId))) return undefined;
+    return store.rangeGapCounts(projectId, days[0], days[1], columns, true);
+  };
+}
+
+/** Runs `read` over the range's cells (and their gap-count columns) and frees the cells' bitmaps afterwards. */
 export async function withAgentCells<T>(
-  params: Parameters<typeof gatherAgentCells>[0],
-  read: (cells: CellData<Bitmap[]>[]) => T,
+  params: CellParams,
+  read: (cells: CellData<Bitmap[]>[], columns: GapColumns) => T | Promise<T>,
 ): Promise<T> {
   const range = await gatherAgentCells(params);
   try {
-    return read(range.cells);
+    return await read(range.cells, gapColumns(params));
   } finally {
     range.dispose();
   }

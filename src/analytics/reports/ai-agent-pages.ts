@@ -4,6 +4,7 @@ import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
+import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
 
@@ -18,12 +19,21 @@ export interface AgentPage {
 /**
  * Which pages each AI agent (or each operator) reads, with views and distinct visitors — an operator's visitors are
  * the union of its agents' (one visitor id seen with two of its agents counts once); most views first, then agent
- * and path ascending. Every row is returned; callers page through them.
+ * and path ascending. Every row is returned; callers page through them. Visitors come from the agent's (operator's)
+ * gap-count column where it can answer, else from the union of its cells.
  */
 export async function agentPages(params: {
   store: Pick<
     AnalyticsStore,
-    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment' | 'paths'
+    | 'agentDays'
+    | 'agentEdgeEvents'
+    | 'dayGenerations'
+    | 'derivedReady'
+    | 'segment'
+    | 'saveSegment'
+    | 'gapCountsReady'
+    | 'rangeGapCounts'
+    | 'paths'
   >;
   cache: DayCache;
   projectId: string;
@@ -31,18 +41,20 @@ export async function agentPages(params: {
   by: 'agent' | 'operator';
 }): Promise<AgentPage[]> {
   const { store, projectId, by } = params;
-  const counted = await withAgentCells(params, (cells) => {
+  const counted = await withAgentCells(params, async (cells, gapColumns) => {
     const groups = new Map<string, CellData<Bitmap[]>[]>();
     for (const data of cells) {
       if (data.cell.kind !== KIND.ai) continue;
-      const name = data.cell.agent || 'unknown';
+      const name = agentName(data.cell);
       const group = by === 'operator' ? operatorOf(name) : name;
       groups.set(group, [...(groups.get(group) ?? []), data]);
     }
+    const column = by === 'operator' ? operatorColumn : agentColumn;
+    const counts = await gapColumns([...groups.keys()].map(column));
     return [...groups].map(([agent, group]) => ({
       agent,
       views: viewsByPage(group),
-      visitors: distinctByPage(group),
+      visitors: counts?.get(column(agent)) ?? distinctByPage(group),
     }));
   });
   const pageIds = new Set(counted.flatMap((c) => [...c.views.keys()]));

@@ -1,6 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
-import { KIND, type Bitmap } from '../store/day-sets.js';
+import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
+import { agentColumn, agentName, cellColumn, verifiedColumn } from '../store/rollups/agent-columns.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
@@ -42,31 +43,50 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
 export async function aiAgents(params: {
   store: Pick<
     AnalyticsStore,
-    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment'
+    | 'agentDays'
+    | 'agentEdgeEvents'
+    | 'dayGenerations'
+    | 'derivedReady'
+    | 'segment'
+    | 'saveSegment'
+    | 'gapCountsReady'
+    | 'rangeGapCounts'
   >;
   cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {
-  return withAgentCells(params, (cells) => {
+  return withAgentCells(params, async (cells, gapColumns) => {
     const agents = new Map<string, CellData<Bitmap[]>[]>();
-    const spoofed: SpoofedCounts[] = [];
+    const spoofedCells: CellData<Bitmap[]>[] = [];
     for (const data of cells) {
-      const { kind, agent } = data.cell;
-      if (kind === KIND.bot) {
-        spoofed.push({
-          agent: agent.slice(UNVERIFIED_PREFIX.length),
-          visitors: siteDistinct([data]),
-          views: totalViews([data]),
-        });
-      } else if (kind === KIND.ai) {
-        const name = agent || 'unknown';
+      if (data.cell.kind === KIND.bot) spoofedCells.push(data);
+      else if (data.cell.kind === KIND.ai) {
+        const name = agentName(data.cell);
         agents.set(name, [...(agents.get(name) ?? []), data]);
       }
     }
+    const names = [...agents.keys()];
+    const counts = await gapColumns([
+      ...names.flatMap((name) => [agentColumn(name), verifiedColumn(name)]),
+      ...spoofedCells.map((data) => cellColumn(data.cell)),
+    ]);
+    /** the site's distinct visitors of a column, or of the union of its cells */
+    const site = (column: string, group: CellData<Bitmap[]>[]) =>
+      counts ? (counts.get(column)?.get(SITE_PAGE) ?? 0) : siteDistinct(group);
+    const spoofed = spoofedCells.map(
+      (data): SpoofedCounts => ({
+        agent: data.cell.agent.slice(UNVERIFIED_PREFIX.length),
+        visitors: site(cellColumn(data.cell), [data]),
+        views: totalViews([data]),
+      }),
+    );
     const rows = [...agents].map(([agent, group]): AgentCounts => {
-      const visitors = siteDistinct(group);
-      const verifiedVisitors = siteDistinct(group.filter((d) => d.cell.verification === VERIFICATION.verified));
+      const visitors = site(agentColumn(agent), group);
+      const verifiedVisitors = site(
+        verifiedColumn(agent),
+        group.filter((d) => d.cell.verification === VERIFICATION.verified),
+      );
       return {
         agent,
         kind: aiKindOf(agent) ?? 'unknown',

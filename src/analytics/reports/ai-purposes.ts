@@ -1,21 +1,19 @@
 import type { TimeRange } from '../../calendar.js';
-import { aiKindOf } from '../ingest/classify-user-agent.js';
 import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { pageCardinalities, partUnions, unionsAsCell, viewsByPage, withAgentCells } from './agent-cells.js';
+import {
+  type GapColumns,
+  pageCardinalities,
+  partUnions,
+  unionsAsCell,
+  viewsByPage,
+  withAgentCells,
+} from './agent-cells.js';
+import { type PurposeGroup, purposeColumn, purposeGroupsOf } from '../store/rollups/agent-columns.js';
 import { countVisitors, type Counts } from './visitors.js';
-
-/** What an AI agent reads for, by its kind in the agent list (src/analytics/ingest/ai-user-agents/ai-agents.json). */
-export type Purpose = 'searchIndex' | 'training' | 'assistant' | 'agent' | 'other';
-const PURPOSE_OF_KIND = { search: 'searchIndex', crawler: 'training', assistant: 'assistant', agent: 'agent' } as const;
-
-export function purposeOf(agent: string | null): Purpose {
-  const kind = agent === null ? undefined : aiKindOf(agent);
-  return kind ? PURPOSE_OF_KIND[kind] : 'other';
-}
 
 /** The compatible export's columns, plus the assistant/agent split that `otherAiViews` sums. */
 export interface PurposeCounts {
@@ -42,31 +40,40 @@ export interface PurposeSplit {
   pages: { path: string; views: PurposeCounts; visitors: PurposeCounts }[];
 }
 
-type Group = 'human' | 'ai' | 'searchIndex' | 'training' | 'assistant' | 'agent' | 'otherAi' | 'unverifiedAi';
+type Group = PurposeGroup;
 const GROUPS: Group[] = ['human', 'ai', 'searchIndex', 'training', 'assistant', 'agent', 'otherAi', 'unverifiedAi'];
 /** Columns whose visitors come from the day sets (as in the export), not from unions of agent cells. */
 const VIEWS_ONLY = new Set<Group>(['human', 'ai']);
 
-/** The purpose columns an agent cell counts in (views add up across them; visitors are unions per column). */
-function groupsOf(kind: number, agent: string): Group[] {
-  if (kind === KIND.bot) return ['unverifiedAi'];
-  if (kind === KIND.human) return ['human'];
-  const purpose = purposeOf(agent || null);
-  if (purpose === 'searchIndex' || purpose === 'training') return ['ai', purpose];
-  return purpose === 'other' ? ['ai', 'otherAi'] : ['ai', purpose, 'otherAi'];
-}
-
-/** Views and distinct visitors per page (page 0: the site) of each purpose column, from the agent cells. */
-function countGroups(cells: CellData<Bitmap[]>[]) {
+/**
+ * Views and distinct visitors per page (page 0: the site) of each purpose column: views from the agent cells, visitors
+ * from the purposes' gap-count columns where they can answer, else from unions of the cells.
+ */
+async function countGroups(cells: CellData<Bitmap[]>[], gapColumns: GapColumns) {
   const members = new Map<Group, CellData<Bitmap[]>[]>(GROUPS.map((g) => [g, []]));
   /** otherAi's cells in neither assistant nor agent: unidentified agents */
   const unidentified: CellData<Bitmap[]>[] = [];
   for (const data of cells) {
-    const groups = groupsOf(data.cell.kind, data.cell.agent);
+    const groups = purposeGroupsOf(data.cell.kind, data.cell.agent);
     for (const g of groups) members.get(g)!.push(data);
     if (groups.includes('otherAi') && !groups.includes('assistant') && !groups.includes('agent'))
       unidentified.push(data);
   }
+  const counted = GROUPS.filter((g) => !VIEWS_ONLY.has(g));
+  const figures = await gapColumns(counted.map(purposeColumn));
+  if (figures) {
+    return new Map(
+      GROUPS.map((g) => [
+        g,
+        { views: viewsByPage(members.get(g)!), visitors: figures.get(purposeColumn(g)) ?? new Map<number, number>() },
+      ]),
+    );
+  }
+  return unitedGroups(members, unidentified);
+}
+
+/** Each purpose column's views, and its visitors as unions of its cells. */
+function unitedGroups(members: Map<Group, CellData<Bitmap[]>[]>, unidentified: CellData<Bitmap[]>[]) {
   const built: Bitmap[] = [];
   try {
     const unions = new Map<Group, Map<number, Bitmap>>();
@@ -106,7 +113,8 @@ const OTHER_CELL = { kind: KIND.ai, agent: '', verification: 0 };
  * its whole cell: `totalViews` is the visitors export's `total` (a visitor id seen as a browser and as an AI agent
  * counts once), `aiViews` its `ai` (a visitor id used by two agents counts once), and each purpose column the union
  * of its agents. Human, AI and total visitors come from the day sets (as in the export), everything else from the
- * agent rollup; both answer whole days from derived data and partial-day edges from raw events.
+ * agent rollup; both answer whole days from derived data (gap counts over up to 32 days, else unions of sets) and
+ * partial-day edges from raw events.
  */
 export async function purposeSplit(params: {
   store: AnalyticsStore;

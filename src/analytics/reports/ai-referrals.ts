@@ -1,8 +1,9 @@
 import type { TimeRange } from '../../calendar.js';
-import { KIND } from '../store/day-sets.js';
+import { KIND, SITE_PAGE } from '../store/day-sets.js';
+import { cellColumn } from '../store/rollups/agent-columns.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import { isPlainHuman } from '../store/rollups/agent-days.js';
+import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { distinctByPage, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
 
@@ -17,24 +18,35 @@ export interface Referrals {
 export async function aiReferrals(params: {
   store: Pick<
     AnalyticsStore,
-    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment' | 'paths'
+    | 'agentDays'
+    | 'agentEdgeEvents'
+    | 'dayGenerations'
+    | 'derivedReady'
+    | 'segment'
+    | 'saveSegment'
+    | 'gapCountsReady'
+    | 'rangeGapCounts'
+    | 'paths'
   >;
   cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<Referrals> {
   const { store, projectId } = params;
-  const counted = await withAgentCells(params, (cells) =>
-    cells
-      .filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell))
-      .map((data) => ({
+  const counted = await withAgentCells(params, async (cells, gapColumns) => {
+    const referred = cells.filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell));
+    const counts = await gapColumns(referred.map((data) => cellColumn(data.cell)));
+    return referred.map((data) => {
+      const pageVisitors = counts ? (counts.get(cellColumn(data.cell)) ?? new Map()) : distinctByPage([data]);
+      return {
         assistant: data.cell.agent.replace(/^via /, ''),
         views: totalViews([data]),
-        visitors: siteDistinct([data]),
+        visitors: counts ? (pageVisitors.get(SITE_PAGE) ?? 0) : siteDistinct([data]),
         pageViews: data.views,
-        pageVisitors: distinctByPage([data]),
-      })),
-  );
+        pageVisitors,
+      };
+    });
+  });
   const paths = await store.paths(projectId, new Set(counted.flatMap((c) => [...c.pageViews.keys()])));
   const assistants = counted
     .map(({ assistant, views, visitors }) => ({ assistant, views, visitors }))

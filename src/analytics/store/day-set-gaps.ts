@@ -1,9 +1,10 @@
 import type { Sql } from './sql.js';
 import { KIND, type Bitmap } from './day-sets.js';
-import { segmentKey, type DayCache } from './day-cache.js';
+import { segmentKey } from './day-cache.js';
+import type { RollupContext } from './rollups/rollup.js';
 import { dayGenerations, loadDaySets, type StoredDaySets } from './read-days.js';
 import { GAP_DAYS } from './gap-counts.js';
-import { type DayMembers, type GapColumn, keepGapCounts, recountGapCounts } from './keep-gap-counts.js';
+import { type DayMembers, type GapColumn, type GapFamily, keepGapCounts } from './keep-gap-counts.js';
 
 /**
  * Gap counts of the day sets (see gap-counts.ts): the export's human, AI and total (either) columns, per page and for
@@ -26,8 +27,9 @@ const membersOf = (sets: StoredDaySets): DayMembers =>
 export async function keepDaySetGaps(
   tx: Sql,
   added: Map<string, Map<number, Map<number, Map<string, Bitmap>>>>,
-  cache?: DayCache,
+  context: RollupContext,
 ): Promise<void> {
+  const { cache, windows } = context;
   for (const [projectId, byDay] of added) {
     const days = [...byDay.keys()];
     const generations = await dayGenerations(tx, {
@@ -48,22 +50,19 @@ export async function keepDaySetGaps(
     };
     await keepGapCounts(tx, {
       projectId,
-      columns: DAY_SET_COLUMNS,
+      columnsOf: () => DAY_SET_COLUMNS,
       added: byDay,
       loadDay,
-      daysWithData: new Set(generations.keys()),
+      generations,
+      windows,
+      table: DAY_SET_GAPS.table,
     });
   }
 }
 
-/** Recounts the day sets' gap counts of projects folded before they existed (see recountGapCounts). */
-export function recountDaySetGaps(
-  sql: Sql,
-  options: { stop?: () => boolean; onProgress?: (projectId: string, day: number) => void } = {},
-): Promise<number> {
-  return recountGapCounts(sql, {
-    ...options,
-    columns: DAY_SET_COLUMNS,
-    loadDay: async (tx, projectId, day) => membersOf(await loadDaySets(tx, { projectId, day })),
-  });
-}
+/** The day sets as a family of gap-count columns (for a recount). */
+export const DAY_SET_GAPS: GapFamily = {
+  table: 'AnalyticsGapCounts',
+  columnsOf: () => DAY_SET_COLUMNS,
+  loadDay: async (tx, projectId, day) => membersOf(await loadDaySets(tx, { projectId, day })),
+};

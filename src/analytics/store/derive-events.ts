@@ -1,9 +1,8 @@
 import type { Param, Sql } from './sql.js';
 import { addPair, KIND, RoaringBitmap32, type Bitmap } from './day-sets.js';
-import type { DayCache } from './day-cache.js';
 import { keepDaySetGaps } from './day-set-gaps.js';
 import { DAY_MS } from '../../calendar.js';
-import type { FoldedEvent, Rollup } from './rollups/rollup.js';
+import type { FoldedEvent, Rollup, RollupContext } from './rollups/rollup.js';
 
 /** An event row as the fold and the rebuild select it (`EVENT_COLUMNS`, in order). */
 export type EventRow = [
@@ -31,12 +30,12 @@ export async function deriveEvents(
   tx: Sql,
   rows: EventRow[],
   rollups: { rollup: Rollup; upTo?: number }[],
-  options: { cache?: DayCache } = {},
+  options: RollupContext = {},
 ): Promise<void> {
   const { pairs, views, days } = groupChunk(rows);
   const added = await mergeDaySets(tx, pairs);
   try {
-    await keepDaySetGaps(tx, added, options.cache);
+    await keepDaySetGaps(tx, added, options);
   } finally {
     for (const byDay of added.values())
       for (const byPart of byDay.values())
@@ -46,7 +45,7 @@ export async function deriveEvents(
     const events = rows.map(foldedEvent);
     for (const { rollup, upTo } of rollups) {
       const seen = upTo === undefined ? events : events.filter((e) => e.id <= upTo);
-      if (seen.length) await rollup.add(tx, seen);
+      if (seen.length) await rollup.add(tx, seen, options);
     }
   }
   await tx.insertMany({

@@ -4,9 +4,10 @@ import { Dictionaries } from './dictionaries.js';
 import { catchUpRollups, foldEvents } from './fold-events.js';
 import { derivedReady } from './rollups/rollup-marks.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
-import type { DayCache } from './day-cache.js';
-import { recountDaySetGaps } from './day-set-gaps.js';
-import { gapCountsReady, rangeGapCounts } from './keep-gap-counts.js';
+import type { RollupContext } from './rollups/rollup.js';
+import { DAY_SET_GAPS } from './day-set-gaps.js';
+import { AGENT_CELL_GAPS } from './rollups/agent-gaps.js';
+import { gapCountsReady, rangeGapCounts, recountGapCounts } from './keep-gap-counts.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
 import { rawEvents } from './read-events.js';
@@ -34,16 +35,17 @@ export class AnalyticsStore {
   }
 
   /**
-   * Folds raw events after the watermark into the day sets and view counts; returns how many it read. `cache` holds
-   * decoded days the gap counts read beside each chunk (the reports' cache: the same days, under the same keys).
+   * Folds raw events after the watermark into the day sets and view counts; returns how many it read. The context
+   * keeps what the gap counts read beside each chunk across folds (decoded days: the reports' cache, the same days
+   * under the same keys; unions over past days).
    */
-  fold(options: { cache?: DayCache } = {}): Promise<number> {
+  fold(options: RollupContext = {}): Promise<number> {
     return foldEvents(this.sql, options);
   }
 
   /** Recounts the gap counts of projects folded before they existed, a day per transaction (keep-gap-counts.ts). */
   recountGaps(options: { stop?: () => boolean; onProgress?: (projectId: string, day: number) => void } = {}) {
-    return recountDaySetGaps(this.sql, options);
+    return recountGapCounts(this.sql, { ...options, families: [DAY_SET_GAPS, AGENT_CELL_GAPS] });
   }
 
   /** Whether a project's gap counts are complete (not being recounted). */
@@ -51,9 +53,13 @@ export class AnalyticsStore {
     return gapCountsReady(this.sql, projectId);
   }
 
-  /** Distinct visitors per page of gap-count columns over up to 32 whole days: see keep-gap-counts.ts. */
-  rangeGapCounts(projectId: string, fromDay: number, toDay: number, columns: string[]) {
-    return rangeGapCounts(this.sql, { projectId, fromDay, toDay, columns });
+  /**
+   * Distinct visitors per page of gap-count columns over up to 32 whole days (see keep-gap-counts.ts): the day sets'
+   * columns, or with `agents` the agent rollup's.
+   */
+  rangeGapCounts(projectId: string, fromDay: number, toDay: number, columns: string[], agents = false) {
+    const table = (agents ? AGENT_CELL_GAPS : DAY_SET_GAPS).table;
+    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns });
   }
 
   /**

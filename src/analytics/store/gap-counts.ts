@@ -73,28 +73,34 @@ function addCounts(deltas: GapDeltas, day: number, gap: number, part: number, en
 
 /**
  * A column's gap-count changes for one part, given its new entries per day (`fresh`, from newToColumn) and its
- * member sets on any day (`setsOn`: after the chunk; days without data give none). Adds into `deltas`.
+ * member sets on any day (`setsOn`: after the chunk; days without data give none). Adds into `deltas`. `seenWithin`,
+ * when given, holds bitmaps whose union includes every entry of the column seen on the GAP_DAYS days before `day`
+ * (more does no harm): entries outside it are not looked for day by day.
  */
 export function columnGapDeltas(params: {
   part: number;
   fresh: Map<number, Bitmap>;
   setsOn: (day: number) => Bitmap[];
+  seenWithin?: (day: number) => Bitmap[];
   deltas: GapDeltas;
 }): void {
-  const { part, fresh, setsOn, deltas } = params;
+  const { part, fresh, setsOn, seenWithin, deltas } = params;
   for (const day of [...fresh.keys()].sort((a, b) => a - b)) {
     const entries = fresh.get(day)!;
     if (entries.isEmpty) continue;
     // the day before each entry was last seen: days before this one are counted already (ascending order)
     const byGap: [number, Bitmap][] = [];
     const unseen = entries.clone();
+    // entries seen on none of those days: unseen without a look at each day
+    const maybe = seenWithin ? inAny(unseen, seenWithin(day)) : unseen.clone();
     try {
-      for (let gap = 1; gap <= GAP_DAYS && !unseen.isEmpty; gap++) {
-        const seen = inAny(unseen, setsOn(day - gap));
+      for (let gap = 1; gap <= GAP_DAYS && !maybe.isEmpty; gap++) {
+        const seen = inAny(maybe, setsOn(day - gap));
         if (seen.isEmpty) {
           seen.dispose();
           continue;
         }
+        maybe.andNotInPlace(seen);
         unseen.andNotInPlace(seen);
         byGap.push([gap, seen]);
         addCounts(deltas, day, gap, part, seen, 1);
@@ -130,6 +136,7 @@ export function columnGapDeltas(params: {
       }
     } finally {
       unseen.dispose();
+      maybe.dispose();
       for (const [, group] of byGap) group.dispose();
     }
   }

@@ -1,5 +1,5 @@
-import type { Param, Sql } from './sql.js';
-import type { Bitmap } from './day-sets.js';
+import type { Sql } from './sql.js';
+import { RoaringBitmap32, type Bitmap } from './day-sets.js';
 import {
   addRangeDay,
   applyGapDeltas,
@@ -13,8 +13,8 @@ import {
 import { readMarks, writeMarks } from './rollups/rollup-marks.js';
 
 /**
- * Gap counts in the database (`AnalyticsGapCounts`, one row per project, day and column; see gap-counts.ts for what
- * they count): kept by the fold in the transaction that merges a chunk into the sets they count, recounted for
+ * Gap counts in the database (`AnalyticsGapCounts` for the day sets, `AnalyticsAgentGapCounts` for the agent
+ * rollup's cells: one row per project, day and column; see gap-counts.ts for what they count): kept by the fold in the transaction that merges a chunk into the sets they count, recounted for
  * databases whose sets were folded before they existed, and read by the reports.
  */
 
@@ -23,6 +23,67 @@ export interface GapColumn {
   name: string;
   members: string[];
 }
+
+export type GapTable = 'AnalyticsGapCounts' | 'AnalyticsAgentGapCounts';
+
+/** A family's columns over the member sets present (by key) on the days read. */
+export type ColumnsOf = (members: Set<string>) => GapColumn[];
+
+/** Sets whose unions are counted: the day sets, the agent rollup's cells. */
+export interface GapFamily {
+  /** the table its counts are stored in */
+  table: GapTable;
+  columnsOf: ColumnsOf;
+  /** a project's stored sets of a day */
+  loadDay: (tx: Sql, projectId: string, day: number) => Promise<DayMembers>;
+}
+
+/**
+ * Per member and part, the union of its sets over the GAP_DAYS days before a day (the days the chunk did not touch),
+ * kept across chunks under those days' generations: an added entry outside every member's window was not seen within
+ * GAP_DAYS days, so only the others are looked for day by day. Holds native bitmaps: replaced and trimmed ones are
+ * disposed; trimmed only between chunks, never while a chunk reads them.
+ */
+export class GapWindows {
+  private entries = new Map<string, { version: string; bitmap: Bitmap; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly budgetBytes = 128 * 1024 * 1024) {}
+
+  get(key: string, version: string): Bitmap | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.version !== version) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.bitmap;
+  }
+
+  set(key: string, version: string, bitmap: Bitmap): void {
+    this.drop(key);
+    const bytes = bitmap.getSerializationSizeInBytes(true);
+    this.entries.set(key, { version, bitmap, bytes });
+    this.bytes += bytes;
+  }
+
+  /** Disposes of the least recently used windows beyond the budget. */
+  trim(): void {
+    for (const key of this.entries.keys()) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.drop(key);
+    }
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    entry.bitmap.dispose();
+  }
+}
+
+/** Every member key of the days read. */
+const memberKeys = (days: Iterable<DayMembers>) => new Set([...days].flatMap((members) => [...members.keys()]));
 
 /** A day's stored sets: member key → part → bitmap. */
 export type DayMembers = Map<string, Map<number, Bitmap>>;
@@ -37,29 +98,56 @@ export const gapRecountMark = (projectId: string) => `gap recount:${projectId}`;
 /**
  * Keeps a project's gap counts for a chunk the caller has merged into the member sets, in the caller's transaction.
  * `added`: day → part → member → the entries the chunk added to the member's set (absent before it); `loadDay` reads
- * a day's stored sets as they stand in this transaction (the chunk's included); `daysWithData` are the days with any.
+ * a day's stored sets as they stand in this transaction (the chunk's included); `generations` are those of the days
+ * with any (around the chunk's); `windows`, when given, keeps members' unions over past days across chunks under
+ * `family` (see GapWindows).
  */
 export async function keepGapCounts(
   tx: Sql,
   params: {
     projectId: string;
-    columns: GapColumn[];
+    columnsOf: ColumnsOf;
     added: Map<number, Map<number, Map<string, Bitmap>>>;
     loadDay: (day: number) => Promise<DayMembers>;
-    daysWithData: Set<number>;
+    generations: Map<number, number>;
+    windows?: GapWindows;
+    table: GapTable;
   },
 ): Promise<void> {
-  const { projectId, columns, added, loadDay, daysWithData } = params;
+  const { projectId, columnsOf, added, loadDay, generations, windows, table } = params;
+  const family = table;
   if (!added.size) return;
   const frontier = await recountFrontier(tx, projectId);
   // the days whose sets an added entry's gaps are read from: the GAP_DAYS days either side of each merged day
   const loaded = new Map<number, DayMembers>();
   for (const day of added.keys()) {
     for (let d = day - GAP_DAYS; d <= day + GAP_DAYS; d++) {
-      if (!loaded.has(d) && (daysWithData.has(d) || added.has(d))) loaded.set(d, await loadDay(d));
+      if (!loaded.has(d) && (generations.has(d) || added.has(d))) loaded.set(d, await loadDay(d));
     }
   }
+  const columns = columnsOf(memberKeys(loaded.values()));
   const parts = new Set([...added.values()].flatMap((byPart) => [...byPart.keys()]));
+  /** a member's sets over the GAP_DAYS days before `day`: the untouched days' union (kept), the touched days' sets */
+  const memberWindow = (at: { windows: GapWindows; family: string; member: string; part: number; day: number }) => {
+    const { member, part, day } = at;
+    const untouched: number[] = [];
+    const sets: Bitmap[] = [];
+    for (let d = day - GAP_DAYS; d < day; d++) {
+      const set = loaded.get(d)?.get(member)?.get(part);
+      if (!set) continue;
+      if (added.has(d)) sets.push(set);
+      else untouched.push(d);
+    }
+    if (!untouched.length) return sets;
+    const key = `${projectId}\0${at.family}\0${member}\0${part}\0${day}`;
+    const version = untouched.map((d) => `${d}:${generations.get(d)}`).join(',');
+    let union = at.windows.get(key, version);
+    if (!union) {
+      union = RoaringBitmap32.orMany(untouched.map((d) => loaded.get(d)!.get(member)!.get(part)!));
+      at.windows.set(key, version, union);
+    }
+    return [union, ...sets];
+  };
   const deltas = new Map<string, GapDeltas>(columns.map((c) => [c.name, new Map()]));
   const built: Bitmap[] = [];
   try {
@@ -84,15 +172,20 @@ export async function keepGapCounts(
           built.push(entries);
           fresh.set(day, entries);
         }
-        if (fresh.size) columnGapDeltas({ part, fresh, setsOn, deltas: deltas.get(column.name)! });
+        if (!fresh.size) continue;
+        const seenWithin = windows
+          ? (day: number) => column.members.flatMap((m) => memberWindow({ windows, family, member: m, part, day }))
+          : undefined;
+        columnGapDeltas({ part, fresh, setsOn, seenWithin, deltas: deltas.get(column.name)! });
       }
     }
   } finally {
     for (const bitmap of built) bitmap.dispose();
   }
+  windows?.trim();
   // days not recounted yet are left to the recount, which reads them from the sets as they will be then
   for (const byDay of deltas.values()) for (const day of byDay.keys()) if (day >= frontier) byDay.delete(day);
-  await applyDeltas(tx, projectId, deltas);
+  await applyDeltas(tx, table, projectId, deltas);
 }
 
 async function recountFrontier(sql: Sql, projectId: string): Promise<number> {
@@ -103,57 +196,55 @@ async function recountFrontier(sql: Sql, projectId: string): Promise<number> {
 }
 
 /** Adds per-column deltas (column → day → page → gap → delta) to the stored rows. */
-async function applyDeltas(tx: Sql, projectId: string, deltas: Map<string, GapDeltas>): Promise<void> {
+async function applyDeltas(tx: Sql, table: GapTable, projectId: string, deltas: Map<string, GapDeltas>): Promise<void> {
   const days = [...new Set([...deltas.values()].flatMap((byDay) => [...byDay.keys()]))];
   if (!days.length) return;
   const stored = new Map<string, Buffer>();
   const rows = await tx.query<{ day: unknown; column: string; counts: Buffer }>(
-    `SELECT "day", "column", "counts" FROM "AnalyticsGapCounts" WHERE "projectId" = ? AND "day" IN (${days.map(() => '?').join(', ')})`,
+    `SELECT "day", "column", "counts" FROM "${table}" WHERE "projectId" = ? AND "day" IN (${days.map(() => '?').join(', ')})`,
     [projectId, ...days],
   );
   for (const r of rows) stored.set(`${Number(r.day)}\0${r.column}`, r.counts);
   for (const [column, byDay] of deltas) {
     for (const [day, pages] of byDay) {
-      await writeCounts(tx, projectId, day, column, applyGapDeltas(stored.get(`${day}\0${column}`), pages));
+      await writeCounts(tx, table, [projectId, day, column], applyGapDeltas(stored.get(`${day}\0${column}`), pages));
     }
   }
 }
 
+/** Stores a row's counts (key: project, day, column), or deletes the row when none are left. */
 async function writeCounts(
   tx: Sql,
-  projectId: string,
-  day: number,
-  column: string,
+  table: GapTable,
+  key: [projectId: string, day: number, column: string],
   pages: Map<number, Map<number, number>>,
 ): Promise<void> {
   const counts = encodeGapCounts(pages);
-  const key: Param[] = [projectId, day, column];
   if (!counts.length) {
-    await tx.run('DELETE FROM "AnalyticsGapCounts" WHERE "projectId" = ? AND "day" = ? AND "column" = ?', key);
+    await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ? AND "day" = ? AND "column" = ?`, key);
     return;
   }
   await tx.run(
-    'INSERT INTO "AnalyticsGapCounts" ("projectId", "day", "column", "counts") VALUES (?, ?, ?, ?) ' +
+    `INSERT INTO "${table}" ("projectId", "day", "column", "counts") VALUES (?, ?, ?, ?) ` +
       'ON CONFLICT ("projectId", "day", "column") DO UPDATE SET "counts" = excluded."counts"',
     [...key, counts],
   );
 }
 
 /**
- * Recounts the gap counts of every project marked for it (see gapRecountMark), a day per transaction in ascending
- * order, moving the mark past each day and removing it after the last; returns how many days it recounted.
- * `loadDay` reads a project's stored sets of a day; `stop` is asked between days.
+ * Recounts the gap counts of every project marked for it (see gapRecountMark), every family's, a day per transaction
+ * in ascending order, moving the mark past each day and removing it after the last; returns how many days it
+ * recounted. `stop` is asked between days.
  */
 export async function recountGapCounts(
   sql: Sql,
   params: {
-    columns: GapColumn[];
-    loadDay: (tx: Sql, projectId: string, day: number) => Promise<DayMembers>;
+    families: GapFamily[];
     stop?: () => boolean;
     onProgress?: (projectId: string, day: number) => void;
   },
 ): Promise<number> {
-  const { columns, loadDay, stop, onProgress } = params;
+  const { families, stop, onProgress } = params;
   const marked = await sql.query<{ name: string }>('SELECT "name" FROM "AnalyticsState" WHERE "name" LIKE ?', [
     `${gapRecountMark('')}%`,
   ]);
@@ -174,7 +265,7 @@ export async function recountGapCounts(
           return null;
         }
         const day = Number(next.day);
-        await recountDay(tx, { projectId, day, columns, loadDay: (d) => loadDay(tx, projectId, d) });
+        for (const family of families) await recountDay(tx, { projectId, day, family });
         await writeMarks(tx, [[mark, day + 1]]);
         return day;
       });
@@ -186,21 +277,21 @@ export async function recountGapCounts(
   return recounted;
 }
 
-/** A day's gap counts of every column, recounted from the sets of the day and of the GAP_DAYS days before it. */
-async function recountDay(
-  tx: Sql,
-  params: { projectId: string; day: number; columns: GapColumn[]; loadDay: (day: number) => Promise<DayMembers> },
-): Promise<void> {
-  const { projectId, day, columns, loadDay } = params;
+/**
+ * A day's gap counts of a family's columns, recounted from the sets of the day and of the GAP_DAYS days before it
+ * (the caller cleared the day's rows).
+ */
+async function recountDay(tx: Sql, params: { projectId: string; day: number; family: GapFamily }): Promise<void> {
+  const { projectId, day, family } = params;
   const days = await tx.query<{ day: unknown }>(
     'SELECT "day" FROM "AnalyticsDay" WHERE "projectId" = ? AND "day" >= ? AND "day" <= ?',
     [projectId, day - GAP_DAYS, day],
   );
   const loaded = new Map<number, DayMembers>();
-  for (const r of days) loaded.set(Number(r.day), await loadDay(Number(r.day)));
+  for (const r of days) loaded.set(Number(r.day), await family.loadDay(tx, projectId, Number(r.day)));
   const parts = new Set([...(loaded.get(day)?.values() ?? [])].flatMap((byPart) => [...byPart.keys()]));
-  await tx.run('DELETE FROM "AnalyticsGapCounts" WHERE "projectId" = ? AND "day" = ?', [projectId, day]);
-  for (const column of columns) {
+  await tx.run(`DELETE FROM "${family.table}" WHERE "projectId" = ? AND "day" = ?`, [projectId, day]);
+  for (const column of family.columnsOf(memberKeys(loaded.values()))) {
     const deltas: GapDeltas = new Map();
     for (const part of parts) {
       const setsOn = (d: number) =>
@@ -211,7 +302,7 @@ async function recountDay(
       recountGaps({ day, part, setsOn, deltas });
     }
     const pages = deltas.get(day);
-    if (pages) await writeCounts(tx, projectId, day, column.name, applyGapDeltas(undefined, pages));
+    if (pages) await writeCounts(tx, family.table, [projectId, day, column.name], applyGapDeltas(undefined, pages));
   }
 }
 
@@ -226,14 +317,14 @@ export async function gapCountsReady(sql: Sql, projectId: string): Promise<boole
  */
 export async function rangeGapCounts(
   sql: Sql,
-  params: { projectId: string; fromDay: number; toDay: number; columns: string[] },
+  params: { table: GapTable; projectId: string; fromDay: number; toDay: number; columns: string[] },
 ): Promise<Map<string, Map<number, number>>> {
-  const { projectId, fromDay, toDay, columns } = params;
+  const { table, projectId, fromDay, toDay, columns } = params;
   if (toDay - fromDay > GAP_DAYS + 1) throw new Error(`gap counts answer up to ${GAP_DAYS + 1} days`);
   const out = new Map(columns.map((c) => [c, new Map<number, number>()]));
   if (!columns.length) return out;
   const rows = await sql.rows(
-    `SELECT "day", "column", "counts" FROM "AnalyticsGapCounts" WHERE "projectId" = ? AND "day" >= ? AND "day" < ? AND "column" IN (${columns.map(() => '?').join(', ')})`,
+    `SELECT "day", "column", "counts" FROM "${table}" WHERE "projectId" = ? AND "day" >= ? AND "day" < ? AND "column" IN (${columns.map(() => '?').join(', ')})`,
     [projectId, fromDay, toDay, ...columns],
   );
   for (const [day, column, counts] of rows)

@@ -5,7 +5,7 @@ import { recountSignals } from '../signals/store/signal-rollups.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
 import { DayCache } from './day-cache.js';
-import { gapRecountMark } from './keep-gap-counts.js';
+import { GapWindows, gapRecountMark } from './keep-gap-counts.js';
 import { FOLDED, readMarks, rebuildMark, rollupMark, writeMarks } from './rollups/rollup-marks.js';
 
 const REBUILD_CHUNK = 100_000;
@@ -67,7 +67,7 @@ async function rebuildProject(
   const total = Number(count.n);
   const feeds = rollups.map((rollup) => ({ rollup, upTo: limits.get(rollupMark(rollup.name))! }));
   let done = 0;
-  const cache = new DayCache(REBUILD_CACHE_BYTES);
+  const context = { cache: new DayCache(REBUILD_CACHE_BYTES), windows: new GapWindows() };
   // walked in (ts, id) order along the (projectId, ts) index, which holds the row id on both databases' plans
   let after = { ts: -1, id: 0 };
   onProgress?.({ projectId, done, total });
@@ -77,7 +77,7 @@ async function rebuildProject(
         `SELECT ${EVENT_COLUMNS} FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND NOT ("ts" = ? AND "id" <= ?) AND "id" <= ? ORDER BY "ts", "id" LIMIT ?`,
         [projectId, after.ts, after.ts, after.id, folded, chunk],
       )) as EventRow[];
-      if (chunkRows.length) await deriveEvents(tx, chunkRows, feeds, { cache });
+      if (chunkRows.length) await deriveEvents(tx, chunkRows, feeds, context);
       return chunkRows;
     });
     done += rows.length;

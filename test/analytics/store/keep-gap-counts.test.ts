@@ -10,20 +10,30 @@ import { DAY, randomViews, rng, START } from '../../support/rollup-fixtures.js';
 
 const PROJECTS = ['prj_a', 'prj_b'];
 
-/** Every stored gap-count row, as comparable text. */
+const TABLES = ['AnalyticsGapCounts', 'AnalyticsAgentGapCounts'];
+
+/** Every stored gap-count row of both families, as comparable text. */
 async function gapRows(sql: Sql): Promise<string[]> {
-  const rows = await sql.query<{ projectId: string; day: unknown; column: string; counts: Buffer }>(
-    'SELECT "projectId", "day", "column", "counts" FROM "AnalyticsGapCounts"',
-  );
-  return rows.map((r) => `${r.projectId} ${Number(r.day)} ${r.column} ${r.counts.toString('hex')}`).sort();
+  const out: string[] = [];
+  for (const table of TABLES) {
+    const rows = await sql.query<{ projectId: string; day: unknown; column: string; counts: Buffer }>(
+      `SELECT "projectId", "day", "column", "counts" FROM "${table}"`,
+    );
+    for (const r of rows) out.push(`${table} ${r.projectId} ${Number(r.day)} ${r.column} ${r.counts.toString('hex')}`);
+  }
+  return out.sort();
 }
 
-/** The gap-count migration's statement that marks the projects folded before it for a recount. */
-function markStatement(target: Parameters<typeof prismaDir>[0]): string {
+/** The gap-count migrations' statements that mark the projects folded before them for a recount. */
+function markStatements(target: Parameters<typeof prismaDir>[0]): string[] {
   const dir = `${prismaDir(target)}/migrations`;
-  const name = fs.readdirSync(dir).find((n) => n.endsWith('_gap_counts'))!;
-  const text = fs.readFileSync(`${dir}/${name}/migration.sql`, 'utf8');
-  return text.slice(text.indexOf('INSERT INTO "AnalyticsState"')).replace(/;\s*$/, '').trim();
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('gap_counts'))
+    .map((name) => {
+      const text = fs.readFileSync(`${dir}/${name}/migration.sql`, 'utf8');
+      return text.slice(text.indexOf('INSERT INTO "AnalyticsState"')).replace(/;\s*$/, '').trim();
+    });
 }
 
 describe.each(PROVIDERS)('gap counts of a database folded before they existed, on %s', (provider) => {
@@ -53,8 +63,10 @@ describe.each(PROVIDERS)('gap counts of a database folded before they existed, o
 
   /** The release before: no gap counts, and the upgrade's migration marks every project with day sets. */
   async function asBeforeTheUpgrade() {
-    await sql.run('DELETE FROM "AnalyticsGapCounts"');
-    await sql.run(markStatement(database.target));
+    for (const table of TABLES) await sql.run(`DELETE FROM "${table}"`);
+    const statements = markStatements(database.target);
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) await sql.run(statement);
   }
 
   const ranges: [number, number][] = [

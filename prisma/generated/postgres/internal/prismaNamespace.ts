@@ -405,6 +405,7 @@ export const ModelName = {
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
   AnalyticsGapCounts: 'AnalyticsGapCounts',
+  AnalyticsAgentGapCounts: 'AnalyticsAgentGapCounts',
   AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
@@ -449,7 +450,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1042,6 +1043,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsGapCountsCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsGapCountsCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsAgentGapCounts: {
+      payload: Prisma.$AnalyticsAgentGapCountsPayload<ExtArgs>
+      fields: Prisma.AnalyticsAgentGapCountsFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsAgentGapCountsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsAgentGapCountsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsAgentGapCountsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsAgentGapCountsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsAgentGapCountsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsAgentGapCountsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsAgentGapCountsCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsAgentGapCountsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsAgentGapCountsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsAgentGapCountsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsAgentGapCountsDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsAgentGapCountsUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsAgentGapCountsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsAgentGapCountsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsAgentGapCountsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAgentGapCounts>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsAgentGapCountsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentGapCountsGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsAgentGapCountsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentGapCountsCountAggregateOutputType> | number
         }
       }
     }
@@ -3315,6 +3390,16 @@ export const AnalyticsGapCountsScalarFieldEnum = {
 export type AnalyticsGapCountsScalarFieldEnum = (typeof AnalyticsGapCountsScalarFieldEnum)[keyof typeof AnalyticsGapCountsScalarFieldEnum]
 
 
+export const AnalyticsAgentGapCountsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  column: 'column',
+  counts: 'counts'
+} as const
+
+export type AnalyticsAgentGapCountsScalarFieldEnum = (typeof AnalyticsAgentGapCountsScalarFieldEnum)[keyof typeof AnalyticsAgentGapCountsScalarFieldEnum]
+
+
 export const AnalyticsSegmentScalarFieldEnum = {
   projectId: 'projectId',
   name: 'name',
@@ -4020,6 +4105,7 @@ export type GlobalOmitConfig = {
   analyticsDaySet?: Prisma.AnalyticsDaySetOmit
   analyticsSiteDay?: Prisma.AnalyticsSiteDayOmit
   analyticsGapCounts?: Prisma.AnalyticsGapCountsOmit
+  analyticsAgentGapCounts?: Prisma.AnalyticsAgentGapCountsOmit
   analyticsSegment?: Prisma.AnalyticsSegmentOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit

@@ -59,6 +59,7 @@ export const ModelName = {
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
   AnalyticsGapCounts: 'AnalyticsGapCounts',
+  AnalyticsAgentGapCounts: 'AnalyticsAgentGapCounts',
   AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
@@ -189,6 +190,16 @@ export const AnalyticsGapCountsScalarFieldEnum = {
 } as const
 
 export type AnalyticsGapCountsScalarFieldEnum = (typeof AnalyticsGapCountsScalarFieldEnum)[keyof typeof AnalyticsGapCountsScalarFieldEnum]
+
+
+export const AnalyticsAgentGapCountsScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  column: 'column',
+  counts: 'counts'
+} as const
+
+export type AnalyticsAgentGapCountsScalarFieldEnum = (typeof AnalyticsAgentGapCountsScalarFieldEnum)[keyof typeof AnalyticsAgentGapCountsScalarFieldEnum]
 
 
 export const AnalyticsSegmentScalarFieldEnum = {

@@ -1,9 +1,10 @@
 import type { Param, Sql } from '../sql.js';
-import { addPair, frozenBitmap, KIND, RoaringBitmap32, type Bitmap } from '../day-sets.js';
-import { UNVERIFIED_PREFIX, VERIFICATION } from '../write-events.js';
-import type { FoldedEvent, Rollup } from './rollup.js';
+import { addPair, frozenBitmap, RoaringBitmap32, type Bitmap } from '../day-sets.js';
+import type { FoldedEvent, Rollup, RollupContext } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { RecordReader, RecordWriter } from '../segments.js';
+import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
+import { keepAgentGaps } from './agent-gaps.js';
 
 /**
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
@@ -11,36 +12,6 @@ import { RecordReader, RecordWriter } from '../segments.js';
  * into parts exactly like the day sets (page 0 is the whole site), so any union of cells over any days is exact.
  * Humans no assistant sent have a views-only cell.
  */
-
-export interface AgentCell {
-  /** KIND.ai an AI agent, KIND.human humans (agent "via <assistant>" when one sent them), KIND.bot a spoofed AI agent */
-  kind: number;
-  /** "" for an unnamed AI agent, and for humans no assistant sent */
-  agent: string;
-  /** AI: VERIFICATION.verified or .unverifiable (a stored null is unverifiable); 0 for the other kinds */
-  verification: number;
-}
-
-/** The cell an event counts in, or undefined for another bot's view. */
-export function cellOf(e: { kind: number; agent: string | null; verification: number | null }): AgentCell | undefined {
-  if (e.kind === KIND.ai) {
-    const verification = e.verification === VERIFICATION.verified ? VERIFICATION.verified : VERIFICATION.unverifiable;
-    return { kind: KIND.ai, agent: e.agent ?? '', verification };
-  }
-  if (e.kind === KIND.human) return { kind: KIND.human, agent: e.agent ?? '', verification: 0 };
-  if (e.kind === KIND.bot && e.agent?.startsWith(UNVERIFIED_PREFIX)) {
-    return { kind: KIND.bot, agent: e.agent, verification: 0 };
-  }
-  return undefined;
-}
-
-/**
- * Humans no assistant sent: views only (their visitors are in the day sets), so the purposes report reads every
- * view it shows from the rollup.
- */
-export const isPlainHuman = (c: AgentCell) => c.kind === KIND.human && c.agent === '';
-
-export const cellKey = (c: AgentCell) => `${c.kind}\0${c.verification}\0${c.agent}`;
 
 /** A cell's pending or loaded data: (page, visitor) keys or bitmaps by part, and views by page. */
 export interface CellData<T> {
@@ -83,7 +54,13 @@ export function addDecodedViews(blob: Buffer, into: Map<number, number>): void {
 
 const CELL_WHERE = '"projectId" = ? AND "day" = ? AND "kind" = ? AND "agent" = ? AND "verification" = ?';
 
-async function mergeCell(tx: Sql, projectId: string, day: number, data: CellData<number[]>): Promise<void> {
+/** Merges a chunk's cell into its stored rows; returns what its visitor sets gained, by part (the caller disposes). */
+async function mergeCell(
+  tx: Sql,
+  projectId: string,
+  day: number,
+  data: CellData<number[]>,
+): Promise<Map<number, Bitmap>> {
   const { kind, agent, verification } = data.cell;
   const params: Param[] = [projectId, day, kind, agent, verification];
   const [stored] = await tx.query<{ views: Buffer }>(
@@ -98,7 +75,8 @@ async function mergeCell(tx: Sql, projectId: string, day: number, data: CellData
       'ON CONFLICT ("projectId", "day", "kind", "agent", "verification") DO UPDATE SET "views" = excluded."views"',
     [...params, encodeViews(views)],
   );
-  if (!data.parts.size) return;
+  const gained = new Map<number, Bitmap>();
+  if (!data.parts.size) return gained;
   const existing = await tx.query<{ part: number; pairs: Buffer }>(
     `SELECT "part", "pairs" FROM "AnalyticsAgentDaySet" WHERE ${CELL_WHERE}`,
     params,
@@ -107,7 +85,10 @@ async function mergeCell(tx: Sql, projectId: string, day: number, data: CellData
   for (const [part, keys] of data.parts) {
     const blob = storedParts.get(part);
     const bitmap = blob ? RoaringBitmap32.deserialize(blob, true) : new RoaringBitmap32();
-    bitmap.addMany(keys);
+    const added = new RoaringBitmap32(keys);
+    added.andNotInPlace(bitmap);
+    gained.set(part, added);
+    bitmap.orInPlace(added);
     const pairs = Buffer.from(bitmap.serialize(true) as Uint8Array);
     bitmap.dispose(); // native memory: do not wait for the garbage collector
     await tx.run(
@@ -116,12 +97,13 @@ async function mergeCell(tx: Sql, projectId: string, day: number, data: CellData
       [...params, part, pairs],
     );
   }
+  return gained;
 }
 
 export const agentDaysRollup: Rollup = {
   name: 'agent days',
-  tables: ['AnalyticsAgentDaySet', 'AnalyticsAgentDayViews'],
-  async add(tx: Sql, events: FoldedEvent[]): Promise<void> {
+  tables: ['AnalyticsAgentDaySet', 'AnalyticsAgentDayViews', 'AnalyticsAgentGapCounts'],
+  async add(tx: Sql, events: FoldedEvent[], context: RollupContext = {}): Promise<void> {
     const byDay = new Map<string, Map<string, CellData<number[]>>>(); // project\0day → cells
     for (const e of events) {
       const cell = cellOf(e);
@@ -131,9 +113,30 @@ export const agentDaysRollup: Rollup = {
       if (!cells) byDay.set(dayKey, (cells = new Map()));
       addToCells(cells, cell, e);
     }
-    for (const [dayKey, cells] of byDay) {
-      const [projectId, day] = dayKey.split('\0');
-      for (const data of cells.values()) await mergeCell(tx, projectId, Number(day), data);
+    // project → day → part → cell → what the chunk added, for the gap counts
+    const added = new Map<string, Map<number, Map<number, Map<string, Bitmap>>>>();
+    try {
+      for (const [dayKey, cells] of byDay) {
+        const [projectId, dayText] = dayKey.split('\0');
+        const day = Number(dayText);
+        for (const data of cells.values()) {
+          const gained = await mergeCell(tx, projectId, day, data);
+          for (const [part, bitmap] of gained) {
+            let byProject = added.get(projectId);
+            if (!byProject) added.set(projectId, (byProject = new Map()));
+            let byPart = byProject.get(day);
+            if (!byPart) byProject.set(day, (byPart = new Map()));
+            let byCell = byPart.get(part);
+            if (!byCell) byPart.set(part, (byCell = new Map()));
+            byCell.set(cellKey(data.cell), bitmap);
+          }
+        }
+      }
+      await keepAgentGaps(tx, added, context);
+    } finally {
+      for (const byProject of added.values())
+        for (const byPart of byProject.values())
+          for (const byCell of byPart.values()) for (const bitmap of byCell.values()) bitmap.dispose();
     }
     // cached copies of a day are checked against its generation: days with only spoofed views change here alone
     await bumpDayGenerations(tx, byDay.keys());

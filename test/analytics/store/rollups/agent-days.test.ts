@@ -1,9 +1,5 @@
-import {
-  addDecodedViews,
-  cellOf,
-  encodeViews,
-  isPlainHuman,
-} from '../../../../src/analytics/store/rollups/agent-days.js';
+import { addDecodedViews, encodeViews } from '../../../../src/analytics/store/rollups/agent-days.js';
+import { cellOf, isPlainHuman } from '../../../../src/analytics/store/rollups/agent-cell.js';
 
 describe('the agent rollup cells', () => {
   it('puts each counted event in one cell, reading a stored null verification as unverifiable', () => {
