@@ -59,17 +59,28 @@ export async function agentPages(params: {
   });
   const pageIds = new Set(counted.flatMap((c) => [...c.views.keys()]));
   const paths = await store.paths(projectId, pageIds);
-  const rows = counted.flatMap(({ agent, views, visitors }) =>
-    [...views]
-      .filter(([page]) => page !== SITE_PAGE)
-      .map(([page, n]) => ({
-        agent,
-        path: paths.get(page) ?? `#${page}`,
-        views: n,
-        visitors: visitors.get(page) ?? 0,
-      })),
+  const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
+  // rows sort by views, then agent and path in code-point order: each name ranked once, so the sort of agents ×
+  // pages rows compares numbers
+  const pageRank = rankBy([...pageIds], pathOf);
+  const agentRank = rankBy(
+    counted.map((c) => c.agent),
+    (agent) => agent,
   );
-  return rows.sort(
-    (a, b) => b.views - a.views || compareCodePoints(a.agent, b.agent) || compareCodePoints(a.path, b.path),
-  );
+  const rows: { row: AgentPage; agent: number; page: number }[] = [];
+  for (const { agent, views, visitors } of counted) {
+    for (const [page, n] of views) {
+      if (page === SITE_PAGE) continue;
+      const row = { agent, path: pathOf(page), views: n, visitors: visitors.get(page) ?? 0 };
+      rows.push({ row, agent: agentRank.get(agent)!, page: pageRank.get(page)! });
+    }
+  }
+  rows.sort((a, b) => b.row.views - a.row.views || a.agent - b.agent || a.page - b.page);
+  return rows.map((r) => r.row);
+}
+
+/** Each item's rank in the code-point order of its name. */
+function rankBy<T>(items: T[], name: (item: T) => string): Map<T, number> {
+  const sorted = [...new Set(items)].sort((a, b) => compareCodePoints(name(a), name(b)));
+  return new Map(sorted.map((item, i) => [item, i]));
 }

@@ -236,3 +236,38 @@ export function addRangeDay(blob: Buffer, daysIn: number, into: Map<number, numb
     into.set(page, (into.get(page) ?? 0) + words[at + 2]);
   }
 }
+
+/** Pages spanned at most by a dense sum (a project's page ids are close together; beyond, a map is used). */
+const DENSE_SPAN = 1 << 22;
+
+/**
+ * Distinct visitors per page over a range from its days' stored counts (`days`: each day's blob and its distance from
+ * the range's first day), as addRangeDay adds them, summed in an array indexed by page when the pages are close
+ * together: a range reads days × pages counts, so the sum is the report's main work.
+ */
+export function sumRangeDays(days: { blob: Buffer; daysIn: number }[]): Map<number, number> {
+  const words = days.map((d) => ({ words: uint32Words(d.blob), daysIn: d.daysIn }));
+  let low = Number.POSITIVE_INFINITY;
+  let high = -1;
+  for (const { words: w } of words) {
+    if (w.length < 3) continue;
+    // sorted by page: the first and last triples bound the day's pages
+    low = Math.min(low, w[0]);
+    high = Math.max(high, w[w.length - 3]);
+  }
+  const out = new Map<number, number>();
+  if (high < 0) return out;
+  if (high - low >= DENSE_SPAN) {
+    for (const d of days) addRangeDay(d.blob, d.daysIn, out);
+    return out;
+  }
+  const sums = new Float64Array(high - low + 1);
+  for (const { words: w, daysIn } of words) {
+    for (let at = 0; at + 2 < w.length; at += 3) {
+      const gap = w[at + 1];
+      if (gap === 0 || gap > daysIn) sums[w[at] - low] += w[at + 2];
+    }
+  }
+  for (let i = 0; i < sums.length; i++) if (sums[i] > 0) out.set(i + low, sums[i]);
+  return out;
+}

@@ -1,7 +1,6 @@
 import type { Sql } from './sql.js';
 import { RoaringBitmap32, type Bitmap } from './day-sets.js';
 import {
-  addRangeDay,
   applyGapDeltas,
   columnGapDeltas,
   encodeGapCounts,
@@ -9,6 +8,7 @@ import {
   type GapDeltas,
   newToColumn,
   recountGaps,
+  sumRangeDays,
 } from './gap-counts.js';
 import { readMarks, writeMarks } from './rollups/rollup-marks.js';
 
@@ -327,7 +327,9 @@ export async function rangeGapCounts(
     `SELECT "day", "column", "counts" FROM "${table}" WHERE "projectId" = ? AND "day" >= ? AND "day" < ? AND "column" IN (${columns.map(() => '?').join(', ')})`,
     [projectId, fromDay, toDay, ...columns],
   );
+  const days = new Map(columns.map((c) => [c, [] as { blob: Buffer; daysIn: number }[]]));
   for (const [day, column, counts] of rows)
-    addRangeDay(counts as Buffer, Number(day) - fromDay, out.get(column as string)!);
+    days.get(column as string)!.push({ blob: counts as Buffer, daysIn: Number(day) - fromDay });
+  for (const [column, list] of days) out.set(column, sumRangeDays(list));
   return out;
 }
