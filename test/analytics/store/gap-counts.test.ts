@@ -9,6 +9,7 @@ import {
   type GapDeltas,
   newToColumn,
   recountGaps,
+  sumRangeDays,
 } from '../../../src/analytics/store/gap-counts.js';
 
 /** Deterministic PRNG (mulberry32). */
@@ -84,12 +85,12 @@ class Column {
 
   /** Distinct visitors per page over whole days [first, end) from the stored counts. */
   rangeCounts(first: number, end: number): Map<number, number> {
-    const counts = new Map<number, number>();
+    const days: { blob: Buffer; daysIn: number }[] = [];
     for (let day = first; day < end; day++) {
       const blob = this.stored.get(day);
-      if (blob) addRangeDay(blob, day - first, counts);
+      if (blob) days.push({ blob, daysIn: day - first });
     }
-    return drop0(counts);
+    return drop0(sumRangeDays(days));
   }
 
   recounted(): Map<number, Buffer> {
@@ -200,6 +201,57 @@ describe('gap counts', () => {
       ],
     ]);
     expect(() => encodeGapCounts(new Map([[1, new Map([[0, -1]])]]))).toThrow(/below zero/);
+  });
+
+  it('sum pages far apart in a map, as close ones in an array', () => {
+    const day = (pages: [number, number, number][]) =>
+      encodeGapCounts(new Map(pages.map(([page, gap, n]) => [page, new Map([[gap, n]])])));
+    const near = [
+      {
+        blob: day([
+          [3, 0, 2],
+          [9, 0, 1],
+        ]),
+        daysIn: 0,
+      },
+      {
+        blob: day([
+          [3, 1, 5],
+          [4, 2, 1],
+        ]),
+        daysIn: 1,
+      },
+    ];
+    expect(sumRangeDays(near)).toEqual(
+      new Map([
+        [3, 2],
+        [9, 1],
+        [4, 1],
+      ]),
+    );
+    const far = [
+      {
+        blob: day([
+          [3, 0, 2],
+          [9_000_000, 0, 1],
+        ]),
+        daysIn: 0,
+      },
+      {
+        blob: day([
+          [3, 1, 5],
+          [9_000_000, 2, 4],
+        ]),
+        daysIn: 1,
+      },
+    ];
+    expect(sumRangeDays(far)).toEqual(
+      new Map([
+        [3, 2],
+        [9_000_000, 5],
+      ]),
+    );
+    expect(sumRangeDays([])).toEqual(new Map());
   });
 
   it('read unaligned blobs as aligned ones', () => {
