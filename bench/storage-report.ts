@@ -1,8 +1,8 @@
 /**
  * What bench/storage.ts and bench/analytics.ts report about storage (issue 20 §5): the bytes of every analytics table
  * and index on SQLite (the dbstat virtual table: pages in use) or PostgreSQL (pg_table_size, pg_relation_size of
- * each index), grouped as raw events, idempotency keys, dictionaries, day sets, day views, stored segments (unions of days a report
- * stored) and rollups (every table
+ * each index), grouped as raw events, idempotency keys, dictionaries, day sets, day views, gap counts (the day sets' and the
+ * agent rollup's), stored segments (unions of days a report stored) and rollups (every table
  * of `ROLLUPS`, read at run time, so rollups added later are counted), per page view.
  */
 import type { DatabaseTarget } from '../src/db/database-url.js';
@@ -26,6 +26,9 @@ const GROUPS: Record<string, string> = {
   AnalyticsDay: 'day sets',
   AnalyticsDayViews: 'day views',
   AnalyticsSegment: 'stored segments',
+  AnalyticsGapCounts: 'gap counts',
+  // kept by the agent rollup, shown apart from its cells
+  AnalyticsAgentGapCounts: 'gap counts (agent rollup)',
 };
 
 function groupOf(table: string): string {
@@ -34,7 +37,16 @@ function groupOf(table: string): string {
   return rollup ? `rollup ${rollup.name}` : 'other analytics';
 }
 
-const ORDER = ['raw events', 'idempotency keys', 'dictionaries', 'day sets', 'day views', 'stored segments'];
+const ORDER = [
+  'raw events',
+  'idempotency keys',
+  'dictionaries',
+  'day sets',
+  'day views',
+  'gap counts',
+  'gap counts (agent rollup)',
+  'stored segments',
+];
 const rank = (group: string) =>
   ORDER.includes(group) ? ORDER.indexOf(group) : group.startsWith('rollup ') ? ORDER.length : ORDER.length + 1;
 
