@@ -130,9 +130,20 @@ export async function gatherAgentCells(params: {
   };
 }
 
-type CellParams = Parameters<typeof gatherAgentCells>[0] & {
-  store: Pick<AnalyticsStore, 'gapCountsReady' | 'rangeGapCounts'>;
-};
+/** What the AI reports read from the store: the agent rollup's cells and gap counts. */
+export type AgentReportStore = Pick<
+  AnalyticsStore,
+  | 'agentDays'
+  | 'agentEdgeEvents'
+  | 'dayGenerations'
+  | 'derivedReady'
+  | 'segment'
+  | 'saveSegment'
+  | 'gapCountsReady'
+  | 'rangeGapCounts'
+>;
+
+type CellParams = Parameters<typeof gatherAgentCells>[0] & { store: AgentReportStore };
 
 /**
  * Distinct visitors per page (page 0: the site) of gap-count columns (store/rollups/agent-columns.ts) over the range:

@@ -6,7 +6,7 @@ import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { distinctByPage, viewsByPage, withAgentCells } from './agent-cells.js';
+import { distinctByPage, viewsByPage, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
 export interface AgentPage {
   /** the agent's name, or with `by: 'operator'` the operator's */
@@ -23,18 +23,7 @@ export interface AgentPage {
  * gap-count column where it can answer, else from the union of its cells.
  */
 export async function agentPages(params: {
-  store: Pick<
-    AnalyticsStore,
-    | 'agentDays'
-    | 'agentEdgeEvents'
-    | 'dayGenerations'
-    | 'derivedReady'
-    | 'segment'
-    | 'saveSegment'
-    | 'gapCountsReady'
-    | 'rangeGapCounts'
-    | 'paths'
-  >;
+  store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

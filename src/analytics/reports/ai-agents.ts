@@ -2,12 +2,11 @@ import type { TimeRange } from '../../calendar.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
 import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import { agentColumn, agentName, cellColumn, verifiedColumn } from '../store/rollups/agent-columns.js';
-import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
+import { siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
 export interface AgentCounts {
   agent: string;
@@ -41,17 +40,7 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  * agent brought both verified and unverifiable in the range is verified: the two columns split `visitors` exactly.
  */
 export async function aiAgents(params: {
-  store: Pick<
-    AnalyticsStore,
-    | 'agentDays'
-    | 'agentEdgeEvents'
-    | 'dayGenerations'
-    | 'derivedReady'
-    | 'segment'
-    | 'saveSegment'
-    | 'gapCountsReady'
-    | 'rangeGapCounts'
-  >;
+  store: AgentReportStore;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

@@ -5,7 +5,7 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { distinctByPage, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
+import { distinctByPage, siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
 export interface Referrals {
   /** per assistant: human views and distinct human visitors it sent */
@@ -16,18 +16,7 @@ export interface Referrals {
 
 /** Humans who arrived from an AI assistant (by referrer or `utm_source`), per assistant and per page. */
 export async function aiReferrals(params: {
-  store: Pick<
-    AnalyticsStore,
-    | 'agentDays'
-    | 'agentEdgeEvents'
-    | 'dayGenerations'
-    | 'derivedReady'
-    | 'segment'
-    | 'saveSegment'
-    | 'gapCountsReady'
-    | 'rangeGapCounts'
-    | 'paths'
-  >;
+  store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
   cache: DayCache;
   projectId: string;
   range: TimeRange;

@@ -11,6 +11,8 @@ import {
   sumRangeDays,
 } from './gap-counts.js';
 import { readMarks, writeMarks } from './rollups/rollup-marks.js';
+import { segmentKey, type DayCache } from './day-cache.js';
+import { dayGenerations } from './read-days.js';
 
 /**
  * Gap counts in the database (`AnalyticsGapCounts` for the day sets, `AnalyticsAgentGapCounts` for the agent
@@ -186,6 +188,57 @@ export async function keepGapCounts(
   // days not recounted yet are left to the recount, which reads them from the sets as they will be then
   for (const byDay of deltas.values()) for (const day of byDay.keys()) if (day >= frontier) byDay.delete(day);
   await applyDeltas(tx, table, projectId, deltas);
+}
+
+/** How a family's days are kept in the cache across chunks: under `name`, as `load` reads them, seen as members. */
+export interface CachedDays<T extends { bytes: number }> {
+  name: string;
+  load(tx: Sql, projectId: string, day: number): Promise<T>;
+  members(data: T): DayMembers;
+}
+
+/**
+ * Keeps a family's gap counts for a chunk merged into its sets in this transaction: `added` is project → day → part →
+ * member → what the chunk added. Days the chunk did not touch are read through `cache` when given (under their
+ * generations), the touched ones from the transaction (their rows changed in it, which may still roll back).
+ */
+export async function keepFamilyGaps<T extends { bytes: number }>(
+  tx: Sql,
+  params: {
+    family: GapFamily;
+    cached: CachedDays<T>;
+    added: Map<string, Map<number, Map<number, Map<string, Bitmap>>>>;
+    context: { cache?: DayCache; windows?: GapWindows };
+  },
+): Promise<void> {
+  const { family, cached, added } = params;
+  const { cache, windows } = params.context;
+  for (const [projectId, byDay] of added) {
+    const days = [...byDay.keys()];
+    const generations = await dayGenerations(tx, {
+      projectId,
+      fromDay: Math.min(...days) - GAP_DAYS,
+      toDay: Math.max(...days) + GAP_DAYS + 1,
+    });
+    const loadDay = async (day: number) => {
+      const generation = generations.get(day);
+      if (!cache || byDay.has(day) || generation === undefined) return family.loadDay(tx, projectId, day);
+      const key = segmentKey(projectId, cached.name, 1, day);
+      const version = String(generation);
+      let data = cache.get<T>(key, version);
+      if (!data) cache.set(key, version, (data = await cached.load(tx, projectId, day)));
+      return cached.members(data);
+    };
+    await keepGapCounts(tx, {
+      projectId,
+      columnsOf: family.columnsOf,
+      added: byDay,
+      loadDay,
+      generations,
+      windows,
+      table: family.table,
+    });
+  }
 }
 
 async function recountFrontier(sql: Sql, projectId: string): Promise<number> {
