@@ -7,11 +7,15 @@ import { addToCells, decodeCells, encodeCells, type CellData } from '../store/ro
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
 import { splitRange, unionOf } from './range-sources.js';
 import { GAP_DAYS } from '../store/gap-counts.js';
+import { columnsOfCell } from '../store/rollups/agent-columns.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
   cells: CellData<Bitmap[]>[];
+  /** by cellKey: the whole days' bitmaps per part (segments), and the partial-day edges' */
+  wholeDays: Map<string, Map<number, Bitmap[]>>;
+  edges: Map<string, Map<number, Bitmap>>;
   dispose(): void;
 }
 
@@ -104,6 +108,10 @@ export async function gatherAgentCells(params: {
       for (const [part, bitmap] of data.parts) addBitmap(target, part, bitmap);
     }
   }
+  // the whole days' bitmaps per cell, before the edges' join them
+  const wholeDays = new Map(
+    [...cells].map(([key, data]) => [key, new Map([...data.parts].map(([p, l]) => [p, [...l]]))]),
+  );
   const pending = new Map<string, CellData<number[]>>();
   for (const edge of edges) {
     for (const e of await store.agentEdgeEvents(projectId, edge)) {
@@ -113,17 +121,23 @@ export async function gatherAgentCells(params: {
   }
   // the edges' bitmaps are built here and are the only ones the caller frees
   const owned: Bitmap[] = [];
-  for (const data of pending.values()) {
+  const edgeSets = new Map<string, Map<number, Bitmap>>();
+  for (const [key, data] of pending) {
     const target = cellFor(data);
     addViews(target, data.views);
+    const byPart = new Map<number, Bitmap>();
+    edgeSets.set(key, byPart);
     for (const [part, keys] of data.parts) {
       const bitmap = new RoaringBitmap32(keys);
       owned.push(bitmap);
+      byPart.set(part, bitmap);
       addBitmap(target, part, bitmap);
     }
   }
   return {
     cells: [...cells.values()],
+    wholeDays,
+    edges: edgeSets,
     dispose: () => {
       for (const bitmap of owned) bitmap.dispose();
     },
@@ -147,20 +161,43 @@ type CellParams = Parameters<typeof gatherAgentCells>[0] & { store: AgentReportS
 
 /**
  * Distinct visitors per page (page 0: the site) of gap-count columns (store/rollups/agent-columns.ts) over the range:
- * a sum over its days, whatever the pairs. Undefined when they cannot answer — a range with a partial-day edge or over
- * 32 days, the rollup catching up, a rebuild or a recount under way — and the caller unites the cells instead.
+ * a sum over its whole days, whatever the pairs, plus the partial-day edges' pairs that no whole day holds (as the
+ * export adds them). Undefined when they cannot answer — a range within one day or over 32 days, the rollup catching
+ * up, a rebuild or a recount under way — and the caller unites the cells instead.
  */
 export type GapColumns = (columns: string[]) => Promise<Map<string, Map<number, number>> | undefined>;
 
-function gapColumns(params: CellParams): GapColumns {
+function gapColumns(params: CellParams, range: RangeCells): GapColumns {
   return async (columns) => {
     const { store, projectId } = params;
-    const { days, edges } = splitRange(params.range);
-    if (!days || edges.length || days[1] - days[0] > GAP_DAYS + 1) return undefined;
+    const { days } = splitRange(params.range);
+    if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
     if (!(await store.derivedReady(projectId, [agentDaysRollup.name]))) return undefined;
     if (!(await store.gapCountsReady(projectId))) return undefined;
-    return store.rangeGapCounts(projectId, days[0], days[1], columns, true);
+    const counts = await store.rangeGapCounts(projectId, days[0], days[1], columns, true);
+    if (range.edges.size) addEdgePairs(range, counts);
+    return counts;
   };
+}
+
+/** Adds to each column's counts the edges' pairs of its member cells that none of them holds on the whole days. */
+function addEdgePairs(range: RangeCells, counts: Map<string, Map<number, number>>): void {
+  const members = new Map<string, string[]>();
+  for (const { cell } of range.cells)
+    for (const column of columnsOfCell(cell))
+      if (counts.has(column)) members.set(column, [...(members.get(column) ?? []), cellKey(cell)]);
+  for (const [column, keys] of members) {
+    const parts = new Set(keys.flatMap((key) => [...(range.edges.get(key)?.keys() ?? [])]));
+    for (const part of parts) {
+      const edge = RoaringBitmap32.orMany(keys.flatMap((key) => range.edges.get(key)?.get(part) ?? []));
+      try {
+        for (const key of keys) for (const set of range.wholeDays.get(key)?.get(part) ?? []) edge.andNotInPlace(set);
+        addPageCardinalities(part, edge, counts.get(column)!);
+      } finally {
+        edge.dispose();
+      }
+    }
+  }
 }
 
 /** Runs `read` over the range's cells (and their gap-count columns) and frees the cells' bitmaps afterwards. */
@@ -170,7 +207,7 @@ export async function withAgentCells<T>(
 ): Promise<T> {
   const range = await gatherAgentCells(params);
   try {
-    return await read(range.cells, gapColumns(params));
+    return await read(range.cells, gapColumns(params, range));
   } finally {
     range.dispose();
   }
