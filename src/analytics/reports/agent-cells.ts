@@ -165,16 +165,19 @@ type CellParams = Parameters<typeof gatherAgentCells>[0] & { store: AgentReportS
  * export adds them). Undefined when they cannot answer — a range within one day or over 32 days, the rollup catching
  * up, a rebuild or a recount under way — and the caller unites the cells instead.
  */
-export type GapColumns = (columns: string[]) => Promise<Map<string, Map<number, number>> | undefined>;
+export type GapColumns = (
+  columns: string[],
+  options?: { siteOnly?: boolean },
+) => Promise<Map<string, Map<number, number>> | undefined>;
 
 function gapColumns(params: CellParams, range: RangeCells): GapColumns {
-  return async (columns) => {
+  return async (columns, options = {}) => {
     const { store, projectId } = params;
     const { days } = splitRange(params.range);
     if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
     if (!(await store.derivedReady(projectId, [agentDaysRollup.name]))) return undefined;
     if (!(await store.gapCountsReady(projectId))) return undefined;
-    const counts = await store.rangeGapCounts(projectId, days[0], days[1], columns, true);
+    const counts = await store.rangeGapCounts(projectId, days[0], days[1], columns, { agents: true, ...options });
     if (range.edges.size) addEdgePairs(range, counts);
     return counts;
   };

@@ -56,10 +56,14 @@ export async function aiAgents(params: {
       }
     }
     const names = [...agents.keys()];
-    const counts = await gapColumns([
-      ...names.flatMap((name) => [agentColumn(name), verifiedColumn(name)]),
-      ...spoofedCells.map((data) => cellColumn(data.cell)),
-    ]);
+    const counts = await gapColumns(
+      [
+        ...names.flatMap((name) => [agentColumn(name), verifiedColumn(name)]),
+        ...spoofedCells.map((data) => cellColumn(data.cell)),
+      ],
+      // only the site's figures are shown
+      { siteOnly: true },
+    );
     /** the site's distinct visitors of a column, or of the union of its cells */
     const site = (column: string, group: CellData<Bitmap[]>[]) =>
       counts ? (counts.get(column)?.get(SITE_PAGE) ?? 0) : siteDistinct(group);

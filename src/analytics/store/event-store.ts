@@ -55,11 +55,17 @@ export class AnalyticsStore {
 
   /**
    * Distinct visitors per page of gap-count columns over up to 32 whole days (see keep-gap-counts.ts): the day sets'
-   * columns, or with `agents` the agent rollup's.
+   * columns, or with `agents` the agent rollup's; with `siteOnly` the site's figures alone.
    */
-  rangeGapCounts(projectId: string, fromDay: number, toDay: number, columns: string[], agents = false) {
-    const table = (agents ? AGENT_CELL_GAPS : DAY_SET_GAPS).table;
-    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns });
+  rangeGapCounts(
+    projectId: string,
+    fromDay: number,
+    toDay: number,
+    columns: string[],
+    options: { agents?: boolean; siteOnly?: boolean } = {},
+  ) {
+    const table = (options.agents ? AGENT_CELL_GAPS : DAY_SET_GAPS).table;
+    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns, siteOnly: options.siteOnly });
   }
 
   /**

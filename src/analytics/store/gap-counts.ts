@@ -1,4 +1,4 @@
-import { addPageCardinalities, RoaringBitmap32, type Bitmap } from './day-sets.js';
+import { addPageCardinalities, RoaringBitmap32, SITE_PAGE, type Bitmap } from './day-sets.js';
 
 /**
  * Gap counts: per day, column and page, how many of the day's visitors were last seen in the column — on that page —
@@ -237,6 +237,18 @@ export function addRangeDay(blob: Buffer, daysIn: number, into: Map<number, numb
   }
 }
 
+/** sumRangeDays for the site alone (page 0): its triples come first in every blob, so the rest is not read. */
+function sumSiteDays(days: { blob: Buffer; daysIn: number }[]): Map<number, number> {
+  let total = 0;
+  for (const { blob, daysIn } of days) {
+    for (let at = 0; at + 12 <= blob.length && blob.readUInt32LE(at) === SITE_PAGE; at += 12) {
+      const gap = blob.readUInt32LE(at + 4);
+      if (gap === 0 || gap > daysIn) total += blob.readUInt32LE(at + 8);
+    }
+  }
+  return total > 0 ? new Map([[SITE_PAGE, total]]) : new Map();
+}
+
 /** Pages spanned at most by a dense sum (a project's page ids are close together; beyond, a map is used). */
 const DENSE_SPAN = 1 << 22;
 
@@ -245,7 +257,11 @@ const DENSE_SPAN = 1 << 22;
  * the range's first day), as addRangeDay adds them, summed in an array indexed by page when the pages are close
  * together: a range reads days × pages counts, so the sum is the report's main work.
  */
-export function sumRangeDays(days: { blob: Buffer; daysIn: number }[]): Map<number, number> {
+export function sumRangeDays(
+  days: { blob: Buffer; daysIn: number }[],
+  options: { siteOnly?: boolean } = {},
+): Map<number, number> {
+  if (options.siteOnly) return sumSiteDays(days);
   const words = days.map((d) => ({ words: uint32Words(d.blob), daysIn: d.daysIn }));
   let low = Number.POSITIVE_INFINITY;
   let high = -1;

@@ -366,13 +366,13 @@ export async function gapCountsReady(sql: Sql, projectId: string): Promise<boole
 
 /**
  * Distinct visitors per page (page 0: the site) of each named column over the whole days [fromDay, toDay), at most
- * GAP_DAYS + 1 of them, from the stored gap counts.
+ * GAP_DAYS + 1 of them, from the stored gap counts; with `siteOnly`, the site's alone (the other pages are not read).
  */
 export async function rangeGapCounts(
   sql: Sql,
-  params: { table: GapTable; projectId: string; fromDay: number; toDay: number; columns: string[] },
+  params: { table: GapTable; projectId: string; fromDay: number; toDay: number; columns: string[]; siteOnly?: boolean },
 ): Promise<Map<string, Map<number, number>>> {
-  const { table, projectId, fromDay, toDay, columns } = params;
+  const { table, projectId, fromDay, toDay, columns, siteOnly } = params;
   if (toDay - fromDay > GAP_DAYS + 1) throw new Error(`gap counts answer up to ${GAP_DAYS + 1} days`);
   const out = new Map(columns.map((c) => [c, new Map<number, number>()]));
   if (!columns.length) return out;
@@ -383,6 +383,6 @@ export async function rangeGapCounts(
   const days = new Map(columns.map((c) => [c, [] as { blob: Buffer; daysIn: number }[]]));
   for (const [day, column, counts] of rows)
     days.get(column as string)!.push({ blob: counts as Buffer, daysIn: Number(day) - fromDay });
-  for (const [column, list] of days) out.set(column, sumRangeDays(list));
+  for (const [column, list] of days) out.set(column, sumRangeDays(list, { siteOnly }));
   return out;
 }

@@ -204,8 +204,11 @@ describe('gap counts', () => {
   });
 
   it('sum pages far apart in a map, as close ones in an array', () => {
-    const day = (pages: [number, number, number][]) =>
-      encodeGapCounts(new Map(pages.map(([page, gap, n]) => [page, new Map([[gap, n]])])));
+    const day = (triples: [number, number, number][]) => {
+      const pages = new Map<number, Map<number, number>>();
+      for (const [page, gap, n] of triples) pages.set(page, (pages.get(page) ?? new Map()).set(gap, n));
+      return encodeGapCounts(pages);
+    };
     const near = [
       {
         blob: day([
@@ -252,6 +255,32 @@ describe('gap counts', () => {
       ]),
     );
     expect(sumRangeDays([])).toEqual(new Map());
+    // the site (page 0) alone: the same sum for page 0, no other page
+    const withSite = [
+      {
+        blob: day([
+          [0, 0, 7],
+          [3, 0, 2],
+        ]),
+        daysIn: 0,
+      },
+      {
+        blob: day([
+          [0, 1, 4],
+          [0, 2, 1],
+          [3, 0, 1],
+        ]),
+        daysIn: 1,
+      },
+    ];
+    expect(sumRangeDays(withSite)).toEqual(
+      new Map([
+        [0, 8],
+        [3, 3],
+      ]),
+    );
+    expect(sumRangeDays(withSite, { siteOnly: true })).toEqual(new Map([[0, 8]]));
+    expect(sumRangeDays(near, { siteOnly: true })).toEqual(new Map());
   });
 
   it('read unaligned blobs as aligned ones', () => {
