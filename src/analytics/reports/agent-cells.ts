@@ -5,7 +5,7 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { addToCells, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
-import { splitRange, unionOf } from './range-sources.js';
+import { addUnseenPairs, splitRange, unionOf } from './range-sources.js';
 import { GAP_DAYS } from '../store/gap-counts.js';
 import { columnsOfCell } from '../store/rollups/agent-columns.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
@@ -192,13 +192,9 @@ function addEdgePairs(range: RangeCells, counts: Map<string, Map<number, number>
   for (const [column, keys] of members) {
     const parts = new Set(keys.flatMap((key) => [...(range.edges.get(key)?.keys() ?? [])]));
     for (const part of parts) {
-      const edge = RoaringBitmap32.orMany(keys.flatMap((key) => range.edges.get(key)?.get(part) ?? []));
-      try {
-        for (const key of keys) for (const set of range.wholeDays.get(key)?.get(part) ?? []) edge.andNotInPlace(set);
-        addPageCardinalities(part, edge, counts.get(column)!);
-      } finally {
-        edge.dispose();
-      }
+      const edges = keys.flatMap((key) => range.edges.get(key)?.get(part) ?? []);
+      const wholeDays = keys.flatMap((key) => range.wholeDays.get(key)?.get(part) ?? []);
+      addUnseenPairs(part, edges, wholeDays, counts.get(column)!);
     }
   }
 }

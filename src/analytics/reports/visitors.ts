@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import { gatherSets, splitRange, unionOf, type Sources } from './range-sources.js';
+import { addUnseenPairs, gatherSets, splitRange, unionOf, type Sources } from './range-sources.js';
 import { GAP_DAYS } from '../store/gap-counts.js';
 
 export interface Counts {
@@ -88,28 +88,18 @@ function addEdgePairs(
         const set = segment.sets.get(kind)?.get(part);
         return set ? [set] : [];
       });
-    const unseen = (edge: Bitmap, kinds: number[], part: number) => {
-      const left = edge.clone();
-      for (const kind of kinds) for (const set of wholeDays(kind, part)) left.andNotInPlace(set);
-      return left;
-    };
     const parts = new Set([...byKind.get(KIND.human)!.keys(), ...byKind.get(KIND.ai)!.keys()]);
     for (const part of parts) {
-      const human = byKind.get(KIND.human)!.get(part)?.[0];
-      const ai = byKind.get(KIND.ai)!.get(part)?.[0];
-      const both = RoaringBitmap32.orMany([human, ai].filter((b): b is Bitmap => b !== undefined));
-      const figures: [Bitmap | undefined, number[], Map<number, number>][] = [
-        [human, [KIND.human], counts.human],
-        [ai, [KIND.ai], counts.ai],
-        [both, [KIND.human, KIND.ai], counts.total],
-      ];
-      for (const [edge, kinds, into] of figures) {
-        if (!edge) continue;
-        const left = unseen(edge, kinds, part);
-        addPageCardinalities(part, left, into);
-        left.dispose();
-      }
-      both.dispose();
+      const human = byKind.get(KIND.human)!.get(part) ?? [];
+      const ai = byKind.get(KIND.ai)!.get(part) ?? [];
+      addUnseenPairs(part, human, wholeDays(KIND.human, part), counts.human);
+      addUnseenPairs(part, ai, wholeDays(KIND.ai, part), counts.ai);
+      addUnseenPairs(
+        part,
+        [...human, ...ai],
+        [...wholeDays(KIND.human, part), ...wholeDays(KIND.ai, part)],
+        counts.total,
+      );
     }
   } finally {
     for (const bitmap of owned) bitmap.dispose();

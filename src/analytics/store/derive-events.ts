@@ -1,6 +1,7 @@
 import type { Param, Sql } from './sql.js';
-import { addPair, KIND, RoaringBitmap32, type Bitmap } from './day-sets.js';
-import { keepDaySetGaps } from './day-set-gaps.js';
+import { addPair, KIND, RoaringBitmap32 } from './day-sets.js';
+import { DAY_SET_GAPS } from './day-set-gaps.js';
+import { type AddedSets, addAdded, disposeAdded, keepFamilyGaps } from './keep-gap-counts.js';
 import { DAY_MS } from '../../calendar.js';
 import type { FoldedEvent, Rollup, RollupContext } from './rollups/rollup.js';
 
@@ -35,11 +36,9 @@ export async function deriveEvents(
   const { pairs, views, days } = groupChunk(rows);
   const added = await mergeDaySets(tx, pairs);
   try {
-    await keepDaySetGaps(tx, added, options);
+    await keepFamilyGaps(tx, { family: DAY_SET_GAPS, added, context: options });
   } finally {
-    for (const byDay of added.values())
-      for (const byPart of byDay.values())
-        for (const byKind of byPart.values()) for (const bitmap of byKind.values()) bitmap.dispose();
+    disposeAdded(added);
   }
   if (rollups.length) {
     const events = rows.map(foldedEvent);
@@ -140,18 +139,11 @@ function groupChunk(rows: EventRow[]) {
  * Adds pending pairs to the stored day sets (a read, a union and a write per part); returns what each set gained
  * (project → day → part → kind → bitmap, for the gap counts; the caller disposes of them).
  */
-async function mergeDaySets(
-  tx: Sql,
-  pairs: Map<string, Map<number, number[]>>,
-): Promise<Map<string, Map<number, Map<number, Map<string, Bitmap>>>>> {
-  const gained = new Map<string, Map<number, Map<number, Map<string, Bitmap>>>>();
+async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>): Promise<AddedSets> {
+  const gained: AddedSets = new Map();
   for (const [setKey, parts] of pairs) {
     const [projectId, dayText, kind] = setKey.split('\0');
     const day = Number(dayText);
-    let byDay = gained.get(projectId);
-    if (!byDay) gained.set(projectId, (byDay = new Map()));
-    let byPart = byDay.get(day);
-    if (!byPart) byDay.set(day, (byPart = new Map()));
     for (const [part, keys] of parts) {
       const params: Param[] = [projectId, day, Number(kind), part];
       const [existing] = await tx.query<{ pairs: Buffer }>(
@@ -161,9 +153,7 @@ async function mergeDaySets(
       const bitmap = existing ? RoaringBitmap32.deserialize(existing.pairs, true) : new RoaringBitmap32();
       const added = new RoaringBitmap32(keys);
       added.andNotInPlace(bitmap);
-      let byKind = byPart.get(part);
-      if (!byKind) byPart.set(part, (byKind = new Map()));
-      byKind.set(kind, added);
+      addAdded(gained, { projectId, day, part, member: kind }, added);
       bitmap.orInPlace(added);
       const blob = Buffer.from(bitmap.serialize(true) as Uint8Array);
       bitmap.dispose(); // native memory: do not wait for the garbage collector

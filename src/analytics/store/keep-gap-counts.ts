@@ -16,8 +16,9 @@ import { dayGenerations } from './read-days.js';
 
 /**
  * Gap counts in the database (`AnalyticsGapCounts` for the day sets, `AnalyticsAgentGapCounts` for the agent
- * rollup's cells: one row per project, day and column; see gap-counts.ts for what they count): kept by the fold in the transaction that merges a chunk into the sets they count, recounted for
- * databases whose sets were folded before they existed, and read by the reports.
+ * rollup's cells: one row per project, day and column; see gap-counts.ts for what they count): kept by the fold in
+ * the transaction that merges a chunk into the sets they count, recounted for databases whose sets were folded
+ * before they existed, and read by the reports.
  */
 
 /** A column of gap counts: its stored name and the member sets (by key) it is the union of. */
@@ -31,13 +32,43 @@ export type GapTable = 'AnalyticsGapCounts' | 'AnalyticsAgentGapCounts';
 /** A family's columns over the member sets present (by key) on the days read. */
 export type ColumnsOf = (members: Set<string>) => GapColumn[];
 
-/** Sets whose unions are counted: the day sets, the agent rollup's cells. */
-export interface GapFamily {
+/**
+ * Sets whose unions are counted: the day sets, the agent rollup's cells. A day is read as `T`, kept in the day cache
+ * across chunks under `cacheName` and its generation, and seen as members through `members`.
+ */
+export interface GapFamily<T extends { bytes: number } = { bytes: number }> {
   /** the table its counts are stored in */
   table: GapTable;
   columnsOf: ColumnsOf;
+  cacheName: string;
   /** a project's stored sets of a day */
-  loadDay: (tx: Sql, projectId: string, day: number) => Promise<DayMembers>;
+  loadDay(tx: Sql, projectId: string, day: number): Promise<T>;
+  members(day: T): DayMembers;
+}
+
+/** What a chunk added to a family's sets: project → day → part → member → the entries absent before it. */
+export type AddedSets = Map<string, Map<number, Map<number, Map<string, Bitmap>>>>;
+
+/** Records what a chunk added to a member's set of a day and part. */
+export function addAdded(
+  added: AddedSets,
+  at: { projectId: string; day: number; part: number; member: string },
+  entries: Bitmap,
+): void {
+  let byDay = added.get(at.projectId);
+  if (!byDay) added.set(at.projectId, (byDay = new Map()));
+  let byPart = byDay.get(at.day);
+  if (!byPart) byDay.set(at.day, (byPart = new Map()));
+  let byMember = byPart.get(at.part);
+  if (!byMember) byPart.set(at.part, (byMember = new Map()));
+  byMember.set(at.member, entries);
+}
+
+/** Frees what addAdded recorded (native memory). */
+export function disposeAdded(added: AddedSets): void {
+  for (const byDay of added.values())
+    for (const byPart of byDay.values())
+      for (const byMember of byPart.values()) for (const bitmap of byMember.values()) bitmap.dispose();
 }
 
 /**
@@ -87,6 +118,13 @@ export class GapWindows {
 /** Every member key of the days read. */
 const memberKeys = (days: Iterable<DayMembers>) => new Set([...days].flatMap((members) => [...members.keys()]));
 
+/** The given members' sets of one part on a day that was read (none for a day without data). */
+const setsOf = (loaded: Map<number, DayMembers>, members: string[], day: number, part: number): Bitmap[] =>
+  members.flatMap((m) => {
+    const set = loaded.get(day)?.get(m)?.get(part);
+    return set ? [set] : [];
+  });
+
 /** A day's stored sets: member key → part → bitmap. */
 export type DayMembers = Map<string, Map<number, Bitmap>>;
 
@@ -101,10 +139,10 @@ export const gapRecountMark = (projectId: string) => `gap recount:${projectId}`;
  * Keeps a project's gap counts for a chunk the caller has merged into the member sets, in the caller's transaction.
  * `added`: day → part → member → the entries the chunk added to the member's set (absent before it); `loadDay` reads
  * a day's stored sets as they stand in this transaction (the chunk's included); `generations` are those of the days
- * with any (around the chunk's); `windows`, when given, keeps members' unions over past days across chunks under
- * `family` (see GapWindows).
+ * with any (around the chunk's); `windows`, when given, keeps members' unions over past days across chunks, keyed
+ * by the table (see GapWindows).
  */
-export async function keepGapCounts(
+async function keepGapCounts(
   tx: Sql,
   params: {
     projectId: string;
@@ -117,7 +155,6 @@ export async function keepGapCounts(
   },
 ): Promise<void> {
   const { projectId, columnsOf, added, loadDay, generations, windows, table } = params;
-  const family = table;
   if (!added.size) return;
   const frontier = await recountFrontier(tx, projectId);
   // the days whose sets an added entry's gaps are read from: the GAP_DAYS days either side of each merged day
@@ -130,8 +167,7 @@ export async function keepGapCounts(
   const columns = columnsOf(memberKeys(loaded.values()));
   const parts = new Set([...added.values()].flatMap((byPart) => [...byPart.keys()]));
   /** a member's sets over the GAP_DAYS days before `day`: the untouched days' union (kept), the touched days' sets */
-  const memberWindow = (at: { windows: GapWindows; family: string; member: string; part: number; day: number }) => {
-    const { member, part, day } = at;
+  const memberWindow = (windows: GapWindows, member: string, part: number, day: number) => {
     const untouched: number[] = [];
     const sets: Bitmap[] = [];
     for (let d = day - GAP_DAYS; d < day; d++) {
@@ -141,12 +177,12 @@ export async function keepGapCounts(
       else untouched.push(d);
     }
     if (!untouched.length) return sets;
-    const key = `${projectId}\0${at.family}\0${member}\0${part}\0${day}`;
+    const key = `${projectId}\0${table}\0${member}\0${part}\0${day}`;
     const version = untouched.map((d) => `${d}:${generations.get(d)}`).join(',');
-    let union = at.windows.get(key, version);
+    let union = windows.get(key, version);
     if (!union) {
       union = RoaringBitmap32.orMany(untouched.map((d) => loaded.get(d)!.get(member)!.get(part)!));
-      at.windows.set(key, version, union);
+      windows.set(key, version, union);
     }
     return [union, ...sets];
   };
@@ -155,20 +191,15 @@ export async function keepGapCounts(
   try {
     for (const part of parts) {
       for (const column of columns) {
-        const setsOn = (day: number) =>
-          column.members.flatMap((m) => {
-            const set = loaded.get(day)?.get(m)?.get(part);
-            return set ? [set] : [];
-          });
+        const setsOn = (day: number) => setsOf(loaded, column.members, day, part);
         const fresh = new Map<number, Bitmap>();
         for (const [day, byPart] of added) {
           const members = byPart.get(part);
           if (!members) continue;
           const entries = newToColumn(
-            column.members.flatMap((m) => {
-              const set = loaded.get(day)?.get(m)?.get(part);
-              return set ? [{ set, added: members.get(m) }] : [];
-            }),
+            column.members.flatMap((m) =>
+              setsOf(loaded, [m], day, part).map((set) => ({ set, added: members.get(m) })),
+            ),
           );
           if (!entries) continue;
           built.push(entries);
@@ -176,7 +207,7 @@ export async function keepGapCounts(
         }
         if (!fresh.size) continue;
         const seenWithin = windows
-          ? (day: number) => column.members.flatMap((m) => memberWindow({ windows, family, member: m, part, day }))
+          ? (day: number) => column.members.flatMap((m) => memberWindow(windows, m, part, day))
           : undefined;
         columnGapDeltas({ part, fresh, setsOn, seenWithin, deltas: deltas.get(column.name)! });
       }
@@ -190,28 +221,16 @@ export async function keepGapCounts(
   await applyDeltas(tx, table, projectId, deltas);
 }
 
-/** How a family's days are kept in the cache across chunks: under `name`, as `load` reads them, seen as members. */
-export interface CachedDays<T extends { bytes: number }> {
-  name: string;
-  load(tx: Sql, projectId: string, day: number): Promise<T>;
-  members(data: T): DayMembers;
-}
-
 /**
- * Keeps a family's gap counts for a chunk merged into its sets in this transaction: `added` is project → day → part →
- * member → what the chunk added. Days the chunk did not touch are read through `cache` when given (under their
- * generations), the touched ones from the transaction (their rows changed in it, which may still roll back).
+ * Keeps a family's gap counts for a chunk merged into its sets in this transaction. Days the chunk did not touch are
+ * read through `cache` when given (under their generations), the touched ones from the transaction (their rows
+ * changed in it, which may still roll back).
  */
 export async function keepFamilyGaps<T extends { bytes: number }>(
   tx: Sql,
-  params: {
-    family: GapFamily;
-    cached: CachedDays<T>;
-    added: Map<string, Map<number, Map<number, Map<string, Bitmap>>>>;
-    context: { cache?: DayCache; windows?: GapWindows };
-  },
+  params: { family: GapFamily<T>; added: AddedSets; context: { cache?: DayCache; windows?: GapWindows } },
 ): Promise<void> {
-  const { family, cached, added } = params;
+  const { family, added } = params;
   const { cache, windows } = params.context;
   for (const [projectId, byDay] of added) {
     const days = [...byDay.keys()];
@@ -222,12 +241,13 @@ export async function keepFamilyGaps<T extends { bytes: number }>(
     });
     const loadDay = async (day: number) => {
       const generation = generations.get(day);
-      if (!cache || byDay.has(day) || generation === undefined) return family.loadDay(tx, projectId, day);
-      const key = segmentKey(projectId, cached.name, 1, day);
+      if (!cache || byDay.has(day) || generation === undefined)
+        return family.members(await family.loadDay(tx, projectId, day));
+      const key = segmentKey(projectId, family.cacheName, 1, day);
       const version = String(generation);
       let data = cache.get<T>(key, version);
-      if (!data) cache.set(key, version, (data = await cached.load(tx, projectId, day)));
-      return cached.members(data);
+      if (!data) cache.set(key, version, (data = await family.loadDay(tx, projectId, day)));
+      return family.members(data);
     };
     await keepGapCounts(tx, {
       projectId,
@@ -341,19 +361,13 @@ async function recountDay(tx: Sql, params: { projectId: string; day: number; fam
     [projectId, day - GAP_DAYS, day],
   );
   const loaded = new Map<number, DayMembers>();
-  for (const r of days) loaded.set(Number(r.day), await family.loadDay(tx, projectId, Number(r.day)));
+  for (const r of days) loaded.set(Number(r.day), family.members(await family.loadDay(tx, projectId, Number(r.day))));
   const parts = new Set([...(loaded.get(day)?.values() ?? [])].flatMap((byPart) => [...byPart.keys()]));
   await tx.run(`DELETE FROM "${family.table}" WHERE "projectId" = ? AND "day" = ?`, [projectId, day]);
   for (const column of family.columnsOf(memberKeys(loaded.values()))) {
     const deltas: GapDeltas = new Map();
-    for (const part of parts) {
-      const setsOn = (d: number) =>
-        column.members.flatMap((m) => {
-          const set = loaded.get(d)?.get(m)?.get(part);
-          return set ? [set] : [];
-        });
-      recountGaps({ day, part, setsOn, deltas });
-    }
+    for (const part of parts)
+      recountGaps({ day, part, setsOn: (d) => setsOf(loaded, column.members, d, part), deltas });
     const pages = deltas.get(day);
     if (pages) await writeCounts(tx, family.table, [projectId, day, column.name], applyGapDeltas(undefined, pages));
   }
@@ -374,15 +388,13 @@ export async function rangeGapCounts(
 ): Promise<Map<string, Map<number, number>>> {
   const { table, projectId, fromDay, toDay, columns, siteOnly } = params;
   if (toDay - fromDay > GAP_DAYS + 1) throw new Error(`gap counts answer up to ${GAP_DAYS + 1} days`);
-  const out = new Map(columns.map((c) => [c, new Map<number, number>()]));
-  if (!columns.length) return out;
+  const days = new Map(columns.map((c) => [c, [] as { blob: Buffer; daysIn: number }[]]));
+  if (!columns.length) return new Map();
   const rows = await sql.rows(
     `SELECT "day", "column", "counts" FROM "${table}" WHERE "projectId" = ? AND "day" >= ? AND "day" < ? AND "column" IN (${columns.map(() => '?').join(', ')})`,
     [projectId, fromDay, toDay, ...columns],
   );
-  const days = new Map(columns.map((c) => [c, [] as { blob: Buffer; daysIn: number }[]]));
   for (const [day, column, counts] of rows)
     days.get(column as string)!.push({ blob: counts as Buffer, daysIn: Number(day) - fromDay });
-  for (const [column, list] of days) out.set(column, sumRangeDays(list, { siteOnly }));
-  return out;
+  return new Map([...days].map(([column, list]) => [column, sumRangeDays(list, { siteOnly })]));
 }

@@ -4,7 +4,8 @@ import type { FoldedEvent, Rollup, RollupContext } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { RecordReader, RecordWriter } from '../segments.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
-import { keepAgentGaps } from './agent-gaps.js';
+import { AGENT_CELL_GAPS } from './agent-gaps.js';
+import { type AddedSets, addAdded, disposeAdded, keepFamilyGaps } from '../keep-gap-counts.js';
 
 /**
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
@@ -113,30 +114,21 @@ export const agentDaysRollup: Rollup = {
       if (!cells) byDay.set(dayKey, (cells = new Map()));
       addToCells(cells, cell, e);
     }
-    // project → day → part → cell → what the chunk added, for the gap counts
-    const added = new Map<string, Map<number, Map<number, Map<string, Bitmap>>>>();
+    // what the chunk added to each cell's sets, for the gap counts
+    const added: AddedSets = new Map();
     try {
       for (const [dayKey, cells] of byDay) {
         const [projectId, dayText] = dayKey.split('\0');
         const day = Number(dayText);
         for (const data of cells.values()) {
           const gained = await mergeCell(tx, projectId, day, data);
-          for (const [part, bitmap] of gained) {
-            let byProject = added.get(projectId);
-            if (!byProject) added.set(projectId, (byProject = new Map()));
-            let byPart = byProject.get(day);
-            if (!byPart) byProject.set(day, (byPart = new Map()));
-            let byCell = byPart.get(part);
-            if (!byCell) byPart.set(part, (byCell = new Map()));
-            byCell.set(cellKey(data.cell), bitmap);
-          }
+          for (const [part, bitmap] of gained)
+            addAdded(added, { projectId, day, part, member: cellKey(data.cell) }, bitmap);
         }
       }
-      await keepAgentGaps(tx, added, context);
+      await keepFamilyGaps(tx, { family: AGENT_CELL_GAPS, added, context });
     } finally {
-      for (const byProject of added.values())
-        for (const byPart of byProject.values())
-          for (const byCell of byPart.values()) for (const bitmap of byCell.values()) bitmap.dispose();
+      disposeAdded(added);
     }
     // cached copies of a day are checked against its generation: days with only spoofed views change here alone
     await bumpDayGenerations(tx, byDay.keys());

@@ -1,7 +1,6 @@
 import type { Sql } from '../sql.js';
-import { frozenBitmap, type Bitmap } from '../day-sets.js';
-import type { RollupContext } from './rollup.js';
-import { type DayMembers, type GapFamily, keepFamilyGaps } from '../keep-gap-counts.js';
+import { frozenBitmap } from '../day-sets.js';
+import type { DayMembers, GapFamily } from '../keep-gap-counts.js';
 import { cellFromKey, cellKey } from './agent-cell.js';
 import { agentGapColumns } from './agent-columns.js';
 
@@ -21,35 +20,20 @@ async function loadCellSets(sql: Sql, projectId: string, day: number): Promise<D
   return members;
 }
 
-const columnsOf = (members: Set<string>) => agentGapColumns([...members].map(cellFromKey));
-
-/** The agent rollup's cells as a family of gap-count columns (for a recount). */
-export const AGENT_CELL_GAPS: GapFamily = { table: 'AnalyticsAgentGapCounts', columnsOf, loadDay: loadCellSets };
-
 /**
- * Keeps the agent cells' gap counts for a chunk merged into them in this transaction: `added` is project → day → part
- * → cellKey → what the chunk added. Cached under a key of their own: the reports cache a day's cells with their
- * views, these are the sets alone.
+ * The agent rollup's cells as a family of gap-count columns, members by cellKey. Cached under a key of their own: the
+ * reports cache a day's cells with their views, these are the sets alone.
  */
-export function keepAgentGaps(
-  tx: Sql,
-  added: Map<string, Map<number, Map<number, Map<string, Bitmap>>>>,
-  context: RollupContext,
-): Promise<void> {
-  return keepFamilyGaps(tx, {
-    family: AGENT_CELL_GAPS,
-    cached: {
-      name: 'agent-sets',
-      load: async (sql, projectId, day) => {
-        const members = await loadCellSets(sql, projectId, day);
-        let bytes = 0;
-        for (const parts of members.values())
-          for (const bitmap of parts.values()) bytes += bitmap.getSerializationSizeInBytes(true);
-        return { members, bytes };
-      },
-      members: (data) => data.members,
-    },
-    added,
-    context,
-  });
-}
+export const AGENT_CELL_GAPS: GapFamily<{ members: DayMembers; bytes: number }> = {
+  table: 'AnalyticsAgentGapCounts',
+  columnsOf: (members) => agentGapColumns([...members].map(cellFromKey)),
+  cacheName: 'agent-sets',
+  async loadDay(tx, projectId, day) {
+    const members = await loadCellSets(tx, projectId, day);
+    let bytes = 0;
+    for (const parts of members.values())
+      for (const bitmap of parts.values()) bytes += bitmap.getSerializationSizeInBytes(true);
+    return { members, bytes };
+  },
+  members: (day) => day.members,
+};
