@@ -66,8 +66,7 @@ export class ClickHouseEvents {
 
   /** Creates or migrates the schema and ships what a previous process left; a ClickHouse still down is retried. */
   async start(): Promise<void> {
-    this.depthCounted = await outboxDepth(this.params.sql);
-    clickhouseOutboxDepth.set(this.depth);
+    await this.countDepth(0n);
     try {
       const ran = await this.migrate();
       if (ran.length) this.params.logger.info({ ran }, 'applied ClickHouse migrations');
@@ -87,8 +86,10 @@ export class ClickHouseEvents {
       events,
       depth: () => this.depth,
       limit: this.params.config.outboxLimit,
+      onStored: (rows) => {
+        this.addedSince += rows;
+      },
     }).then((duplicates) => {
-      this.addedSince += events.length - duplicates.size;
       clickhouseOutboxDepth.set(this.depth);
       this.schedule(SHIP_DELAY_MS);
       return duplicates;
@@ -150,10 +151,21 @@ export class ClickHouseEvents {
       this.markUnreachable(err);
       throw err;
     } finally {
-      this.addedSince = 0;
-      this.depthCounted = await outboxDepth(this.params.sql, this.cursor.id).catch(() => this.depthCounted);
-      clickhouseOutboxDepth.set(this.depth);
+      await this.countDepth(this.cursor.id).catch(() => undefined);
     }
+  }
+
+  /**
+   * Counts the outbox from `from` and forgets what this process added before: in a transaction, which this process's
+   * writes never overlap (each adds to `addedSince` inside its own), so every write is counted once, by the query or
+   * after it.
+   */
+  private async countDepth(from: bigint): Promise<void> {
+    await this.params.sql.transaction(async (tx) => {
+      this.depthCounted = await outboxDepth(tx, from);
+      this.addedSince = 0;
+    });
+    clickhouseOutboxDepth.set(this.depth);
   }
 
   /** Vacuums the outbox in the background once enough shipped rows have been deleted since the last time. */

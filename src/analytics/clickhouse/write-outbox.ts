@@ -25,8 +25,10 @@ export async function writeOutbox(params: {
   /** the outbox's depth as last counted plus what this process added since */
   depth: () => number;
   limit: number;
+  /** told how many rows it stored, inside its transaction (so a count of the outbox is before or after both) */
+  onStored: (rows: number) => void;
 }): Promise<Set<number>> {
-  const { projectId, events, depth, limit } = params;
+  const { projectId, events, depth, limit, onStored } = params;
   if (depth() + events.length > limit) {
     throw new Unavailable(
       `ClickHouse has not taken page views for a while and ${depth()} wait in the outbox (limit ${limit}); try again later`,
@@ -57,6 +59,7 @@ export async function writeOutbox(params: {
         e.verification ?? null,
       ]),
     });
+    onStored(fresh.length);
   });
 }
 

@@ -129,13 +129,18 @@ describe.each(PROVIDERS)('ClickHouse events through the outbox on %s', (provider
   it('calls made while a shipment runs share the next one, which ships what they wrote before calling', async () => {
     // each shipment ends by recounting the outbox: counted on a connection that otherwise is the test's
     let recounts = 0;
-    const counting: Sql = Object.create(sql, {
-      query: {
-        value: (text: string, params?: unknown[]) => {
-          if (text.startsWith('SELECT COUNT(*) AS "n" FROM "AnalyticsOutbox"')) recounts++;
-          return sql.query(text, params as never);
+    // the recount runs in a transaction of its own: its connection is counted too
+    const countingQueries = (inner: Sql): Sql =>
+      Object.create(inner, {
+        query: {
+          value: (text: string, params?: unknown[]) => {
+            if (text.startsWith('SELECT COUNT(*) AS "n" FROM "AnalyticsOutbox"')) recounts++;
+            return inner.query(text, params as never);
+          },
         },
-      },
+      });
+    const counting: Sql = Object.create(countingQueries(sql), {
+      transaction: { value: <T>(fn: (tx: Sql) => Promise<T>) => sql.transaction((tx) => fn(countingQueries(tx))) },
     });
     const shipper = new ClickHouseEvents({ sql: counting, config, logger, autoShip: false });
     try {
