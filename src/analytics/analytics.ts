@@ -9,6 +9,7 @@ import type { FeedbackStoredListener } from './signals/feedback-stored.js';
 import { openSql, type Sql } from './store/sql.js';
 import { AnalyticsStore } from './store/event-store.js';
 import { DayCache } from './store/day-cache.js';
+import { CountsCache } from './store/counts-cache.js';
 import { GapWindows } from './store/keep-gap-counts.js';
 import type { BatchResult } from './ingest/batch-result.js';
 import { BrowserCollector } from './ingest/collect-browser.js';
@@ -76,6 +77,8 @@ const refusedDatabase = (reason: string) =>
 export class Analytics {
   private readonly store: AnalyticsStore;
   private readonly cache: DayCache;
+  /** per-day counts other than page views (misses), read through the same cache */
+  private readonly countsCache: CountsCache;
   private readonly hasher: VisitorHasher;
   private readonly sql: Sql;
   private signals: ReaderSignals | undefined;
@@ -113,6 +116,7 @@ export class Analytics {
     this.sql = openSql(params.target);
     this.store = new AnalyticsStore(this.sql);
     this.cache = new DayCache(params.config.cacheMb * 1024 * 1024);
+    this.countsCache = new CountsCache(this.cache);
     this.hasher = createVisitorHasher({ secret: params.secret, rotation: params.config.saltRotation });
     const aiRanges = params.config.aiRanges ?? AI_RANGES_DEFAULTS;
     this.shippedRanges = AgentRanges.load({
@@ -251,9 +255,13 @@ export class Analytics {
     return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
   }
 
-  /** AI requests answered 404, 410 or 5xx, from imported logs. */
-  aiMisses(projectId: string, range: TimeRange): Promise<AiMissRow[]> {
-    return aiMisses({ store: this.store, projectId, range });
+  /** One page of the AI requests answered 404, 410 or 5xx, from imported logs. */
+  aiMisses(
+    projectId: string,
+    range: TimeRange,
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
+    return aiMisses({ store: this.store, counts: this.countsCache, projectId, range, page });
   }
 
   /** Keeps AI requests that logs show were answered 404, 410 or 5xx (once per log line). */

@@ -221,12 +221,16 @@ export function randomSearches(random: () => number, n: number, fromDay: number,
 export function useSeededReports(
   provider: Provider,
   seeds: [number, number],
-): () => { analytics: Analytics; sql: Sql } {
+): () => { analytics: Analytics; sql: Sql; target: DatabaseTarget } {
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
-  let state: { analytics: Analytics; sql: Sql } | undefined;
+  let state: { analytics: Analytics; sql: Sql; target: DatabaseTarget } | undefined;
   beforeAll(async () => {
     database = await createTestDatabase(provider);
-    state = { analytics: reportAnalytics(database.target), sql: openSql(database.target) };
+    state = {
+      analytics: reportAnalytics(database.target),
+      sql: openSql(database.target),
+      target: database.target,
+    };
     await seedTraffic(state.analytics, 'prj_a', seeds[0]);
     await seedTraffic(state.analytics, 'prj_b', seeds[1]);
   });

@@ -122,6 +122,11 @@ export type AnalyticsAgentDayViews = Prisma.AnalyticsAgentDayViewsModel
  */
 export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
 /**
+ * Model AnalyticsCountsDay
+ * 
+ */
+export type AnalyticsCountsDay = Prisma.AnalyticsCountsDayModel
+/**
  * Model AnalyticsAiRangeList
  * 
  */

@@ -1,6 +1,8 @@
 import type { TimeRange } from '../../calendar.js';
+import type { CountsCache } from '../store/counts-cache.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { weightedPage } from './weighted-page.js';
 
 export interface AiMissRow {
   path: string;
@@ -9,18 +11,38 @@ export interface AiMissRow {
   count: number;
 }
 
-/** AI requests answered 404/410/5xx in the range by path, agent and status; most first, then path, agent, status. */
+/**
+ * One page of the AI requests answered 404/410/5xx in the range by path, agent and status; most first, then path,
+ * agent, status (code-point order).
+ */
 export async function aiMisses(params: {
   store: Pick<AnalyticsStore, 'aiMissCounts'>;
+  counts: CountsCache;
   projectId: string;
   range: TimeRange;
-}): Promise<AiMissRow[]> {
-  const rows = await params.store.aiMissCounts(params.projectId, params.range);
-  return rows.sort(
-    (a, b) =>
-      b.count - a.count ||
-      compareCodePoints(a.path, b.path) ||
-      compareCodePoints(a.agent, b.agent) ||
-      a.status - b.status,
+  page: { limit: number; offset: number };
+}): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
+  const counts = await params.store.aiMissCounts(params.projectId, params.range, params.counts);
+  const [count] = counts.values;
+  const page = weightedPage(
+    counts.present,
+    (id) => count[id],
+    (a, b) => {
+      const [pathA, agentA, statusA] = counts.keys.keys[a];
+      const [pathB, agentB, statusB] = counts.keys.keys[b];
+      return (
+        compareCodePoints(pathA as string, pathB as string) ||
+        compareCodePoints(agentA as string, agentB as string) ||
+        (statusA as number) - (statusB as number)
+      );
+    },
+    params.page,
   );
+  return {
+    rows: page.rows.map((id) => {
+      const [path, agent, status] = counts.keys.keys[id] as [string, string, number];
+      return { path, agent, status, count: count[id] };
+    }),
+    hasMore: page.hasMore,
+  };
 }

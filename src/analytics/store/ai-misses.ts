@@ -1,6 +1,21 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
+import {
+  bumpAllCountsDays,
+  bumpCountsDays,
+  type CountsFamily,
+  type CountsCache,
+  type RangeCounts,
+} from './counts-cache.js';
 import type { Sql } from './sql.js';
 import { splitRange } from './split-range.js';
+
+/** The misses per day, path, agent and status, as the report reads them through the day cache. */
+export const MISS_COUNTS: CountsFamily = {
+  name: 'misses',
+  table: 'AnalyticsDayAiMisses',
+  keys: ['path', 'agent', 'status'],
+  values: [{ column: 'count', combine: 'sum' }],
+};
 
 /** An AI request a server answered 404, 410 or 5xx, as stored: no address is kept. */
 export interface StoredMiss {
@@ -54,6 +69,8 @@ export async function insertAiMisses(sql: Sql, params: { projectId: string; miss
       rows: [...counts].map(([cell, n]) => [projectId, ...(JSON.parse(cell) as [number, string, string, number]), n]),
       suffix: `ON CONFLICT ("projectId", "day", "path", "agent", "status") DO UPDATE SET "count" = "AnalyticsDayAiMisses"."count" + excluded."count"`,
     });
+    const days = [...counts.keys()].map((cell) => (JSON.parse(cell) as [number])[0]);
+    await bumpCountsDays(tx, { family: MISS_COUNTS, projectId, days });
     return inserted.length;
   });
 }
@@ -68,44 +85,32 @@ export async function recountAiMisses(tx: Sql, projectId: string): Promise<void>
       GROUP BY "projectId", ${day}, "path", "agent", "status"`,
     [projectId],
   );
+  await bumpAllCountsDays(tx, { family: MISS_COUNTS, projectId });
 }
 
-type MissCount = { path: string; agent: string; status: number; count: number };
-
 /**
- * Misses in the range counted by path, agent and status: whole days from the per-day counts (unless `raw`: a rebuild
- * of the project is under way), the partial days at its edges from the stored misses.
+ * Misses in the range counted by path, agent and status (keys `[path, agent, status]`, one counted column): whole
+ * days from the per-day counts through `counts` (unless `raw`: a rebuild of the project is under way), the partial
+ * days at its edges from the stored misses.
  */
 export async function aiMissCounts(
   sql: Sql,
+  counts: CountsCache,
   params: { projectId: string; range: TimeRange; raw?: boolean },
-): Promise<MissCount[]> {
+): Promise<RangeCounts> {
   const { projectId, range } = params;
   const { days, edges } = params.raw ? { days: null, edges: [range] } : splitRange(range);
-  const cells = new Map<string, MissCount>();
-  const add = (r: { path: string; agent: string; status: unknown; count: unknown }) => {
-    const status = Number(r.status);
-    const key = JSON.stringify([r.path, r.agent, status]);
-    const cell = cells.get(key);
-    if (cell) cell.count += Number(r.count);
-    else cells.set(key, { path: r.path, agent: r.agent, status, count: Number(r.count) });
-  };
-  type Row = { path: string; agent: string; status: unknown; count: unknown };
-  if (days) {
-    const rows = await sql.query<Row>(
-      `SELECT "path" AS "path", "agent" AS "agent", "status" AS "status", SUM("count") AS "count" FROM "AnalyticsDayAiMisses"
-        WHERE "projectId" = ? AND "day" >= ? AND "day" < ? GROUP BY "path", "agent", "status"`,
-      [projectId, days[0], days[1]],
-    );
-    rows.forEach(add);
-  }
+  const found = days
+    ? await counts.read(sql, { family: MISS_COUNTS, projectId, fromDay: days[0], toDay: days[1] })
+    : counts.empty(MISS_COUNTS, projectId);
   for (const edge of edges) {
-    const rows = await sql.query<Row>(
-      `SELECT "path" AS "path", "agent" AS "agent", "status" AS "status", COUNT(*) AS "count" FROM "AnalyticsAiMiss"
+    const rows = await sql.rows(
+      `SELECT "path", "agent", "status", COUNT(*) FROM "AnalyticsAiMiss"
         WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? GROUP BY "path", "agent", "status"`,
       [projectId, edge.from, edge.to],
     );
-    rows.forEach(add);
+    for (const [path, agent, status, count] of rows)
+      found.add([path as string, agent as string, Number(status)], [Number(count)]);
   }
-  return [...cells.values()];
+  return found;
 }

@@ -16,6 +16,7 @@ import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
+import type { CountsCache } from './counts-cache.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -132,9 +133,10 @@ export class AnalyticsStore {
     return insertAiMisses(this.sql, { projectId, misses });
   }
 
-  async aiMissCounts(projectId: string, range: TimeRange) {
+  /** Misses in the range by path, agent and status, whole days read through `counts`. */
+  async aiMissCounts(projectId: string, range: TimeRange, counts: CountsCache) {
     const raw = !(await this.derivedReady(projectId));
-    return aiMissCounts(this.sql, { projectId, range, raw });
+    return aiMissCounts(this.sql, counts, { projectId, range, raw });
   }
 
   /** Paths of the given page ids. */

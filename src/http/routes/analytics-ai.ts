@@ -68,8 +68,8 @@ export const analyticsAiRoutes =
     });
     router.get('/v1/analytics/:projectId/ai/misses', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
-      const rows = await analytics.aiMisses(authenticatedProject(res).id, range);
-      res.json(offsetPage(rows, page) satisfies z.input<typeof MissesResponse>);
+      const misses = await analytics.aiMisses(authenticatedProject(res).id, range, page);
+      res.json(misses satisfies z.input<typeof MissesResponse>);
     });
     router.get('/v1/analytics/:projectId/ai/referrals', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());

@@ -2,7 +2,17 @@ import type { Sql } from '../../../src/analytics/store/sql.js';
 import { compareCodePoints } from '../../../src/analytics/reports/compare-code-points.js';
 import type { TimeRange } from '../../../src/calendar.js';
 import { PROVIDERS } from '../../support/databases.js';
-import { DAY, randomMisses, randomRanges, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
+import type { Analytics } from '../../../src/analytics/analytics.js';
+import {
+  DAY,
+  randomMisses,
+  randomRanges,
+  reportAnalytics,
+  rng,
+  START,
+  UAS,
+  useSeededReports,
+} from '../../support/rollup-fixtures.js';
 
 /** Misses by path, agent and status counted from the stored misses, ordered as the report orders them. */
 async function naiveMisses(sql: Sql, projectId: string, range: TimeRange) {
@@ -22,19 +32,42 @@ async function naiveMisses(sql: Sql, projectId: string, range: TimeRange) {
     );
 }
 
+/** Random pages of a report with `total` rows: the whole list, the first, deep ones, single rows, past the end. */
+function randomPages(random: () => number, total: number) {
+  const pages = [
+    { offset: 0, limit: total + 1 },
+    { offset: 0, limit: 1 },
+    { offset: total, limit: 5 },
+  ];
+  for (let i = 0; i < 4; i++)
+    pages.push({ offset: Math.floor(random() * (total + 2)), limit: 1 + Math.floor(random() * 12) });
+  return pages;
+}
+
 describe.each(PROVIDERS)(
   '/ai/misses from the misses per day agrees with a recount of stored misses on %s',
   (provider) => {
     const seeded = useSeededReports(provider, [51, 52]);
+    const all = (analytics: Analytics, projectId: string, range: TimeRange) =>
+      analytics.aiMisses(projectId, range, { offset: 0, limit: 1_000_000 }).then((page) => page.rows);
 
-    it('over random ranges, with repeated log lines and late misses', async () => {
+    it('over random ranges and pages, with repeated log lines and late misses', async () => {
       const { analytics, sql } = seeded();
       // a log imported again, and an older one imported late
       await analytics.recordAiMisses('prj_a', randomMisses(rng(51), 60, 0, 40));
       await analytics.recordAiMisses('prj_a', randomMisses(rng(53), 80, 2, 10));
+      const random = rng(55);
       for (const range of randomRanges(rng(54), 40)) {
-        const ours = await analytics.aiMisses('prj_a', range);
-        expect({ range, rows: ours }).toEqual({ range, rows: await naiveMisses(sql, 'prj_a', range) });
+        const expected = await naiveMisses(sql, 'prj_a', range);
+        for (const page of randomPages(random, expected.length)) {
+          const ours = await analytics.aiMisses('prj_a', range, page);
+          expect({ range, page, ...ours }).toEqual({
+            range,
+            page,
+            rows: expected.slice(page.offset, page.offset + page.limit),
+            hasMore: page.offset + page.limit < expected.length,
+          });
+        }
       }
     });
 
@@ -42,7 +75,7 @@ describe.each(PROVIDERS)(
       const { analytics, sql } = seeded();
       const whole = { from: START + 2 * DAY, to: START + 20 * DAY };
       const partial = { from: START + DAY + 1, to: START + 20 * DAY };
-      const before = await analytics.aiMisses('prj_b', whole);
+      const before = await all(analytics, 'prj_b', whole);
       expect(before.length).toBeGreaterThan(0);
       await sql.run('DELETE FROM "AnalyticsAiMiss" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?', [
         'prj_b',
@@ -50,11 +83,38 @@ describe.each(PROVIDERS)(
         whole.to,
       ]);
       expect(await naiveMisses(sql, 'prj_b', whole)).toEqual([]);
-      expect(await analytics.aiMisses('prj_b', whole)).toEqual(before);
+      expect(await all(analytics, 'prj_b', whole)).toEqual(before);
       const edge = await naiveMisses(sql, 'prj_b', { from: partial.from, to: whole.from });
       const sum = (rows: { count: number }[]) => rows.reduce((n, r) => n + r.count, 0);
       expect(sum(edge)).toBeGreaterThan(0);
-      expect(sum(await analytics.aiMisses('prj_b', partial))).toBe(sum(before) + sum(edge));
+      expect(sum(await all(analytics, 'prj_b', partial))).toBe(sum(before) + sum(edge));
+    });
+
+    it('reads a cached day again once misses are recorded on it, by this service or another on the database', async () => {
+      const { analytics, sql, target } = seeded();
+      const range = { from: START, to: START + 40 * DAY };
+      const miss = (key: string, day: number, url: string) => ({
+        key,
+        status: 404,
+        view: { timestamp: START + day * DAY + 5, url, userAgent: UAS[2] },
+      });
+      // read once: every day of the range is now cached
+      expect(await all(analytics, 'prj_a', range)).toEqual(await naiveMisses(sql, 'prj_a', range));
+      expect(await analytics.recordAiMisses('prj_a', [miss('late-1', 3, '/gone0'), miss('late-2', 3, '/new-a')])).toBe(
+        2,
+      );
+      expect(await all(analytics, 'prj_a', range)).toEqual(await naiveMisses(sql, 'prj_a', range));
+      const replica = reportAnalytics(target);
+      try {
+        expect(await replica.recordAiMisses('prj_a', [miss('late-3', 7, '/gone1'), miss('late-4', 7, '/new-b')])).toBe(
+          2,
+        );
+      } finally {
+        await replica.close();
+      }
+      const after = await all(analytics, 'prj_a', range);
+      expect(after).toEqual(await naiveMisses(sql, 'prj_a', range));
+      expect(after.map((r) => r.path)).toEqual(expect.arrayContaining(['/new-a', '/new-b']));
     });
   },
 );

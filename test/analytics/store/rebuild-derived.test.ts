@@ -120,6 +120,10 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
     await sql.run('UPDATE "AnalyticsDayViews" SET "views" = "views" + 5 WHERE "projectId" = ?', ['prj_b']);
     await sql.run(`UPDATE "${counting.rollup.tables[0]}" SET "n" = "n" + 1 WHERE "projectId" = ?`, ['prj_b']);
     await sql.run('UPDATE "AnalyticsDayAiMisses" SET "count" = 99 WHERE "projectId" = ?', ['prj_a']);
+    // the service reads (and caches) the tampered counts: the rebuild must make it read them again
+    const missRange = { from: START, to: START + 10 * DAY };
+    const tampered = await analytics.aiMisses('prj_a', missRange, { offset: 0, limit: 50 });
+    expect(tampered.rows.map((r) => r.count)).toEqual([3 * 99]);
     const signals = await derivedState(sql, 'prj_a', []);
     await sql.run('UPDATE "AnalyticsDayFeedback" SET "total" = "total" + 1 WHERE "projectId" = ?', ['prj_a']);
     await sql.run('DELETE FROM "AnalyticsDaySearches" WHERE "projectId" = ?', ['prj_a']);
@@ -138,8 +142,8 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
     const rebuilt = (await derivedState(sql, 'prj_a', [])).state;
     for (const table of ['AnalyticsDayFeedback', 'AnalyticsDaySearches', 'AnalyticsDaySearchClicks'])
       expect(rebuilt[table]).toEqual(signals.state[table]);
-    const misses = await analytics.aiMisses('prj_a', { from: START, to: START + 10 * DAY });
-    expect(misses).toEqual([{ path: '/gone', agent: 'GPTBot', status: 404, count: 6 }]);
+    const misses = await analytics.aiMisses('prj_a', missRange, { offset: 0, limit: 50 });
+    expect(misses).toEqual({ rows: [{ path: '/gone', agent: 'GPTBot', status: 404, count: 6 }], hasMore: false });
   });
 
   it('a rebuild cut short leaves reports right (from raw events) and a rerun ends right', async () => {

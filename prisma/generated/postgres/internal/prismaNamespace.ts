@@ -413,6 +413,7 @@ export const ModelName = {
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
+  AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AutomationConfig: 'AutomationConfig',
@@ -450,7 +451,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1635,6 +1636,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsDayAiMissesCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsCountsDay: {
+      payload: Prisma.$AnalyticsCountsDayPayload<ExtArgs>
+      fields: Prisma.AnalyticsCountsDayFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsCountsDayFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsCountsDayFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsCountsDayFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsCountsDayFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsCountsDayFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsCountsDayCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsCountsDayCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsCountsDayCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsCountsDayDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsCountsDayUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsCountsDayDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsCountsDayUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsCountsDayUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsCountsDayUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsCountsDayAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsCountsDay>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsCountsDayGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsCountsDayGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsCountsDayCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsCountsDayCountAggregateOutputType> | number
         }
       }
     }
@@ -3476,6 +3551,16 @@ export const AnalyticsDayAiMissesScalarFieldEnum = {
 export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
 
 
+export const AnalyticsCountsDayScalarFieldEnum = {
+  projectId: 'projectId',
+  family: 'family',
+  day: 'day',
+  generation: 'generation'
+} as const
+
+export type AnalyticsCountsDayScalarFieldEnum = (typeof AnalyticsCountsDayScalarFieldEnum)[keyof typeof AnalyticsCountsDayScalarFieldEnum]
+
+
 export const AnalyticsAiRangeListScalarFieldEnum = {
   url: 'url',
   prefixes: 'prefixes',
@@ -4113,6 +4198,7 @@ export type GlobalOmitConfig = {
   analyticsAgentDaySet?: Prisma.AnalyticsAgentDaySetOmit
   analyticsAgentDayViews?: Prisma.AnalyticsAgentDayViewsOmit
   analyticsDayAiMisses?: Prisma.AnalyticsDayAiMissesOmit
+  analyticsCountsDay?: Prisma.AnalyticsCountsDayOmit
   analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   analyticsOutbox?: Prisma.AnalyticsOutboxOmit
   automationConfig?: Prisma.AutomationConfigOmit

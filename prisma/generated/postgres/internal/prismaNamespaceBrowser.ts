@@ -67,6 +67,7 @@ export const ModelName = {
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
+  AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AutomationConfig: 'AutomationConfig',
@@ -276,6 +277,16 @@ export const AnalyticsDayAiMissesScalarFieldEnum = {
 } as const
 
 export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
+
+
+export const AnalyticsCountsDayScalarFieldEnum = {
+  projectId: 'projectId',
+  family: 'family',
+  day: 'day',
+  generation: 'generation'
+} as const
+
+export type AnalyticsCountsDayScalarFieldEnum = (typeof AnalyticsCountsDayScalarFieldEnum)[keyof typeof AnalyticsCountsDayScalarFieldEnum]
 
 
 export const AnalyticsAiRangeListScalarFieldEnum = {

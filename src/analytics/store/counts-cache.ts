@@ -1,0 +1,212 @@
+import type { DayCache } from './day-cache.js';
+import type { Param, Sql } from './sql.js';
+
+/**
+ * Per-day counts kept in memory (AI misses, searches): a report over 30 days adds up about as many rows as the site
+ * had distinct things on each of those days, and reading them from the database again on every call costs more than
+ * the adding. Each day's rows are cached under the generation of that day in `AnalyticsCountsDay`, which every write
+ * to the family's counts bumps in its own transaction, so a cached day is checked with one small query and read again
+ * when it changed (on any replica).
+ */
+
+/** A family of per-day counts: rows named by key columns within a day, with counted columns. */
+export interface CountsFamily {
+  /** names the family's generations (`AnalyticsCountsDay.family`) and its cache entries */
+  name: string;
+  table: string;
+  /** the columns naming a row within a day, as SQL returns them (text or int) */
+  keys: readonly string[];
+  /** the counted columns, and how two days' values combine */
+  values: readonly { column: string; combine: 'sum' | 'max' }[];
+}
+
+/** Keys of one project's family as small ids, in the order first seen: ids index the arrays of a RangeCounts. */
+export class KeyIds {
+  private readonly ids = new Map<string, number>();
+  readonly keys: Param[][] = [];
+
+  constructor(readonly epoch: number) {}
+
+  id(key: Param[]): number {
+    const name = JSON.stringify(key);
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.keys.length;
+      this.ids.set(name, id);
+      this.keys.push(key);
+    }
+    return id;
+  }
+
+  get size(): number {
+    return this.keys.length;
+  }
+}
+
+/** One day's rows as cached: key ids, and their counted values row by row (the family's columns in order). */
+interface CachedDay {
+  ids: Int32Array;
+  values: Float64Array;
+  bytes: number;
+}
+
+/** Counts over a range, by key id: `values[c][id]` for the family's counted column `c`. */
+export class RangeCounts {
+  readonly values: number[][];
+  /** ids with a row in the range, each once */
+  readonly present: number[] = [];
+
+  constructor(
+    readonly family: CountsFamily,
+    readonly keys: KeyIds,
+  ) {
+    this.values = family.values.map(() => []);
+  }
+
+  /** Adds one row of the range (a day's, or an edge's) under its key id: its values from `values[at]` on. */
+  addId(id: number, values: ArrayLike<number>, at = 0): void {
+    if (this.values[0][id] === undefined) this.present.push(id);
+    const { values: counted } = this.family;
+    for (let c = 0; c < counted.length; c++) {
+      const column = this.values[c];
+      const value = values[at + c];
+      const before = column[id];
+      column[id] =
+        before === undefined ? value : counted[c].combine === 'sum' ? before + value : Math.max(before, value);
+    }
+  }
+
+  /** Adds a row given by its key (an edge's rows, read from the stored rows). */
+  add(key: Param[], values: number[]): void {
+    this.addId(this.keys.id(key), values);
+  }
+}
+
+/** past this many keys, a project's family starts over with a new key table (its cached days are read again) */
+const MAX_KEYS = 500_000;
+
+/** Reads families of per-day counts through the day cache. */
+export class CountsCache {
+  private readonly keyTables = new Map<string, KeyIds>();
+  private epochs = 0;
+
+  constructor(private readonly cache: DayCache) {}
+
+  /** A new, empty count over no days, for a range read entirely from stored rows (a rebuild under way). */
+  empty(family: CountsFamily, projectId: string): RangeCounts {
+    return new RangeCounts(family, this.keyTable(family, projectId));
+  }
+
+  /**
+   * The family's counts over whole days [fromDay, toDay): cached days as they are when their generation still
+   * matches, the others read again. Generations and reloaded days are read in one transaction, so the sum never
+   * holds half of a write.
+   */
+  async read(
+    sql: Sql,
+    params: { family: CountsFamily; projectId: string; fromDay: number; toDay: number },
+  ): Promise<RangeCounts> {
+    const { family, projectId } = params;
+    const keys = this.keyTable(family, projectId);
+    const counts = new RangeCounts(family, keys);
+    const days = await sql.transaction(async (tx) => {
+      const generations = await tx.rows(
+        'SELECT "day", "generation" FROM "AnalyticsCountsDay" WHERE "projectId" = ? AND "family" = ? AND "day" >= ? AND "day" < ?',
+        [projectId, family.name, params.fromDay, params.toDay],
+      );
+      const read: CachedDay[] = [];
+      for (const [day, generation] of generations) {
+        const key = `${projectId}:counts:${family.name}:${day}`;
+        const version = `${generation}:${keys.epoch}`;
+        let cached = this.cache.get<CachedDay>(key, version);
+        if (!cached) {
+          cached = await loadDay(tx, family, keys, projectId, Number(day));
+          this.cache.set(key, version, cached);
+        }
+        read.push(cached);
+      }
+      return read;
+    });
+    const width = family.values.length;
+    for (const day of days) {
+      for (let i = 0; i < day.ids.length; i++) counts.addId(day.ids[i], day.values, i * width);
+    }
+    return counts;
+  }
+
+  private keyTable(family: CountsFamily, projectId: string): KeyIds {
+    const name = `${projectId}\0${family.name}`;
+    let table = this.keyTables.get(name);
+    if (!table || table.size > MAX_KEYS) {
+      table = new KeyIds(++this.epochs);
+      this.keyTables.set(name, table);
+    }
+    return table;
+  }
+}
+
+async function loadDay(
+  tx: Sql,
+  family: CountsFamily,
+  keys: KeyIds,
+  projectId: string,
+  day: number,
+): Promise<CachedDay> {
+  const columns = [...family.keys, ...family.values.map((v) => v.column)].map((c) => `"${c}"`).join(', ');
+  const rows = await tx.rows(`SELECT ${columns} FROM "${family.table}" WHERE "projectId" = ? AND "day" = ?`, [
+    projectId,
+    day,
+  ]);
+  const width = family.keys.length;
+  const counted = family.values.length;
+  const ids = new Int32Array(rows.length);
+  const values = new Float64Array(rows.length * counted);
+  rows.forEach((row, i) => {
+    ids[i] = keys.id(row.slice(0, width).map(keyValue));
+    for (let c = 0; c < counted; c++) values[i * counted + c] = Number(row[width + c]);
+  });
+  return { ids, values, bytes: ids.byteLength + values.byteLength };
+}
+
+/** A key column's value as SQL returned it: text stays text, numbers (PostgreSQL's int too) become numbers. */
+function keyValue(value: unknown): Param {
+  return typeof value === 'string' ? value : Number(value);
+}
+
+/**
+ * Bumps the generation of each given day of a family, in the transaction that changes its counts (a day's first
+ * change gives it generation 1).
+ */
+export async function bumpCountsDays(
+  tx: Sql,
+  params: { family: CountsFamily; projectId: string; days: Iterable<number> },
+): Promise<void> {
+  const days = [...new Set(params.days)];
+  if (!days.length) return;
+  await tx.insertMany({
+    table: 'AnalyticsCountsDay',
+    columns: [
+      ['projectId', 'text'],
+      ['family', 'text'],
+      ['day', 'int'],
+      ['generation', 'int'],
+    ],
+    rows: days.map((day) => [params.projectId, params.family.name, day, 1]),
+    suffix:
+      'ON CONFLICT ("projectId", "family", "day") DO UPDATE SET "generation" = "AnalyticsCountsDay"."generation" + 1',
+  });
+}
+
+/** After a project's counts of a family were recounted: every day of it gets a new generation. */
+export async function bumpAllCountsDays(tx: Sql, params: { family: CountsFamily; projectId: string }): Promise<void> {
+  const { family, projectId } = params;
+  await tx.run(
+    'UPDATE "AnalyticsCountsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ? AND "family" = ?',
+    [projectId, family.name],
+  );
+  await tx.run(
+    `INSERT INTO "AnalyticsCountsDay" ("projectId", "family", "day", "generation")
+     SELECT DISTINCT "projectId", ?, "day", 1 FROM "${family.table}" WHERE "projectId" = ? ON CONFLICT DO NOTHING`,
+    [family.name, projectId],
+  );
+}
