@@ -77,7 +77,7 @@ const refusedDatabase = (reason: string) =>
 export class Analytics {
   private readonly store: AnalyticsStore;
   private readonly cache: DayCache;
-  /** per-day counts other than page views (misses), read through the same cache */
+  /** per-day counts other than page views (misses, searches), read through the same cache */
   private readonly countsCache: CountsCache;
   private readonly hasher: VisitorHasher;
   private readonly sql: Sql;
@@ -285,6 +285,7 @@ export class Analytics {
       );
     this.signals = new ReaderSignals({
       sql: this.sql,
+      counts: this.countsCache,
       secret: this.params.secret,
       hasher: this.hasher,
       clock: this.params.clock,

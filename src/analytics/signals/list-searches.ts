@@ -1,13 +1,16 @@
+import type { CountsCache } from '../store/counts-cache.js';
 import type { Sql } from '../store/sql.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
-import { latestId } from './store/list-window.js';
+import { latestId, type ListWindow } from './store/list-window.js';
 import {
-  countSearches,
-  type SearchClicks,
+  type SearchTally,
   type SearchTermKey,
   type SearchTermRow,
-  selectSearchClicks,
-  selectSearchTerms,
+  searchTermsPage,
+  tallySearches,
+  type TermClicks,
+  termClicks,
+  totalSearches,
 } from './store/search-terms.js';
 
 /** A search term's standing in a range. */
@@ -31,9 +34,15 @@ export interface SearchReport extends CursorPage<SearchTerm> {
  * once as far as the cap goes); `topClickedPage` is the result clicked most (ties: first path in code-point order).
  */
 export async function listSearches(
-  deps: { sql: Sql; paging: CursorPaging },
+  deps: { sql: Sql; counts: CountsCache; paging: CursorPaging },
   params: { projectId: string; query: PageRequest },
 ): Promise<SearchReport> {
+  // the page's terms, their clicks and the total come from one tally of the window
+  let tally: Promise<SearchTally> | undefined;
+  const tallied = (window: ListWindow) => {
+    tally ??= tallySearches(deps.sql, deps.counts, window);
+    return tally;
+  };
   const page = await deps.paging.page<SearchTermRow, SearchTermKey>({
     projectId: params.projectId,
     request: params.query,
@@ -42,26 +51,25 @@ export async function listSearches(
       filters: '',
       // searches are never changed once stored
       snapshot: async () => ({ snapshot: await latestId(deps.sql, 'AnalyticsSearch'), changes: 0 }),
-      fetch: ({ window, after, limit }) => selectSearchTerms(deps.sql, { window, after, limit }),
+      fetch: async ({ window, after, limit }) => searchTermsPage(await tallied(window), { after, limit }),
       keyOf: (t) => [t.hits, t.query],
     },
   });
-  const queries = page.rows.map((t) => t.query);
-  const clicks = await selectSearchClicks(deps.sql, { window: page.window, queries });
-  const totalSearches = await countSearches(deps.sql, page.window);
-  return { ...page, rows: page.rows.map((t) => searchTerm(t, clicks)), totalSearches };
+  const counted = await tallied(page.window);
+  const clicks = termClicks(
+    counted,
+    page.rows.map((t) => t.query),
+  );
+  return { ...page, rows: page.rows.map((t) => searchTerm(t, clicks)), totalSearches: totalSearches(counted) };
 }
 
-function searchTerm(t: SearchTermRow, clicks: SearchClicks[]): SearchTerm {
-  const mine = clicks
-    .filter((c) => c.query === t.query)
-    .sort((a, b) => b.clicks - a.clicks || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const clicked = mine.reduce((n, c) => n + c.clicks, 0);
+function searchTerm(t: SearchTermRow, clicks: Map<string, TermClicks>): SearchTerm {
+  const clicked = clicks.get(t.query);
   return {
     query: t.query,
     hits: t.hits,
-    ctr: Math.round(Math.min(1, clicked / t.hits) * 10_000) / 10_000,
-    topClickedPage: mine[0]?.path ?? null,
+    ctr: Math.round(Math.min(1, (clicked?.clicks ?? 0) / t.hits) * 10_000) / 10_000,
+    topClickedPage: clicked?.topPath ?? null,
     lastSearchedAt: t.last,
   };
 }

@@ -82,6 +82,16 @@ export class RangeCounts {
   }
 }
 
+/** Which of a family's days to read. */
+export interface CountsRead {
+  family: CountsFamily;
+  projectId: string;
+  fromDay: number;
+  toDay: number;
+  /** days in the range not to read (they are read from the stored rows instead) */
+  skip?: ReadonlySet<number>;
+}
+
 /** past this many keys, a project's family starts over with a new key table (its cached days are read again) */
 const MAX_KEYS = 500_000;
 
@@ -102,34 +112,30 @@ export class CountsCache {
    * matches, the others read again. Generations and reloaded days are read in one transaction, so the sum never
    * holds half of a write.
    */
-  async read(
-    sql: Sql,
-    params: { family: CountsFamily; projectId: string; fromDay: number; toDay: number },
-  ): Promise<RangeCounts> {
+  read(sql: Sql, params: CountsRead): Promise<RangeCounts> {
+    return sql.transaction((tx) => this.readIn(tx, params));
+  }
+
+  /** As `read`, in the caller's transaction (one that also reads what else the answer needs). */
+  async readIn(tx: Sql, params: CountsRead): Promise<RangeCounts> {
     const { family, projectId } = params;
     const keys = this.keyTable(family, projectId);
     const counts = new RangeCounts(family, keys);
-    const days = await sql.transaction(async (tx) => {
-      const generations = await tx.rows(
-        'SELECT "day", "generation" FROM "AnalyticsCountsDay" WHERE "projectId" = ? AND "family" = ? AND "day" >= ? AND "day" < ?',
-        [projectId, family.name, params.fromDay, params.toDay],
-      );
-      const read: CachedDay[] = [];
-      for (const [day, generation] of generations) {
-        const key = `${projectId}:counts:${family.name}:${day}`;
-        const version = `${generation}:${keys.epoch}`;
-        let cached = this.cache.get<CachedDay>(key, version);
-        if (!cached) {
-          cached = await loadDay(tx, family, keys, projectId, Number(day));
-          this.cache.set(key, version, cached);
-        }
-        read.push(cached);
-      }
-      return read;
-    });
+    const generations = await tx.rows(
+      'SELECT "day", "generation" FROM "AnalyticsCountsDay" WHERE "projectId" = ? AND "family" = ? AND "day" >= ? AND "day" < ?',
+      [projectId, family.name, params.fromDay, params.toDay],
+    );
     const width = family.values.length;
-    for (const day of days) {
-      for (let i = 0; i < day.ids.length; i++) counts.addId(day.ids[i], day.values, i * width);
+    for (const [day, generation] of generations) {
+      if (params.skip?.has(Number(day))) continue;
+      const key = `${projectId}:counts:${family.name}:${day}`;
+      const version = `${generation}:${keys.epoch}`;
+      let cached = this.cache.get<CachedDay>(key, version);
+      if (!cached) {
+        cached = await loadDay(tx, family, keys, projectId, Number(day));
+        this.cache.set(key, version, cached);
+      }
+      for (let i = 0; i < cached.ids.length; i++) counts.addId(cached.ids[i], cached.values, i * width);
     }
     return counts;
   }

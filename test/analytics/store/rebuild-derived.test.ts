@@ -126,7 +126,15 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
     expect(tampered.rows.map((r) => r.count)).toEqual([3 * 99]);
     const signals = await derivedState(sql, 'prj_a', []);
     await sql.run('UPDATE "AnalyticsDayFeedback" SET "total" = "total" + 1 WHERE "projectId" = ?', ['prj_a']);
+    const searchRange = { dateFrom: START, dateTo: START + 30 * DAY, limit: 100 };
+    const [stored] = await sql.query<{ n: unknown }>(
+      'SELECT COUNT(*) AS n FROM "AnalyticsSearch" WHERE "projectId" = ? AND "clickedPath" IS NULL AND "ts" >= ? AND "ts" < ?',
+      ['prj_a', searchRange.dateFrom, searchRange.dateTo],
+    );
+    expect(Number(stored.n)).toBeGreaterThan(0);
     await sql.run('DELETE FROM "AnalyticsDaySearches" WHERE "projectId" = ?', ['prj_a']);
+    // the service reads (and caches) what is left: the rebuild must make it read the days again
+    expect((await analytics.readerSignals().searches('prj_a', searchRange)).totalSearches).toBe(0);
     const result = await rebuildDerived(sql, options());
     expect(result.projects).toBe(2);
     expect(await counting.stored()).toEqual(await counting.recount());
@@ -142,6 +150,7 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
     const rebuilt = (await derivedState(sql, 'prj_a', [])).state;
     for (const table of ['AnalyticsDayFeedback', 'AnalyticsDaySearches', 'AnalyticsDaySearchClicks'])
       expect(rebuilt[table]).toEqual(signals.state[table]);
+    expect((await analytics.readerSignals().searches('prj_a', searchRange)).totalSearches).toBe(Number(stored.n));
     const misses = await analytics.aiMisses('prj_a', missRange, { offset: 0, limit: 50 });
     expect(misses).toEqual({ rows: [{ path: '/gone', agent: 'GPTBot', status: 404, count: 6 }], hasMore: false });
   });

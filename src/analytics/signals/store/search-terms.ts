@@ -1,6 +1,8 @@
-import type { Param, Sql } from '../../store/sql.js';
-import { countedDays, daysStoredSince, rawRanges, splitWindow } from './signal-rollups.js';
-import { codePointCollation } from './code-point-order.js';
+import type { CountsCache, RangeCounts } from '../../store/counts-cache.js';
+import type { Sql } from '../../store/sql.js';
+import { compareCodePoints } from '../../reports/compare-code-points.js';
+import { weightedPage } from '../../reports/weighted-page.js';
+import { CLICK_COUNTS, daysStoredSince, rawRanges, SEARCH_COUNTS, splitWindow } from './signal-rollups.js';
 import type { ListWindow } from './list-window.js';
 
 /** A search term's searches in a window (result clicks apart): how many, and the last one's time. */
@@ -11,85 +13,110 @@ export interface SearchTermRow {
   last: number;
 }
 
-export interface SearchClicks {
-  query: string;
-  path: string;
-  clicks: number;
-}
-
 /** keyset position of the last term a page returned: its hits, then the term */
 export type SearchTermKey = [number, string];
 
+/** A window's searches (keys `[query]`: hits, last) and result clicks (keys `[query, path]`: clicks), tallied. */
+export interface SearchTally {
+  terms: RangeCounts;
+  clicks: RangeCounts;
+}
+
 /**
- * A window's searches (result clicks apart, or clicks) as one FROM source with its parameters: whole days from the
- * per-day counts, the partial days at the edges and days with searches stored since the listing's first page from
- * the rows up to its snapshot. Call under the write lock (`read`), so no write falls between finding those days and
- * reading.
+ * Tallies a window's searches and result clicks: whole days from the per-day counts (through the day cache), the
+ * partial days at the edges and days with searches stored since the listing's first page from the rows up to its
+ * snapshot. One transaction under the write lock, so no write falls between finding those days and reading.
  */
-async function windowSource(
-  tx: Sql,
-  window: ListWindow,
-  clicks: boolean,
-): Promise<{ source: string; params: Param[] }> {
-  const split = splitWindow(window, await daysStoredSince(tx, { table: 'AnalyticsSearch', window }));
-  const raw = rawRanges(split);
-  const days = countedDays(split);
-  const rows = `FROM "AnalyticsSearch" WHERE "projectId" = ? AND "id" <= ? AND ${raw.where}`;
-  const source = clicks
-    ? `(SELECT "query", "clickedPath" AS "path", 1 AS "n" ${rows} AND "clickedPath" IS NOT NULL UNION ALL ` +
-      `SELECT "query", "path", "clicks" FROM "AnalyticsDaySearchClicks" WHERE "projectId" = ? AND ${days.where}) u`
-    : `(SELECT "query", 1 AS "hits", "ts" AS "last" ${rows} AND "clickedPath" IS NULL UNION ALL ` +
-      `SELECT "query", "hits", "last" FROM "AnalyticsDaySearches" WHERE "projectId" = ? AND ${days.where}) u`;
-  return {
-    source,
-    params: [window.projectId, window.snapshot, ...raw.params, window.projectId, ...days.params],
-  };
+export function tallySearches(sql: Sql, counts: CountsCache, window: ListWindow): Promise<SearchTally> {
+  const { projectId } = window;
+  return sql.transaction(async (tx) => {
+    const split = splitWindow(window, await daysStoredSince(tx, { table: 'AnalyticsSearch', window }));
+    const read = async (family: typeof SEARCH_COUNTS) =>
+      split.days
+        ? counts.readIn(tx, {
+            family,
+            projectId,
+            fromDay: split.days[0],
+            toDay: split.days[1],
+            skip: new Set(split.stale),
+          })
+        : counts.empty(family, projectId);
+    const tally = { terms: await read(SEARCH_COUNTS), clicks: await read(CLICK_COUNTS) };
+    const raw = rawRanges(split);
+    if (raw.params.length) {
+      const rows = await tx.rows(
+        `SELECT "query", "clickedPath", COUNT(*), MAX("ts") FROM "AnalyticsSearch"
+          WHERE "projectId" = ? AND "id" <= ? AND ${raw.where} GROUP BY "query", "clickedPath"`,
+        [projectId, window.snapshot, ...raw.params],
+      );
+      for (const [query, path, n, last] of rows) {
+        if (path === null) tally.terms.add([query as string], [Number(n), Number(last)]);
+        else tally.clicks.add([query as string, path as string], [Number(n)]);
+      }
+    }
+    return tally;
+  });
 }
 
 /** Search terms by hits descending, then term in code-point order, after the keyset position when given. */
-export function selectSearchTerms(
-  sql: Sql,
-  params: { window: ListWindow; after: SearchTermKey | undefined; limit: number },
-): Promise<SearchTermRow[]> {
-  return sql.transaction(async (tx) => {
-    const binary = codePointCollation(tx);
-    const { source, params: values } = await windowSource(tx, params.window, false);
-    let having = '';
-    if (params.after) {
-      having = `HAVING SUM("hits") < ? OR (SUM("hits") = ? AND "query" COLLATE ${binary} > ?)`;
-      values.push(params.after[0], params.after[0], params.after[1]);
+export function searchTermsPage(
+  tally: SearchTally,
+  params: { after: SearchTermKey | undefined; limit: number },
+): SearchTermRow[] {
+  const { terms } = tally;
+  const [hits, last] = terms.values;
+  const query = (id: number) => terms.keys.keys[id][0] as string;
+  const { after } = params;
+  const ids = after
+    ? terms.present.filter(
+        (id) => hits[id] < after[0] || (hits[id] === after[0] && compareCodePoints(query(id), after[1]) > 0),
+      )
+    : terms.present;
+  const page = weightedPage(
+    ids,
+    (id) => hits[id],
+    (a, b) => compareCodePoints(query(a), query(b)),
+    {
+      offset: 0,
+      limit: params.limit,
+    },
+  );
+  return page.rows.map((id) => ({ query: query(id), hits: hits[id], last: last[id] }));
+}
+
+/** What readers clicked among a term's results: how many clicks, and the page clicked most. */
+export interface TermClicks {
+  clicks: number;
+  /** ties: first path in code-point order */
+  topPath: string;
+}
+
+/** The result clicks of some terms (a term nobody clicked is left out). */
+export function termClicks(tally: SearchTally, queries: string[]): Map<string, TermClicks> {
+  const found = new Map<string, TermClicks>(queries.map((q) => [q, { clicks: 0, topPath: '' }]));
+  const top = new Map<string, number>();
+  const { clicks } = tally;
+  const [count] = clicks.values;
+  for (const id of clicks.present) {
+    const [query, path] = clicks.keys.keys[id] as [string, string];
+    const term = found.get(query);
+    if (!term) continue;
+    const n = count[id];
+    term.clicks += n;
+    const best = top.get(query);
+    if (best === undefined || n > best || (n === best && compareCodePoints(path, term.topPath) < 0)) {
+      top.set(query, n);
+      term.topPath = path;
     }
-    const terms = await tx.query<{ query: string; hits: unknown; last: unknown }>(
-      `SELECT "query", SUM("hits") AS hits, MAX("last") AS last FROM ${source} ` +
-        `GROUP BY "query" ${having} ORDER BY hits DESC, "query" COLLATE ${binary} ASC LIMIT ?`,
-      [...values, params.limit],
-    );
-    return terms.map((t) => ({ query: t.query, hits: Number(t.hits), last: Number(t.last) }));
-  });
+  }
+  for (const [query, term] of found) if (!term.clicks) found.delete(query);
+  return found;
 }
 
-/** Clicks on the results of some terms in a window, per term and clicked page. */
-export function selectSearchClicks(
-  sql: Sql,
-  params: { window: ListWindow; queries: string[] },
-): Promise<SearchClicks[]> {
-  if (!params.queries.length) return Promise.resolve([]);
-  return sql.transaction(async (tx) => {
-    const { source, params: values } = await windowSource(tx, params.window, true);
-    const clicks = await tx.query<{ query: string; path: string; n: unknown }>(
-      `SELECT "query", "path", SUM("n") AS n FROM ${source} ` +
-        `WHERE "query" IN (${params.queries.map(() => '?').join(', ')}) GROUP BY "query", "path"`,
-      [...values, ...params.queries],
-    );
-    return clicks.map((c) => ({ query: c.query, path: c.path, clicks: Number(c.n) }));
-  });
-}
-
-/** All searches in a window, result clicks apart. */
-export function countSearches(sql: Sql, window: ListWindow): Promise<number> {
-  return sql.transaction(async (tx) => {
-    const { source, params } = await windowSource(tx, window, false);
-    const [total] = await tx.query<{ n: unknown }>(`SELECT SUM("hits") AS n FROM ${source}`, params);
-    return Number(total.n ?? 0);
-  });
+/** All searches in the window, result clicks apart. */
+export function totalSearches(tally: SearchTally): number {
+  const [hits] = tally.terms.values;
+  let total = 0;
+  for (const id of tally.terms.present) total += hits[id];
+  return total;
 }

@@ -1,4 +1,5 @@
 import { DAY_MS, type TimeRange } from '../../../calendar.js';
+import { bumpAllCountsDays, bumpCountsDays, type CountsFamily } from '../../store/counts-cache.js';
 import type { Param, Sql } from '../../store/sql.js';
 import { splitRange } from '../../store/split-range.js';
 import type { ListWindow } from './list-window.js';
@@ -11,6 +12,25 @@ import { VOTES } from './thumbs-votes.js';
  */
 
 const DAY = `CAST("ts" / ${DAY_MS} AS INTEGER)`;
+
+/** Searches per day and term (result clicks apart), as the searches listing reads them through the day cache. */
+export const SEARCH_COUNTS: CountsFamily = {
+  name: 'searches',
+  table: 'AnalyticsDaySearches',
+  keys: ['query'],
+  values: [
+    { column: 'hits', combine: 'sum' },
+    { column: 'last', combine: 'max' },
+  ],
+};
+
+/** Result clicks per day, term and clicked page. */
+export const CLICK_COUNTS: CountsFamily = {
+  name: 'search-clicks',
+  table: 'AnalyticsDaySearchClicks',
+  keys: ['query', 'path'],
+  values: [{ column: 'clicks', combine: 'sum' }],
+};
 const dayOf = (ts: number) => Math.floor(ts / DAY_MS);
 
 /** What of a feedback row the counts depend on. */
@@ -133,6 +153,9 @@ export async function countStoredSearches(
     suffix:
       'ON CONFLICT ("projectId", "day", "query", "path") DO UPDATE SET "clicks" = "AnalyticsDaySearchClicks"."clicks" + excluded."clicks"',
   });
+  const days = (cells: Iterable<{ day: number }>) => [...cells].map((c) => c.day);
+  await bumpCountsDays(tx, { family: SEARCH_COUNTS, projectId, days: days(terms.values()) });
+  await bumpCountsDays(tx, { family: CLICK_COUNTS, projectId, days: days(clicks.values()) });
 }
 
 /** A project's per-day feedback and search counts recounted from its rows (a rebuild), in the caller's transaction. */
@@ -158,6 +181,7 @@ export async function recountSignals(tx: Sql, projectId: string): Promise<void> 
       WHERE "projectId" = ? AND "clickedPath" IS NOT NULL GROUP BY "projectId", ${DAY}, "query", "clickedPath"`,
     [projectId],
   );
+  for (const family of [SEARCH_COUNTS, CLICK_COUNTS]) await bumpAllCountsDays(tx, { family, projectId });
 }
 
 /**
