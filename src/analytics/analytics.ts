@@ -34,6 +34,7 @@ import { purposeOf } from './store/rollups/agent-columns.js';
 import { aiReferrals, type Referrals } from './reports/ai-referrals.js';
 import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
 import { exportPage, type Page } from './reports/export-page.js';
+import { offsetPage } from './reports/offset-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
@@ -235,14 +236,19 @@ export class Analytics {
     return purposeSplit({ store: this.store, cache: this.cache, projectId, range });
   }
 
-  /** Which pages each AI agent (or operator) reads. */
-  async aiAgentPages(projectId: string, range: TimeRange, by: 'agent' | 'operator'): Promise<AgentPage[]> {
+  /** One page of which pages each AI agent (or operator) reads. */
+  async aiAgentPages(
+    projectId: string,
+    range: TimeRange,
+    by: 'agent' | 'operator',
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
     if (this.clickhouse) {
       const { client, database } = await this.shippedClickHouse();
-      return clickHouseAgentPages({ client, database, projectId, range, by, operatorOf });
+      return offsetPage(await clickHouseAgentPages({ client, database, projectId, range, by, operatorOf }), page);
     }
     await this.fold();
-    return agentPages({ store: this.store, cache: this.cache, projectId, range, by });
+    return agentPages({ store: this.store, cache: this.cache, projectId, range, by, page });
   }
 
   /** Humans an AI assistant sent, per assistant and per page. */

@@ -6,6 +6,7 @@ import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { weightedPage } from './weighted-page.js';
 import { distinctByPage, viewsByPage, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
 export interface AgentPage {
@@ -17,10 +18,10 @@ export interface AgentPage {
 }
 
 /**
- * Which pages each AI agent (or each operator) reads, with views and distinct visitors — an operator's visitors are
- * the union of its agents' (one visitor id seen with two of its agents counts once); most views first, then agent
- * and path ascending. Every row is returned; callers page through them. Visitors come from the agent's (operator's)
- * gap-count column where it can answer, else from the union of its cells.
+ * One page of which pages each AI agent (or each operator) reads, with views and distinct visitors — an operator's
+ * visitors are the union of its agents' (one visitor id seen with two of its agents counts once); most views first,
+ * then agent and path in code-point order. Visitors come from the agent's (operator's) gap-count column where it can
+ * answer, else from the union of its cells. Only the rows that can be on the page are sorted and built.
  */
 export async function agentPages(params: {
   store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
@@ -28,7 +29,8 @@ export async function agentPages(params: {
   projectId: string;
   range: TimeRange;
   by: 'agent' | 'operator';
-}): Promise<AgentPage[]> {
+  page: { limit: number; offset: number };
+}): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
   const { store, projectId, by } = params;
   const counted = await withAgentCells(params, async (cells, gapColumns) => {
     const groups = new Map<string, CellData<Bitmap[]>[]>();
@@ -46,30 +48,35 @@ export async function agentPages(params: {
       visitors: counts?.get(column(agent)) ?? distinctByPage(group),
     }));
   });
-  const pageIds = new Set(counted.flatMap((c) => [...c.views.keys()]));
-  const paths = await store.paths(projectId, pageIds);
-  const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
-  // rows sort by views, then agent and path in code-point order: each name ranked once, so the sort of agents ×
-  // pages rows compares numbers
-  const pageRank = rankBy([...pageIds], pathOf);
-  const agentRank = rankBy(
-    counted.map((c) => c.agent),
-    (agent) => agent,
-  );
-  const rows: { row: AgentPage; agent: number; page: number }[] = [];
-  for (const { agent, views, visitors } of counted) {
+  // a row per agent and page, as positions in three arrays
+  const agentAt: number[] = [];
+  const pageAt: number[] = [];
+  const viewsAt: number[] = [];
+  const pageIds = new Set<number>();
+  counted.forEach(({ views }, agent) => {
     for (const [page, n] of views) {
       if (page === SITE_PAGE) continue;
-      const row = { agent, path: pathOf(page), views: n, visitors: visitors.get(page) ?? 0 };
-      rows.push({ row, agent: agentRank.get(agent)!, page: pageRank.get(page)! });
+      agentAt.push(agent);
+      pageAt.push(page);
+      viewsAt.push(n);
+      pageIds.add(page);
     }
-  }
-  rows.sort((a, b) => b.row.views - a.row.views || a.agent - b.agent || a.page - b.page);
-  return rows.map((r) => r.row);
-}
-
-/** Each item's rank in the code-point order of its name. */
-function rankBy<T>(items: T[], name: (item: T) => string): Map<T, number> {
-  const sorted = [...new Set(items)].sort((a, b) => compareCodePoints(name(a), name(b)));
-  return new Map(sorted.map((item, i) => [item, i]));
+  });
+  const paths = await store.paths(projectId, pageIds);
+  const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
+  const page = weightedPage(
+    viewsAt.map((_, i) => i),
+    (i) => viewsAt[i],
+    (a, b) =>
+      compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
+      compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
+    params.page,
+  );
+  return {
+    rows: page.rows.map((i) => {
+      const { agent, visitors } = counted[agentAt[i]];
+      return { agent, path: pathOf(pageAt[i]), views: viewsAt[i], visitors: visitors.get(pageAt[i]) ?? 0 };
+    }),
+    hasMore: page.hasMore,
+  };
 }

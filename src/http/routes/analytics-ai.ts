@@ -63,8 +63,8 @@ export const analyticsAiRoutes =
     router.get('/v1/analytics/:projectId/ai/agent-pages', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
       const { by } = parseInput(AgentPagesQuery, { by: req.query.by }, 'query parameters');
-      const rows = await analytics.aiAgentPages(authenticatedProject(res).id, range, by);
-      res.json(offsetPage(rows, page) satisfies z.input<typeof AgentPagesResponse>);
+      const pages = await analytics.aiAgentPages(authenticatedProject(res).id, range, by, page);
+      res.json(pages satisfies z.input<typeof AgentPagesResponse>);
     });
     router.get('/v1/analytics/:projectId/ai/misses', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());

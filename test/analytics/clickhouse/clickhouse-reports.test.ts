@@ -142,9 +142,11 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
       expect(await clickhouse.aiReferrals(project, range)).toEqual(await embedded.aiReferrals(project, range));
       expect(await clickhouse.aiPurposes(project, range)).toEqual(await embedded.aiPurposes(project, range));
       for (const by of ['agent', 'operator'] as const) {
-        expect(await clickhouse.aiAgentPages(project, range, by)).toEqual(
-          await embedded.aiAgentPages(project, range, by),
-        );
+        for (const rows of [page, { limit: 3, offset: 4 }]) {
+          expect(await clickhouse.aiAgentPages(project, range, by, rows)).toEqual(
+            await embedded.aiAgentPages(project, range, by, rows),
+          );
+        }
       }
       const second = { limit: 2, offset: 2 };
       expect(await clickhouse.visitors(project, range, second)).toEqual(
