@@ -226,14 +226,24 @@ export class Analytics {
     return clickhouse;
   }
 
-  /** Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside. */
-  async aiPurposes(projectId: string, range: TimeRange): Promise<PurposeSplit> {
+  /**
+   * Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside:
+   * the totals, and one page of the pages' rows, or every row when no page is asked for (the CSV).
+   */
+  async aiPurposes(
+    projectId: string,
+    range: TimeRange,
+    page?: { limit: number; offset: number },
+  ): Promise<PurposeSplit & { hasMore: boolean }> {
     if (this.clickhouse) {
       const { client, database } = await this.shippedClickHouse();
-      return clickHousePurposes({ client, database, projectId, range, purposeOf });
+      const split = await clickHousePurposes({ client, database, projectId, range, purposeOf });
+      if (!page) return { ...split, hasMore: false };
+      const { rows, hasMore } = offsetPage(split.pages, page);
+      return { totals: split.totals, pages: rows, hasMore };
     }
     await this.fold();
-    return purposeSplit({ store: this.store, cache: this.cache, projectId, range });
+    return purposeSplit({ store: this.store, cache: this.cache, projectId, range, page });
   }
 
   /** One page of which pages each AI agent (or operator) reads. */

@@ -87,14 +87,19 @@ export async function gatherAgentCells(params: {
   // while the rollup catches up after an upgrade, or the project is being rebuilt, the raw events answer it all
   const { segments, edges } = await rangeSegments(params, AGENT_CELLS(store), [agentDaysRollup.name]);
   const cells = new Map<string, CellData<Bitmap[]>>();
+  // each cell's views per page from the segments and edges, added up once all are known
+  const viewLists = new Map<CellData<Bitmap[]>, Map<number, number>[]>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
     const key = cellKey(data.cell);
     let target = cells.get(key);
-    if (!target) cells.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
+    if (!target) {
+      cells.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
+      viewLists.set(target, []);
+    }
     return target;
   };
   const addViews = (target: CellData<Bitmap[]>, views: Map<number, number>) => {
-    for (const [page, n] of views) target.views.set(page, (target.views.get(page) ?? 0) + n);
+    viewLists.get(target)!.push(views);
   };
   const addBitmap = (target: CellData<Bitmap[]>, part: number, bitmap: Bitmap) => {
     const list = target.parts.get(part);
@@ -134,6 +139,7 @@ export async function gatherAgentCells(params: {
       addBitmap(target, part, bitmap);
     }
   }
+  for (const [target, list] of viewLists) target.views = sumViews(list);
   return {
     cells: [...cells.values()],
     wholeDays,
@@ -296,9 +302,37 @@ export function siteDistinct(cells: CellData<Bitmap[]>[]): number {
 
 /** Views per page of the cells together. */
 export function viewsByPage(cells: CellData<Bitmap[]>[]): Map<number, number> {
-  const views = new Map<number, number>();
-  for (const data of cells) for (const [page, n] of data.views) views.set(page, (views.get(page) ?? 0) + n);
-  return views;
+  return sumViews(cells.map((data) => data.views));
+}
+
+/** above this page id, views are added in a map rather than an array */
+const DENSE_PAGES = 1 << 22;
+
+/**
+ * Views per page added up (pages in ascending order). Page ids are dictionary ids, small and dense, so they are
+ * added in an array and put in a map once: a map lookup and update per entry of every list costs several times more.
+ * A single list is returned as it is (it may be a cached segment's: read it, never change it).
+ */
+export function sumViews(lists: Map<number, number>[]): Map<number, number> {
+  if (lists.length === 1) return lists[0];
+  let top = -1;
+  for (const views of lists) for (const page of views.keys()) if (page > top) top = page;
+  if (top >= DENSE_PAGES) {
+    const sum = new Map<number, number>();
+    for (const views of lists) for (const [page, n] of views) sum.set(page, (sum.get(page) ?? 0) + n);
+    return sum;
+  }
+  const dense = new Float64Array(top + 1);
+  const seen = new Uint8Array(top + 1);
+  for (const views of lists) {
+    for (const [page, n] of views) {
+      dense[page] += n;
+      seen[page] = 1;
+    }
+  }
+  const sum = new Map<number, number>();
+  for (let page = 0; page <= top; page++) if (seen[page]) sum.set(page, dense[page]);
+  return sum;
 }
 
 export function totalViews(cells: CellData<Bitmap[]>[]): number {

@@ -4,6 +4,7 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { weightedPage } from './weighted-page.js';
 import {
   type GapColumns,
   pageCardinalities,
@@ -121,7 +122,9 @@ export async function purposeSplit(params: {
   cache: DayCache;
   projectId: string;
   range: TimeRange;
-}): Promise<PurposeSplit> {
+  /** one page of the pages' rows (the JSON answer); absent: every row (the CSV) */
+  page?: { limit: number; offset: number };
+}): Promise<PurposeSplit & { hasMore: boolean }> {
   const { store, projectId } = params;
   const [visitors, groups] = await Promise.all([countVisitors(params), withAgentCells(params, countGroups)]);
   const g = (group: Group) => groups.get(group)!;
@@ -153,13 +156,22 @@ export async function purposeSplit(params: {
   });
   const pageIds = new Set([...human.views.keys(), ...ai.views.keys(), ...unverifiedAi.views.keys()]);
   const paths = await store.paths(projectId, pageIds);
-  const rows = [];
-  for (const id of pageIds) {
-    const figures = counts(id, (views) => at(views, id), visitors.pages.get(id));
-    rows.push({ path: paths.get(id) ?? `#${id}`, ...figures });
-  }
-  rows.sort((a, b) => b.views.totalViews - a.views.totalViews || compareCodePoints(a.path, b.path));
-  return { totals: counts(SITE_PAGE, (views) => sum(views.values()), visitors.totals), pages: rows };
+  const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
+  // most views first, then path: only the pages on the asked page get their row built
+  const weight = (id: number) => at(human.views, id) + at(ai.views, id);
+  const byPath = (a: number, b: number) => compareCodePoints(pathOf(a), pathOf(b));
+  const chosen = params.page
+    ? weightedPage([...pageIds], weight, byPath, params.page)
+    : { rows: [...pageIds].sort((a, b) => weight(b) - weight(a) || byPath(a, b)), hasMore: false };
+  const rows = chosen.rows.map((id) => ({
+    path: pathOf(id),
+    ...counts(id, (views) => at(views, id), visitors.pages.get(id)),
+  }));
+  return {
+    totals: counts(SITE_PAGE, (views) => sum(views.values()), visitors.totals),
+    pages: rows,
+    hasMore: chosen.hasMore,
+  };
 }
 
 function sum(values: Iterable<number>): number {

@@ -55,10 +55,12 @@ export const analyticsAiRoutes =
     router.get('/v1/analytics/:projectId/ai/purposes', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
       const { format } = parseInput(PurposesQuery, { format: req.query.format }, 'query parameters');
-      const split = await analytics.aiPurposes(authenticatedProject(res).id, range);
-      if (wantsCsv(req, format)) return sendCsv(res, split.pages);
-      const { rows: pages, hasMore } = offsetPage(split.pages, page);
-      res.json({ totals: split.totals, pages, hasMore } satisfies z.input<typeof PurposesResponse>);
+      const projectId = authenticatedProject(res).id;
+      if (wantsCsv(req, format)) return sendCsv(res, (await analytics.aiPurposes(projectId, range)).pages);
+      const split = await analytics.aiPurposes(projectId, range, page);
+      res.json({ totals: split.totals, pages: split.pages, hasMore: split.hasMore } satisfies z.input<
+        typeof PurposesResponse
+      >);
     });
     router.get('/v1/analytics/:projectId/ai/agent-pages', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());

@@ -2,12 +2,29 @@ import { purposeSplit } from '../../../src/analytics/reports/ai-purposes.js';
 import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { naivePurposes } from '../../support/naive-ai-reports.js';
+import { offsetPage } from '../../../src/analytics/reports/offset-page.js';
 
 describeAiReport({
   name: 'ai/purposes',
   report: (ctx, range) => purposeSplit({ ...ctx, range }),
-  naive: naivePurposes,
+  naive: (events, range) => ({ ...naivePurposes(events, range), hasMore: false }),
 });
+
+// the JSON answer's pages: only the rows that can be on the asked page are built, ties at its edges as in the whole
+for (const page of [
+  { offset: 2, limit: 3 },
+  { offset: 0, limit: 1 },
+]) {
+  describeAiReport({
+    name: `ai/purposes, ${page.limit} page row(s) from row ${page.offset}`,
+    report: (ctx, range) => purposeSplit({ ...ctx, range, page }),
+    naive: (events, range) => {
+      const { totals, pages } = naivePurposes(events, range);
+      const { rows, hasMore } = offsetPage(pages, page);
+      return { totals, pages: rows, hasMore };
+    },
+  });
+}
 
 describe.each(PROVIDERS)('ai/purposes visitors on %s', (provider) => {
   const ctx = useReportStore(provider);
