@@ -315,23 +315,32 @@ const DENSE_PAGES = 1 << 22;
  */
 export function sumViews(lists: Map<number, number>[]): Map<number, number> {
   if (lists.length === 1) return lists[0];
+  let dense = new Float64Array(1024);
+  let seen = new Uint8Array(1024);
   let top = -1;
-  for (const views of lists) for (const page of views.keys()) if (page > top) top = page;
-  if (top >= DENSE_PAGES) {
-    const sum = new Map<number, number>();
-    for (const views of lists) for (const [page, n] of views) sum.set(page, (sum.get(page) ?? 0) + n);
-    return sum;
-  }
-  const dense = new Float64Array(top + 1);
-  const seen = new Uint8Array(top + 1);
-  for (const views of lists) {
-    for (const [page, n] of views) {
-      dense[page] += n;
-      seen[page] = 1;
+  let sparse: Map<number, number> | undefined;
+  const add = (n: number, page: number) => {
+    if (page >= dense.length) {
+      if (page >= DENSE_PAGES) {
+        sparse ??= new Map();
+        sparse.set(page, (sparse.get(page) ?? 0) + n);
+        return;
+      }
+      const size = 2 ** Math.ceil(Math.log2(page + 1));
+      const [grown, grownSeen] = [new Float64Array(size), new Uint8Array(size)];
+      grown.set(dense);
+      grownSeen.set(seen);
+      [dense, seen] = [grown, grownSeen];
     }
-  }
+    dense[page] += n;
+    seen[page] = 1;
+    if (page > top) top = page;
+  };
+  // forEach: iterating a map's entries allocates an array per entry
+  for (const views of lists) views.forEach(add);
   const sum = new Map<number, number>();
   for (let page = 0; page <= top; page++) if (seen[page]) sum.set(page, dense[page]);
+  if (sparse) for (const page of [...sparse.keys()].sort((x, y) => x - y)) sum.set(page, sparse.get(page)!);
   return sum;
 }
 
