@@ -50,35 +50,55 @@ interface CachedDay {
   bytes: number;
 }
 
-/** Counts over a range, by key id: `values[c][id]` for the family's counted column `c`. */
+/** Counts over a range, by key id: `values[c][id]` for the family's counted column `c` (read once all are added). */
 export class RangeCounts {
-  readonly values: number[][];
+  values: Float64Array[];
   /** ids with a row in the range, each once */
   readonly present: number[] = [];
+  private seen: Uint8Array;
+  private readonly sums: boolean[];
 
   constructor(
     readonly family: CountsFamily,
     readonly keys: KeyIds,
   ) {
-    this.values = family.values.map(() => []);
+    const size = Math.max(64, keys.size);
+    this.values = family.values.map(() => new Float64Array(size));
+    this.seen = new Uint8Array(size);
+    this.sums = family.values.map((v) => v.combine === 'sum');
   }
 
   /** Adds one row of the range (a day's, or an edge's) under its key id: its values from `values[at]` on. */
   addId(id: number, values: ArrayLike<number>, at = 0): void {
-    if (this.values[0][id] === undefined) this.present.push(id);
-    const { values: counted } = this.family;
-    for (let c = 0; c < counted.length; c++) {
+    if (id >= this.seen.length) this.grow(id);
+    const first = this.seen[id] === 0;
+    if (first) {
+      this.seen[id] = 1;
+      this.present.push(id);
+    }
+    for (let c = 0; c < this.sums.length; c++) {
       const column = this.values[c];
       const value = values[at + c];
-      const before = column[id];
-      column[id] =
-        before === undefined ? value : counted[c].combine === 'sum' ? before + value : Math.max(before, value);
+      column[id] = first ? value : this.sums[c] ? column[id] + value : Math.max(column[id], value);
     }
   }
 
   /** Adds a row given by its key (an edge's rows, read from the stored rows). */
   add(key: Param[], values: number[]): void {
     this.addId(this.keys.id(key), values);
+  }
+
+  /** Makes room for ids up to `id` (the key table grew while the range was read). */
+  private grow(id: number): void {
+    const size = Math.max(id + 1, this.seen.length * 2);
+    this.values = this.values.map((column) => {
+      const grown = new Float64Array(size);
+      grown.set(column);
+      return grown;
+    });
+    const seen = new Uint8Array(size);
+    seen.set(this.seen);
+    this.seen = seen;
   }
 }
 
@@ -92,15 +112,21 @@ export interface CountsRead {
   skip?: ReadonlySet<number>;
 }
 
-/** past this many keys, a project's family starts over with a new key table (its cached days are read again) */
-const MAX_KEYS = 500_000;
+/**
+ * past this many keys in all (every project's and family's together), the key tables start over (their cached days
+ * are read again): they hold the keys' text, which the cache's byte budget does not count
+ */
+const MAX_KEYS = 1_000_000;
 
 /** Reads families of per-day counts through the day cache. */
 export class CountsCache {
   private readonly keyTables = new Map<string, KeyIds>();
   private epochs = 0;
 
-  constructor(private readonly cache: DayCache) {}
+  constructor(
+    private readonly cache: DayCache,
+    private readonly maxKeys = MAX_KEYS,
+  ) {}
 
   /** A new, empty count over no days, for a range read entirely from stored rows (a rebuild under way). */
   empty(family: CountsFamily, projectId: string): RangeCounts {
@@ -140,10 +166,18 @@ export class CountsCache {
     return counts;
   }
 
+  /** keys held in all key tables */
+  get keysHeld(): number {
+    let keys = 0;
+    for (const kept of this.keyTables.values()) keys += kept.size;
+    return keys;
+  }
+
   private keyTable(family: CountsFamily, projectId: string): KeyIds {
     const name = `${projectId}\0${family.name}`;
+    if (this.keysHeld > this.maxKeys) this.keyTables.clear();
     let table = this.keyTables.get(name);
-    if (!table || table.size > MAX_KEYS) {
+    if (!table) {
       table = new KeyIds(++this.epochs);
       this.keyTables.set(name, table);
     }

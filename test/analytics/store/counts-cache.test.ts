@@ -1,0 +1,60 @@
+import { aiMissCounts, insertAiMisses, MISS_COUNTS } from '../../../src/analytics/store/ai-misses.js';
+import { CountsCache, type RangeCounts } from '../../../src/analytics/store/counts-cache.js';
+import { DayCache } from '../../../src/analytics/store/day-cache.js';
+import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
+
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 10, 1);
+
+/** A range's counts as plain rows, ordered. */
+function rowsOf(counts: RangeCounts) {
+  return counts.present
+    .map((id) => [...counts.keys.keys[id], ...counts.values.map((column) => column[id])])
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+describe.each(PROVIDERS)('per-day counts kept in memory on %s', (provider) => {
+  const database = useTestDatabase(provider);
+  let sql: Sql;
+  beforeAll(async () => {
+    sql = openSql(database.target);
+    for (const projectId of ['prj_a', 'prj_b']) {
+      const misses = Array.from({ length: 30 }, (_, i) => ({
+        key: `${projectId}-${i}`,
+        ts: START + (i % 5) * DAY + i,
+        path: `/${projectId}/p${i % 7}`,
+        agent: i % 2 ? 'GPTBot' : 'ClaudeBot',
+        status: i % 3 ? 404 : 500,
+      }));
+      await insertAiMisses(sql, { projectId, misses });
+    }
+  });
+  afterAll(async () => {
+    await sql.close();
+  });
+
+  const range = { from: START, to: START + 5 * DAY };
+
+  it('answer the same as reading every day again, whatever the key tables hold', async () => {
+    const fresh = () => new CountsCache(new DayCache(1 << 20));
+    const expected = {
+      a: rowsOf(await aiMissCounts(sql, fresh(), { projectId: 'prj_a', range })),
+      b: rowsOf(await aiMissCounts(sql, fresh(), { projectId: 'prj_b', range })),
+    };
+    expect(expected.a.length).toBeGreaterThan(5);
+    // key tables so small that every read starts them over: cached days must not be read under the old ids
+    const tight = new CountsCache(new DayCache(1 << 20), 4);
+    for (const projectId of ['prj_a', 'prj_b', 'prj_a', 'prj_b', 'prj_a'] as const) {
+      const counts = await aiMissCounts(sql, tight, { projectId, range });
+      expect(rowsOf(counts)).toEqual(projectId === 'prj_a' ? expected.a : expected.b);
+      // only the last read's keys are held
+      expect(tight.keysHeld).toBe(counts.present.length);
+    }
+    // and with the cache off (budget 0), every day read each time
+    const off = new CountsCache(new DayCache(0));
+    for (let i = 0; i < 2; i++)
+      expect(rowsOf(await aiMissCounts(sql, off, { projectId: 'prj_a', range }))).toEqual(expected.a);
+    expect(MISS_COUNTS.values.map((v) => v.column)).toEqual(['count']);
+  });
+});
