@@ -142,7 +142,7 @@ describe.each(PROVIDERS)('migrations that add per-day counts fill them from rows
       expect(keptDays.length).toBeGreaterThan(0);
       // the database as the release before left it: the rows, and empty per-day tables
       for (const table of [...tables, 'AnalyticsCountsDay']) await sql.run(`DELETE FROM "${table}"`);
-      const filling = /ai_miss_rollup|signal_rollups|counts_day_generations|search_counts_generations/;
+      const filling = /ai_miss_rollup|signal_rollups|counts_day_generations|counts_generations/;
       for (const name of migrationNames(database.target).filter((n) => filling.test(n))) {
         const text = fs.readFileSync(`${prismaDir(database.target)}/migrations/${name}/migration.sql`, 'utf8');
         const fill = text.slice(text.indexOf('-- Fill'));

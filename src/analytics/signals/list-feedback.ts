@@ -1,3 +1,4 @@
+import type { CountsCache } from '../store/counts-cache.js';
 import type { Sql } from '../store/sql.js';
 import type { CursorPage, CursorPaging, Keyset, PageRequest } from './cursor-paging.js';
 import { describeFilter, type FeedbackFilter } from './feedback-filter.js';
@@ -24,13 +25,13 @@ export function listFeedback(deps: ListingDeps, params: FeedbackListParams): Pro
 
 /** Feedback counts per page, most feedback first (ties: path in code-point order), one page at a time. */
 export function listFeedbackByPage(
-  deps: ListingDeps,
+  deps: ListingDeps & { counts: CountsCache },
   params: FeedbackListParams,
 ): Promise<CursorPage<PageFeedbackCounts>> {
   return feedbackListing<PageFeedbackCounts, PageCountsKey>(deps, {
     ...params,
     name: 'feedback-by-page',
-    select: selectFeedbackCountsByPage,
+    select: (sql, selected) => selectFeedbackCountsByPage(sql, deps.counts, selected),
     keyOf: (p) => [p.total, p.path],
   });
 }

@@ -35,7 +35,7 @@ export class ReaderSignals {
   constructor(
     private readonly deps: {
       sql: Sql;
-      /** per-day counts kept in memory (the searches listing's) */
+      /** per-day counts kept in memory (the searches' and feedback-by-page listings') */
       counts: CountsCache;
       secret: string;
       hasher: VisitorHasher;
@@ -68,7 +68,10 @@ export class ReaderSignals {
   }
 
   feedbackByPage(projectId: string, query: PageRequest & FeedbackFilter): Promise<CursorPage<PageFeedbackCounts>> {
-    return listFeedbackByPage({ sql: this.deps.sql, paging: this.paging }, { projectId, query });
+    return listFeedbackByPage(
+      { sql: this.deps.sql, counts: this.deps.counts, paging: this.paging },
+      { projectId, query },
+    );
   }
 
   searches(projectId: string, query: PageRequest): Promise<SearchReport> {

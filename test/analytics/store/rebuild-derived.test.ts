@@ -125,7 +125,19 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
     const tampered = await analytics.aiMisses('prj_a', missRange, { offset: 0, limit: 50 });
     expect(tampered.rows.map((r) => r.count)).toEqual([3 * 99]);
     const signals = await derivedState(sql, 'prj_a', []);
+    const feedbackRange = { dateFrom: START, dateTo: START + 30 * DAY, limit: 100 };
+    const byPage = async () => (await analytics.readerSignals().feedbackByPage('prj_a', feedbackRange)).rows;
+    const entries = async () => {
+      const [row] = await sql.query<{ n: unknown }>(
+        'SELECT COUNT(*) AS n FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?',
+        ['prj_a', feedbackRange.dateFrom, feedbackRange.dateTo],
+      );
+      return Number(row.n);
+    };
+    const sumTotals = (rows: { total: number }[]) => rows.reduce((n, r) => n + r.total, 0);
     await sql.run('UPDATE "AnalyticsDayFeedback" SET "total" = "total" + 1 WHERE "projectId" = ?', ['prj_a']);
+    // the service reads (and caches) the tampered counts: the rebuild must make it read them again
+    expect(sumTotals(await byPage())).toBeGreaterThan(await entries());
     const searchRange = { dateFrom: START, dateTo: START + 30 * DAY, limit: 100 };
     const [stored] = await sql.query<{ n: unknown }>(
       'SELECT COUNT(*) AS n FROM "AnalyticsSearch" WHERE "projectId" = ? AND "clickedPath" IS NULL AND "ts" >= ? AND "ts" < ?',
@@ -151,6 +163,7 @@ describe.each(PROVIDERS)('rebuilding derived rows from raw events on %s', (provi
     for (const table of ['AnalyticsDayFeedback', 'AnalyticsDaySearches', 'AnalyticsDaySearchClicks'])
       expect(rebuilt[table]).toEqual(signals.state[table]);
     expect((await analytics.readerSignals().searches('prj_a', searchRange)).totalSearches).toBe(Number(stored.n));
+    expect(sumTotals(await byPage())).toBe(await entries());
     const misses = await analytics.aiMisses('prj_a', missRange, { offset: 0, limit: 50 });
     expect(misses).toEqual({ rows: [{ path: '/gone', agent: 'GPTBot', status: 404, count: 6 }], hasMore: false });
   });

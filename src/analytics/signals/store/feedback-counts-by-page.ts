@@ -1,10 +1,12 @@
-import type { Param, Sql } from '../../store/sql.js';
+import type { CountsCache, RangeCounts } from '../../store/counts-cache.js';
+import type { Sql } from '../../store/sql.js';
+import { compareCodePoints } from '../../reports/compare-code-points.js';
+import { weightedPage } from '../../reports/weighted-page.js';
 import type { FeedbackFilter } from '../feedback-filter.js';
-import { codePointCollation } from './code-point-order.js';
 import { feedbackWhere } from './feedback-where.js';
 import type { ListWindow } from './list-window.js';
 import { VOTES } from './thumbs-votes.js';
-import { countedDays, daysChangedSince, daysStoredSince, rawRanges, splitWindow } from './signal-rollups.js';
+import { daysChangedSince, daysStoredSince, FEEDBACK_COUNTS, rawRanges, splitWindow } from './signal-rollups.js';
 
 /** One page's feedback counts: thumbs votes, code snippet feedback, and all feedback. */
 export interface PageFeedbackCounts {
@@ -20,57 +22,74 @@ export type PageCountsKey = [number, string];
 
 /**
  * Feedback counts per page, most feedback first, then path in code-point order, after the keyset position when given.
- * Whole days come from the per-day counts, the partial days at the edges and days with entries stored or changed
- * since the listing's first page from the entries as they stood then; read under the write lock, so no write falls
- * between finding those days and reading.
+ * Whole days come from the per-day counts (through the counts cache), the partial days at the edges and days with
+ * entries stored or changed since the listing's first page from the entries as they stood then; read under the
+ * write lock, so no write falls between finding those days and reading.
  */
 export function selectFeedbackCountsByPage(
   sql: Sql,
+  counts: CountsCache,
   params: { window: ListWindow; filter: FeedbackFilter; after: PageCountsKey | undefined; limit: number },
 ): Promise<PageFeedbackCounts[]> {
+  const { window, filter } = params;
   return sql.transaction(async (tx) => {
-    const { window, filter } = params;
     const stale = [
       ...(await daysStoredSince(tx, { table: 'AnalyticsFeedback', window })),
       ...(await daysChangedSince(tx, window)),
     ];
     const split = splitWindow(window, stale);
-    const binary = codePointCollation(tx);
-    const { from, where, params: values } = feedbackWhere(window, filter);
+    const tally = split.days
+      ? await counts.readIn(tx, {
+          family: FEEDBACK_COUNTS,
+          projectId: window.projectId,
+          fromDay: split.days[0],
+          toDay: split.days[1],
+          skip: new Set(split.stale),
+        })
+      : counts.empty(FEEDBACK_COUNTS, window.projectId);
     const raw = rawRanges(split);
-    const days = countedDays(split);
-    const counted = ['"projectId" = ?', days.where];
-    const countedParams: Param[] = [window.projectId, ...days.params];
-    if (filter.source) {
-      counted.push('"source" = ?');
-      countedParams.push(filter.source);
+    if (raw.params.length) {
+      const { from, where, params: values } = feedbackWhere(window, filter);
+      const rows = await tx.rows(
+        `SELECT "path", "source", "status", SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END),
+                SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END), COUNT(*)
+           FROM ${from} WHERE ${where.join(' AND ')} AND ${raw.where} GROUP BY "path", "source", "status"`,
+        [...values, ...raw.params],
+      );
+      for (const [path, source, status, up, down, total] of rows)
+        tally.add([path as string, source as string, status as string], [Number(up), Number(down), Number(total)]);
     }
-    if (filter.status?.length) {
-      counted.push(`"status" IN (${filter.status.map(() => '?').join(', ')})`);
-      countedParams.push(...filter.status);
-    }
-    const having: string[] = [];
-    const havingParams: Param[] = [];
-    if (params.after) {
-      having.push(`HAVING SUM("total") < ? OR (SUM("total") = ? AND "path" COLLATE ${binary} > ?)`);
-      havingParams.push(params.after[0], params.after[0], params.after[1]);
-    }
-    const code = `CASE WHEN "source" = 'code_snippet' THEN 1 ELSE 0 END`;
-    const rows = await tx.query<Record<string, unknown>>(
-      `SELECT "path", SUM("up") AS up, SUM("down") AS down, SUM("code") AS code, SUM("total") AS total FROM (` +
-        `SELECT "path", CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END AS "up", CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END AS "down", ` +
-        `${code} AS "code", 1 AS "total" FROM ${from} WHERE ${where.join(' AND ')} AND ${raw.where} ` +
-        'UNION ALL ' +
-        `SELECT "path", "up", "down", CASE WHEN "source" = 'code_snippet' THEN "total" ELSE 0 END, "total" FROM "AnalyticsDayFeedback" WHERE ${counted.join(' AND ')}` +
-        `) u GROUP BY "path" ${having.join(' ')} ORDER BY total DESC, "path" COLLATE ${binary} ASC LIMIT ?`,
-      [...values, ...raw.params, ...countedParams, ...havingParams, params.limit],
-    );
-    return rows.map((r) => ({
-      path: String(r.path),
-      thumbsUp: Number(r.up),
-      thumbsDown: Number(r.down),
-      code: Number(r.code),
-      total: Number(r.total),
-    }));
+    return pageOfPaths(tally, filter, params);
   });
+}
+
+/** The tally's feedback added up per page under the filter, and the page of pages after the keyset position. */
+function pageOfPaths(
+  tally: RangeCounts,
+  filter: FeedbackFilter,
+  params: { after: PageCountsKey | undefined; limit: number },
+): PageFeedbackCounts[] {
+  const [up, down, total] = tally.values;
+  const statuses = filter.status?.length ? new Set<string>(filter.status) : undefined;
+  const pages = new Map<string, PageFeedbackCounts>();
+  for (const id of tally.present) {
+    const [path, source, status] = tally.keys.keys[id] as [string, string, string];
+    if ((filter.source && source !== filter.source) || (statuses && !statuses.has(status)) || !total[id]) continue;
+    let page = pages.get(path);
+    if (!page) pages.set(path, (page = { path, thumbsUp: 0, thumbsDown: 0, code: 0, total: 0 }));
+    page.thumbsUp += up[id];
+    page.thumbsDown += down[id];
+    page.code += source === 'code_snippet' ? total[id] : 0;
+    page.total += total[id];
+  }
+  const { after } = params;
+  const rows = [...pages.values()].filter(
+    (p) => !after || p.total < after[0] || (p.total === after[0] && compareCodePoints(p.path, after[1]) > 0),
+  );
+  return weightedPage(
+    rows,
+    (p) => p.total,
+    (a, b) => compareCodePoints(a.path, b.path),
+    { offset: 0, limit: params.limit },
+  ).rows;
 }

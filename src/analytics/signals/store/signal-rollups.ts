@@ -13,6 +13,18 @@ import { VOTES } from './thumbs-votes.js';
 
 const DAY = `CAST("ts" / ${DAY_MS} AS INTEGER)`;
 
+/** Feedback per day, page, source and status: thumbs up and down, and entries, as the by-page listing reads them. */
+export const FEEDBACK_COUNTS: CountsFamily = {
+  name: 'feedback',
+  table: 'AnalyticsDayFeedback',
+  keys: ['path', 'source', 'status'],
+  values: [
+    { column: 'up', combine: 'sum' },
+    { column: 'down', combine: 'sum' },
+    { column: 'total', combine: 'sum' },
+  ],
+};
+
 /** Searches per day and term (result clicks apart), as the searches listing reads them through the day cache. */
 export const SEARCH_COUNTS: CountsFamily = {
   name: 'searches',
@@ -64,6 +76,8 @@ export async function countFeedbackChange(
   };
   add(before, -1);
   add(after, 1);
+  const days = [before, after].flatMap((f) => (f ? [dayOf(f.ts)] : []));
+  await bumpCountsDays(tx, { family: FEEDBACK_COUNTS, projectId, days });
   for (const { cell, up, down, total } of cells.values()) {
     if (!up && !down && !total) continue;
     const keys: Param[] = [projectId, dayOf(cell.ts), cell.path, cell.source, cell.status];
@@ -181,7 +195,8 @@ export async function recountSignals(tx: Sql, projectId: string): Promise<void> 
       WHERE "projectId" = ? AND "clickedPath" IS NOT NULL GROUP BY "projectId", ${DAY}, "query", "clickedPath"`,
     [projectId],
   );
-  for (const family of [SEARCH_COUNTS, CLICK_COUNTS]) await bumpAllCountsDays(tx, { family, projectId });
+  for (const family of [FEEDBACK_COUNTS, SEARCH_COUNTS, CLICK_COUNTS])
+    await bumpAllCountsDays(tx, { family, projectId });
 }
 
 /**
@@ -215,13 +230,6 @@ export function rawRanges(split: WindowSplit): { where: string; params: Param[] 
     where: `(${split.raw.map(() => '("ts" >= ? AND "ts" < ?)').join(' OR ')})`,
     params: split.raw.flatMap((r) => [r.from, r.to]),
   };
-}
-
-/** The counts' part of a split as a condition on "day" (never true when no whole day), with its parameters. */
-export function countedDays(split: WindowSplit): { where: string; params: Param[] } {
-  if (!split.days) return { where: '1 = 0', params: [] };
-  const stale = split.stale.length ? ` AND "day" NOT IN (${split.stale.map(() => '?').join(', ')})` : '';
-  return { where: `"day" >= ? AND "day" < ?${stale}`, params: [...split.days, ...split.stale] };
 }
 
 /** Days (in the window) of a table's rows stored after the window's snapshot. */
