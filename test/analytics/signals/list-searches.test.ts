@@ -89,6 +89,28 @@ describe.each(PROVIDERS)('searches from the per-day counts agree with a recount 
     expect(walked).toBeGreaterThan(10);
   });
 
+  it('leaves out of a walk every search stored since its first page, over a thousand of them too', async () => {
+    const range = { dateFrom: START, dateTo: START + 40 * DAY, limit: 3 };
+    const first = await signals.searches('prj_a', range);
+    expect(first.nextCursor).not.toBeNull();
+    // more rows since the first page than one batch of the reads by id (1,000), on the last of them a new term
+    for (let i = 0; i < 3; i++) await store('prj_a', 30 + i, 1);
+    // the last hundred on a day of their own: only a read past the first batch finds that day
+    const late = Array.from({ length: 1100 }, (_, i) => ({
+      timestamp: START + (i < 1000 ? 35 : 37) * DAY + i,
+      query: 'late',
+    }));
+    for (let i = 0; i < late.length; i += 500) {
+      const result = await signals.submitSearches('prj_a', late.slice(i, i + 500));
+      expect(result.rejected).toEqual([]);
+    }
+    const second = await signals.searches('prj_a', { cursor: first.nextCursor!, limit: 1000 });
+    const naive = await naiveSearches(sql, first.window);
+    expect([...first.rows, ...second.rows]).toEqual(naive.rows);
+    expect(second.totalSearches).toBe(naive.totalSearches);
+    expect(second.rows.map((r) => r.query)).not.toContain('late');
+  });
+
   it('reads whole days from the per-day counts and only the partial edges from the rows', async () => {
     const whole = { dateFrom: START + 3 * DAY, dateTo: START + 15 * DAY, limit: 100 };
     const before = await signals.searches('prj_b', whole);

@@ -238,26 +238,52 @@ export async function daysStoredSince(
   params: { table: 'AnalyticsFeedback' | 'AnalyticsSearch'; window: ListWindow },
 ): Promise<number[]> {
   const { table, window } = params;
-  // by the primary key from the snapshot on (a few rows), never along the (projectId, ts) index over the whole
-  // window, which both planners may pick (SQLite for the equality on projectId, PostgreSQL for the range on ts alone):
-  // expressions keep them off that index
-  const project = `("projectId" || '')`;
-  const rows = await tx.query<{ day: unknown }>(
-    `SELECT DISTINCT ${DAY} AS "day" FROM "${table}" WHERE "id" > ? AND ${project} = ? AND ("ts" + 0) >= ? AND ("ts" + 0) < ?`,
-    [window.snapshot, window.projectId, window.from, window.to],
-  );
-  return rows.map((r) => Number(r.day));
+  const days = new Set<number>();
+  for await (const [projectId, ts] of rowsAfter(tx, { table, columns: ['projectId', 'ts'], after: window.snapshot })) {
+    const at = Number(ts);
+    if (projectId === window.projectId && at >= window.from && at < window.to) days.add(dayOf(at));
+  }
+  return [...days];
+}
+
+/** rows read at a time by rowsAfter */
+const AFTER_BATCH = 1000;
+
+/**
+ * A table's rows with ids above `after`, in id order, a batch at a time: by the primary key, whatever the planner
+ * knows of the table. A condition on the id alone lets PostgreSQL scan the whole table when it has no statistics yet
+ * (a young table, or one just loaded: 35 ms over 500,000 searches, on every page), though the rows since a listing's
+ * first page are few or none; `ORDER BY "id" LIMIT` is answered along the key.
+ */
+async function* rowsAfter(
+  tx: Sql,
+  params: { table: string; columns: string[]; after: number },
+): AsyncGenerator<unknown[]> {
+  const columns = params.columns.map((c) => `"${c}"`).join(', ');
+  let after = params.after;
+  for (;;) {
+    const rows = await tx.rows(
+      `SELECT "id", ${columns} FROM "${params.table}" WHERE "id" > ? ORDER BY "id" LIMIT ${AFTER_BATCH}`,
+      [after],
+    );
+    for (const [, ...values] of rows) yield values;
+    if (rows.length < AFTER_BATCH) return;
+    after = Number(rows[rows.length - 1][0]);
+  }
 }
 
 /** Days (in the window) of feedback rows changed after the window's change id. */
 export async function daysChangedSince(tx: Sql, window: ListWindow): Promise<number[]> {
   // the changes since by their primary key, then their rows by theirs: a join would let a planner without
   // statistics (a young table) walk the feedback instead
-  const changed = await tx.query<{ feedbackId: unknown }>(
-    'SELECT DISTINCT "feedbackId" AS "feedbackId" FROM "AnalyticsFeedbackChange" WHERE "id" > ?',
-    [window.changes],
-  );
-  const ids = changed.map((c) => Number(c.feedbackId));
+  const changed = new Set<number>();
+  for await (const [feedbackId] of rowsAfter(tx, {
+    table: 'AnalyticsFeedbackChange',
+    columns: ['feedbackId'],
+    after: window.changes,
+  }))
+    changed.add(Number(feedbackId));
+  const ids = [...changed];
   const days = new Set<number>();
   for (let i = 0; i < ids.length; i += 500) {
     const some = ids.slice(i, i + 500);
