@@ -183,7 +183,11 @@ function gapColumns(params: CellParams, range: RangeCells): GapColumns {
     if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
     if (!(await store.derivedReady(projectId, [agentDaysRollup.name]))) return undefined;
     if (!(await store.gapCountsReady(projectId))) return undefined;
-    const counts = await store.rangeGapCounts(projectId, days[0], days[1], columns, { agents: true, ...options });
+    const counts = await store.rangeGapCounts(projectId, days[0], days[1], columns, {
+      agents: true,
+      cache: params.cache,
+      ...options,
+    });
     if (range.edges.size) addEdgePairs(range, counts);
     return counts;
   };

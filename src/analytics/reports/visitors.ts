@@ -70,7 +70,7 @@ async function countFromGaps(params: {
   const { days, edges } = splitRange(range);
   if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
   if (!(await store.derivedReady(projectId)) || !(await store.gapCountsReady(projectId))) return undefined;
-  const counted = await store.rangeGapCounts(projectId, days[0], days[1], [...COLUMNS]);
+  const counted = await store.rangeGapCounts(projectId, days[0], days[1], [...COLUMNS], { cache: params.cache });
   const columns = { human: counted.get('human')!, ai: counted.get('ai')!, total: counted.get('total')! };
   if (edges.length) addEdgePairs(await gatherSets(params), columns);
   return rangeCounts(columns);

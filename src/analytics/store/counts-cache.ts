@@ -219,7 +219,7 @@ function keyValue(value: unknown): Param {
  */
 export async function bumpCountsDays(
   tx: Sql,
-  params: { family: CountsFamily; projectId: string; days: Iterable<number> },
+  params: { family: Pick<CountsFamily, 'name'>; projectId: string; days: Iterable<number> },
 ): Promise<void> {
   const days = [...new Set(params.days)];
   if (!days.length) return;
@@ -238,7 +238,10 @@ export async function bumpCountsDays(
 }
 
 /** After a project's counts of a family were recounted: every day of it gets a new generation. */
-export async function bumpAllCountsDays(tx: Sql, params: { family: CountsFamily; projectId: string }): Promise<void> {
+export async function bumpAllCountsDays(
+  tx: Sql,
+  params: { family: Pick<CountsFamily, 'name' | 'table'>; projectId: string },
+): Promise<void> {
   const { family, projectId } = params;
   await tx.run(
     'UPDATE "AnalyticsCountsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ? AND "family" = ?',

@@ -17,6 +17,7 @@ import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
 import type { CountsCache } from './counts-cache.js';
+import type { DayCache } from './day-cache.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -56,17 +57,18 @@ export class AnalyticsStore {
 
   /**
    * Distinct visitors per page of gap-count columns over up to 32 whole days (see keep-gap-counts.ts): the day sets'
-   * columns, or with `agents` the agent rollup's; with `siteOnly` the site's figures alone.
+   * columns, or with `agents` the agent rollup's; with `siteOnly` the site's figures alone; rows kept in `cache`.
    */
   rangeGapCounts(
     projectId: string,
     fromDay: number,
     toDay: number,
     columns: string[],
-    options: { agents?: boolean; siteOnly?: boolean } = {},
+    options: { agents?: boolean; siteOnly?: boolean; cache?: DayCache } = {},
   ) {
     const table = (options.agents ? AGENT_CELL_GAPS : DAY_SET_GAPS).table;
-    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns, siteOnly: options.siteOnly });
+    const { siteOnly, cache } = options;
+    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns, siteOnly, cache });
   }
 
   /**

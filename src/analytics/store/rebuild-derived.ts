@@ -5,7 +5,7 @@ import { recountSignals } from '../signals/store/signal-rollups.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
 import { DayCache } from './day-cache.js';
-import { GapWindows, gapRecountMark } from './keep-gap-counts.js';
+import { bumpAllGapDays, GapWindows, gapRecountMark } from './keep-gap-counts.js';
 import { FOLDED, readMarks, rebuildMark, rollupMark, writeMarks } from './rollups/rollup-marks.js';
 
 const REBUILD_CHUNK = 100_000;
@@ -52,6 +52,8 @@ async function rebuildProject(
       await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
     // with no sets left, the gap counts are exact and the chunks below keep them so: nothing left to recount
     await tx.run('DELETE FROM "AnalyticsState" WHERE "name" = ?', [gapRecountMark(projectId)]);
+    // copies of the deleted gap rows kept in memory must not match their days again
+    await bumpAllGapDays(tx, projectId);
     // kept and bumped, never reset: a cached copy made under an old generation must not match a new one
     await tx.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', [projectId]);
     // derived from rows that are never folded: recounted whole, in this transaction

@@ -135,3 +135,73 @@ describe.each(PROVIDERS)('gap counts of a database folded before they existed, o
     await expectNaiveAnswers();
   });
 });
+
+describe.each(PROVIDERS)('gap counts kept in memory by the reports, on %s', (provider) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sql: Sql;
+  const service = (target: typeof database.target) =>
+    new Analytics({
+      target,
+      secret: 'gap-counts-secret-gap-counts-secret-0000',
+      config: { saltRotation: 'never', trustedProxyHeader: undefined, cacheMb: 64 },
+      logger: createLogger('silent'),
+      clock: () => new Date(START + 60 * DAY),
+      autoFold: false,
+    });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(provider);
+    sql = openSql(database.target);
+  });
+  afterAll(async () => {
+    await sql.close();
+    await database.drop();
+  });
+
+  it('are read once, and again for the days another service folded late events into', async () => {
+    const analytics = service(database.target);
+    const replica = service(database.target);
+    try {
+      const random = rng(29);
+      await analytics.ingest('prj_a', randomViews(random, 1500, 0, 40));
+      await analytics.fold();
+      const range = { from: START + 5 * DAY, to: START + 35 * DAY };
+      const answer = async () => {
+        const ours = await analytics.visitors('prj_a', range, { limit: 250, offset: 0 });
+        return { totals: ours.totals, rows: ours.rows };
+      };
+      const naive = async () => {
+        const counted = await naiveVisitors({ sql, projectId: 'prj_a', range, limit: 250, offset: 0 });
+        return { totals: counted.totals, rows: counted.visitors };
+      };
+      const first = await answer();
+      expect(first).toEqual(await naive());
+
+      // read from memory: the same answer with the rows gone from the database, then put back
+      const stored = await sql.query<{ day: unknown; column: string; counts: Buffer }>(
+        'SELECT "day", "column", "counts" FROM "AnalyticsGapCounts" WHERE "projectId" = ?',
+        ['prj_a'],
+      );
+      expect(stored.length).toBeGreaterThan(60);
+      await sql.run('DELETE FROM "AnalyticsGapCounts" WHERE "projectId" = ?', ['prj_a']);
+      expect(await answer()).toEqual(first);
+      for (const row of stored)
+        await sql.run('INSERT INTO "AnalyticsGapCounts" ("projectId", "day", "column", "counts") VALUES (?, ?, ?, ?)', [
+          'prj_a',
+          Number(row.day),
+          row.column,
+          row.counts,
+        ]);
+
+      // late events folded by another service move the counts of days in the range: they are read again
+      await replica.ingest('prj_a', randomViews(random, 400, 3, 20));
+      await replica.fold();
+      const after = await answer();
+      expect(after).toEqual(await naive());
+      expect(after).not.toEqual(first);
+    } finally {
+      await analytics.close();
+      await replica.close();
+    }
+  });
+});
