@@ -158,13 +158,13 @@ export async function purposeSplit(params: {
   const paths = await store.paths(projectId, pageIds);
   const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
   // most views first, then path: only the pages on the asked page get their row built
-  const weight = (id: number) => at(human.views, id) + at(ai.views, id);
-  const byPath = (a: number, b: number) => compareCodePoints(pathOf(a), pathOf(b));
+  const entries = [...pageIds].map((id) => ({ id, views: at(human.views, id) + at(ai.views, id), path: pathOf(id) }));
+  const byPath = (a: { path: string }, b: { path: string }) => compareCodePoints(a.path, b.path);
   const chosen = params.page
-    ? weightedPage([...pageIds], weight, byPath, params.page)
-    : { rows: [...pageIds].sort((a, b) => weight(b) - weight(a) || byPath(a, b)), hasMore: false };
-  const rows = chosen.rows.map((id) => ({
-    path: pathOf(id),
+    ? weightedPage(entries, (e) => e.views, byPath, params.page)
+    : { rows: entries.sort((a, b) => b.views - a.views || byPath(a, b)), hasMore: false };
+  const rows = chosen.rows.map(({ id, path }) => ({
+    path,
     ...counts(id, (views) => at(views, id), visitors.pages.get(id)),
   }));
   return {

@@ -5,6 +5,8 @@
  */
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;
+  // the orders differ only where both strings hold a unit from U+D800 up: otherwise the native comparison is right
+  if (!HIGH_UNIT.test(a) || !HIGH_UNIT.test(b)) return a < b ? -1 : 1;
   const shared = Math.min(a.length, b.length);
   for (let i = 0; i < shared; i++) {
     const x = a.charCodeAt(i);
@@ -13,6 +15,9 @@ export function compareCodePoints(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+/** a surrogate or a unit from U+E000 up (no `u` flag: units, not code points) */
+const HIGH_UNIT = /[\uD800-\uFFFF]/;
 
 /** A UTF-16 unit's place in code-point order: surrogates (U+D800–U+DFFF) above every other unit. */
 function codePointRank(unit: number): number {

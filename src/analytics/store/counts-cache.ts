@@ -28,7 +28,8 @@ export class KeyIds {
   constructor(readonly epoch: number) {}
 
   id(key: Param[]): number {
-    const name = JSON.stringify(key);
+    // stored text holds no NUL (src/db/storable-text.ts), and a column's values are all text or all numbers
+    const name = key.length === 1 ? String(key[0]) : key.join('\0');
     let id = this.ids.get(name);
     if (id === undefined) {
       id = this.keys.length;

@@ -15,6 +15,9 @@ describe('compareCodePoints', () => {
     expect(compareCodePoints('\uFF5E', '\u{1F600}')).toBeLessThan(0);
     expect(Buffer.compare(Buffer.from('\u{1F600}'), Buffer.from('\uFF5E'))).toBeGreaterThan(0);
     expect(compareCodePoints('a', 'ab')).toBeLessThan(0);
+    // one side with no unit from U+D800 up: the native comparison's answer
+    expect(compareCodePoints('\u{1F600}', 'z')).toBeGreaterThan(0);
+    expect(compareCodePoints('z', '\uFF5E')).toBeLessThan(0);
     expect(compareCodePoints('same', 'same')).toBe(0);
   });
 
