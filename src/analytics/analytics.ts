@@ -29,7 +29,7 @@ import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.j
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
-import { purposeSplit, type PurposeSplit } from './reports/ai-purposes.js';
+import { type PurposeCounts, purposeSplit, type PurposeSplit, purposeViews } from './reports/ai-purposes.js';
 import { purposeOf } from './store/rollups/agent-columns.js';
 import { aiReferrals, type Referrals } from './reports/ai-referrals.js';
 import { dailyVisitors, type DayCounts } from './reports/daily-visitors.js';
@@ -244,6 +244,17 @@ export class Analytics {
     }
     await this.fold();
     return purposeSplit({ store: this.store, cache: this.cache, projectId, range, page });
+  }
+
+  /** Every page's views by purpose (the CSV): no visitors are counted. */
+  async aiPurposeViews(projectId: string, range: TimeRange): Promise<{ path: string; views: PurposeCounts }[]> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      const split = await clickHousePurposes({ client, database, projectId, range, purposeOf });
+      return split.pages.map(({ path, views }) => ({ path, views }));
+    }
+    await this.fold();
+    return purposeViews({ store: this.store, cache: this.cache, projectId, range });
   }
 
   /** One page of which pages each AI agent (or operator) reads. */

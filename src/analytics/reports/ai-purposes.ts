@@ -50,7 +50,7 @@ const VIEWS_ONLY = new Set<Group>(['human', 'ai']);
  * Views and distinct visitors per page (page 0: the site) of each purpose column: views from the agent cells, visitors
  * from the purposes' gap-count columns where they can answer, else from unions of the cells.
  */
-async function countGroups(cells: CellData<Bitmap[]>[], gapColumns: GapColumns) {
+async function countGroups(cells: CellData<Bitmap[]>[], gapColumns: GapColumns | undefined) {
   const members = new Map<Group, CellData<Bitmap[]>[]>(GROUPS.map((g) => [g, []]));
   /** otherAi's cells in neither assistant nor agent: unidentified agents */
   const unidentified: CellData<Bitmap[]>[] = [];
@@ -60,6 +60,11 @@ async function countGroups(cells: CellData<Bitmap[]>[], gapColumns: GapColumns) 
     if (groups.includes('otherAi') && !groups.includes('assistant') && !groups.includes('agent'))
       unidentified.push(data);
   }
+  // without gap columns (views only): no visitors counted
+  if (!gapColumns)
+    return new Map(
+      GROUPS.map((g) => [g, { views: viewsByPage(members.get(g)!), visitors: new Map<number, number>() }]),
+    );
   const counted = GROUPS.filter((g) => !VIEWS_ONLY.has(g));
   const figures = await gapColumns(counted.map(purposeColumn));
   if (figures) {
@@ -122,11 +127,35 @@ export async function purposeSplit(params: {
   cache: DayCache;
   projectId: string;
   range: TimeRange;
-  /** one page of the pages' rows (the JSON answer); absent: every row (the CSV) */
+  /** one page of the pages' rows (the JSON answer); absent: every row */
   page?: { limit: number; offset: number };
 }): Promise<PurposeSplit & { hasMore: boolean }> {
+  return splitPurposes(params, false);
+}
+
+/**
+ * Every page's views by purpose (the CSV's columns), as purposeSplit gives them: no visitors are counted, so neither
+ * the day sets' nor the purposes' distinct counts are read.
+ */
+export async function purposeViews(params: {
+  store: AnalyticsStore;
+  cache: DayCache;
+  projectId: string;
+  range: TimeRange;
+}): Promise<{ path: string; views: PurposeCounts }[]> {
+  const { pages } = await splitPurposes(params, true);
+  return pages.map(({ path, views }) => ({ path, views }));
+}
+
+async function splitPurposes(
+  params: Parameters<typeof purposeSplit>[0],
+  viewsOnly: boolean,
+): Promise<PurposeSplit & { hasMore: boolean }> {
   const { store, projectId } = params;
-  const [visitors, groups] = await Promise.all([countVisitors(params), withAgentCells(params, countGroups)]);
+  const [visitors, groups] = await Promise.all([
+    viewsOnly ? { pages: new Map<number, Counts>(), totals: undefined } : countVisitors(params),
+    withAgentCells(params, (cells, gapColumns) => countGroups(cells, viewsOnly ? undefined : gapColumns)),
+  ]);
   const g = (group: Group) => groups.get(group)!;
   const [human, ai, searchIndex, training, assistant, agent, otherAi, unverifiedAi] = GROUPS.map(g);
   const at = (figures: Map<number, number>, page: number) => figures.get(page) ?? 0;

@@ -56,7 +56,7 @@ export const analyticsAiRoutes =
       const { range, page } = exportParams(req, ctx.clock());
       const { format } = parseInput(PurposesQuery, { format: req.query.format }, 'query parameters');
       const projectId = authenticatedProject(res).id;
-      if (wantsCsv(req, format)) return sendCsv(res, (await analytics.aiPurposes(projectId, range)).pages);
+      if (wantsCsv(req, format)) return sendCsv(res, await analytics.aiPurposeViews(projectId, range));
       const split = await analytics.aiPurposes(projectId, range, page);
       res.json({ totals: split.totals, pages: split.pages, hasMore: split.hasMore } satisfies z.input<
         typeof PurposesResponse

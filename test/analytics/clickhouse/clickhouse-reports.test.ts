@@ -141,6 +141,7 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
       expect(await clickhouse.aiAgents(project, range)).toEqual(await embedded.aiAgents(project, range));
       expect(await clickhouse.aiReferrals(project, range)).toEqual(await embedded.aiReferrals(project, range));
       expect(await clickhouse.aiPurposes(project, range)).toEqual(await embedded.aiPurposes(project, range));
+      expect(await clickhouse.aiPurposeViews(project, range)).toEqual(await embedded.aiPurposeViews(project, range));
       const rows = { limit: 3, offset: 2 };
       expect(await clickhouse.aiPurposes(project, range, rows)).toEqual(
         await embedded.aiPurposes(project, range, rows),

@@ -1,4 +1,4 @@
-import { purposeSplit } from '../../../src/analytics/reports/ai-purposes.js';
+import { purposeSplit, purposeViews } from '../../../src/analytics/reports/ai-purposes.js';
 import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { naivePurposes } from '../../support/naive-ai-reports.js';
@@ -8,6 +8,13 @@ describeAiReport({
   name: 'ai/purposes',
   report: (ctx, range) => purposeSplit({ ...ctx, range }),
   naive: (events, range) => ({ ...naivePurposes(events, range), hasMore: false }),
+});
+
+// the CSV's rows: every page's views, no visitors counted
+describeAiReport({
+  name: 'ai/purposes views (the CSV)',
+  report: (ctx, range) => purposeViews({ ...ctx, range }),
+  naive: (events, range) => naivePurposes(events, range).pages.map(({ path, views }) => ({ path, views })),
 });
 
 // the JSON answer's pages: only the rows that can be on the asked page are built, ties at its edges as in the whole
