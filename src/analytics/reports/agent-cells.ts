@@ -9,10 +9,19 @@ import { addUnseenPairs, splitRange, unionOf } from './range-sources.js';
 import { GAP_DAYS } from '../store/gap-counts.js';
 import { columnsOfCell } from '../store/rollups/agent-columns.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
+import { PageViews } from './page-views.js';
+
+/**
+ * A range's cell: its bitmaps per part, and its views per page added up (`sums`); `views` is the same as a map, made
+ * when first read (the purposes and agent pages add `sums` instead, as arrays).
+ */
+export interface RangeCell extends CellData<Bitmap[]> {
+  sums: PageViews;
+}
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
-  cells: CellData<Bitmap[]>[];
+  cells: RangeCell[];
   /** by cellKey: the whole days' bitmaps per part (segments), and the partial-day edges' */
   wholeDays: Map<string, Map<number, Bitmap[]>>;
   edges: Map<string, Map<number, Bitmap>>;
@@ -86,22 +95,15 @@ export async function gatherAgentCells(params: {
   const { store, projectId } = params;
   // while the rollup catches up after an upgrade, or the project is being rebuilt, the raw events answer it all
   const { segments, edges } = await rangeSegments(params, AGENT_CELLS(store), [agentDaysRollup.name]);
-  const cells = new Map<string, CellData<Bitmap[]>>();
-  // each cell's views per page from the segments and edges, added up once all are known
-  const viewLists = new Map<CellData<Bitmap[]>, Map<number, number>[]>();
+  const cells = new Map<string, RangeCell>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
     const key = cellKey(data.cell);
     let target = cells.get(key);
-    if (!target) {
-      cells.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
-      viewLists.set(target, []);
-    }
+    if (!target) cells.set(key, (target = rangeCell(data.cell)));
     return target;
   };
-  const addViews = (target: CellData<Bitmap[]>, views: Map<number, number>) => {
-    viewLists.get(target)!.push(views);
-  };
-  const addBitmap = (target: CellData<Bitmap[]>, part: number, bitmap: Bitmap) => {
+  const addViews = (target: RangeCell, views: Map<number, number>) => views.forEach(target.sums.add);
+  const addBitmap = (target: RangeCell, part: number, bitmap: Bitmap) => {
     const list = target.parts.get(part);
     if (list) list.push(bitmap);
     else target.parts.set(part, [bitmap]);
@@ -139,13 +141,27 @@ export async function gatherAgentCells(params: {
       addBitmap(target, part, bitmap);
     }
   }
-  for (const [target, list] of viewLists) target.views = sumViews(list);
   return {
     cells: [...cells.values()],
     wholeDays,
     edges: edgeSets,
     dispose: () => {
       for (const bitmap of owned) bitmap.dispose();
+    },
+  };
+}
+
+/** A range's cell with no views or bitmaps yet; its views map is made from its sums when first read. */
+function rangeCell(cell: AgentCell): RangeCell {
+  const sums = new PageViews();
+  let views: Map<number, number> | undefined;
+  return {
+    cell,
+    parts: new Map(),
+    sums,
+    get views() {
+      views ??= sums.toMap();
+      return views;
     },
   };
 }
@@ -212,7 +228,7 @@ function addEdgePairs(range: RangeCells, counts: Map<string, Map<number, number>
 /** Runs `read` over the range's cells (and their gap-count columns) and frees the cells' bitmaps afterwards. */
 export async function withAgentCells<T>(
   params: CellParams,
-  read: (cells: CellData<Bitmap[]>[], columns: GapColumns) => T | Promise<T>,
+  read: (cells: RangeCell[], columns: GapColumns) => T | Promise<T>,
 ): Promise<T> {
   const range = await gatherAgentCells(params);
   try {
@@ -305,51 +321,14 @@ export function siteDistinct(cells: CellData<Bitmap[]>[]): number {
 }
 
 /** Views per page of the cells together. */
-export function viewsByPage(cells: CellData<Bitmap[]>[]): Map<number, number> {
-  return sumViews(cells.map((data) => data.views));
-}
-
-/** above this page id, views are added in a map rather than an array */
-const DENSE_PAGES = 1 << 22;
-
-/**
- * Views per page added up (pages in ascending order). Page ids are dictionary ids, small and dense, so they are
- * added in an array and put in a map once: a map lookup and update per entry of every list costs several times more.
- * A single list is returned as it is (it may be a cached segment's: read it, never change it).
- */
-export function sumViews(lists: Map<number, number>[]): Map<number, number> {
-  if (lists.length === 1) return lists[0];
-  let dense = new Float64Array(1024);
-  let seen = new Uint8Array(1024);
-  let top = -1;
-  let sparse: Map<number, number> | undefined;
-  const add = (n: number, page: number) => {
-    if (page >= dense.length) {
-      if (page >= DENSE_PAGES) {
-        sparse ??= new Map();
-        sparse.set(page, (sparse.get(page) ?? 0) + n);
-        return;
-      }
-      const size = 2 ** Math.ceil(Math.log2(page + 1));
-      const [grown, grownSeen] = [new Float64Array(size), new Uint8Array(size)];
-      grown.set(dense);
-      grownSeen.set(seen);
-      [dense, seen] = [grown, grownSeen];
-    }
-    dense[page] += n;
-    seen[page] = 1;
-    if (page > top) top = page;
-  };
-  // forEach: iterating a map's entries allocates an array per entry
-  for (const views of lists) views.forEach(add);
-  const sum = new Map<number, number>();
-  for (let page = 0; page <= top; page++) if (seen[page]) sum.set(page, dense[page]);
-  if (sparse) for (const page of [...sparse.keys()].sort((x, y) => x - y)) sum.set(page, sparse.get(page)!);
+export function viewsByPage(cells: RangeCell[]): PageViews {
+  const sum = new PageViews();
+  for (const data of cells) sum.addSums(data.sums);
   return sum;
 }
 
-export function totalViews(cells: CellData<Bitmap[]>[]): number {
+export function totalViews(cells: RangeCell[]): number {
   let total = 0;
-  for (const data of cells) for (const n of data.views.values()) total += n;
+  for (const data of cells) total += data.sums.total();
   return total;
 }

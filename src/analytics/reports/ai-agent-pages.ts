@@ -1,13 +1,12 @@
 import type { TimeRange } from '../../calendar.js';
 import { operatorOf } from '../ingest/classify-user-agent.js';
-import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
+import { KIND, SITE_PAGE } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import type { CellData } from '../store/rollups/agent-days.js';
 import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
-import { distinctByPage, viewsByPage, withAgentCells, type AgentReportStore } from './agent-cells.js';
+import { distinctByPage, type RangeCell, viewsByPage, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
 export interface AgentPage {
   /** the agent's name, or with `by: 'operator'` the operator's */
@@ -33,7 +32,7 @@ export async function agentPages(params: {
 }): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
   const { store, projectId, by } = params;
   const counted = await withAgentCells(params, async (cells, gapColumns) => {
-    const groups = new Map<string, CellData<Bitmap[]>[]>();
+    const groups = new Map<string, RangeCell[]>();
     for (const data of cells) {
       if (data.cell.kind !== KIND.ai) continue;
       const name = agentName(data.cell);
@@ -54,13 +53,13 @@ export async function agentPages(params: {
   const viewsAt: number[] = [];
   const pageIds = new Set<number>();
   counted.forEach(({ views }, agent) => {
-    for (const [page, n] of views) {
-      if (page === SITE_PAGE) continue;
+    views.forEach((n, page) => {
+      if (page === SITE_PAGE) return;
       agentAt.push(agent);
       pageAt.push(page);
       viewsAt.push(n);
       pageIds.add(page);
-    }
+    });
   });
   const paths = await store.paths(projectId, pageIds);
   const pathOf = (page: number) => paths.get(page) ?? `#${page}`;

@@ -1,12 +1,11 @@
 import type { TimeRange } from '../../calendar.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
-import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
+import { KIND, SITE_PAGE } from '../store/day-sets.js';
 import { agentColumn, agentName, cellColumn, verifiedColumn } from '../store/rollups/agent-columns.js';
 import type { DayCache } from '../store/day-cache.js';
-import type { CellData } from '../store/rollups/agent-days.js';
 import { UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
+import { type RangeCell, siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
 export interface AgentCounts {
   agent: string;
@@ -46,8 +45,8 @@ export async function aiAgents(params: {
   range: TimeRange;
 }): Promise<AgentsReport> {
   return withAgentCells(params, async (cells, gapColumns) => {
-    const agents = new Map<string, CellData<Bitmap[]>[]>();
-    const spoofedCells: CellData<Bitmap[]>[] = [];
+    const agents = new Map<string, RangeCell[]>();
+    const spoofedCells: RangeCell[] = [];
     for (const data of cells) {
       if (data.cell.kind === KIND.bot) spoofedCells.push(data);
       else if (data.cell.kind === KIND.ai) {
@@ -65,7 +64,7 @@ export async function aiAgents(params: {
       { siteOnly: true },
     );
     /** the site's distinct visitors of a column, or of the union of its cells */
-    const site = (column: string, group: CellData<Bitmap[]>[]) =>
+    const site = (column: string, group: RangeCell[]) =>
       counts ? (counts.get(column)?.get(SITE_PAGE) ?? 0) : siteDistinct(group);
     const spoofed = spoofedCells.map(
       (data): SpoofedCounts => ({

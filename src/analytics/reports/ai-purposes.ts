@@ -2,17 +2,18 @@ import type { TimeRange } from '../../calendar.js';
 import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
-import type { CellData } from '../store/rollups/agent-days.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
 import {
   type GapColumns,
   pageCardinalities,
   partUnions,
+  type RangeCell,
   unionsAsCell,
   viewsByPage,
   withAgentCells,
 } from './agent-cells.js';
+import { PageViews } from './page-views.js';
 import { type PurposeGroup, purposeColumn, purposeGroupsOf } from '../store/rollups/agent-columns.js';
 import { countVisitors, type Counts } from './visitors.js';
 
@@ -50,10 +51,10 @@ const VIEWS_ONLY = new Set<Group>(['human', 'ai']);
  * Views and distinct visitors per page (page 0: the site) of each purpose column: views from the agent cells, visitors
  * from the purposes' gap-count columns where they can answer, else from unions of the cells.
  */
-async function countGroups(cells: CellData<Bitmap[]>[], gapColumns: GapColumns | undefined) {
-  const members = new Map<Group, CellData<Bitmap[]>[]>(GROUPS.map((g) => [g, []]));
+async function countGroups(cells: RangeCell[], gapColumns: GapColumns | undefined) {
+  const members = new Map<Group, RangeCell[]>(GROUPS.map((g) => [g, []]));
   /** otherAi's cells in neither assistant nor agent: unidentified agents */
-  const unidentified: CellData<Bitmap[]>[] = [];
+  const unidentified: RangeCell[] = [];
   for (const data of cells) {
     const groups = purposeGroupsOf(data.cell.kind, data.cell.agent);
     for (const g of groups) members.get(g)!.push(data);
@@ -79,7 +80,7 @@ async function countGroups(cells: CellData<Bitmap[]>[], gapColumns: GapColumns |
 }
 
 /** Each purpose column's views, and its visitors as unions of its cells. */
-function unitedGroups(members: Map<Group, CellData<Bitmap[]>[]>, unidentified: CellData<Bitmap[]>[]) {
+function unitedGroups(members: Map<Group, RangeCell[]>, unidentified: RangeCell[]) {
   const built: Bitmap[] = [];
   try {
     const unions = new Map<Group, Map<number, Bitmap>>();
@@ -158,53 +159,51 @@ async function splitPurposes(
   ]);
   const g = (group: Group) => groups.get(group)!;
   const [human, ai, searchIndex, training, assistant, agent, otherAi, unverifiedAi] = GROUPS.map(g);
-  const at = (figures: Map<number, number>, page: number) => figures.get(page) ?? 0;
-  const counts = (page: number, views: (figures: Map<number, number>) => number, people: Counts | undefined) => ({
-    views: {
-      humanViews: views(human.views),
-      aiViews: views(ai.views),
-      searchIndexViews: views(searchIndex.views),
-      trainingViews: views(training.views),
-      assistantViews: views(assistant.views),
-      agentViews: views(agent.views),
-      otherAiViews: views(otherAi.views),
-      totalViews: views(human.views) + views(ai.views),
-      unverifiedAiViews: views(unverifiedAi.views),
-    },
-    visitors: {
-      humanViews: people?.human ?? 0,
-      aiViews: people?.ai ?? 0,
-      searchIndexViews: at(searchIndex.visitors, page),
-      trainingViews: at(training.visitors, page),
-      assistantViews: at(assistant.visitors, page),
-      agentViews: at(agent.visitors, page),
-      otherAiViews: at(otherAi.visitors, page),
-      totalViews: people?.total ?? 0,
-      unverifiedAiViews: at(unverifiedAi.visitors, page),
-    },
+  const viewCounts = (views: (sums: PageViews) => number): PurposeCounts => ({
+    humanViews: views(human.views),
+    aiViews: views(ai.views),
+    searchIndexViews: views(searchIndex.views),
+    trainingViews: views(training.views),
+    assistantViews: views(assistant.views),
+    agentViews: views(agent.views),
+    otherAiViews: views(otherAi.views),
+    totalViews: views(human.views) + views(ai.views),
+    unverifiedAiViews: views(unverifiedAi.views),
   });
-  const pageIds = new Set([...human.views.keys(), ...ai.views.keys(), ...unverifiedAi.views.keys()]);
+  const at = (figures: Map<number, number>, page: number) => figures.get(page) ?? 0;
+  const visitorCounts = (page: number, people: Counts | undefined): PurposeCounts => ({
+    humanViews: people?.human ?? 0,
+    aiViews: people?.ai ?? 0,
+    searchIndexViews: at(searchIndex.visitors, page),
+    trainingViews: at(training.visitors, page),
+    assistantViews: at(assistant.visitors, page),
+    agentViews: at(agent.visitors, page),
+    otherAiViews: at(otherAi.visitors, page),
+    totalViews: people?.total ?? 0,
+    unverifiedAiViews: at(unverifiedAi.visitors, page),
+  });
+  // the pages with human, AI or unverified views
+  const anyViews = new PageViews();
+  for (const { views } of [human, ai, unverifiedAi]) anyViews.addSums(views);
+  const pageIds = anyViews.pages();
   const paths = await store.paths(projectId, pageIds);
   const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
   // most views first, then path: only the pages on the asked page get their row built
-  const entries = [...pageIds].map((id) => ({ id, views: at(human.views, id) + at(ai.views, id), path: pathOf(id) }));
+  const entries = pageIds.map((id) => ({ id, views: human.views.get(id) + ai.views.get(id), path: pathOf(id) }));
   const byPath = (a: { path: string }, b: { path: string }) => compareCodePoints(a.path, b.path);
   const chosen = params.page
     ? weightedPage(entries, (e) => e.views, byPath, params.page)
     : { rows: entries.sort((a, b) => b.views - a.views || byPath(a, b)), hasMore: false };
+  // the CSV counts no visitors: its rows share one row of zeros
+  const noVisitors = visitorCounts(SITE_PAGE, undefined);
   const rows = chosen.rows.map(({ id, path }) => ({
     path,
-    ...counts(id, (views) => at(views, id), visitors.pages.get(id)),
+    views: viewCounts((views) => views.get(id)),
+    visitors: viewsOnly ? noVisitors : visitorCounts(id, visitors.pages.get(id)),
   }));
   return {
-    totals: counts(SITE_PAGE, (views) => sum(views.values()), visitors.totals),
+    totals: { views: viewCounts((views) => views.total()), visitors: visitorCounts(SITE_PAGE, visitors.totals) },
     pages: rows,
     hasMore: chosen.hasMore,
   };
-}
-
-function sum(values: Iterable<number>): number {
-  let total = 0;
-  for (const n of values) total += n;
-  return total;
 }

@@ -37,14 +37,14 @@ function wantsCsv(req: Request, format: 'json' | 'csv' | undefined): boolean {
 }
 
 function sendCsv(res: Response, rows: { path: string; views: PurposeCounts }[]): void {
-  const lines = [
-    ['path', ...CSV_COLUMNS].join(','),
-    ...rows.map((r) => [csvField(r.path), ...CSV_COLUMNS.map((c) => r.views[c])].join(',')),
-  ];
-  res
-    .type('text/csv; charset=utf-8')
-    .set('Content-Disposition', 'attachment; filename="ai-traffic.csv"')
-    .send(`${lines.join('\r\n')}\r\n`);
+  // one string built as it goes: 5,000 rows joined from arrays cost several times more
+  let body = `${['path', ...CSV_COLUMNS].join(',')}\r\n`;
+  for (const { path, views } of rows) {
+    body += csvField(path);
+    for (const column of CSV_COLUMNS) body += `,${views[column]}`;
+    body += '\r\n';
+  }
+  res.type('text/csv; charset=utf-8').set('Content-Disposition', 'attachment; filename="ai-traffic.csv"').send(body);
 }
 
 /** AI traffic to act on: purpose split (JSON and CSV), agent/operator × page, what AI did not get, AI assistant referrals. */
