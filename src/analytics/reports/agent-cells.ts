@@ -9,14 +9,14 @@ import { addUnseenPairs, splitRange, unionOf } from './range-sources.js';
 import { GAP_DAYS } from '../store/gap-counts.js';
 import { columnsOfCell } from '../store/rollups/agent-columns.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
-import { PageViews } from './page-views.js';
+import { PageCounts } from '../store/page-counts.js';
 
 /**
  * A range's cell: its bitmaps per part, and its views per page added up (`sums`); `views` is the same as a map, made
  * when first read (the purposes and agent pages add `sums` instead, as arrays).
  */
 export interface RangeCell extends CellData<Bitmap[]> {
-  sums: PageViews;
+  sums: PageCounts;
 }
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
@@ -153,7 +153,7 @@ export async function gatherAgentCells(params: {
 
 /** A range's cell with no views or bitmaps yet; its views map is made from its sums when first read. */
 function rangeCell(cell: AgentCell): RangeCell {
-  const sums = new PageViews();
+  const sums = new PageCounts();
   let views: Map<number, number> | undefined;
   return {
     cell,
@@ -190,7 +190,7 @@ type CellParams = Parameters<typeof gatherAgentCells>[0] & { store: AgentReportS
 export type GapColumns = (
   columns: string[],
   options?: { siteOnly?: boolean },
-) => Promise<Map<string, Map<number, number>> | undefined>;
+) => Promise<Map<string, PageCounts> | undefined>;
 
 function gapColumns(params: CellParams, range: RangeCells): GapColumns {
   return async (columns, options = {}) => {
@@ -210,7 +210,7 @@ function gapColumns(params: CellParams, range: RangeCells): GapColumns {
 }
 
 /** Adds to each column's counts the edges' pairs of its member cells that none of them holds on the whole days. */
-function addEdgePairs(range: RangeCells, counts: Map<string, Map<number, number>>): void {
+function addEdgePairs(range: RangeCells, counts: Map<string, PageCounts>): void {
   const members = new Map<string, string[]>();
   for (const { cell } of range.cells)
     for (const column of columnsOfCell(cell))
@@ -321,8 +321,8 @@ export function siteDistinct(cells: CellData<Bitmap[]>[]): number {
 }
 
 /** Views per page of the cells together. */
-export function viewsByPage(cells: RangeCell[]): PageViews {
-  const sum = new PageViews();
+export function viewsByPage(cells: RangeCell[]): PageCounts {
+  const sum = new PageCounts();
   for (const data of cells) sum.addSums(data.sums);
   return sum;
 }

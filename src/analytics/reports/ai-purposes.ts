@@ -13,7 +13,7 @@ import {
   viewsByPage,
   withAgentCells,
 } from './agent-cells.js';
-import { PageViews } from './page-views.js';
+import { PageCounts, type PageFigures } from '../store/page-counts.js';
 import { type PurposeGroup, purposeColumn, purposeGroupsOf } from '../store/rollups/agent-columns.js';
 import { countVisitors, type Counts } from './visitors.js';
 
@@ -159,7 +159,7 @@ async function splitPurposes(
   ]);
   const g = (group: Group) => groups.get(group)!;
   const [human, ai, searchIndex, training, assistant, agent, otherAi, unverifiedAi] = GROUPS.map(g);
-  const viewCounts = (views: (sums: PageViews) => number): PurposeCounts => ({
+  const viewCounts = (views: (sums: PageCounts) => number): PurposeCounts => ({
     humanViews: views(human.views),
     aiViews: views(ai.views),
     searchIndexViews: views(searchIndex.views),
@@ -170,7 +170,7 @@ async function splitPurposes(
     totalViews: views(human.views) + views(ai.views),
     unverifiedAiViews: views(unverifiedAi.views),
   });
-  const at = (figures: Map<number, number>, page: number) => figures.get(page) ?? 0;
+  const at = (figures: PageFigures, page: number) => figures.get(page) ?? 0;
   const visitorCounts = (page: number, people: Counts | undefined): PurposeCounts => ({
     humanViews: people?.human ?? 0,
     aiViews: people?.ai ?? 0,
@@ -183,13 +183,17 @@ async function splitPurposes(
     unverifiedAiViews: at(unverifiedAi.visitors, page),
   });
   // the pages with human, AI or unverified views
-  const anyViews = new PageViews();
+  const anyViews = new PageCounts();
   for (const { views } of [human, ai, unverifiedAi]) anyViews.addSums(views);
   const pageIds = anyViews.pages();
   const paths = await store.paths(projectId, pageIds);
   const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
   // most views first, then path: only the pages on the asked page get their row built
-  const entries = pageIds.map((id) => ({ id, views: human.views.get(id) + ai.views.get(id), path: pathOf(id) }));
+  const entries = pageIds.map((id) => ({
+    id,
+    views: (human.views.get(id) ?? 0) + (ai.views.get(id) ?? 0),
+    path: pathOf(id),
+  }));
   const byPath = (a: { path: string }, b: { path: string }) => compareCodePoints(a.path, b.path);
   const chosen = params.page
     ? weightedPage(entries, (e) => e.views, byPath, params.page)
@@ -198,7 +202,7 @@ async function splitPurposes(
   const noVisitors = visitorCounts(SITE_PAGE, undefined);
   const rows = chosen.rows.map(({ id, path }) => ({
     path,
-    views: viewCounts((views) => views.get(id)),
+    views: viewCounts((views) => views.get(id) ?? 0),
     visitors: viewsOnly ? noVisitors : visitorCounts(id, visitors.pages.get(id)),
   }));
   return {

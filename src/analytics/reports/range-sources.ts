@@ -1,3 +1,4 @@
+import type { PageFigures } from '../store/page-counts.js';
 import type { TimeRange } from '../../calendar.js';
 import { splitRange } from '../store/split-range.js';
 import { addPageCardinalities, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
@@ -87,7 +88,7 @@ export function unionOf(list: Bitmap[]): Bitmap {
  * Adds to `into`, per page of the part, the pairs of `edges` that none of `seen` holds: a range's partial-day edges
  * against its whole days, what a count from gap counts adds for the edges.
  */
-export function addUnseenPairs(part: number, edges: Bitmap[], seen: Bitmap[], into: Map<number, number>): void {
+export function addUnseenPairs(part: number, edges: Bitmap[], seen: Bitmap[], into: PageFigures): void {
   if (!edges.length) return;
   const unseen = RoaringBitmap32.orMany(edges);
   try {

@@ -1,3 +1,4 @@
+import type { PageFigures } from '../store/page-counts.js';
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
@@ -43,14 +44,16 @@ export async function countVisitors(params: {
 const COLUMNS = ['human', 'ai', 'total'] as const;
 
 /** Per-page figures of the three columns (page 0 the site) as the export's counts. */
-function rangeCounts({ human, ai, total }: Record<(typeof COLUMNS)[number], Map<number, number>>): RangeCounts {
+function rangeCounts({ human, ai, total }: Record<(typeof COLUMNS)[number], PageFigures>): RangeCounts {
   const counts = (page: number): Counts => ({
     human: human.get(page) ?? 0,
     ai: ai.get(page) ?? 0,
     total: total.get(page) ?? 0,
   });
   const pages = new Map<number, Counts>();
-  for (const page of total.keys()) if (page !== SITE_PAGE) pages.set(page, counts(page));
+  total.forEach((_, page) => {
+    if (page !== SITE_PAGE) pages.set(page, counts(page));
+  });
   return { totals: counts(SITE_PAGE), pages };
 }
 
@@ -77,10 +80,7 @@ async function countFromGaps(params: {
 }
 
 /** Adds the edges' pairs that no whole day of the range holds, per class and for both, to the counts. */
-function addEdgePairs(
-  sources: Sources,
-  counts: { human: Map<number, number>; ai: Map<number, number>; total: Map<number, number> },
-) {
+function addEdgePairs(sources: Sources, counts: Record<(typeof COLUMNS)[number], PageFigures>) {
   const { byKind, owned } = groupByPart({ segments: [], edges: sources.edges });
   try {
     const wholeDays = (kind: number, part: number) =>

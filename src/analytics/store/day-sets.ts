@@ -1,3 +1,4 @@
+import type { PageFigures } from './page-counts.js';
 import roaring from 'roaring';
 
 export const { RoaringBitmap32 } = roaring;
@@ -87,7 +88,7 @@ export function forEachContainer(serialized: Buffer, visit: (key: number, cardin
 let scratch = Buffer.allocUnsafe(1 << 20);
 
 /** Distinct visitors per page of the given part bitmap, added into `counts` (page → count). */
-export function addPageCardinalities(part: number, bitmap: Bitmap, counts: Map<number, number>): void {
+export function addPageCardinalities(part: number, bitmap: Bitmap, counts: PageFigures): void {
   if (bitmap.isEmpty) return;
   const size = bitmap.getSerializationSizeInBytes(true);
   if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));

@@ -1,4 +1,5 @@
 import { addPageCardinalities, RoaringBitmap32, SITE_PAGE, type Bitmap } from './day-sets.js';
+import { PageCounts } from './page-counts.js';
 
 /**
  * Gap counts: per day, column and page, how many of the day's visitors were last seen in the column — on that page —
@@ -227,18 +228,16 @@ export function applyGapDeltas(
  * Adds a day's stored counts to distinct visitors per page over a range whose first whole day is `daysIn` days before
  * this one: the visitors not seen on the range's earlier days (gap 0, or a gap reaching back past its first day).
  */
-export function addRangeDay(blob: Buffer, daysIn: number, into: Map<number, number>): void {
+export function addRangeDay(blob: Buffer, daysIn: number, add: (n: number, page: number) => void): void {
   const words = uint32Words(blob);
   for (let at = 0; at + 2 < words.length; at += 3) {
     const gap = words[at + 1];
-    if (gap !== 0 && gap <= daysIn) continue;
-    const page = words[at];
-    into.set(page, (into.get(page) ?? 0) + words[at + 2]);
+    if (gap === 0 || gap > daysIn) add(words[at + 2], words[at]);
   }
 }
 
 /** sumRangeDays for the site alone (page 0): its triples come first in every blob, so the rest is not read. */
-function sumSiteDays(days: { blob: Buffer; daysIn: number }[]): Map<number, number> {
+function sumSiteDays(days: { blob: Buffer; daysIn: number }[]): PageCounts {
   let total = 0;
   for (const { blob, daysIn } of days) {
     for (let at = 0; at + 12 <= blob.length && blob.readUInt32LE(at) === SITE_PAGE; at += 12) {
@@ -246,44 +245,22 @@ function sumSiteDays(days: { blob: Buffer; daysIn: number }[]): Map<number, numb
       if (gap === 0 || gap > daysIn) total += blob.readUInt32LE(at + 8);
     }
   }
-  return total > 0 ? new Map([[SITE_PAGE, total]]) : new Map();
+  const counts = new PageCounts();
+  if (total > 0) counts.set(SITE_PAGE, total);
+  return counts;
 }
-
-/** Pages spanned at most by a dense sum (a project's page ids are close together; beyond, a map is used). */
-const DENSE_SPAN = 1 << 22;
 
 /**
  * Distinct visitors per page over a range from its days' stored counts (`days`: each day's blob and its distance from
- * the range's first day), as addRangeDay adds them, summed in an array indexed by page when the pages are close
- * together: a range reads days × pages counts, so the sum is the report's main work.
+ * the range's first day), as addRangeDay adds them, in PageCounts (an array by page, not a map: a range reads days ×
+ * pages counts, so the sum is the report's main work).
  */
 export function sumRangeDays(
   days: { blob: Buffer; daysIn: number }[],
   options: { siteOnly?: boolean } = {},
-): Map<number, number> {
+): PageCounts {
   if (options.siteOnly) return sumSiteDays(days);
-  const words = days.map((d) => ({ words: uint32Words(d.blob), daysIn: d.daysIn }));
-  let low = Number.POSITIVE_INFINITY;
-  let high = -1;
-  for (const { words: w } of words) {
-    if (w.length < 3) continue;
-    // sorted by page: the first and last triples bound the day's pages
-    low = Math.min(low, w[0]);
-    high = Math.max(high, w[w.length - 3]);
-  }
-  const out = new Map<number, number>();
-  if (high < 0) return out;
-  if (high - low >= DENSE_SPAN) {
-    for (const d of days) addRangeDay(d.blob, d.daysIn, out);
-    return out;
-  }
-  const sums = new Float64Array(high - low + 1);
-  for (const { words: w, daysIn } of words) {
-    for (let at = 0; at + 2 < w.length; at += 3) {
-      const gap = w[at + 1];
-      if (gap === 0 || gap > daysIn) sums[w[at] - low] += w[at + 2];
-    }
-  }
-  for (let i = 0; i < sums.length; i++) if (sums[i] > 0) out.set(i + low, sums[i]);
-  return out;
+  const counts = new PageCounts();
+  for (const { blob, daysIn } of days) addRangeDay(blob, daysIn, counts.add);
+  return counts;
 }

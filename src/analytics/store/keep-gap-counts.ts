@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import type { PageCounts } from './page-counts.js';
 import { RoaringBitmap32, type Bitmap } from './day-sets.js';
 import {
   applyGapDeltas,
@@ -412,7 +413,7 @@ export async function rangeGapCounts(
     siteOnly?: boolean;
     cache?: DayCache;
   },
-): Promise<Map<string, Map<number, number>>> {
+): Promise<Map<string, PageCounts>> {
   const { fromDay, toDay, columns, siteOnly } = params;
   if (toDay - fromDay > GAP_DAYS + 1) throw new Error(`gap counts answer up to ${GAP_DAYS + 1} days`);
   if (!columns.length) return new Map();

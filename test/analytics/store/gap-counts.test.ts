@@ -1,3 +1,4 @@
+import { PageCounts } from '../../../src/analytics/store/page-counts.js';
 import { addPair, RoaringBitmap32, type Bitmap } from '../../../src/analytics/store/day-sets.js';
 import {
   addRangeDay,
@@ -90,7 +91,7 @@ class Column {
       const blob = this.stored.get(day);
       if (blob) days.push({ blob, daysIn: day - first });
     }
-    return drop0(sumRangeDays(days));
+    return drop0(sumRangeDays(days).toMap());
   }
 
   recounted(): Map<number, Buffer> {
@@ -225,7 +226,7 @@ describe('gap counts', () => {
         daysIn: 1,
       },
     ];
-    expect(sumRangeDays(near)).toEqual(
+    expect(sumRangeDays(near).toMap()).toEqual(
       new Map([
         [3, 2],
         [9, 1],
@@ -248,13 +249,13 @@ describe('gap counts', () => {
         daysIn: 1,
       },
     ];
-    expect(sumRangeDays(far)).toEqual(
+    expect(sumRangeDays(far).toMap()).toEqual(
       new Map([
         [3, 2],
         [9_000_000, 5],
       ]),
     );
-    expect(sumRangeDays([])).toEqual(new Map());
+    expect(sumRangeDays([]).toMap()).toEqual(new Map());
     // the site (page 0) alone: the same sum for page 0, no other page
     const withSite = [
       {
@@ -273,14 +274,14 @@ describe('gap counts', () => {
         daysIn: 1,
       },
     ];
-    expect(sumRangeDays(withSite)).toEqual(
+    expect(sumRangeDays(withSite).toMap()).toEqual(
       new Map([
         [0, 8],
         [3, 3],
       ]),
     );
-    expect(sumRangeDays(withSite, { siteOnly: true })).toEqual(new Map([[0, 8]]));
-    expect(sumRangeDays(near, { siteOnly: true })).toEqual(new Map());
+    expect(sumRangeDays(withSite, { siteOnly: true }).toMap()).toEqual(new Map([[0, 8]]));
+    expect(sumRangeDays(near, { siteOnly: true }).toMap()).toEqual(new Map());
   });
 
   it('read unaligned blobs as aligned ones', () => {
@@ -298,12 +299,14 @@ describe('gap counts', () => {
     const unaligned = Buffer.alloc(blob.length + 1).subarray(1);
     blob.copy(unaligned);
     for (const input of [blob, unaligned]) {
-      const counts = new Map<number, number>();
-      addRangeDay(input, 1, counts);
-      expect(counts.get(9)).toBe(7);
-      counts.clear();
-      addRangeDay(input, 2, counts);
-      expect(counts.get(9)).toBe(4);
+      for (const [daysIn, expected] of [
+        [1, 7],
+        [2, 4],
+      ]) {
+        const counts = new PageCounts();
+        addRangeDay(input, daysIn, counts.add);
+        expect(counts.get(9)).toBe(expected);
+      }
     }
   });
 });

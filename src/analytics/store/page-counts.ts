@@ -1,0 +1,147 @@
+/** Pages spanned at most by the array (a project's page ids are close together; pages beyond go in a map). */
+const DENSE_SPAN = 1 << 22;
+
+/** Counts per page a report reads: a map, or PageCounts. */
+export interface PageFigures {
+  get(page: number): number | undefined;
+  set(page: number, n: number): unknown;
+  forEach(visit: (n: number, page: number) => void): void;
+}
+
+/**
+ * Counts per page (views, distinct visitors) being added up. Page ids are dictionary ids, close together, so counts
+ * are kept in an array indexed by page from the lowest one seen (pages more than 4M apart from it in a map): a map
+ * lookup and update per entry costs several times more, and two sums add as two arrays do. Read by page, or page by
+ * page in ascending order.
+ */
+export class PageCounts implements PageFigures {
+  /** the page at index 0 of the arrays */
+  private base = 0;
+  private counts = new Float64Array(0);
+  private seen = new Uint8Array(0);
+  /** highest index with an entry, -1 when none */
+  private top = -1;
+  private sparse: Map<number, number> | undefined;
+
+  /** Adds `n` to a page's count (a bound function: `map.forEach(sums.add)` adds a whole map). */
+  readonly add = (n: number, page: number): void => {
+    const i = this.indexOf(page);
+    if (i < 0) {
+      this.sparse ??= new Map();
+      this.sparse.set(page, (this.sparse.get(page) ?? 0) + n);
+      return;
+    }
+    this.counts[i] += n;
+    this.seen[i] = 1;
+    if (i > this.top) this.top = i;
+  };
+
+  /** Sets a page's count. */
+  set(page: number, n: number): this {
+    const i = this.indexOf(page);
+    if (i < 0) {
+      this.sparse ??= new Map();
+      this.sparse.set(page, n);
+      return this;
+    }
+    this.counts[i] = n;
+    this.seen[i] = 1;
+    if (i > this.top) this.top = i;
+    return this;
+  }
+
+  /** Adds another sum's counts, page by page. */
+  addSums(other: PageCounts): void {
+    if (other.top >= 0) {
+      const at = this.indexOf(other.base + other.top) >= 0 ? this.indexOf(other.base) : -1;
+      if (at < 0) {
+        // too far apart for one array: page by page
+        other.forEach(this.add);
+        return;
+      }
+      const [counts, seen] = [this.counts, this.seen];
+      const [from, fromSeen] = [other.counts, other.seen];
+      for (let i = 0; i <= other.top; i++) {
+        counts[at + i] += from[i];
+        seen[at + i] |= fromSeen[i];
+      }
+      if (at + other.top > this.top) this.top = at + other.top;
+    }
+    other.sparse?.forEach(this.add);
+  }
+
+  /** The page's index in the arrays, grown to hold it; -1 when it goes in the map. */
+  private indexOf(page: number): number {
+    const i = page - this.base;
+    if (i >= 0 && i < this.counts.length) return i;
+    // aligned down, so pages coming in descending order grow the arrays once per 1,024 of them, not once each
+    const lowest = this.top >= 0 ? Math.min(this.base, page) : page;
+    const first = lowest - (lowest % 1024);
+    const end = this.top >= 0 ? Math.max(this.base + this.top + 1, page + 1) : page + 1;
+    if (end - first > DENSE_SPAN) return -1;
+    const size = Math.max(1024, 2 ** Math.ceil(Math.log2(end - first)));
+    const [counts, seen] = [new Float64Array(size), new Uint8Array(size)];
+    const shift = this.base - first;
+    if (this.top >= 0) {
+      counts.set(this.counts.subarray(0, this.top + 1), shift);
+      seen.set(this.seen.subarray(0, this.top + 1), shift);
+    }
+    this.top = this.top >= 0 ? this.top + shift : -1;
+    [this.base, this.counts, this.seen] = [first, counts, seen];
+    // pages put in the map while the arrays did not reach them move into the arrays
+    if (this.sparse)
+      for (const [at, n] of this.sparse) {
+        const i = at - first;
+        if (i < 0 || i >= size) continue;
+        this.sparse.delete(at);
+        counts[i] = n;
+        seen[i] = 1;
+        if (i > this.top) this.top = i;
+      }
+    return page - first;
+  }
+
+  /** A page's count, undefined when it has no entry. */
+  get(page: number): number | undefined {
+    const i = page - this.base;
+    if (i >= 0 && i < this.seen.length) return this.seen[i] ? this.counts[i] : undefined;
+    return this.sparse?.get(page);
+  }
+
+  /** Calls `visit(count, page)` for every page with an entry, in ascending page order. */
+  forEach(visit: (n: number, page: number) => void): void {
+    const sparse = this.sparse ? [...this.sparse.keys()].sort((x, y) => x - y) : [];
+    let s = 0;
+    for (; s < sparse.length && sparse[s] < this.base; s++) visit(this.sparse!.get(sparse[s])!, sparse[s]);
+    const [counts, seen, base] = [this.counts, this.seen, this.base];
+    for (let i = 0; i <= this.top; i++) if (seen[i]) visit(counts[i], base + i);
+    for (; s < sparse.length; s++) visit(this.sparse!.get(sparse[s])!, sparse[s]);
+  }
+
+  /** Every page with an entry, ascending. */
+  pages(): number[] {
+    const pages: number[] = [];
+    this.forEach((_, page) => {
+      pages.push(page);
+    });
+    return pages;
+  }
+
+  /** All pages' counts added up. */
+  total(): number {
+    let total = 0;
+    this.forEach((n) => {
+      total += n;
+    });
+    return total;
+  }
+
+  /** The counts as a map, pages in ascending order. */
+  toMap(): Map<number, number> {
+    const map = new Map<number, number>();
+    this.forEach((n, page) => {
+      map.set(page, n);
+    });
+    return map;
+  }
+}

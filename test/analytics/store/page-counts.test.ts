@@ -1,0 +1,78 @@
+import { PageCounts } from '../../../src/analytics/store/page-counts.js';
+import { rng } from '../../support/rollup-fixtures.js';
+
+/**
+ * Random counts per page: small ids, ids past the first array, ids far beyond (past the array's 4M span) and, from a
+ * high base, ids below it, so the arrays grow both ways and pages move from the map into them.
+ */
+function randomLists(random: () => number): Map<number, number>[] {
+  const base = random() < 0.5 ? 0 : 50_000_000;
+  return Array.from({ length: 1 + Math.floor(random() * 5) }, () => {
+    const views = new Map<number, number>();
+    for (let i = Math.floor(random() * 40); i > 0; i--) {
+      const page = [
+        base + Math.floor(random() * 50),
+        base + Math.floor(random() * 5000),
+        base + (1 << 22) + Math.floor(random() * 9),
+        Math.max(0, base - 1 - Math.floor(random() * 3000)),
+        base + (1 << 23) + Math.floor(random() * 9),
+      ][Math.floor(random() * 5)];
+      views.set(page, Math.floor(random() * 7));
+    }
+    return views;
+  });
+}
+
+function merged(lists: Map<number, number>[]): [number, number][] {
+  const sum = new Map<number, number>();
+  for (const views of lists) for (const [page, n] of views) sum.set(page, (sum.get(page) ?? 0) + n);
+  return [...sum].sort(([a], [b]) => a - b);
+}
+
+describe('PageCounts', () => {
+  it('adds counts per page as a map merge would, pages ascending, however far apart', () => {
+    const random = rng(11);
+    for (let round = 0; round < 300; round++) {
+      const lists = randomLists(random);
+      const expected = merged(lists);
+      const sums = new PageCounts();
+      for (const views of lists) views.forEach(sums.add);
+      expect([...sums.toMap()]).toEqual(expected);
+      expect(sums.pages()).toEqual(expected.map(([page]) => page));
+      expect(sums.total()).toBe(expected.reduce((total, [, n]) => total + n, 0));
+      for (const [page, n] of expected) expect(sums.get(page)).toBe(n);
+      // a page with no entry has none (one with 0 added has an entry of 0)
+      const absent = [5001, 60, (1 << 22) + 10, 49_999_999].find((page) => !expected.some(([p]) => p === page))!;
+      expect(sums.get(absent)).toBeUndefined();
+    }
+  });
+
+  it('adds two sums as their maps merged, whichever spans more', () => {
+    const random = rng(12);
+    for (let round = 0; round < 300; round++) {
+      const [first, second] = [randomLists(random), randomLists(random)];
+      const [a, b] = [new PageCounts(), new PageCounts()];
+      for (const views of first) views.forEach(a.add);
+      for (const views of second) views.forEach(b.add);
+      a.addSums(b);
+      expect([...a.toMap()]).toEqual(merged([...first, ...second]));
+      // the added sum is left as it was
+      expect([...b.toMap()]).toEqual(merged(second));
+    }
+  });
+
+  it('sets a count over what was added, as a map does', () => {
+    const counts = new PageCounts();
+    counts.add(3, 7);
+    counts
+      .set(7, 10)
+      .set(2, 1)
+      .set(1 << 23, 4);
+    counts.add(1, 2);
+    expect([...counts.toMap()]).toEqual([
+      [2, 2],
+      [7, 10],
+      [1 << 23, 4],
+    ]);
+  });
+});
