@@ -25,7 +25,9 @@ export class PageCounts implements PageFigures {
 
   /** Adds `n` to a page's count (a bound function: `map.forEach(sums.add)` adds a whole map). */
   readonly add = (n: number, page: number): void => {
-    const i = this.indexOf(page);
+    // the common case inline: the page within the arrays
+    let i = page - this.base;
+    if (i < 0 || i >= this.counts.length) i = this.indexOf(page);
     if (i < 0) {
       this.sparse ??= new Map();
       this.sparse.set(page, (this.sparse.get(page) ?? 0) + n);
