@@ -1,8 +1,8 @@
 /**
  * One offset page of rows ordered by weight, heaviest first, ties by `tieOrder` (a total order): the rows at
  * [offset, offset + limit) and whether rows follow. Only the rows that can be on the page are sorted: those at
- * least as heavy as the row at position offset + limit − 1, found with a numeric sort of the weights, so the first
- * pages of many rows cost a pass over them instead of a sort by the tie order.
+ * least as heavy as the row at position offset + limit − 1, whose weight is found by selection (no sort), so the
+ * first pages of many rows cost a few passes over them instead of a sort.
  */
 export function weightedPage<Row>(
   rows: readonly Row[],
@@ -14,9 +14,42 @@ export function weightedPage<Row>(
   if (page.offset >= rows.length) return { rows: [], hasMore: false };
   const order = (a: Row, b: Row) => weight(b) - weight(a) || tieOrder(a, b);
   if (end >= rows.length) return { rows: [...rows].sort(order).slice(page.offset, end), hasMore: false };
-  const weights = Float64Array.from(rows, weight).sort();
   // the weight of the row at position end − 1 in the full order: no row before it is lighter
-  const lightest = weights[weights.length - end];
+  const lightest = kthLargest(Float64Array.from(rows, weight), end);
   const candidates = rows.filter((row) => weight(row) >= lightest);
   return { rows: candidates.sort(order).slice(page.offset, end), hasMore: true };
+}
+
+/**
+ * The k-th largest of the values (1 ≤ k ≤ length), by quickselect: partitions the array in place around a median of
+ * three until the position of the k-th largest is settled.
+ */
+export function kthLargest(values: Float64Array, k: number): number {
+  const target = values.length - k; // its index in ascending order
+  let [low, high] = [0, values.length - 1];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const pivot = medianOfThree(values[low], values[middle], values[high]);
+    let [i, j] = [low, high];
+    // Hoare partition: values[low..j] ≤ pivot ≤ values[i..high] once i passes j
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swap = values[i];
+        values[i] = values[j];
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else return values[target];
+  }
+  return values[target];
+}
+
+function medianOfThree(a: number, b: number, c: number): number {
+  return a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
 }

@@ -1,4 +1,4 @@
-import { weightedPage } from '../../../src/analytics/reports/weighted-page.js';
+import { kthLargest, weightedPage } from '../../../src/analytics/reports/weighted-page.js';
 import { rng } from '../../support/rollup-fixtures.js';
 
 describe('weightedPage', () => {
@@ -37,5 +37,21 @@ describe('weightedPage', () => {
       { name: 'a', weight: 2 },
     ]);
     expect(rows).toEqual(copy);
+  });
+});
+
+describe('kthLargest', () => {
+  it('finds the k-th largest as a sort does, with ties, runs and every k', () => {
+    const random = rng(8);
+    for (let round = 0; round < 300; round++) {
+      const n = 1 + Math.floor(random() * 80);
+      const spread = [1, 3, 1000][round % 3];
+      const shape = round % 4;
+      const values = Array.from({ length: n }, (_, i) =>
+        shape === 0 ? i : shape === 1 ? n - i : Math.floor(random() * spread),
+      );
+      const descending = [...values].sort((a, b) => b - a);
+      for (let k = 1; k <= n; k++) expect(kthLargest(Float64Array.from(values), k)).toBe(descending[k - 1]);
+    }
   });
 });
