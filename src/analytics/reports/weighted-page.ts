@@ -51,5 +51,5 @@ export function kthLargest(values: Float64Array, k: number): number {
 }
 
 function medianOfThree(a: number, b: number, c: number): number {
-  return a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+  return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
 }
