@@ -7,6 +7,7 @@ import {
   type SearchTermKey,
   type SearchTermRow,
   searchTermsPage,
+  tallyClicks,
   tallySearches,
   type TermClicks,
   termClicks,
@@ -37,7 +38,7 @@ export async function listSearches(
   deps: { sql: Sql; counts: CountsCache; paging: CursorPaging },
   params: { projectId: string; query: PageRequest },
 ): Promise<SearchReport> {
-  // the page's terms, their clicks and the total come from one tally of the window
+  // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
   let tally: Promise<SearchTally> | undefined;
   const tallied = (window: ListWindow) => {
     tally ??= tallySearches(deps.sql, deps.counts, window);
@@ -56,10 +57,8 @@ export async function listSearches(
     },
   });
   const counted = await tallied(page.window);
-  const clicks = termClicks(
-    counted,
-    page.rows.map((t) => t.query),
-  );
+  const queries = page.rows.map((t) => t.query);
+  const clicks = termClicks(await tallyClicks(deps.sql, deps.counts, page.window, queries), queries);
   return { ...page, rows: page.rows.map((t) => searchTerm(t, clicks)), totalSearches: totalSearches(counted) };
 }
 

@@ -24,6 +24,9 @@ export interface CountsFamily {
 export class KeyIds {
   private readonly ids = new Map<string, number>();
   readonly keys: Param[][] = [];
+  /** each key's first column as a small number (its value's index in `firstValues`), by key id */
+  private firsts = new Int32Array(1024);
+  private readonly firstValues = new Map<Param, number>();
 
   constructor(readonly epoch: number) {}
 
@@ -35,8 +38,31 @@ export class KeyIds {
       id = this.keys.length;
       this.ids.set(name, id);
       this.keys.push(key);
+      let first = this.firstValues.get(key[0]);
+      if (first === undefined) this.firstValues.set(key[0], (first = this.firstValues.size));
+      if (id >= this.firsts.length) {
+        const grown = new Int32Array(this.firsts.length * 2);
+        grown.set(this.firsts);
+        this.firsts = grown;
+      }
+      this.firsts[id] = first;
     }
     return id;
+  }
+
+  /** Whether key `id`'s first column is one of those marked in `mask` (see firstMask). */
+  firstIn(mask: Uint8Array, id: number): boolean {
+    return mask[this.firsts[id]] === 1;
+  }
+
+  /** The keys' first-column values as a mask for firstIn (values never seen are left out: no key has them). */
+  firstMask(values: Iterable<Param>): Uint8Array {
+    const mask = new Uint8Array(this.firstValues.size);
+    for (const value of values) {
+      const first = this.firstValues.get(value);
+      if (first !== undefined) mask[first] = 1;
+    }
+    return mask;
   }
 
   get size(): number {
@@ -111,6 +137,8 @@ export interface CountsRead {
   toDay: number;
   /** days in the range not to read (they are read from the stored rows instead) */
   skip?: ReadonlySet<number>;
+  /** only the rows whose first key column is one of these (say, the search terms on a page) */
+  firsts?: Iterable<Param>;
 }
 
 /**
@@ -153,6 +181,7 @@ export class CountsCache {
       [projectId, family.name, params.fromDay, params.toDay],
     );
     const width = family.values.length;
+    const days: CachedDay[] = [];
     for (const [day, generation] of generations) {
       if (params.skip?.has(Number(day))) continue;
       const key = `${projectId}:counts:${family.name}:${day}`;
@@ -162,7 +191,14 @@ export class CountsCache {
         cached = await loadDay(tx, family, keys, projectId, Number(day));
         this.cache.set(key, version, cached);
       }
-      for (let i = 0; i < cached.ids.length; i++) counts.addId(cached.ids[i], cached.values, i * width);
+      days.push(cached);
+    }
+    // the mask once every day is loaded: a day read now may have given a first value its number
+    const mask = params.firsts && keys.firstMask(params.firsts);
+    for (const { ids, values } of days) {
+      if (mask) {
+        for (let i = 0; i < ids.length; i++) if (keys.firstIn(mask, ids[i])) counts.addId(ids[i], values, i * width);
+      } else for (let i = 0; i < ids.length; i++) counts.addId(ids[i], values, i * width);
     }
     return counts;
   }

@@ -57,4 +57,27 @@ describe.each(PROVIDERS)('per-day counts kept in memory on %s', (provider) => {
       expect(rowsOf(await aiMissCounts(sql, off, { projectId: 'prj_a', range }))).toEqual(expected.a);
     expect(MISS_COUNTS.values.map((v) => v.column)).toEqual(['count']);
   });
+
+  it('read only the rows of the first-column values asked for, values first seen in that read included', async () => {
+    const read = (counts: CountsCache, firsts?: string[]) =>
+      counts.read(sql, {
+        family: MISS_COUNTS,
+        projectId: 'prj_a',
+        fromDay: START / DAY,
+        toDay: START / DAY + 5,
+        firsts,
+      });
+    const all = rowsOf(await read(new CountsCache(new DayCache(1 << 20))));
+    const asked = ['/prj_a/p1', '/prj_a/p4', '/never-missed'];
+    const expected = all.filter(([path]) => asked.includes(path as string));
+    expect(expected.length).toBeGreaterThan(1);
+    expect(expected.length).toBeLessThan(all.length);
+    // a new cache: its key table learns the paths while this very read loads the days
+    expect(rowsOf(await read(new CountsCache(new DayCache(1 << 20)), asked))).toEqual(expected);
+    // a warm one: the days come from memory
+    const warm = new CountsCache(new DayCache(1 << 20));
+    await read(warm);
+    expect(rowsOf(await read(warm, asked))).toEqual(expected);
+    expect(rowsOf(await read(warm, []))).toEqual([]);
+  });
 });

@@ -16,44 +16,73 @@ export interface SearchTermRow {
 /** keyset position of the last term a page returned: its hits, then the term */
 export type SearchTermKey = [number, string];
 
-/** A window's searches (keys `[query]`: hits, last) and result clicks (keys `[query, path]`: clicks), tallied. */
+/**
+ * A window's searches (keys `[query]`: hits, last). Result clicks (keys `[query, path]`: clicks) are tallied apart,
+ * for the terms of a page only (tallyClicks): the others' clicks are not added up.
+ */
 export interface SearchTally {
   terms: RangeCounts;
-  clicks: RangeCounts;
 }
 
 /**
- * Tallies a window's searches and result clicks: whole days from the per-day counts (through the day cache), the
+ * Tallies a window's searches (result clicks apart): whole days from the per-day counts (through the day cache), the
  * partial days at the edges and days with searches stored since the listing's first page from the rows up to its
  * snapshot. One transaction under the write lock, so no write falls between finding those days and reading.
  */
 export function tallySearches(sql: Sql, counts: CountsCache, window: ListWindow): Promise<SearchTally> {
+  return readWindow(sql, counts, window, SEARCH_COUNTS).then((terms) => ({ terms }));
+}
+
+/**
+ * The result clicks of some terms over the window, read as tallySearches reads the searches. In a transaction of its
+ * own: whatever was stored since the other's, the window's rows up to its snapshot are the same, so the answers agree.
+ */
+export async function tallyClicks(
+  sql: Sql,
+  counts: CountsCache,
+  window: ListWindow,
+  queries: string[],
+): Promise<RangeCounts> {
+  return readWindow(sql, counts, window, CLICK_COUNTS, queries);
+}
+
+/** One family over the window: whole days from the per-day counts, the rest from the rows up to the snapshot. */
+function readWindow(
+  sql: Sql,
+  counts: CountsCache,
+  window: ListWindow,
+  family: typeof SEARCH_COUNTS,
+  queries?: string[],
+): Promise<RangeCounts> {
   const { projectId } = window;
   return sql.transaction(async (tx) => {
     const split = splitWindow(window, await daysStoredSince(tx, { table: 'AnalyticsSearch', window }));
-    const read = async (family: typeof SEARCH_COUNTS) =>
-      split.days
-        ? counts.readIn(tx, {
-            family,
-            projectId,
-            fromDay: split.days[0],
-            toDay: split.days[1],
-            skip: new Set(split.stale),
-          })
-        : counts.empty(family, projectId);
-    const tally = { terms: await read(SEARCH_COUNTS), clicks: await read(CLICK_COUNTS) };
+    const tally = split.days
+      ? await counts.readIn(tx, {
+          family,
+          projectId,
+          fromDay: split.days[0],
+          toDay: split.days[1],
+          skip: new Set(split.stale),
+          firsts: queries,
+        })
+      : counts.empty(family, projectId);
     const raw = rawRanges(split);
-    if (raw.params.length) {
-      const rows = await tx.rows(
-        `SELECT "query", "clickedPath", COUNT(*), MAX("ts") FROM "AnalyticsSearch"
-          WHERE "projectId" = ? AND "id" <= ? AND ${raw.where} GROUP BY "query", "clickedPath"`,
-        [projectId, window.snapshot, ...raw.params],
-      );
-      for (const [query, path, n, last] of rows) {
-        if (path === null) tally.terms.add([query as string], [Number(n), Number(last)]);
-        else tally.clicks.add([query as string, path as string], [Number(n)]);
-      }
-    }
+    if (!raw.params.length || queries?.length === 0) return tally;
+    const clicks = family === CLICK_COUNTS;
+    const only = queries ? ` AND "query" IN (${queries.map(() => '?').join(', ')})` : '';
+    const rows = await tx.rows(
+      clicks
+        ? `SELECT "query", "clickedPath", COUNT(*) FROM "AnalyticsSearch"
+            WHERE "projectId" = ? AND "id" <= ? AND ${raw.where} AND "clickedPath" IS NOT NULL${only}
+            GROUP BY "query", "clickedPath"`
+        : `SELECT "query", COUNT(*), MAX("ts") FROM "AnalyticsSearch"
+            WHERE "projectId" = ? AND "id" <= ? AND ${raw.where} AND "clickedPath" IS NULL${only} GROUP BY "query"`,
+      [projectId, window.snapshot, ...raw.params, ...(queries ?? [])],
+    );
+    for (const [query, ...rest] of rows)
+      if (clicks) tally.add([query as string, rest[0] as string], [Number(rest[1])]);
+      else tally.add([query as string], [Number(rest[0]), Number(rest[1])]);
     return tally;
   });
 }
@@ -91,11 +120,10 @@ export interface TermClicks {
   topPath: string;
 }
 
-/** The result clicks of some terms (a term nobody clicked is left out). */
-export function termClicks(tally: SearchTally, queries: string[]): Map<string, TermClicks> {
+/** The result clicks of some terms, from their tally (tallyClicks); a term nobody clicked is left out. */
+export function termClicks(clicks: RangeCounts, queries: string[]): Map<string, TermClicks> {
   const found = new Map<string, TermClicks>(queries.map((q) => [q, { clicks: 0, topPath: '' }]));
   const top = new Map<string, number>();
-  const { clicks } = tally;
   const [count] = clicks.values;
   for (const id of clicks.present) {
     const [query, path] = clicks.keys.keys[id] as [string, string];
