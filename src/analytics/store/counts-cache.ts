@@ -50,6 +50,24 @@ export class KeyIds {
     return id;
   }
 
+  /**
+   * Key `id`'s first column as a small number (< firstCount): reading it costs no look-up of the key's text, which
+   * lies scattered in memory (a pass over many keys' text costs several times more than over their numbers).
+   */
+  firstOf(id: number): number {
+    return this.firsts[id];
+  }
+
+  /** The number of a first-column value (see firstOf); undefined when no key has it. */
+  firstNumber(value: Param): number | undefined {
+    return this.firstValues.get(value);
+  }
+
+  /** how many first-column values the keys have (their numbers are below it) */
+  get firstCount(): number {
+    return this.firstValues.size;
+  }
+
   /** Whether key `id`'s first column is one of those marked in `mask` (see firstMask). */
   firstIn(mask: Uint8Array, id: number): boolean {
     return mask[this.firsts[id]] === 1;
@@ -57,9 +75,9 @@ export class KeyIds {
 
   /** The keys' first-column values as a mask for firstIn (values never seen are left out: no key has them). */
   firstMask(values: Iterable<Param>): Uint8Array {
-    const mask = new Uint8Array(this.firstValues.size);
+    const mask = new Uint8Array(this.firstCount);
     for (const value of values) {
-      const first = this.firstValues.get(value);
+      const first = this.firstNumber(value);
       if (first !== undefined) mask[first] = 1;
     }
     return mask;

@@ -122,22 +122,34 @@ export interface TermClicks {
 
 /** The result clicks of some terms, from their tally (tallyClicks); a term nobody clicked is left out. */
 export function termClicks(clicks: RangeCounts, queries: string[]): Map<string, TermClicks> {
-  const found = new Map<string, TermClicks>(queries.map((q) => [q, { clicks: 0, topPath: '' }]));
-  const top = new Map<string, number>();
+  const { keys } = clicks;
   const [count] = clicks.values;
+  // each term's place in `queries` by the number of its text (see KeyIds.firstOf), -1 for the others
+  const slots = new Int32Array(keys.firstCount).fill(-1);
+  queries.forEach((query, slot) => {
+    const first = keys.firstNumber(query);
+    if (first !== undefined) slots[first] = slot;
+  });
+  const sums = new Float64Array(queries.length);
+  const best = new Float64Array(queries.length).fill(-1);
+  const topPaths: string[] = queries.map(() => '');
   for (const id of clicks.present) {
-    const [query, path] = clicks.keys.keys[id] as [string, string];
-    const term = found.get(query);
-    if (!term) continue;
+    const slot = slots[keys.firstOf(id)];
+    if (slot < 0) continue;
     const n = count[id];
-    term.clicks += n;
-    const best = top.get(query);
-    if (best === undefined || n > best || (n === best && compareCodePoints(path, term.topPath) < 0)) {
-      top.set(query, n);
-      term.topPath = path;
+    sums[slot] += n;
+    if (n < best[slot]) continue;
+    // a path's text is read only for a count at least the term's best so far
+    const path = keys.keys[id][1] as string;
+    if (n > best[slot] || compareCodePoints(path, topPaths[slot]) < 0) {
+      best[slot] = n;
+      topPaths[slot] = path;
     }
   }
-  for (const [query, term] of found) if (!term.clicks) found.delete(query);
+  const found = new Map<string, TermClicks>();
+  queries.forEach((query, slot) => {
+    if (sums[slot] > 0) found.set(query, { clicks: sums[slot], topPath: topPaths[slot] });
+  });
   return found;
 }
 
