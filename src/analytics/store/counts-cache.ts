@@ -68,12 +68,7 @@ export class KeyIds {
     return this.firstValues.size;
   }
 
-  /** Whether key `id`'s first column is one of those marked in `mask` (see firstMask). */
-  firstIn(mask: Uint8Array, id: number): boolean {
-    return mask[this.firsts[id]] === 1;
-  }
-
-  /** The keys' first-column values as a mask for firstIn (values never seen are left out: no key has them). */
+  /** The keys' first-column values as a mask by their numbers (values never seen are left out: no key has them). */
   firstMask(values: Iterable<Param>): Uint8Array {
     const mask = new Uint8Array(this.firstCount);
     for (const value of values) {
@@ -91,6 +86,8 @@ export class KeyIds {
 /** One day's rows as cached: key ids, and their counted values row by row (the family's columns in order). */
 interface CachedDay {
   ids: Int32Array;
+  /** each row's first key column as its number (KeyIds.firstOf), in row order: a filtered read passes over it */
+  firsts: Int32Array;
   values: Float64Array;
   bytes: number;
 }
@@ -213,9 +210,9 @@ export class CountsCache {
     }
     // the mask once every day is loaded: a day read now may have given a first value its number
     const mask = params.firsts && keys.firstMask(params.firsts);
-    for (const { ids, values } of days) {
+    for (const { ids, firsts, values } of days) {
       if (mask) {
-        for (let i = 0; i < ids.length; i++) if (keys.firstIn(mask, ids[i])) counts.addId(ids[i], values, i * width);
+        for (let i = 0; i < ids.length; i++) if (mask[firsts[i]] === 1) counts.addId(ids[i], values, i * width);
       } else for (let i = 0; i < ids.length; i++) counts.addId(ids[i], values, i * width);
     }
     return counts;
@@ -255,12 +252,14 @@ async function loadDay(
   const width = family.keys.length;
   const counted = family.values.length;
   const ids = new Int32Array(rows.length);
+  const firsts = new Int32Array(rows.length);
   const values = new Float64Array(rows.length * counted);
   rows.forEach((row, i) => {
     ids[i] = keys.id(row.slice(0, width).map(keyValue));
+    firsts[i] = keys.firstOf(ids[i]);
     for (let c = 0; c < counted; c++) values[i * counted + c] = Number(row[width + c]);
   });
-  return { ids, values, bytes: ids.byteLength + values.byteLength };
+  return { ids, firsts, values, bytes: ids.byteLength + firsts.byteLength + values.byteLength };
 }
 
 /** A key column's value as SQL returned it: text stays text, numbers (PostgreSQL's int too) become numbers. */
