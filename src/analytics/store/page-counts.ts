@@ -55,12 +55,12 @@ export class PageCounts implements PageFigures {
   /** Adds another sum's counts, page by page. */
   addSums(other: PageCounts): void {
     if (other.top >= 0) {
-      const at = this.indexOf(other.base + other.top) >= 0 ? this.indexOf(other.base) : -1;
-      if (at < 0) {
+      if (!this.cover(other.base, other.base + other.top)) {
         // too far apart for one array: page by page
         other.forEach(this.add);
         return;
       }
+      const at = other.base - this.base;
       const [counts, seen] = [this.counts, this.seen];
       const [from, fromSeen] = [other.counts, other.seen];
       for (let i = 0; i <= other.top; i++) {
@@ -74,13 +74,20 @@ export class PageCounts implements PageFigures {
 
   /** The page's index in the arrays, grown to hold it; -1 when it goes in the map. */
   private indexOf(page: number): number {
-    const i = page - this.base;
-    if (i >= 0 && i < this.counts.length) return i;
+    return this.cover(page, page) ? page - this.base : -1;
+  }
+
+  /**
+   * Grows the arrays to hold the pages from `low` to `high` beside those with entries; false when that would span
+   * more than DENSE_SPAN pages (the arrays are left as they were).
+   */
+  private cover(low: number, high: number): boolean {
+    if (low >= this.base && high < this.base + this.counts.length) return true;
     // aligned down, so pages coming in descending order grow the arrays once per 1,024 of them, not once each
-    const lowest = this.top >= 0 ? Math.min(this.base, page) : page;
+    const lowest = this.top >= 0 ? Math.min(this.base, low) : low;
     const first = lowest - (lowest % 1024);
-    const end = this.top >= 0 ? Math.max(this.base + this.top + 1, page + 1) : page + 1;
-    if (end - first > DENSE_SPAN) return -1;
+    const end = this.top >= 0 ? Math.max(this.base + this.top + 1, high + 1) : high + 1;
+    if (end - first > DENSE_SPAN) return false;
     const size = Math.max(1024, 2 ** Math.ceil(Math.log2(end - first)));
     const [counts, seen] = [new Float64Array(size), new Uint8Array(size)];
     const shift = this.base - first;
@@ -100,7 +107,7 @@ export class PageCounts implements PageFigures {
         seen[i] = 1;
         if (i > this.top) this.top = i;
       }
-    return page - first;
+    return true;
   }
 
   /** A page's count, undefined when it has no entry. */

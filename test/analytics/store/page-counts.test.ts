@@ -61,6 +61,32 @@ describe('PageCounts', () => {
     }
   });
 
+  it('adds sums spanning thousands of pages into empty, lower, higher and overlapping ones', () => {
+    const random = rng(13);
+    const span = (from: number, pages: number) => {
+      const views = new Map<number, number>();
+      for (let page = from; page < from + pages; page++)
+        if (random() < 0.8) views.set(page, 1 + Math.floor(random() * 9));
+      return views;
+    };
+    for (const [into, added] of [
+      [[], [span(0, 5000)]],
+      [[], [span(70_000, 3000), span(60_500, 2000)]],
+      [[span(9000, 10)], [span(0, 5000)]],
+      [[span(0, 10)], [span(2000, 5000)]],
+      [[span(1500, 3000)], [span(0, 5000), span(4000, 4000)]],
+    ] as Map<number, number>[][][]) {
+      const target = new PageCounts();
+      for (const views of into) views.forEach(target.add);
+      for (const views of added) {
+        const other = new PageCounts();
+        views.forEach(other.add);
+        target.addSums(other);
+      }
+      expect([...target.toMap()]).toEqual(merged([...into, ...added]));
+    }
+  });
+
   it('sets a count over what was added, as a map does', () => {
     const counts = new PageCounts();
     counts.add(3, 7);
