@@ -1,9 +1,8 @@
-import type { CountsCache } from '../store/counts-cache.js';
+import type { CountsCache, RangeCounts } from '../store/counts-cache.js';
 import type { Sql } from '../store/sql.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
 import {
-  type SearchTally,
   type SearchTermKey,
   type SearchTermRow,
   searchTermsPage,
@@ -39,7 +38,7 @@ export async function listSearches(
   params: { projectId: string; query: PageRequest },
 ): Promise<SearchReport> {
   // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
-  let tally: Promise<SearchTally> | undefined;
+  let tally: Promise<RangeCounts> | undefined;
   const tallied = (window: ListWindow) => {
     tally ??= tallySearches(deps.sql, deps.counts, window);
     return tally;

@@ -1,4 +1,4 @@
-import type { CountsCache, RangeCounts } from '../../store/counts-cache.js';
+import type { CountsCache, CountsFamily, RangeCounts } from '../../store/counts-cache.js';
 import type { Sql } from '../../store/sql.js';
 import { compareCodePoints } from '../../reports/compare-code-points.js';
 import { weightedPage } from '../../reports/weighted-page.js';
@@ -17,33 +17,57 @@ export interface SearchTermRow {
 export type SearchTermKey = [number, string];
 
 /**
- * A window's searches (keys `[query]`: hits, last). Result clicks (keys `[query, path]`: clicks) are tallied apart,
- * for the terms of a page only (tallyClicks): the others' clicks are not added up.
+ * How one family is tallied from the stored searches of a window's partial and stale days: its query over the rows
+ * (`where` picks the window's part and the snapshot; `only` the terms asked for, or nothing), and how a row it
+ * returns adds to the tally.
  */
-export interface SearchTally {
-  terms: RangeCounts;
+interface StoredTally {
+  family: CountsFamily;
+  select: (where: string, only: string) => string;
+  add: (tally: RangeCounts, row: unknown[]) => void;
+}
+
+/** searches (keys `[query]`: hits, last), result clicks apart */
+const SEARCHES: StoredTally = {
+  family: SEARCH_COUNTS,
+  select: (where, only) =>
+    `SELECT "query", COUNT(*), MAX("ts") FROM "AnalyticsSearch"
+      WHERE ${where} AND "clickedPath" IS NULL${only} GROUP BY "query"`,
+  add: (tally, [query, hits, last]) => tally.add([query as string], [Number(hits), Number(last)]),
+};
+
+/** result clicks (keys `[query, path]`: clicks) */
+const CLICKS: StoredTally = {
+  family: CLICK_COUNTS,
+  select: (where, only) =>
+    `SELECT "query", "clickedPath", COUNT(*) FROM "AnalyticsSearch"
+      WHERE ${where} AND "clickedPath" IS NOT NULL${only} GROUP BY "query", "clickedPath"`,
+  add: (tally, [query, path, clicks]) => tally.add([query as string, path as string], [Number(clicks)]),
+};
+
+/**
+ * Tallies a window's searches, result clicks apart (keys `[query]`: hits, last): whole days from the per-day counts
+ * (through the day cache), the partial days at the edges and days with searches stored since the listing's first
+ * page from the rows up to its snapshot. One transaction under the write lock, so no write falls between finding
+ * those days and reading. The clicks are tallied apart (tallyClicks), for the terms of a page only.
+ */
+export function tallySearches(sql: Sql, counts: CountsCache, window: ListWindow): Promise<RangeCounts> {
+  return readWindow(sql, counts, window, SEARCHES);
 }
 
 /**
- * Tallies a window's searches (result clicks apart): whole days from the per-day counts (through the day cache), the
- * partial days at the edges and days with searches stored since the listing's first page from the rows up to its
- * snapshot. One transaction under the write lock, so no write falls between finding those days and reading.
+ * The result clicks of some terms over the window (keys `[query, path]`: clicks), read as tallySearches reads the
+ * searches. In a transaction of its own: whatever was stored since the other's, the window's rows up to its snapshot
+ * are the same, so the answers agree. It finds the days stored since the snapshot again rather than taking the
+ * other's: a day that gained searches between the two transactions has per-day counts past the snapshot now.
  */
-export function tallySearches(sql: Sql, counts: CountsCache, window: ListWindow): Promise<SearchTally> {
-  return readWindow(sql, counts, window, SEARCH_COUNTS).then((terms) => ({ terms }));
-}
-
-/**
- * The result clicks of some terms over the window, read as tallySearches reads the searches. In a transaction of its
- * own: whatever was stored since the other's, the window's rows up to its snapshot are the same, so the answers agree.
- */
-export async function tallyClicks(
+export function tallyClicks(
   sql: Sql,
   counts: CountsCache,
   window: ListWindow,
   queries: string[],
 ): Promise<RangeCounts> {
-  return readWindow(sql, counts, window, CLICK_COUNTS, queries);
+  return readWindow(sql, counts, window, CLICKS, queries);
 }
 
 /** One family over the window: whole days from the per-day counts, the rest from the rows up to the snapshot. */
@@ -51,10 +75,11 @@ function readWindow(
   sql: Sql,
   counts: CountsCache,
   window: ListWindow,
-  family: typeof SEARCH_COUNTS,
+  stored: StoredTally,
   queries?: string[],
 ): Promise<RangeCounts> {
   const { projectId } = window;
+  const { family } = stored;
   return sql.transaction(async (tx) => {
     const split = splitWindow(window, await daysStoredSince(tx, { table: 'AnalyticsSearch', window }));
     const tally = split.days
@@ -69,30 +94,23 @@ function readWindow(
       : counts.empty(family, projectId);
     const raw = rawRanges(split);
     if (!raw.params.length || queries?.length === 0) return tally;
-    const clicks = family === CLICK_COUNTS;
     const only = queries ? ` AND "query" IN (${queries.map(() => '?').join(', ')})` : '';
-    const rows = await tx.rows(
-      clicks
-        ? `SELECT "query", "clickedPath", COUNT(*) FROM "AnalyticsSearch"
-            WHERE "projectId" = ? AND "id" <= ? AND ${raw.where} AND "clickedPath" IS NOT NULL${only}
-            GROUP BY "query", "clickedPath"`
-        : `SELECT "query", COUNT(*), MAX("ts") FROM "AnalyticsSearch"
-            WHERE "projectId" = ? AND "id" <= ? AND ${raw.where} AND "clickedPath" IS NULL${only} GROUP BY "query"`,
-      [projectId, window.snapshot, ...raw.params, ...(queries ?? [])],
-    );
-    for (const [query, ...rest] of rows)
-      if (clicks) tally.add([query as string, rest[0] as string], [Number(rest[1])]);
-      else tally.add([query as string], [Number(rest[0]), Number(rest[1])]);
+    const rows = await tx.rows(stored.select(`"projectId" = ? AND "id" <= ? AND ${raw.where}`, only), [
+      projectId,
+      window.snapshot,
+      ...raw.params,
+      ...(queries ?? []),
+    ]);
+    for (const row of rows) stored.add(tally, row);
     return tally;
   });
 }
 
 /** Search terms by hits descending, then term in code-point order, after the keyset position when given. */
 export function searchTermsPage(
-  tally: SearchTally,
+  terms: RangeCounts,
   params: { after: SearchTermKey | undefined; limit: number },
 ): SearchTermRow[] {
-  const { terms } = tally;
   const [hits, last] = terms.values;
   const query = (id: number) => terms.keys.keys[id][0] as string;
   const { after } = params;
@@ -154,9 +172,9 @@ export function termClicks(clicks: RangeCounts, queries: string[]): Map<string, 
 }
 
 /** All searches in the window, result clicks apart. */
-export function totalSearches(tally: SearchTally): number {
-  const [hits] = tally.terms.values;
+export function totalSearches(terms: RangeCounts): number {
+  const [hits] = terms.values;
   let total = 0;
-  for (const id of tally.terms.present) total += hits[id];
+  for (const id of terms.present) total += hits[id];
   return total;
 }
