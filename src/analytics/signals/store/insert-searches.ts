@@ -1,6 +1,6 @@
 import type { Sql } from '../../store/sql.js';
 import { countStoredSearches } from './signal-rollups.js';
-import { type LimitKeys, refuseNewRow, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
+import { type LimitKeys, refuseNewRows, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
 
 export interface NewSearch {
   ts: number;
@@ -13,7 +13,7 @@ export interface NewSearch {
 
 /**
  * Stores searches and result clicks; a key seen before is a duplicate (even beyond the visitor limit), new rows beyond
- * the visitor limit are refused.
+ * the visitor limit are refused. A few statements per batch, whatever its size (refuseNewRows, one insert).
  */
 export function insertSearches(
   sql: Sql,
@@ -23,23 +23,33 @@ export function insertSearches(
   if (!params.rows.length) return Promise.resolve([]);
   const { projectId, now, rows, limit } = params;
   return sql.transaction(async (tx) => {
-    const outcomes: StoreOutcome[] = [];
-    const stored: NewSearch[] = [];
-    for (const s of rows) {
-      const refused = await refuseNewRow(tx, { table: 'AnalyticsSearch', projectId, ...s, limit });
-      if (refused) {
-        outcomes.push(refused);
-        continue;
-      }
-      const inserted = await tx.query(
-        'INSERT INTO "AnalyticsSearch" ("projectId", "ts", "receivedAt", "query", "clickedPath", "visitorHash", "addressHash", "key") ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING "id"',
-        [projectId, s.ts, now, s.query, s.clickedPath, s.visitorHash, s.limitKeys.addressHash, s.key],
-      );
-      outcomes.push(inserted.length ? 'stored' : 'duplicate');
-      if (inserted.length) stored.push(s);
-    }
+    const refused = await refuseNewRows(tx, { table: 'AnalyticsSearch', projectId, rows, limit });
+    const stored = rows.filter((_, i) => refused[i] === undefined);
+    // one statement for the batch: refuseNewRows, under the write lock, leaves no key that is stored already
+    await tx.insertMany({
+      table: 'AnalyticsSearch',
+      columns: [
+        ['projectId', 'text'],
+        ['ts', 'bigint'],
+        ['receivedAt', 'bigint'],
+        ['query', 'text'],
+        ['clickedPath', 'text'],
+        ['visitorHash', 'text'],
+        ['addressHash', 'text'],
+        ['key', 'text'],
+      ],
+      rows: stored.map((s) => [
+        projectId,
+        s.ts,
+        now,
+        s.query,
+        s.clickedPath,
+        s.visitorHash,
+        s.limitKeys.addressHash,
+        s.key,
+      ]),
+    });
     await countStoredSearches(tx, { projectId, rows: stored });
-    return outcomes;
+    return refused.map((r): StoreOutcome => r ?? 'stored');
   });
 }

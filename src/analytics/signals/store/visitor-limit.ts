@@ -65,3 +65,86 @@ async function overVisitorLimit(
   }
   return false;
 }
+
+/** What of a new row the batch checks read: its key, its limit's keys, and the visitor hash it is stored with. */
+export interface NewRowKeys {
+  key: string | null;
+  limitKeys: LimitKeys;
+  visitorHash: string | null;
+}
+
+/** the stored rows' use of the limit, by the value of each counted column */
+export interface LimitUse {
+  addressHash: Map<string, number>;
+  visitorHash: Map<string, number>;
+}
+
+/** values per `IN (…)` list: well under SQLite's bound on parameters */
+const IN_CHUNK = 500;
+
+/**
+ * refuseNewRow for a batch, in its order, with a few queries in all instead of a few per row: the keys stored
+ * before, and the limit's use by every limit key of the batch, are read first; then each row is decided as if the
+ * rows before it were stored (see admitNewRows). Call it in the transaction that stores the admitted rows: it holds
+ * the write lock, so nothing else stores between the reads and the insert.
+ */
+export async function refuseNewRows(
+  tx: Sql,
+  params: { table: SignalTable; projectId: string; rows: NewRowKeys[]; limit: VisitorLimit },
+): Promise<('duplicate' | 'rate limited' | undefined)[]> {
+  const { table, projectId, rows, limit } = params;
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
+  const stored = new Set<string>();
+  for (const chunk of chunks(distinct(rows.map((r) => r.key))))
+    for (const [key] of await tx.rows(
+      `SELECT "key" FROM "${table}" WHERE "projectId" = ? AND "key" IN (${chunk.map(() => '?').join(', ')})`,
+      [projectId, ...chunk],
+    ))
+      stored.add(key as string);
+  const use: LimitUse = { addressHash: new Map(), visitorHash: new Map() };
+  const checked = {
+    addressHash: distinct(rows.map((r) => r.limitKeys.addressHash)),
+    visitorHash: distinct(rows.map((r) => r.limitKeys.visitorIdHash)),
+  };
+  for (const column of ['addressHash', 'visitorHash'] as const)
+    for (const chunk of chunks(checked[column]))
+      for (const [value, n] of await tx.rows(
+        `SELECT "${column}", COUNT(*) FROM "${table}" WHERE "projectId" = ? AND "receivedAt" >= ? AND "${column}" IN (${chunk.map(() => '?').join(', ')}) GROUP BY "${column}"`,
+        [projectId, limit.since, ...chunk],
+      ))
+        use[column].set(value as string, Number(n));
+  return admitNewRows(rows, { stored, use, max: limit.max });
+}
+
+/**
+ * Decides a batch's new rows in order, each as refuseNewRow would after the rows before it were stored: a key stored
+ * before or admitted earlier in the batch is a duplicate; a row whose address or visitor id has `max` rows counted
+ * is rate limited; an admitted row counts against the values it is stored with. `stored` and `use` are updated.
+ */
+export function admitNewRows(
+  rows: NewRowKeys[],
+  state: { stored: Set<string>; use: LimitUse; max: number },
+): ('duplicate' | 'rate limited' | undefined)[] {
+  const { stored, use, max } = state;
+  const used = (map: Map<string, number>, value: string | null) => (value === null ? 0 : (map.get(value) ?? 0));
+  return rows.map((row) => {
+    if (row.key !== null && stored.has(row.key)) return 'duplicate';
+    const { addressHash, visitorIdHash } = row.limitKeys;
+    // a row without limit keys is not limited, as in overVisitorLimit
+    if (
+      (addressHash !== null && used(use.addressHash, addressHash) >= max) ||
+      (visitorIdHash !== null && used(use.visitorHash, visitorIdHash) >= max)
+    )
+      return 'rate limited';
+    if (row.key !== null) stored.add(row.key);
+    if (addressHash !== null) use.addressHash.set(addressHash, used(use.addressHash, addressHash) + 1);
+    if (row.visitorHash !== null) use.visitorHash.set(row.visitorHash, used(use.visitorHash, row.visitorHash) + 1);
+    return undefined;
+  });
+}
+
+function chunks<T>(values: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += IN_CHUNK) out.push(values.slice(i, i + IN_CHUNK));
+  return out;
+}
