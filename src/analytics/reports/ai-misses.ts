@@ -24,23 +24,19 @@ export async function aiMisses(params: {
 }): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
   const counts = await params.store.aiMissCounts(params.projectId, params.range, params.counts);
   const [count] = counts.values;
+  const { keys } = counts;
   const page = weightedPage(
     counts.present,
     (id) => count[id],
-    (a, b) => {
-      const [pathA, agentA, statusA] = counts.keys.keys[a];
-      const [pathB, agentB, statusB] = counts.keys.keys[b];
-      return (
-        compareCodePoints(pathA as string, pathB as string) ||
-        compareCodePoints(agentA as string, agentB as string) ||
-        (statusA as number) - (statusB as number)
-      );
-    },
+    (a, b) =>
+      compareCodePoints(keys.value(a, 0) as string, keys.value(b, 0) as string) ||
+      compareCodePoints(keys.value(a, 1) as string, keys.value(b, 1) as string) ||
+      (keys.value(a, 2) as number) - (keys.value(b, 2) as number),
     params.page,
   );
   return {
     rows: page.rows.map((id) => {
-      const [path, agent, status] = counts.keys.keys[id] as [string, string, number];
+      const [path, agent, status] = keys.key(id) as [string, string, number];
       return { path, agent, status, count: count[id] };
     }),
     hasMore: page.hasMore,

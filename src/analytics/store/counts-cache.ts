@@ -20,10 +20,22 @@ export interface CountsFamily {
   values: readonly { column: string; combine: 'sum' | 'max' }[];
 }
 
+/** One key column's values, each to the next column's level or, in the last column, to the key's id. */
+type KeyLevel = Map<Param, KeyLevel | number>;
+
 /** Keys of one project's family as small ids, in the order first seen: ids index the arrays of a RangeCounts. */
 export class KeyIds {
-  private readonly ids = new Map<string, number>();
-  readonly keys: Param[][] = [];
+  /**
+   * Keys found column by column: a row's values are looked up as SQL returned them, without building a name for
+   * the key (a new string per row, hashed again: most of the cost of reading a day the first time).
+   */
+  private readonly levels: KeyLevel = new Map();
+  /**
+   * each key's values column by column (`columns[c][id]`): a new key adds a value to each column, not an array of its
+   * own (one object per key more for the collector to copy and trace: most of a first read's cost)
+   */
+  private readonly columns: Param[][] = [];
+  private count = 0;
   /** each key's first column as a small number (its value's index in `firstValues`), by key id */
   private firsts = new Int32Array(1024);
   private readonly firstValues = new Map<Param, number>();
@@ -31,15 +43,30 @@ export class KeyIds {
   constructor(readonly epoch: number) {}
 
   id(key: Param[]): number {
-    // stored text holds no NUL (src/db/storable-text.ts), and a column's values are all text or all numbers
-    const name = key.length === 1 ? String(key[0]) : key.join('\0');
-    let id = this.ids.get(name);
+    return this.idOfRow(key, key.length);
+  }
+
+  /**
+   * The id of the key in a row's first `width` columns (as SQL returns them: text stays text, numbers, PostgreSQL's
+   * int too, become numbers), given one when new. A family's keys all have `width` columns.
+   */
+  idOfRow(row: readonly unknown[], width: number): number {
+    let level = this.levels;
+    for (let c = 0; c < width - 1; c++) {
+      const value = keyValue(row[c]);
+      let next = level.get(value) as KeyLevel | undefined;
+      if (next === undefined) level.set(value, (next = new Map()));
+      level = next;
+    }
+    const last = keyValue(row[width - 1]);
+    let id = level.get(last) as number | undefined;
     if (id === undefined) {
-      id = this.keys.length;
-      this.ids.set(name, id);
-      this.keys.push(key);
-      let first = this.firstValues.get(key[0]);
-      if (first === undefined) this.firstValues.set(key[0], (first = this.firstValues.size));
+      id = this.count++;
+      level.set(last, id);
+      for (let c = 0; c < width; c++) (this.columns[c] ??= []).push(keyValue(row[c]));
+      const value = this.columns[0][id];
+      let first = this.firstValues.get(value);
+      if (first === undefined) this.firstValues.set(value, (first = this.firstValues.size));
       if (id >= this.firsts.length) {
         const grown = new Int32Array(this.firsts.length * 2);
         grown.set(this.firsts);
@@ -78,13 +105,28 @@ export class KeyIds {
     return mask;
   }
 
+  /** Key `id`'s value in column `c`. */
+  value(id: number, c: number): Param {
+    return this.columns[c][id];
+  }
+
+  /** Key `id`, its columns in order. */
+  key(id: number): Param[] {
+    return this.columns.map((column) => column[id]);
+  }
+
   get size(): number {
-    return this.keys.length;
+    return this.count;
   }
 }
 
-/** One day's rows as cached: key ids, and their counted values row by row (the family's columns in order). */
+/**
+ * One day's rows as cached: key ids, and their counted values row by row (the family's columns in order). A day read
+ * for some first-column values only (CountsRead.firsts) holds their rows alone until another read asks for more.
+ */
 interface CachedDay {
+  /** the first-column values whose rows the day holds: all of them, or these */
+  covers: 'all' | ReadonlySet<Param>;
   ids: Int32Array;
   /** each row's first key column as its number (KeyIds.firstOf), in row order: a filtered read passes over it */
   firsts: Int32Array;
@@ -195,22 +237,31 @@ export class CountsCache {
       'SELECT "day", "generation" FROM "AnalyticsCountsDay" WHERE "projectId" = ? AND "family" = ? AND "day" >= ? AND "day" < ?',
       [projectId, family.name, params.fromDay, params.toDay],
     );
-    const width = family.values.length;
-    const days: CachedDay[] = [];
-    for (const [day, generation] of generations) {
-      if (params.skip?.has(Number(day))) continue;
+    const wanted = params.firsts && [...new Set(params.firsts)];
+    const days: (CachedDay | undefined)[] = [];
+    const reads: DayRead[] = [];
+    for (const [at, generation] of generations) {
+      const day = Number(at);
+      if (params.skip?.has(day)) continue;
       const key = `${projectId}:counts:${family.name}:${day}`;
       const version = `${generation}:${keys.epoch}`;
-      let cached = this.cache.get<CachedDay>(key, version);
-      if (!cached) {
-        cached = await loadDay(tx, family, keys, projectId, Number(day));
-        this.cache.set(key, version, cached);
-      }
-      days.push(cached);
+      const held = this.cache.get<CachedDay>(key, version);
+      const lacks = lacking(held, wanted);
+      if (lacks === 'all' || lacks.length) {
+        reads.push({ slot: days.length, day, key, version, held, lacks });
+        days.push(held);
+      } else if (held) days.push(held);
+      // else: no rows asked for (an empty page), none held
+    }
+    for (const read of reads) {
+      const day = await readDay(tx, { family, keys, projectId, read });
+      this.cache.set(read.key, read.version, day);
+      days[read.slot] = day;
     }
     // the mask once every day is loaded: a day read now may have given a first value its number
     const mask = params.firsts && keys.firstMask(params.firsts);
-    for (const { ids, firsts, values } of days) {
+    const width = family.values.length;
+    for (const { ids, firsts, values } of days as CachedDay[]) {
       if (mask) {
         for (let i = 0; i < ids.length; i++) if (mask[firsts[i]] === 1) counts.addId(ids[i], values, i * width);
       } else for (let i = 0; i < ids.length; i++) counts.addId(ids[i], values, i * width);
@@ -237,29 +288,65 @@ export class CountsCache {
   }
 }
 
-async function loadDay(
+/** A day to read: every row, or the rows of some first-column values (beside what the cache holds of it). */
+interface DayRead {
+  slot: number;
+  day: number;
+  key: string;
+  version: string;
+  held: CachedDay | undefined;
+  lacks: 'all' | Param[];
+}
+
+/** What a read wanting `wanted` (every row when undefined) lacks of a cached day. */
+function lacking(held: CachedDay | undefined, wanted: Param[] | undefined): 'all' | Param[] {
+  if (!held) return wanted ?? 'all';
+  const { covers } = held;
+  if (covers === 'all') return [];
+  return wanted ? wanted.filter((v) => !covers.has(v)) : 'all';
+}
+
+/**
+ * Reads what a day lacks and returns the day with it. A read for a page's first-column values only (the clicks of
+ * its search terms) reads their rows alone: a new process's first page then reads a third of the day, not all of it.
+ */
+async function readDay(
   tx: Sql,
-  family: CountsFamily,
-  keys: KeyIds,
-  projectId: string,
-  day: number,
+  params: { family: CountsFamily; keys: KeyIds; projectId: string; read: DayRead },
 ): Promise<CachedDay> {
+  const { family, keys, projectId, read } = params;
   const columns = [...family.keys, ...family.values.map((v) => v.column)].map((c) => `"${c}"`).join(', ');
-  const rows = await tx.rows(`SELECT ${columns} FROM "${family.table}" WHERE "projectId" = ? AND "day" = ?`, [
+  const some = read.lacks === 'all' ? [] : read.lacks;
+  const only = read.lacks === 'all' ? '' : ` AND "${family.keys[0]}" IN (${some.map(() => '?').join(', ')})`;
+  const rows = await tx.rows(`SELECT ${columns} FROM "${family.table}" WHERE "projectId" = ? AND "day" = ?${only}`, [
     projectId,
-    day,
+    read.day,
+    ...some,
   ]);
+  // a day read whole replaces what was held of it
+  const held = read.lacks === 'all' ? undefined : read.held;
+  const before = held?.ids.length ?? 0;
   const width = family.keys.length;
   const counted = family.values.length;
-  const ids = new Int32Array(rows.length);
-  const firsts = new Int32Array(rows.length);
-  const values = new Float64Array(rows.length * counted);
-  rows.forEach((row, i) => {
-    ids[i] = keys.id(row.slice(0, width).map(keyValue));
-    firsts[i] = keys.firstOf(ids[i]);
+  const ids = new Int32Array(before + rows.length);
+  const firsts = new Int32Array(before + rows.length);
+  const values = new Float64Array((before + rows.length) * counted);
+  if (held) {
+    ids.set(held.ids);
+    firsts.set(held.firsts);
+    values.set(held.values);
+  }
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    const i = before + r;
+    const id = keys.idOfRow(row, width);
+    ids[i] = id;
+    firsts[i] = keys.firstOf(id);
     for (let c = 0; c < counted; c++) values[i * counted + c] = Number(row[width + c]);
-  });
-  return { ids, firsts, values, bytes: ids.byteLength + firsts.byteLength + values.byteLength };
+  }
+  const covers =
+    read.lacks === 'all' ? 'all' : new Set([...(held ? (held.covers as ReadonlySet<Param>) : []), ...read.lacks]);
+  return { covers, ids, firsts, values, bytes: ids.byteLength + firsts.byteLength + values.byteLength };
 }
 
 /** A key column's value as SQL returned it: text stays text, numbers (PostgreSQL's int too) become numbers. */

@@ -10,7 +10,7 @@ const START = Date.UTC(2026, 10, 1);
 /** A range's counts as plain rows, ordered. */
 function rowsOf(counts: RangeCounts) {
   return counts.present
-    .map((id) => [...counts.keys.keys[id], ...counts.values.map((column) => column[id])])
+    .map((id) => [...counts.keys.key(id), ...counts.values.map((column) => column[id])])
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
@@ -74,10 +74,44 @@ describe.each(PROVIDERS)('per-day counts kept in memory on %s', (provider) => {
     expect(expected.length).toBeLessThan(all.length);
     // a new cache: its key table learns the paths while this very read loads the days
     expect(rowsOf(await read(new CountsCache(new DayCache(1 << 20)), asked))).toEqual(expected);
+    // no values asked for, on a new cache: nothing read, nothing held
+    expect(rowsOf(await read(new CountsCache(new DayCache(1 << 20)), []))).toEqual([]);
     // a warm one: the days come from memory
     const warm = new CountsCache(new DayCache(1 << 20));
     await read(warm);
     expect(rowsOf(await read(warm, asked))).toEqual(expected);
     expect(rowsOf(await read(warm, []))).toEqual([]);
+  });
+
+  it('hold a day read for some values in part, and read what a later read lacks of it, never a row twice', async () => {
+    const read = (counts: CountsCache, firsts?: string[]) =>
+      counts.read(sql, {
+        family: MISS_COUNTS,
+        projectId: 'prj_b',
+        fromDay: START / DAY,
+        toDay: START / DAY + 6,
+        firsts,
+      });
+    const filtered = (rows: unknown[][], asked: string[]) => rows.filter(([path]) => asked.includes(path as string));
+    const cache = new CountsCache(new DayCache(1 << 20));
+    const pages = [['/prj_b/p1', '/prj_b/p2'], ['/prj_b/p2', '/prj_b/p3'], ['/prj_b/p1'], ['/prj_b/p3', '/prj_b/p5']];
+    let missed = 0;
+    for (const [round, asked] of pages.entries()) {
+      // each read from a new cache, every day read whole, is the answer
+      const expected = filtered(rowsOf(await read(new CountsCache(new DayCache(1 << 20)))), asked);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(rowsOf(await read(cache, asked))).toEqual(expected);
+      // a miss stored on a day held in part: that day is read again, the others keep what they hold
+      if (round === 1)
+        await insertAiMisses(sql, {
+          projectId: 'prj_b',
+          misses: [{ key: `late-${missed++}`, ts: START + DAY + 7, path: '/prj_b/p3', agent: 'GPTBot', status: 404 }],
+        });
+    }
+    // a read of every row after reads of some: the days held in part are read whole
+    expect(rowsOf(await read(cache))).toEqual(rowsOf(await read(new CountsCache(new DayCache(1 << 20)))));
+    expect(rowsOf(await read(cache, ['/prj_b/p3']))).toEqual(
+      filtered(rowsOf(await read(new CountsCache(new DayCache(1 << 20)))), ['/prj_b/p3']),
+    );
   });
 });

@@ -73,7 +73,7 @@ function pageOfPaths(
   const statuses = filter.status?.length ? new Set<string>(filter.status) : undefined;
   const pages = new Map<string, PageFeedbackCounts>();
   for (const id of tally.present) {
-    const [path, source, status] = tally.keys.keys[id] as [string, string, string];
+    const [path, source, status] = tally.keys.key(id) as [string, string, string];
     if ((filter.source && source !== filter.source) || (statuses && !statuses.has(status)) || !total[id]) continue;
     let page = pages.get(path);
     if (!page) pages.set(path, (page = { path, thumbsUp: 0, thumbsDown: 0, code: 0, total: 0 }));

@@ -112,7 +112,7 @@ export function searchTermsPage(
   params: { after: SearchTermKey | undefined; limit: number },
 ): SearchTermRow[] {
   const [hits, last] = terms.values;
-  const query = (id: number) => terms.keys.keys[id][0] as string;
+  const query = (id: number) => terms.keys.value(id, 0) as string;
   const { after } = params;
   const ids = after
     ? terms.present.filter(
@@ -158,7 +158,7 @@ export function termClicks(clicks: RangeCounts, queries: string[]): Map<string, 
     sums[slot] += n;
     if (n < best[slot]) continue;
     // a path's text is read only for a count at least the term's best so far
-    const path = keys.keys[id][1] as string;
+    const path = keys.value(id, 1) as string;
     if (n > best[slot] || compareCodePoints(path, topPaths[slot]) < 0) {
       best[slot] = n;
       topPaths[slot] = path;
