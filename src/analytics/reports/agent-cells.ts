@@ -34,10 +34,14 @@ interface SegmentCells {
   bytes: number;
 }
 
-/** The agent rollup: a segment's cells are its days' cells merged per key. */
-const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>): SegmentFamily<SegmentCells> => ({
-  name: 'agents',
-  loadDay: async (projectId, day) => mergeCells([...(await store.agentDays(projectId, day, day + 1)).values()]),
+/**
+ * The agent rollup: a segment's cells are its days' cells merged per key. Views only: the same without bitmaps, stored
+ * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes.
+ */
+const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>, viewsOnly: boolean): SegmentFamily<SegmentCells> => ({
+  name: viewsOnly ? 'agent-views' : 'agents',
+  loadDay: async (projectId, day) =>
+    mergeCells([...(await store.agentDays(projectId, day, day + 1, { viewsOnly })).values()]),
   unite: (quarters) =>
     mergeCells(
       quarters.flatMap((quarter) =>
@@ -91,10 +95,13 @@ export async function gatherAgentCells(params: {
   cache: DayCache;
   projectId: string;
   range: TimeRange;
+  /** the whole days' views alone, no bitmaps (the edges' bitmaps are built all the same) */
+  viewsOnly?: boolean;
 }): Promise<RangeCells> {
   const { store, projectId } = params;
   // while the rollup catches up after an upgrade, or the project is being rebuilt, the raw events answer it all
-  const { segments, edges } = await rangeSegments(params, AGENT_CELLS(store), [agentDaysRollup.name]);
+  const family = AGENT_CELLS(store, params.viewsOnly ?? false);
+  const { segments, edges } = await rangeSegments(params, family, [agentDaysRollup.name]);
   const cells = new Map<string, RangeCell>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
     const key = cellKey(data.cell);
@@ -225,14 +232,39 @@ function addEdgePairs(range: RangeCells, counts: Map<string, PageCounts>): void 
   }
 }
 
+/**
+ * Which bitmaps of the cells a report reads: every one (`all`); none, for views only (`none`); none when the gap
+ * counts can answer its visitors (`unless-gaps`: a range of whole days, 33 at most), the cells' bitmaps read after
+ * all if they then cannot (the rollup catching up, a rebuild under way). A new process reads a month's cells with
+ * their bitmaps as megabytes of segments, most of a report's first call.
+ */
+export type CellBitmaps = 'all' | 'none' | 'unless-gaps';
+
+/** thrown by a views-only read's gap columns when they cannot answer: the read starts over with bitmaps */
+class BitmapsNeeded extends Error {}
+
 /** Runs `read` over the range's cells (and their gap-count columns) and frees the cells' bitmaps afterwards. */
 export async function withAgentCells<T>(
   params: CellParams,
   read: (cells: RangeCell[], columns: GapColumns) => T | Promise<T>,
+  bitmaps: CellBitmaps = 'all',
 ): Promise<T> {
-  const range = await gatherAgentCells(params);
+  const { days, edges } = splitRange(params.range);
+  // with edges, the gap counts need the whole days' bitmaps (addEdgePairs)
+  const gapsMayAnswer = days !== null && !edges.length && days[1] - days[0] <= GAP_DAYS + 1;
+  const viewsOnly = bitmaps === 'none' || (bitmaps === 'unless-gaps' && gapsMayAnswer);
+  const range = await gatherAgentCells({ ...params, viewsOnly });
   try {
-    return await read(range.cells, gapColumns(params, range));
+    const columns = gapColumns(params, range);
+    if (!viewsOnly || bitmaps === 'none') return await read(range.cells, columns);
+    return await read(range.cells, async (names, options) => {
+      const counts = await columns(names, options);
+      if (!counts) throw new BitmapsNeeded();
+      return counts;
+    });
+  } catch (err) {
+    if (err instanceof BitmapsNeeded) return withAgentCells(params, read, 'all');
+    throw err;
   } finally {
     range.dispose();
   }

@@ -155,7 +155,12 @@ async function splitPurposes(
   const { store, projectId } = params;
   const [visitors, groups] = await Promise.all([
     viewsOnly ? { pages: new Map<number, Counts>(), totals: undefined } : countVisitors(params),
-    withAgentCells(params, (cells, gapColumns) => countGroups(cells, viewsOnly ? undefined : gapColumns)),
+    // the views from the cells; the visitors from the gap counts, or from the cells' bitmaps when they cannot answer
+    withAgentCells(
+      params,
+      (cells, gapColumns) => countGroups(cells, viewsOnly ? undefined : gapColumns),
+      viewsOnly ? 'none' : 'unless-gaps',
+    ),
   ]);
   const g = (group: Group) => groups.get(group)!;
   const [human, ai, searchIndex, training, assistant, agent, otherAi, unverifiedAi] = GROUPS.map(g);

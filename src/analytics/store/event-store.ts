@@ -117,8 +117,8 @@ export class AnalyticsStore {
   }
 
   /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
-  agentDays(projectId: string, fromDay: number, toDay: number) {
-    return loadAgentDays(this.sql, { projectId, fromDay, toDay });
+  agentDays(projectId: string, fromDay: number, toDay: number, options: { viewsOnly?: boolean } = {}) {
+    return loadAgentDays(this.sql, { projectId, fromDay, toDay, ...options });
   }
 
   /** The site's distinct visitors per whole day in [fromDay, toDay), as folded (see rollups/site-days.ts). */

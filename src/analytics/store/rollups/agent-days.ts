@@ -135,10 +135,13 @@ export const agentDaysRollup: Rollup = {
   },
 };
 
-/** The stored cells of the days [fromDay, toDay) of a project, each with every day's bitmaps per part. */
+/**
+ * The stored cells of the days [fromDay, toDay) of a project, each with every day's bitmaps per part; `viewsOnly`:
+ * their views alone, no bitmaps (a report whose visitors come from the gap counts).
+ */
 export async function loadAgentDays(
   sql: Sql,
-  params: { projectId: string; fromDay: number; toDay: number },
+  params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean },
 ): Promise<Map<string, CellData<Bitmap[]>>> {
   const { projectId, fromDay, toDay } = params;
   const cells = new Map<string, CellData<Bitmap[]>>();
@@ -158,6 +161,7 @@ export async function loadAgentDays(
   for (const [kind, agent, verification, views] of viewRows) {
     addDecodedViews(views as Buffer, cellData(kind, agent as string, verification).views);
   }
+  if (params.viewsOnly) return cells;
   const setRows = await sql.rows(
     `SELECT "kind", "agent", "verification", "part", "pairs" FROM "AnalyticsAgentDaySet" ${range}`,
     args,

@@ -1,13 +1,13 @@
-import { insertSearches, type NewSearch } from '../../../src/analytics/signals/store/insert-searches.js';
+import { insertSearches, type NewSearch } from '../../../../src/analytics/signals/store/insert-searches.js';
 import {
   admitNewRows,
   type NewRowKeys,
   refuseNewRow,
   type StoreOutcome,
-} from '../../../src/analytics/signals/store/visitor-limit.js';
-import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
-import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
-import { rng } from '../../support/rollup-fixtures.js';
+} from '../../../../src/analytics/signals/store/visitor-limit.js';
+import { openSql, type Sql } from '../../../../src/analytics/store/sql.js';
+import { createTestDatabase, PROVIDERS } from '../../../support/databases.js';
+import { rng } from '../../../support/rollup-fixtures.js';
 
 const pick = <T>(random: () => number, values: T[]): T => values[Math.floor(random() * values.length)];
 
