@@ -31,22 +31,27 @@ export async function agentPages(params: {
   page: { limit: number; offset: number };
 }): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
   const { store, projectId, by } = params;
-  const counted = await withAgentCells(params, async (cells, gapColumns) => {
-    const groups = new Map<string, RangeCell[]>();
-    for (const data of cells) {
-      if (data.cell.kind !== KIND.ai) continue;
-      const name = agentName(data.cell);
-      const group = by === 'operator' ? operatorOf(name) : name;
-      groups.set(group, [...(groups.get(group) ?? []), data]);
-    }
-    const column = by === 'operator' ? operatorColumn : agentColumn;
-    const counts = await gapColumns([...groups.keys()].map(column));
-    return [...groups].map(([agent, group]) => ({
-      agent,
-      views: viewsByPage(group),
-      visitors: counts?.get(column(agent)) ?? distinctByPage(group),
-    }));
-  });
+  const counted = await withAgentCells(
+    params,
+    async (cells, gapColumns) => {
+      const groups = new Map<string, RangeCell[]>();
+      for (const data of cells) {
+        if (data.cell.kind !== KIND.ai) continue;
+        const name = agentName(data.cell);
+        const group = by === 'operator' ? operatorOf(name) : name;
+        groups.set(group, [...(groups.get(group) ?? []), data]);
+      }
+      const column = by === 'operator' ? operatorColumn : agentColumn;
+      const counts = await gapColumns([...groups.keys()].map(column));
+      return [...groups].map(([agent, group]) => ({
+        agent,
+        views: viewsByPage(group),
+        visitors: counts ? (counts.get(column(agent)) ?? new Map<number, number>()) : distinctByPage(group),
+      }));
+      // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
+    },
+    'unless-gaps',
+  );
   // a row per agent and page, as positions in three arrays
   const agentAt: number[] = [];
   const pageAt: number[] = [];

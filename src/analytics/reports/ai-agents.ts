@@ -44,50 +44,55 @@ export async function aiAgents(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {
-  return withAgentCells(params, async (cells, gapColumns) => {
-    const agents = new Map<string, RangeCell[]>();
-    const spoofedCells: RangeCell[] = [];
-    for (const data of cells) {
-      if (data.cell.kind === KIND.bot) spoofedCells.push(data);
-      else if (data.cell.kind === KIND.ai) {
-        const name = agentName(data.cell);
-        agents.set(name, [...(agents.get(name) ?? []), data]);
+  return withAgentCells(
+    params,
+    async (cells, gapColumns) => {
+      const agents = new Map<string, RangeCell[]>();
+      const spoofedCells: RangeCell[] = [];
+      for (const data of cells) {
+        if (data.cell.kind === KIND.bot) spoofedCells.push(data);
+        else if (data.cell.kind === KIND.ai) {
+          const name = agentName(data.cell);
+          agents.set(name, [...(agents.get(name) ?? []), data]);
+        }
       }
-    }
-    const names = [...agents.keys()];
-    const counts = await gapColumns(
-      [
-        ...names.flatMap((name) => [agentColumn(name), verifiedColumn(name)]),
-        ...spoofedCells.map((data) => cellColumn(data.cell)),
-      ],
-      // only the site's figures are shown
-      { siteOnly: true },
-    );
-    /** the site's distinct visitors of a column, or of the union of its cells */
-    const site = (column: string, group: RangeCell[]) =>
-      counts ? (counts.get(column)?.get(SITE_PAGE) ?? 0) : siteDistinct(group);
-    const spoofed = spoofedCells.map(
-      (data): SpoofedCounts => ({
-        agent: data.cell.agent.slice(UNVERIFIED_PREFIX.length),
-        visitors: site(cellColumn(data.cell), [data]),
-        views: totalViews([data]),
-      }),
-    );
-    const rows = [...agents].map(([agent, group]): AgentCounts => {
-      const visitors = site(agentColumn(agent), group);
-      const verifiedVisitors = site(
-        verifiedColumn(agent),
-        group.filter((d) => d.cell.verification === VERIFICATION.verified),
+      const names = [...agents.keys()];
+      const counts = await gapColumns(
+        [
+          ...names.flatMap((name) => [agentColumn(name), verifiedColumn(name)]),
+          ...spoofedCells.map((data) => cellColumn(data.cell)),
+        ],
+        // only the site's figures are shown
+        { siteOnly: true },
       );
-      return {
-        agent,
-        kind: aiKindOf(agent) ?? 'unknown',
-        visitors,
-        verifiedVisitors,
-        unverifiableVisitors: visitors - verifiedVisitors,
-        views: totalViews(group),
-      };
-    });
-    return { agents: rows.sort(byCounts), spoofed: spoofed.sort(byCounts) };
-  });
+      /** the site's distinct visitors of a column, or of the union of its cells */
+      const site = (column: string, group: RangeCell[]) =>
+        counts ? (counts.get(column)?.get(SITE_PAGE) ?? 0) : siteDistinct(group);
+      const spoofed = spoofedCells.map(
+        (data): SpoofedCounts => ({
+          agent: data.cell.agent.slice(UNVERIFIED_PREFIX.length),
+          visitors: site(cellColumn(data.cell), [data]),
+          views: totalViews([data]),
+        }),
+      );
+      const rows = [...agents].map(([agent, group]): AgentCounts => {
+        const visitors = site(agentColumn(agent), group);
+        const verifiedVisitors = site(
+          verifiedColumn(agent),
+          group.filter((d) => d.cell.verification === VERIFICATION.verified),
+        );
+        return {
+          agent,
+          kind: aiKindOf(agent) ?? 'unknown',
+          visitors,
+          verifiedVisitors,
+          unverifiableVisitors: visitors - verifiedVisitors,
+          views: totalViews(group),
+        };
+      });
+      return { agents: rows.sort(byCounts), spoofed: spoofed.sort(byCounts) };
+      // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
+    },
+    'unless-gaps',
+  );
 }

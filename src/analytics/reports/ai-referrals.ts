@@ -22,20 +22,25 @@ export async function aiReferrals(params: {
   range: TimeRange;
 }): Promise<Referrals> {
   const { store, projectId } = params;
-  const counted = await withAgentCells(params, async (cells, gapColumns) => {
-    const referred = cells.filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell));
-    const counts = await gapColumns(referred.map((data) => cellColumn(data.cell)));
-    return referred.map((data) => {
-      const pageVisitors = counts ? (counts.get(cellColumn(data.cell)) ?? new Map()) : distinctByPage([data]);
-      return {
-        assistant: data.cell.agent.replace(/^via /, ''),
-        views: totalViews([data]),
-        visitors: counts ? (pageVisitors.get(SITE_PAGE) ?? 0) : siteDistinct([data]),
-        pageViews: data.views,
-        pageVisitors,
-      };
-    });
-  });
+  const counted = await withAgentCells(
+    params,
+    async (cells, gapColumns) => {
+      const referred = cells.filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell));
+      const counts = await gapColumns(referred.map((data) => cellColumn(data.cell)));
+      return referred.map((data) => {
+        const pageVisitors = counts ? (counts.get(cellColumn(data.cell)) ?? new Map()) : distinctByPage([data]);
+        return {
+          assistant: data.cell.agent.replace(/^via /, ''),
+          views: totalViews([data]),
+          visitors: counts ? (pageVisitors.get(SITE_PAGE) ?? 0) : siteDistinct([data]),
+          pageViews: data.views,
+          pageVisitors,
+        };
+      });
+      // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
+    },
+    'unless-gaps',
+  );
   const paths = await store.paths(projectId, new Set(counted.flatMap((c) => [...c.pageViews.keys()])));
   const assistants = counted
     .map(({ assistant, views, visitors }) => ({ assistant, views, visitors }))
