@@ -1,6 +1,5 @@
-import type { Sql } from './sql.js';
+import { inChunks, type Sql } from './sql.js';
 
-const IN_CHUNK = 500;
 /** ~100 bytes each */
 const VISITOR_CACHE_LIMIT = 1_000_000;
 
@@ -28,14 +27,14 @@ export class Dictionaries {
   async pageIds(tx: Sql, projectId: string, paths: string[]): Promise<Map<string, number>> {
     const known = await this.projectPages(tx, projectId);
     const missing = [...new Set(paths.filter((p) => !known.has(p)))];
-    for (let i = 0; i < missing.length; i += IN_CHUNK) {
+    for (const chunk of inChunks(missing)) {
       const rows = await tx.insertMany<{ id: number; path: string }>({
         table: 'AnalyticsPage',
         columns: [
           ['projectId', 'text'],
           ['path', 'text'],
         ],
-        rows: missing.slice(i, i + IN_CHUNK).map((p) => [projectId, p]),
+        rows: chunk.map((p) => [projectId, p]),
         suffix: 'ON CONFLICT DO NOTHING RETURNING "id", "path"',
       });
       for (const r of rows) known.set(r.path, Number(r.id));

@@ -37,6 +37,16 @@ export interface Sql {
   close(): Promise<void>;
 }
 
+/** values per `IN (…)` list or chunk of a multi-row write: well under SQLite's bound on parameters */
+const IN_CHUNK = 500;
+
+/** `values` in runs of at most IN_CHUNK, in order. */
+export function inChunks<T>(values: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += IN_CHUNK) out.push(values.slice(i, i + IN_CHUNK));
+  return out;
+}
+
 /** PostgreSQL advisory lock id held by analytics writers (Prisma's migrate lock is 72707369). */
 const WRITE_LOCK_ID = 72707380;
 

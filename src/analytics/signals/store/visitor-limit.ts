@@ -1,4 +1,4 @@
-import type { Sql } from '../../store/sql.js';
+import { inChunks, type Sql } from '../../store/sql.js';
 import type { SignalTable } from './list-window.js';
 
 /** Per-visitor limit: at most `max` new rows since `since` (receive time) by each of a submitter's limit keys. */
@@ -79,9 +79,6 @@ export interface LimitUse {
   visitorHash: Map<string, number>;
 }
 
-/** values per `IN (…)` list: well under SQLite's bound on parameters */
-const IN_CHUNK = 500;
-
 /**
  * refuseNewRow for a batch, in its order, with a few queries in all instead of a few per row: the keys stored
  * before, and the limit's use by every limit key of the batch, are read first; then each row is decided as if the
@@ -95,7 +92,7 @@ export async function refuseNewRows(
   const { table, projectId, rows, limit } = params;
   const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
   const stored = new Set<string>();
-  for (const chunk of chunks(distinct(rows.map((r) => r.key))))
+  for (const chunk of inChunks(distinct(rows.map((r) => r.key))))
     for (const [key] of await tx.rows(
       `SELECT "key" FROM "${table}" WHERE "projectId" = ? AND "key" IN (${chunk.map(() => '?').join(', ')})`,
       [projectId, ...chunk],
@@ -107,7 +104,7 @@ export async function refuseNewRows(
     visitorHash: distinct(rows.map((r) => r.limitKeys.visitorIdHash)),
   };
   for (const column of ['addressHash', 'visitorHash'] as const)
-    for (const chunk of chunks(checked[column]))
+    for (const chunk of inChunks(checked[column]))
       for (const [value, n] of await tx.rows(
         `SELECT "${column}", COUNT(*) FROM "${table}" WHERE "projectId" = ? AND "receivedAt" >= ? AND "${column}" IN (${chunk.map(() => '?').join(', ')}) GROUP BY "${column}"`,
         [projectId, limit.since, ...chunk],
@@ -141,10 +138,4 @@ export function admitNewRows(
     if (row.visitorHash !== null) use.visitorHash.set(row.visitorHash, used(use.visitorHash, row.visitorHash) + 1);
     return undefined;
   });
-}
-
-function chunks<T>(values: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < values.length; i += IN_CHUNK) out.push(values.slice(i, i + IN_CHUNK));
-  return out;
 }
