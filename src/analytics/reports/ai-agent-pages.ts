@@ -31,6 +31,7 @@ export async function agentPages(params: {
   page: { limit: number; offset: number };
 }): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
   const { store, projectId, by } = params;
+  // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
   const counted = await withAgentCells(
     params,
     async (cells, gapColumns) => {
@@ -48,7 +49,6 @@ export async function agentPages(params: {
         views: viewsByPage(group),
         visitors: counts ? (counts.get(column(agent)) ?? new Map<number, number>()) : distinctByPage(group),
       }));
-      // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
     },
     'unless-gaps',
   );

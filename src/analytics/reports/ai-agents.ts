@@ -44,6 +44,7 @@ export async function aiAgents(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {
+  // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
   return withAgentCells(
     params,
     async (cells, gapColumns) => {
@@ -91,7 +92,6 @@ export async function aiAgents(params: {
         };
       });
       return { agents: rows.sort(byCounts), spoofed: spoofed.sort(byCounts) };
-      // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
     },
     'unless-gaps',
   );

@@ -22,6 +22,7 @@ export async function aiReferrals(params: {
   range: TimeRange;
 }): Promise<Referrals> {
   const { store, projectId } = params;
+  // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
   const counted = await withAgentCells(
     params,
     async (cells, gapColumns) => {
@@ -37,7 +38,6 @@ export async function aiReferrals(params: {
           pageVisitors,
         };
       });
-      // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
     },
     'unless-gaps',
   );
