@@ -1,6 +1,6 @@
 import { DAY_MS, type TimeRange } from '../../../calendar.js';
 import { bumpAllCountsDays, bumpCountsDays, type CountsFamily } from '../../store/counts-cache.js';
-import type { Param, Sql } from '../../store/sql.js';
+import { inChunks, type Param, type Sql } from '../../store/sql.js';
 import { splitRange } from '../../store/split-range.js';
 import type { ListWindow } from './list-window.js';
 import { VOTES } from './thumbs-votes.js';
@@ -285,8 +285,7 @@ export async function daysChangedSince(tx: Sql, window: ListWindow): Promise<num
     changed.add(Number(feedbackId));
   const ids = [...changed];
   const days = new Set<number>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const some = ids.slice(i, i + 500);
+  for (const some of inChunks(ids)) {
     const rows = await tx.query<{ ts: unknown }>(
       `SELECT "ts" FROM "AnalyticsFeedback" WHERE "id" IN (${some.map(() => '?').join(', ')}) AND "projectId" = ?`,
       [...some, window.projectId],
