@@ -1,8 +1,8 @@
-import type { Sql } from '../../store/sql.js';
+import { inChunks, type Sql } from '../../store/sql.js';
 import type { FeedbackSource } from '../feedback-kinds.js';
 import { recordFeedbackChange } from './feedback-changes.js';
-import { countedFeedback, countFeedbackChange } from './signal-rollups.js';
-import { type LimitKeys, refuseNewRow, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
+import { countedFeedback, countFeedbackChange, countFeedbackChanges } from './signal-rollups.js';
+import { admitNewRows, type LimitKeys, readAdmission, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
 
 export interface NewFeedback {
   ts: number;
@@ -30,6 +30,10 @@ export interface StoreResult {
  * Stores feedback. With `update`, a row whose key exists already is updated (a widget's comment following its
  * vote) rather than counted again; otherwise it is a duplicate, even beyond the visitor limit. New rows beyond the
  * visitor limit are refused.
+ *
+ * A few statements per batch, whatever its size: the batch's stored keys and limit use are read first, new rows are
+ * decided in order (admitNewRows) and inserted together with their counts. Only an update costs statements of its
+ * own; one that follows a new row of the same key in the batch stores the rows before it first.
  */
 export function insertFeedback(
   sql: Sql,
@@ -39,78 +43,143 @@ export function insertFeedback(
   if (!params.rows.length) return Promise.resolve([]);
   const { projectId, now, rows, limit, onKey } = params;
   return sql.transaction(async (tx) => {
-    const outcomes: StoreResult[] = [];
-    for (const f of rows) {
+    const results: StoreResult[] = [];
+    const admission = await readAdmission(tx, { table: 'AnalyticsFeedback', projectId, rows, limit });
+    // with `update`: the rows a key of the batch names, stored before or by the batch (id and comment)
+    const keyed = onKey === 'update' ? await storedKeys(tx, projectId, rows) : new Map<string, KeyedRow>();
+    /** admitted rows not inserted yet, by index in `rows` */
+    let pending: number[] = [];
+    const pendingKeys = new Set<string>();
+    const insertPending = async () => {
+      const inserted = await insertRows(tx, {
+        projectId,
+        now,
+        rows: pending.map((i) => rows[i]),
+      });
+      pending.forEach((i, n) => {
+        const f = rows[i];
+        results[i] = { outcome: 'stored', id: inserted[n], newComment: f.comment !== null };
+        if (f.key !== null && onKey === 'update') keyed.set(f.key, { id: inserted[n], comment: f.comment });
+      });
+      pending = [];
+      pendingKeys.clear();
+    };
+    for (const [i, f] of rows.entries()) {
       if (f.key !== null && onKey === 'update') {
-        const [existing] = await tx.query<{ id: unknown; comment: string | null }>(
-          'SELECT "id", "comment" FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "key" = ?',
-          [projectId, f.key],
-        );
+        if (pendingKeys.has(f.key)) await insertPending();
+        const existing = keyed.get(f.key);
         if (existing) {
-          const id = Number(existing.id);
-          const before = (await countedFeedback(tx, { projectId, id })) ?? null;
-          await recordFeedbackChange(tx, { projectId, id });
-          await tx.run(
-            'UPDATE "AnalyticsFeedback" SET "helpful" = ?, "comment" = COALESCE(?, "comment"), "source" = ? WHERE "id" = ?',
-            [
-              f.helpful === null ? null : Number(f.helpful),
-              f.comment,
-              f.comment === null ? f.source : 'contextual',
-              existing.id as number,
-            ],
-          );
-          const after = (await countedFeedback(tx, { projectId, id })) ?? null;
-          await countFeedbackChange(tx, { projectId, before, after });
-          outcomes.push({
-            outcome: 'updated',
-            id: Number(existing.id),
-            newComment: f.comment !== null && f.comment !== existing.comment,
-          });
+          results[i] = await updateRow(tx, { projectId, id: existing.id, f, comment: existing.comment });
+          existing.comment = f.comment ?? existing.comment;
           continue;
         }
       }
-      const refused = await refuseNewRow(tx, { table: 'AnalyticsFeedback', projectId, ...f, limit });
+      const [refused] = admitNewRows([f], admission);
       if (refused) {
-        outcomes.push({ outcome: refused, id: null, newComment: false });
+        results[i] = { outcome: refused, id: null, newComment: false };
         continue;
       }
-      const [inserted] = await tx.query<{ id: unknown }>(
-        'INSERT INTO "AnalyticsFeedback" ("projectId", "ts", "receivedAt", "path", "source", "status", "helpful", "comment", "contact", "code", "filename", "lang", "visitorHash", "addressHash", "key") ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING "id"',
-        [
-          projectId,
-          f.ts,
-          now,
-          f.path,
-          f.source,
-          'pending',
-          f.helpful === null ? null : Number(f.helpful),
-          f.comment,
-          f.contact,
-          f.code,
-          f.filename,
-          f.lang,
-          f.visitorHash,
-          f.limitKeys.addressHash,
-          f.key,
-        ],
-      );
-      if (inserted) {
-        const after = {
-          ts: f.ts,
-          path: f.path,
-          source: f.source,
-          status: 'pending',
-          helpful: f.helpful === null ? null : Number(f.helpful),
-        };
-        await countFeedbackChange(tx, { projectId, before: null, after });
-      }
-      outcomes.push(
-        inserted
-          ? { outcome: 'stored', id: Number(inserted.id), newComment: f.comment !== null }
-          : { outcome: 'duplicate', id: null, newComment: false },
-      );
+      pending.push(i);
+      if (f.key !== null) pendingKeys.add(f.key);
     }
-    return outcomes;
+    if (pending.length) await insertPending();
+    return results;
   });
+}
+
+/** A stored row a key names: its id and comment. */
+interface KeyedRow {
+  id: number;
+  comment: string | null;
+}
+
+/** The stored rows the batch's keys name. */
+async function storedKeys(tx: Sql, projectId: string, rows: NewFeedback[]): Promise<Map<string, KeyedRow>> {
+  const keys = [...new Set(rows.flatMap((f) => (f.key === null ? [] : [f.key])))];
+  const found = new Map<string, KeyedRow>();
+  for (const chunk of inChunks(keys))
+    for (const [id, key, comment] of await tx.rows(
+      `SELECT "id", "key", "comment" FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "key" IN (${chunk.map(() => '?').join(', ')})`,
+      [projectId, ...chunk],
+    ))
+      found.set(key as string, { id: Number(id), comment: comment as string | null });
+  return found;
+}
+
+/** A widget's later submission applied to the row its key names (its change recorded, its counts moved). */
+async function updateRow(
+  tx: Sql,
+  params: { projectId: string; id: number; f: NewFeedback; comment: string | null },
+): Promise<StoreResult> {
+  const { projectId, id, f } = params;
+  const before = (await countedFeedback(tx, { projectId, id })) ?? null;
+  await recordFeedbackChange(tx, { projectId, id });
+  await tx.run(
+    'UPDATE "AnalyticsFeedback" SET "helpful" = ?, "comment" = COALESCE(?, "comment"), "source" = ? WHERE "id" = ?',
+    [f.helpful === null ? null : Number(f.helpful), f.comment, f.comment === null ? f.source : 'contextual', id],
+  );
+  const after = (await countedFeedback(tx, { projectId, id })) ?? null;
+  await countFeedbackChange(tx, { projectId, before, after });
+  return { outcome: 'updated', id, newComment: f.comment !== null && f.comment !== params.comment };
+}
+
+/**
+ * Inserts admitted rows in one statement and counts them; returns their ids in the rows' order. Ids are assigned in
+ * the order the rows are inserted (SQLite's rowid, PostgreSQL's sequence, unnest's array order), so the ascending
+ * ids are the rows' whatever order RETURNING gives them in. No conflict is possible: the transaction holds the write
+ * lock and admitNewRows called every key stored before or earlier in the batch a duplicate.
+ */
+async function insertRows(tx: Sql, params: { projectId: string; now: number; rows: NewFeedback[] }): Promise<number[]> {
+  const { projectId, now, rows } = params;
+  const helpful = (f: NewFeedback) => (f.helpful === null ? null : Number(f.helpful));
+  const ids: number[] = [];
+  for (const chunk of inChunks(rows)) {
+    const returned = await tx.insertMany<{ id: unknown }>({
+      table: 'AnalyticsFeedback',
+      columns: [
+        ['projectId', 'text'],
+        ['ts', 'bigint'],
+        ['receivedAt', 'bigint'],
+        ['path', 'text'],
+        ['source', 'text'],
+        ['status', 'text'],
+        ['helpful', 'int'],
+        ['comment', 'text'],
+        ['contact', 'text'],
+        ['code', 'text'],
+        ['filename', 'text'],
+        ['lang', 'text'],
+        ['visitorHash', 'text'],
+        ['addressHash', 'text'],
+        ['key', 'text'],
+      ],
+      rows: chunk.map((f) => [
+        projectId,
+        f.ts,
+        now,
+        f.path,
+        f.source,
+        'pending',
+        helpful(f),
+        f.comment,
+        f.contact,
+        f.code,
+        f.filename,
+        f.lang,
+        f.visitorHash,
+        f.limitKeys.addressHash,
+        f.key,
+      ]),
+      suffix: 'RETURNING "id"',
+    });
+    ids.push(...returned.map((r) => Number(r.id)).sort((a, b) => a - b));
+  }
+  await countFeedbackChanges(tx, {
+    projectId,
+    changes: rows.map((f) => ({
+      before: null,
+      after: { ts: f.ts, path: f.path, source: f.source, status: 'pending', helpful: helpful(f) },
+    })),
+  });
+  return ids;
 }

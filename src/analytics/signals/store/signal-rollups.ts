@@ -57,12 +57,15 @@ export interface CountedFeedback {
 
 const VOTE_SOURCES = new Set(['contextual', 'thumbs_only']);
 
-/** Moves a feedback row's count from what it was (`before`, null for a new row) to what it is (`after`). */
-export async function countFeedbackChange(
+/**
+ * Moves feedback rows' counts from what they were (`before`, null for a new row) to what they are (`after`), in one
+ * statement for every cell they changed (and one per cell they emptied).
+ */
+export async function countFeedbackChanges(
   tx: Sql,
-  params: { projectId: string; before: CountedFeedback | null; after: CountedFeedback | null },
+  params: { projectId: string; changes: { before: CountedFeedback | null; after: CountedFeedback | null }[] },
 ): Promise<void> {
-  const { projectId, before, after } = params;
+  const { projectId, changes } = params;
   const cells = new Map<string, { cell: CountedFeedback; up: number; down: number; total: number }>();
   const add = (f: CountedFeedback | null, sign: number) => {
     if (!f) return;
@@ -74,26 +77,57 @@ export async function countFeedbackChange(
     entry.total += sign;
     cells.set(key, entry);
   };
-  add(before, -1);
-  add(after, 1);
-  const days = [before, after].flatMap((f) => (f ? [dayOf(f.ts)] : []));
+  for (const { before, after } of changes) {
+    add(before, -1);
+    add(after, 1);
+  }
+  const days = [
+    ...new Set(changes.flatMap(({ before, after }) => [before, after].flatMap((f) => (f ? [dayOf(f.ts)] : [])))),
+  ];
   await bumpCountsDays(tx, { family: FEEDBACK_COUNTS, projectId, days });
-  for (const { cell, up, down, total } of cells.values()) {
-    if (!up && !down && !total) continue;
-    const keys: Param[] = [projectId, dayOf(cell.ts), cell.path, cell.source, cell.status];
-    await tx.run(
-      'INSERT INTO "AnalyticsDayFeedback" ("projectId", "day", "path", "source", "status", "up", "down", "total") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT ("projectId", "day", "path", "source", "status") DO UPDATE SET "up" = "AnalyticsDayFeedback"."up" + excluded."up", ' +
-        '"down" = "AnalyticsDayFeedback"."down" + excluded."down", "total" = "AnalyticsDayFeedback"."total" + excluded."total"',
-      [...keys, up, down, total],
-    );
-    // an emptied cell would list its page with no feedback
+  const changed = [...cells.values()].filter(({ up, down, total }) => up || down || total);
+  await tx.insertMany({
+    table: 'AnalyticsDayFeedback',
+    columns: [
+      ['projectId', 'text'],
+      ['day', 'int'],
+      ['path', 'text'],
+      ['source', 'text'],
+      ['status', 'text'],
+      ['up', 'int'],
+      ['down', 'int'],
+      ['total', 'int'],
+    ],
+    rows: changed.map(({ cell, up, down, total }) => [
+      projectId,
+      dayOf(cell.ts),
+      cell.path,
+      cell.source,
+      cell.status,
+      up,
+      down,
+      total,
+    ]),
+    suffix:
+      'ON CONFLICT ("projectId", "day", "path", "source", "status") DO UPDATE SET "up" = "AnalyticsDayFeedback"."up" + excluded."up", ' +
+      '"down" = "AnalyticsDayFeedback"."down" + excluded."down", "total" = "AnalyticsDayFeedback"."total" + excluded."total"',
+  });
+  // an emptied cell would list its page with no feedback
+  for (const { cell, total } of changed)
     if (total < 0)
       await tx.run(
         'DELETE FROM "AnalyticsDayFeedback" WHERE "projectId" = ? AND "day" = ? AND "path" = ? AND "source" = ? AND "status" = ? AND "total" = 0',
-        keys,
+        [projectId, dayOf(cell.ts), cell.path, cell.source, cell.status],
       );
-  }
+}
+
+/** countFeedbackChanges for one row. */
+export function countFeedbackChange(
+  tx: Sql,
+  params: { projectId: string; before: CountedFeedback | null; after: CountedFeedback | null },
+): Promise<void> {
+  const { projectId, before, after } = params;
+  return countFeedbackChanges(tx, { projectId, changes: [{ before, after }] });
 }
 
 /** The counted values of a project's feedback row now (undefined when there is none). */

@@ -19,53 +19,6 @@ export interface LimitKeys {
 /** What became of one submission. */
 export type StoreOutcome = 'stored' | 'updated' | 'duplicate' | 'rate limited';
 
-/**
- * Why a new row is not to be stored, asked before it is: its key was stored before (a duplicate, so a client retrying
- * after a timeout learns its item is stored, and a duplicate uses none of the limit), or its submitter has used up its
- * limit. Undefined: store it.
- */
-export async function refuseNewRow(
-  tx: Sql,
-  params: {
-    table: SignalTable;
-    projectId: string;
-    key: string | null;
-    limitKeys: LimitKeys;
-    limit: VisitorLimit;
-  },
-): Promise<'duplicate' | 'rate limited' | undefined> {
-  const { table, projectId, key } = params;
-  if (key !== null) {
-    const [stored] = await tx.query(`SELECT 1 AS one FROM "${table}" WHERE "projectId" = ? AND "key" = ?`, [
-      projectId,
-      key,
-    ]);
-    if (stored) return 'duplicate';
-  }
-  return (await overVisitorLimit(tx, params)) ? 'rate limited' : undefined;
-}
-
-/** Whether a submitter has used up its limit on a table by any of its keys; one without keys is not limited. */
-async function overVisitorLimit(
-  tx: Sql,
-  params: { table: SignalTable; projectId: string; limitKeys: LimitKeys; limit: VisitorLimit },
-): Promise<boolean> {
-  const { table, projectId, limitKeys, limit } = params;
-  const keys = [
-    ['addressHash', limitKeys.addressHash],
-    ['visitorHash', limitKeys.visitorIdHash],
-  ] as const;
-  for (const [column, hash] of keys) {
-    if (hash === null) continue;
-    const [row] = await tx.query<{ n: unknown }>(
-      `SELECT COUNT(*) AS n FROM "${table}" WHERE "projectId" = ? AND "${column}" = ? AND "receivedAt" >= ?`,
-      [projectId, hash, limit.since],
-    );
-    if (Number(row.n) >= limit.max) return true;
-  }
-  return false;
-}
-
 /** What of a new row the batch checks read: its key, its limit's keys, and the visitor hash it is stored with. */
 export interface NewRowKeys {
   key: string | null;
@@ -81,14 +34,29 @@ export interface LimitUse {
 
 /**
  * refuseNewRow for a batch, in its order, with a few queries in all instead of a few per row: the keys stored
- * before, and the limit's use by every limit key of the batch, are read first; then each row is decided as if the
- * rows before it were stored (see admitNewRows). Call it in the transaction that stores the admitted rows: it holds
- * the write lock, so nothing else stores between the reads and the insert.
+ * before, and the limit's use by every limit key of the batch, are read first (readAdmission); then each row is
+ * decided as if the rows before it were stored (see admitNewRows). Call it in the transaction that stores the admitted
+ * rows: it holds the write lock, so nothing else stores between the reads and the insert.
  */
 export async function refuseNewRows(
   tx: Sql,
   params: { table: SignalTable; projectId: string; rows: NewRowKeys[]; limit: VisitorLimit },
 ): Promise<('duplicate' | 'rate limited' | undefined)[]> {
+  return admitNewRows(params.rows, await readAdmission(tx, params));
+}
+
+/** What admitNewRows decides a batch's rows by: the batch's keys stored before, and its limit keys' use. */
+export interface Admission {
+  stored: Set<string>;
+  use: LimitUse;
+  max: number;
+}
+
+/** Reads the Admission of a batch's rows (a few queries, whatever the batch's size), in the storing transaction. */
+export async function readAdmission(
+  tx: Sql,
+  params: { table: SignalTable; projectId: string; rows: NewRowKeys[]; limit: VisitorLimit },
+): Promise<Admission> {
   const { table, projectId, rows, limit } = params;
   const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
   const stored = new Set<string>();
@@ -110,7 +78,7 @@ export async function refuseNewRows(
         [projectId, limit.since, ...chunk],
       ))
         use[column].set(value as string, Number(n));
-  return admitNewRows(rows, { stored, use, max: limit.max });
+  return { stored, use, max: limit.max };
 }
 
 /**
@@ -118,10 +86,7 @@ export async function refuseNewRows(
  * before or admitted earlier in the batch is a duplicate; a row whose address or visitor id has `max` rows counted
  * is rate limited; an admitted row counts against the values it is stored with. `stored` and `use` are updated.
  */
-export function admitNewRows(
-  rows: NewRowKeys[],
-  state: { stored: Set<string>; use: LimitUse; max: number },
-): ('duplicate' | 'rate limited' | undefined)[] {
+export function admitNewRows(rows: NewRowKeys[], state: Admission): ('duplicate' | 'rate limited' | undefined)[] {
   const { stored, use, max } = state;
   const used = (map: Map<string, number>, value: string | null) => (value === null ? 0 : (map.get(value) ?? 0));
   return rows.map((row) => {

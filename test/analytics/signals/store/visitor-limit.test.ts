@@ -2,12 +2,12 @@ import { insertSearches, type NewSearch } from '../../../../src/analytics/signal
 import {
   admitNewRows,
   type NewRowKeys,
-  refuseNewRow,
   type StoreOutcome,
 } from '../../../../src/analytics/signals/store/visitor-limit.js';
 import { openSql, type Sql } from '../../../../src/analytics/store/sql.js';
 import { createTestDatabase, PROVIDERS } from '../../../support/databases.js';
 import { rng } from '../../../support/rollup-fixtures.js';
+import { refuseNewRow } from '../../../support/row-by-row-limit.js';
 
 const pick = <T>(random: () => number, values: T[]): T => values[Math.floor(random() * values.length)];
 
