@@ -14,9 +14,14 @@ export function weightedPage<Row>(
   if (page.offset >= rows.length) return { rows: [], hasMore: false };
   const order = (a: Row, b: Row) => weight(b) - weight(a) || tieOrder(a, b);
   if (end >= rows.length) return { rows: [...rows].sort(order).slice(page.offset, end), hasMore: false };
+  // each weight read once, in a loop: Float64Array.from with a mapping function goes through the iterator protocol,
+  // several times slower (most of a 30-day ai/misses call at 10M views, 29,000 rows)
+  const weights = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) weights[i] = weight(rows[i]);
   // the weight of the row at position end − 1 in the full order: no row before it is lighter
-  const lightest = kthLargest(Float64Array.from(rows, weight), end);
-  const candidates = rows.filter((row) => weight(row) >= lightest);
+  const lightest = kthLargest(weights.slice(), end);
+  const candidates: Row[] = [];
+  for (let i = 0; i < rows.length; i++) if (weights[i] >= lightest) candidates.push(rows[i]);
   return { rows: candidates.sort(order).slice(page.offset, end), hasMore: true };
 }
 
