@@ -165,14 +165,8 @@ export async function measureTargets(params: {
         }
       },
     });
-    const {
-      firstMs,
-      p50,
-      body: firstBody,
-    } = await timeOnNewServer({
-      ...{ restart, projectId, key, report, dates },
-      ...{ reps, warmUps },
-    });
+    const timing = { restart, projectId, key, report, dates, reps, warmUps };
+    const { firstMs, p50, body: firstBody } = await timeOnNewServer(timing);
 
     // the raw scan on a connection of its own, opened for it: its first call pays what a new process would
     const sql = openSql(target);

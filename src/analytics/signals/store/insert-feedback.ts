@@ -116,70 +116,68 @@ async function updateRow(
   await recordFeedbackChange(tx, { projectId, id });
   await tx.run(
     'UPDATE "AnalyticsFeedback" SET "helpful" = ?, "comment" = COALESCE(?, "comment"), "source" = ? WHERE "id" = ?',
-    [f.helpful === null ? null : Number(f.helpful), f.comment, f.comment === null ? f.source : 'contextual', id],
+    [helpfulValue(f), f.comment, f.comment === null ? f.source : 'contextual', id],
   );
   const after = (await countedFeedback(tx, { projectId, id })) ?? null;
   await countFeedbackChange(tx, { projectId, before, after });
   return { outcome: 'updated', id, newComment: f.comment !== null && f.comment !== params.comment };
 }
 
+/** The stored form of a vote: 1 helpful, 0 not, null none. */
+const helpfulValue = (f: NewFeedback) => (f.helpful === null ? null : Number(f.helpful));
+
 /**
- * Inserts admitted rows in one statement and counts them; returns their ids in the rows' order. Ids are assigned in
- * the order the rows are inserted (SQLite's rowid, PostgreSQL's sequence, unnest's array order), so the ascending
- * ids are the rows' whatever order RETURNING gives them in. No conflict is possible: the transaction holds the write
- * lock and admitNewRows called every key stored before or earlier in the batch a duplicate.
+ * Inserts admitted rows in one statement (insertMany) and counts them; returns their ids in the rows' order. Ids are
+ * assigned in the order the rows are inserted (SQLite's rowid, PostgreSQL's sequence, unnest's array order), so the
+ * ascending ids are the rows' whatever order RETURNING gives them in. No conflict is possible: the transaction holds
+ * the write lock and admitNewRows called every key stored before or earlier in the batch a duplicate.
  */
 async function insertRows(tx: Sql, params: { projectId: string; now: number; rows: NewFeedback[] }): Promise<number[]> {
   const { projectId, now, rows } = params;
-  const helpful = (f: NewFeedback) => (f.helpful === null ? null : Number(f.helpful));
-  const ids: number[] = [];
-  for (const chunk of inChunks(rows)) {
-    const returned = await tx.insertMany<{ id: unknown }>({
-      table: 'AnalyticsFeedback',
-      columns: [
-        ['projectId', 'text'],
-        ['ts', 'bigint'],
-        ['receivedAt', 'bigint'],
-        ['path', 'text'],
-        ['source', 'text'],
-        ['status', 'text'],
-        ['helpful', 'int'],
-        ['comment', 'text'],
-        ['contact', 'text'],
-        ['code', 'text'],
-        ['filename', 'text'],
-        ['lang', 'text'],
-        ['visitorHash', 'text'],
-        ['addressHash', 'text'],
-        ['key', 'text'],
-      ],
-      rows: chunk.map((f) => [
-        projectId,
-        f.ts,
-        now,
-        f.path,
-        f.source,
-        'pending',
-        helpful(f),
-        f.comment,
-        f.contact,
-        f.code,
-        f.filename,
-        f.lang,
-        f.visitorHash,
-        f.limitKeys.addressHash,
-        f.key,
-      ]),
-      suffix: 'RETURNING "id"',
-    });
-    ids.push(...returned.map((r) => Number(r.id)).sort((a, b) => a - b));
-  }
+  const returned = await tx.insertMany<{ id: unknown }>({
+    table: 'AnalyticsFeedback',
+    columns: [
+      ['projectId', 'text'],
+      ['ts', 'bigint'],
+      ['receivedAt', 'bigint'],
+      ['path', 'text'],
+      ['source', 'text'],
+      ['status', 'text'],
+      ['helpful', 'int'],
+      ['comment', 'text'],
+      ['contact', 'text'],
+      ['code', 'text'],
+      ['filename', 'text'],
+      ['lang', 'text'],
+      ['visitorHash', 'text'],
+      ['addressHash', 'text'],
+      ['key', 'text'],
+    ],
+    rows: rows.map((f) => [
+      projectId,
+      f.ts,
+      now,
+      f.path,
+      f.source,
+      'pending',
+      helpfulValue(f),
+      f.comment,
+      f.contact,
+      f.code,
+      f.filename,
+      f.lang,
+      f.visitorHash,
+      f.limitKeys.addressHash,
+      f.key,
+    ]),
+    suffix: 'RETURNING "id"',
+  });
   await countFeedbackChanges(tx, {
     projectId,
     changes: rows.map((f) => ({
       before: null,
-      after: { ts: f.ts, path: f.path, source: f.source, status: 'pending', helpful: helpful(f) },
+      after: { ts: f.ts, path: f.path, source: f.source, status: 'pending', helpful: helpfulValue(f) },
     })),
   });
-  return ids;
+  return returned.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
