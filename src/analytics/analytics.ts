@@ -272,14 +272,21 @@ export class Analytics {
     return agentPages({ store: this.store, cache: this.cache, projectId, range, by, page });
   }
 
-  /** Humans an AI assistant sent, per assistant and per page. */
-  async aiReferrals(projectId: string, range: TimeRange): Promise<Referrals> {
+  /** Humans an AI assistant sent, per assistant, and one page of the per-page rows (every row when none is asked for). */
+  async aiReferrals(
+    projectId: string,
+    range: TimeRange,
+    page?: { limit: number; offset: number },
+  ): Promise<Referrals & { hasMore: boolean }> {
     if (this.clickhouse) {
       const { client, database } = await this.shippedClickHouse();
-      return clickHouseReferrals({ client, database, projectId, range });
+      const referrals = await clickHouseReferrals({ client, database, projectId, range });
+      if (!page) return { ...referrals, hasMore: false };
+      const { rows, hasMore } = offsetPage(referrals.pages, page);
+      return { assistants: referrals.assistants, pages: rows, hasMore };
     }
     await this.fold();
-    return aiReferrals({ store: this.store, cache: this.cache, projectId, range });
+    return aiReferrals({ store: this.store, cache: this.cache, projectId, range, page });
   }
 
   /** One page of the AI requests answered 404, 410 or 5xx, from imported logs. */

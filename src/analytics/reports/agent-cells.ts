@@ -192,11 +192,13 @@ type CellParams = Parameters<typeof gatherAgentCells>[0] & { store: AgentReportS
  * Distinct visitors per page (page 0: the site) of gap-count columns (store/rollups/agent-columns.ts) over the range:
  * a sum over its whole days, whatever the pairs, plus the partial-day edges' pairs that no whole day holds (as the
  * export adds them). Undefined when they cannot answer — a range within one day or over 32 days, the rollup catching
- * up, a rebuild or a recount under way — and the caller unites the cells instead.
+ * up, a rebuild or a recount under way — and the caller unites the cells instead. With `pages` (ascending, distinct:
+ * see sortedPages), those pages' figures alone: a report showing one page of rows sums only the days' counts of its
+ * rows' pages.
  */
 export type GapColumns = (
   columns: string[],
-  options?: { siteOnly?: boolean },
+  options?: { pages?: readonly number[] },
 ) => Promise<Map<string, PageCounts> | undefined>;
 
 function gapColumns(params: CellParams, range: RangeCells): GapColumns {
@@ -211,8 +213,11 @@ function gapColumns(params: CellParams, range: RangeCells): GapColumns {
       cache: params.cache,
       ...options,
     });
-    if (range.edges.size) addEdgePairs(range, counts);
-    return counts;
+    if (!range.edges.size) return counts;
+    addEdgePairs(range, counts);
+    // the edges' pairs reach every page they hold: only the pages asked for are whole
+    const { pages } = options;
+    return pages ? new Map([...counts].map(([column, sums]) => [column, sums.only(pages)])) : counts;
   };
 }
 

@@ -6,6 +6,8 @@ import type { DayCache } from '../store/day-cache.js';
 import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
+import { sortedPages } from '../store/gap-counts.js';
+import { PageCounts, type PageFigures } from '../store/page-counts.js';
 import { distinctByPage, type RangeCell, viewsByPage, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
 export interface AgentPage {
@@ -19,8 +21,9 @@ export interface AgentPage {
 /**
  * One page of which pages each AI agent (or each operator) reads, with views and distinct visitors — an operator's
  * visitors are the union of its agents' (one visitor id seen with two of its agents counts once); most views first,
- * then agent and path in code-point order. Visitors come from the agent's (operator's) gap-count column where it can
- * answer, else from the union of its cells. Only the rows that can be on the page are sorted and built.
+ * then agent and path in code-point order. The rows are chosen by their views, then only their visitors are counted:
+ * from the agents' (operators') gap-count columns, the rows' pages alone, where they can answer, else from the union
+ * of each agent's cells. Only the rows that can be on the page are sorted and built.
  */
 export async function agentPages(params: {
   store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
@@ -31,8 +34,8 @@ export async function agentPages(params: {
   page: { limit: number; offset: number };
 }): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
   const { store, projectId, by } = params;
-  // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
-  const counted = await withAgentCells(
+  // the cells' bitmaps are read only when the gap counts cannot answer
+  return withAgentCells(
     params,
     async (cells, gapColumns) => {
       const groups = new Map<string, RangeCell[]>();
@@ -42,45 +45,51 @@ export async function agentPages(params: {
         const group = by === 'operator' ? operatorOf(name) : name;
         groups.set(group, [...(groups.get(group) ?? []), data]);
       }
-      const column = by === 'operator' ? operatorColumn : agentColumn;
-      const counts = await gapColumns([...groups.keys()].map(column));
-      return [...groups].map(([agent, group]) => ({
-        agent,
-        views: viewsByPage(group),
-        visitors: counts ? (counts.get(column(agent)) ?? new Map<number, number>()) : distinctByPage(group),
-      }));
+      const counted = [...groups].map(([agent, group]) => ({ agent, group, views: viewsByPage(group) }));
+      // a row per agent and page, as positions in three arrays
+      const agentAt: number[] = [];
+      const pageAt: number[] = [];
+      const viewsAt: number[] = [];
+      const pageIds = new Set<number>();
+      counted.forEach(({ views }, agent) => {
+        views.forEach((n, page) => {
+          if (page === SITE_PAGE) return;
+          agentAt.push(agent);
+          pageAt.push(page);
+          viewsAt.push(n);
+          pageIds.add(page);
+        });
+      });
+      const paths = await store.paths(projectId, pageIds);
+      const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
+      const page = weightedPage(
+        viewsAt.map((_, i) => i),
+        (i) => viewsAt[i],
+        (a, b) =>
+          compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
+          compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
+        params.page,
+      );
+      // the visitors of the rows' agents on the rows' pages
+      const shown = [...new Set(page.rows.map((i) => agentAt[i]))];
+      const column = (agent: number) => (by === 'operator' ? operatorColumn : agentColumn)(counted[agent].agent);
+      const columns = await gapColumns(shown.map(column), { pages: sortedPages(page.rows.map((i) => pageAt[i])) });
+      const visitors = new Map<number, PageFigures>(
+        shown.map((agent) => [
+          agent,
+          columns ? (columns.get(column(agent)) ?? new PageCounts()) : distinctByPage(counted[agent].group),
+        ]),
+      );
+      return {
+        rows: page.rows.map((i) => ({
+          agent: counted[agentAt[i]].agent,
+          path: pathOf(pageAt[i]),
+          views: viewsAt[i],
+          visitors: visitors.get(agentAt[i])!.get(pageAt[i]) ?? 0,
+        })),
+        hasMore: page.hasMore,
+      };
     },
     'unless-gaps',
   );
-  // a row per agent and page, as positions in three arrays
-  const agentAt: number[] = [];
-  const pageAt: number[] = [];
-  const viewsAt: number[] = [];
-  const pageIds = new Set<number>();
-  counted.forEach(({ views }, agent) => {
-    views.forEach((n, page) => {
-      if (page === SITE_PAGE) return;
-      agentAt.push(agent);
-      pageAt.push(page);
-      viewsAt.push(n);
-      pageIds.add(page);
-    });
-  });
-  const paths = await store.paths(projectId, pageIds);
-  const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
-  const page = weightedPage(
-    viewsAt.map((_, i) => i),
-    (i) => viewsAt[i],
-    (a, b) =>
-      compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
-      compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
-    params.page,
-  );
-  return {
-    rows: page.rows.map((i) => {
-      const { agent, visitors } = counted[agentAt[i]];
-      return { agent, path: pathOf(pageAt[i]), views: viewsAt[i], visitors: visitors.get(pageAt[i]) ?? 0 };
-    }),
-    hasMore: page.hasMore,
-  };
 }

@@ -64,7 +64,7 @@ export async function aiAgents(params: {
           ...spoofedCells.map((data) => cellColumn(data.cell)),
         ],
         // only the site's figures are shown
-        { siteOnly: true },
+        { pages: [SITE_PAGE] },
       );
       /** the site's distinct visitors of a column, or of the union of its cells */
       const site = (column: string, group: RangeCell[]) =>

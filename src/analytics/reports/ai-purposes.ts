@@ -14,6 +14,7 @@ import {
   withAgentCells,
 } from './agent-cells.js';
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
+import { sortedPages } from '../store/gap-counts.js';
 import { type PurposeGroup, purposeColumn, purposeGroupsOf } from '../store/rollups/agent-columns.js';
 import { countVisitors, type Counts } from './visitors.js';
 
@@ -47,13 +48,9 @@ const GROUPS: Group[] = ['human', 'ai', 'searchIndex', 'training', 'assistant', 
 /** Columns whose visitors come from the day sets (as in the export), not from unions of agent cells. */
 const VIEWS_ONLY = new Set<Group>(['human', 'ai']);
 
-/**
- * Views and distinct visitors per page (page 0: the site) of each purpose column: views from the agent cells, visitors
- * from the purposes' gap-count columns where they can answer, else from unions of the cells.
- */
-async function countGroups(cells: RangeCell[], gapColumns: GapColumns | undefined) {
+/** Each purpose column's cells, and otherAi's cells in neither assistant nor agent (unidentified agents). */
+function groupCells(cells: RangeCell[]) {
   const members = new Map<Group, RangeCell[]>(GROUPS.map((g) => [g, []]));
-  /** otherAi's cells in neither assistant nor agent: unidentified agents */
   const unidentified: RangeCell[] = [];
   for (const data of cells) {
     const groups = purposeGroupsOf(data.cell.kind, data.cell.agent);
@@ -61,26 +58,26 @@ async function countGroups(cells: RangeCell[], gapColumns: GapColumns | undefine
     if (groups.includes('otherAi') && !groups.includes('assistant') && !groups.includes('agent'))
       unidentified.push(data);
   }
-  // without gap columns (views only): no visitors counted
-  if (!gapColumns)
-    return new Map(
-      GROUPS.map((g) => [g, { views: viewsByPage(members.get(g)!), visitors: new Map<number, number>() }]),
-    );
-  const counted = GROUPS.filter((g) => !VIEWS_ONLY.has(g));
-  const figures = await gapColumns(counted.map(purposeColumn));
-  if (figures) {
-    return new Map(
-      GROUPS.map((g) => [
-        g,
-        { views: viewsByPage(members.get(g)!), visitors: figures.get(purposeColumn(g)) ?? new Map<number, number>() },
-      ]),
-    );
-  }
-  return unitedGroups(members, unidentified);
+  return { members, unidentified };
 }
 
-/** Each purpose column's views, and its visitors as unions of its cells. */
-function unitedGroups(members: Map<Group, RangeCell[]>, unidentified: RangeCell[]) {
+/**
+ * Distinct visitors per page (page 0: the site) of each purpose column: from the purposes' gap-count columns where
+ * they can answer (the pages asked for alone), else from unions of the cells (every page).
+ */
+async function groupVisitors(
+  cells: ReturnType<typeof groupCells>,
+  gapColumns: GapColumns,
+  pages: readonly number[],
+): Promise<Map<Group, PageFigures>> {
+  const counted = GROUPS.filter((g) => !VIEWS_ONLY.has(g));
+  const figures = await gapColumns(counted.map(purposeColumn), { pages });
+  if (!figures) return unitedGroups(cells.members, cells.unidentified);
+  return new Map(counted.map((g) => [g, figures.get(purposeColumn(g)) ?? new PageCounts()]));
+}
+
+/** Each purpose column's visitors (but human and AI's) as unions of its cells. */
+function unitedGroups(members: Map<Group, RangeCell[]>, unidentified: RangeCell[]): Map<Group, PageFigures> {
   const built: Bitmap[] = [];
   try {
     const unions = new Map<Group, Map<number, Bitmap>>();
@@ -98,15 +95,7 @@ function unitedGroups(members: Map<Group, RangeCell[]>, unidentified: RangeCell[
           : members.get(g)!;
       unions.set(g, partUnions(cellsOf, built));
     }
-    return new Map(
-      GROUPS.map((g) => {
-        const visitors = unions.get(g);
-        return [
-          g,
-          { views: viewsByPage(members.get(g)!), visitors: visitors ? pageCardinalities(visitors) : new Map() },
-        ];
-      }),
-    );
+    return new Map([...unions].map(([g, visitors]) => [g, pageCardinalities(visitors)]));
   } finally {
     for (const bitmap of built) bitmap.dispose();
   }
@@ -152,66 +141,78 @@ async function splitPurposes(
   params: Parameters<typeof purposeSplit>[0],
   viewsOnly: boolean,
 ): Promise<PurposeSplit & { hasMore: boolean }> {
+  // the views from the cells; the visitors of the rows on the page from the gap counts, or from the cells' bitmaps
+  // when they cannot answer
+  return withAgentCells(
+    params,
+    (cells, gapColumns) => splitCells(params, cells, viewsOnly ? undefined : gapColumns),
+    viewsOnly ? 'none' : 'unless-gaps',
+  );
+}
+
+/** The split from the range's cells: rows chosen by views first, then their visitors counted (none without columns). */
+async function splitCells(
+  params: Parameters<typeof purposeSplit>[0],
+  cells: RangeCell[],
+  gapColumns: GapColumns | undefined,
+): Promise<PurposeSplit & { hasMore: boolean }> {
   const { store, projectId } = params;
-  const [visitors, groups] = await Promise.all([
-    viewsOnly ? { pages: new Map<number, Counts>(), totals: undefined } : countVisitors(params),
-    // the views from the cells; the visitors from the gap counts, or from the cells' bitmaps when they cannot answer
-    withAgentCells(
-      params,
-      (cells, gapColumns) => countGroups(cells, viewsOnly ? undefined : gapColumns),
-      viewsOnly ? 'none' : 'unless-gaps',
-    ),
-  ]);
-  const g = (group: Group) => groups.get(group)!;
-  const [human, ai, searchIndex, training, assistant, agent, otherAi, unverifiedAi] = GROUPS.map(g);
-  const viewCounts = (views: (sums: PageCounts) => number): PurposeCounts => ({
-    humanViews: views(human.views),
-    aiViews: views(ai.views),
-    searchIndexViews: views(searchIndex.views),
-    trainingViews: views(training.views),
-    assistantViews: views(assistant.views),
-    agentViews: views(agent.views),
-    otherAiViews: views(otherAi.views),
-    totalViews: views(human.views) + views(ai.views),
-    unverifiedAiViews: views(unverifiedAi.views),
-  });
-  const at = (figures: PageFigures, page: number) => figures.get(page) ?? 0;
-  const visitorCounts = (page: number, people: Counts | undefined): PurposeCounts => ({
-    humanViews: people?.human ?? 0,
-    aiViews: people?.ai ?? 0,
-    searchIndexViews: at(searchIndex.visitors, page),
-    trainingViews: at(training.visitors, page),
-    assistantViews: at(assistant.visitors, page),
-    agentViews: at(agent.visitors, page),
-    otherAiViews: at(otherAi.visitors, page),
-    totalViews: people?.total ?? 0,
-    unverifiedAiViews: at(unverifiedAi.visitors, page),
+  const grouped = groupCells(cells);
+  const views = new Map(GROUPS.map((g) => [g, viewsByPage(grouped.members.get(g)!)]));
+  const v = (group: Group) => views.get(group)!;
+  const viewCounts = (count: (sums: PageCounts) => number): PurposeCounts => ({
+    humanViews: count(v('human')),
+    aiViews: count(v('ai')),
+    searchIndexViews: count(v('searchIndex')),
+    trainingViews: count(v('training')),
+    assistantViews: count(v('assistant')),
+    agentViews: count(v('agent')),
+    otherAiViews: count(v('otherAi')),
+    totalViews: count(v('human')) + count(v('ai')),
+    unverifiedAiViews: count(v('unverifiedAi')),
   });
   // the pages with human, AI or unverified views
   const anyViews = new PageCounts();
-  for (const { views } of [human, ai, unverifiedAi]) anyViews.addSums(views);
+  for (const group of ['human', 'ai', 'unverifiedAi'] as const) anyViews.addSums(v(group));
   const pageIds = anyViews.pages();
   const paths = await store.paths(projectId, pageIds);
   const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
   // most views first, then path: only the pages on the asked page get their row built
   const entries = pageIds.map((id) => ({
     id,
-    views: (human.views.get(id) ?? 0) + (ai.views.get(id) ?? 0),
+    views: (v('human').get(id) ?? 0) + (v('ai').get(id) ?? 0),
     path: pathOf(id),
   }));
   const byPath = (a: { path: string }, b: { path: string }) => compareCodePoints(a.path, b.path);
   const chosen = params.page
     ? weightedPage(entries, (e) => e.views, byPath, params.page)
     : { rows: entries.sort((a, b) => b.views - a.views || byPath(a, b)), hasMore: false };
-  // the CSV counts no visitors: its rows share one row of zeros
+  // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
+  const asked = sortedPages([SITE_PAGE, ...chosen.rows.map((row) => row.id)]);
+  const [people, visitors] = gapColumns
+    ? await Promise.all([countVisitors({ ...params, pages: asked }), groupVisitors(grouped, gapColumns, asked)])
+    : [undefined, new Map<Group, PageFigures>()];
+  const at = (group: Group, page: number) => visitors.get(group)?.get(page) ?? 0;
+  const visitorCounts = (page: number, counts: Counts | undefined): PurposeCounts => ({
+    humanViews: counts?.human ?? 0,
+    aiViews: counts?.ai ?? 0,
+    searchIndexViews: at('searchIndex', page),
+    trainingViews: at('training', page),
+    assistantViews: at('assistant', page),
+    agentViews: at('agent', page),
+    otherAiViews: at('otherAi', page),
+    totalViews: counts?.total ?? 0,
+    unverifiedAiViews: at('unverifiedAi', page),
+  });
+  // without visitors the rows share one row of zeros
   const noVisitors = visitorCounts(SITE_PAGE, undefined);
   const rows = chosen.rows.map(({ id, path }) => ({
     path,
-    views: viewCounts((views) => views.get(id) ?? 0),
-    visitors: viewsOnly ? noVisitors : visitorCounts(id, visitors.pages.get(id)),
+    views: viewCounts((sums) => sums.get(id) ?? 0),
+    visitors: people ? visitorCounts(id, people.pages.get(id)) : noVisitors,
   }));
   return {
-    totals: { views: viewCounts((views) => views.total()), visitors: visitorCounts(SITE_PAGE, visitors.totals) },
+    totals: { views: viewCounts((sums) => sums.total()), visitors: visitorCounts(SITE_PAGE, people?.totals) },
     pages: rows,
     hasMore: chosen.hasMore,
   };

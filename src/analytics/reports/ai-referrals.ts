@@ -5,7 +5,17 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { distinctByPage, siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
+import {
+  distinctByPage,
+  type RangeCell,
+  siteDistinct,
+  totalViews,
+  withAgentCells,
+  type AgentReportStore,
+} from './agent-cells.js';
+import { weightedPage } from './weighted-page.js';
+import { sortedPages } from '../store/gap-counts.js';
+import { PageCounts, type PageFigures } from '../store/page-counts.js';
 
 export interface Referrals {
   /** per assistant: human views and distinct human visitors it sent */
@@ -14,48 +24,64 @@ export interface Referrals {
   pages: { assistant: string; path: string; views: number; visitors: number }[];
 }
 
-/** Humans who arrived from an AI assistant (by referrer or `utm_source`), per assistant and per page. */
+/**
+ * Humans who arrived from an AI assistant (by referrer or `utm_source`), per assistant and per page: every assistant,
+ * and one page of the assistant × page rows (most views first, then assistant and path in code-point order), or every
+ * row when no page is asked for. The rows are chosen by their views, then visitors are counted for the site and the
+ * rows' pages alone where the gap counts answer (else from the union of each assistant's cells).
+ */
 export async function aiReferrals(params: {
   store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
   cache: DayCache;
   projectId: string;
   range: TimeRange;
-}): Promise<Referrals> {
+  page?: { limit: number; offset: number };
+}): Promise<Referrals & { hasMore: boolean }> {
   const { store, projectId } = params;
-  // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
-  const counted = await withAgentCells(
+  // the cells' bitmaps are read only when the gap counts cannot answer
+  return withAgentCells(
     params,
     async (cells, gapColumns) => {
       const referred = cells.filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell));
-      const counts = await gapColumns(referred.map((data) => cellColumn(data.cell)));
-      return referred.map((data) => {
-        const pageVisitors = counts ? (counts.get(cellColumn(data.cell)) ?? new Map()) : distinctByPage([data]);
-        return {
-          assistant: data.cell.agent.replace(/^via /, ''),
+      const assistantOf = (data: RangeCell) => data.cell.agent.replace(/^via /, '');
+      const rows = referred.flatMap((data) => [...data.views].map(([page, views]) => ({ data, page, views })));
+      const paths = await store.paths(projectId, new Set(rows.map((row) => row.page)));
+      const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
+      const tieOrder = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+        compareCodePoints(assistantOf(a.data), assistantOf(b.data)) ||
+        compareCodePoints(pathOf(a.page), pathOf(b.page));
+      const chosen = params.page
+        ? weightedPage(rows, (row) => row.views, tieOrder, params.page)
+        : { rows: rows.sort((a, b) => b.views - a.views || tieOrder(a, b)), hasMore: false };
+      const asked = sortedPages([SITE_PAGE, ...chosen.rows.map((row) => row.page)]);
+      const counts = await gapColumns(
+        referred.map((data) => cellColumn(data.cell)),
+        { pages: asked },
+      );
+      const visitorsOf = new Map<RangeCell, PageFigures>(
+        referred.map((data) => [
+          data,
+          counts ? (counts.get(cellColumn(data.cell)) ?? new PageCounts()) : distinctByPage([data]),
+        ]),
+      );
+      const assistants = referred
+        .map((data) => ({
+          assistant: assistantOf(data),
           views: totalViews([data]),
-          visitors: counts ? (pageVisitors.get(SITE_PAGE) ?? 0) : siteDistinct([data]),
-          pageViews: data.views,
-          pageVisitors,
-        };
-      });
+          visitors: counts ? (visitorsOf.get(data)!.get(SITE_PAGE) ?? 0) : siteDistinct([data]),
+        }))
+        .sort((a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant));
+      return {
+        assistants,
+        pages: chosen.rows.map(({ data, page, views }) => ({
+          assistant: assistantOf(data),
+          path: pathOf(page),
+          views,
+          visitors: visitorsOf.get(data)!.get(page) ?? 0,
+        })),
+        hasMore: chosen.hasMore,
+      };
     },
     'unless-gaps',
   );
-  const paths = await store.paths(projectId, new Set(counted.flatMap((c) => [...c.pageViews.keys()])));
-  const assistants = counted
-    .map(({ assistant, views, visitors }) => ({ assistant, views, visitors }))
-    .sort((a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant));
-  const pages = counted
-    .flatMap(({ assistant, pageViews, pageVisitors }) =>
-      [...pageViews].map(([page, views]) => ({
-        assistant,
-        path: paths.get(page) ?? `#${page}`,
-        views,
-        visitors: pageVisitors.get(page) ?? 0,
-      })),
-    )
-    .sort(
-      (a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant) || compareCodePoints(a.path, b.path),
-    );
-  return { assistants, pages };
 }

@@ -21,13 +21,15 @@ export interface RangeCounts {
 /**
  * Exact distinct visitors per page and site-wide over a range: from the gap counts for up to 32 whole days (see
  * countFromGaps), else per part the union of the range's day sets (and of the edges' pairs) per class and across
- * classes, each page's count its container's cardinality.
+ * classes, each page's count its container's cardinality. With `pages` (ascending, distinct: sortedPages), only
+ * those pages' counts are needed: the gap counts sum theirs alone (the unions count every page anyway).
  */
 export async function countVisitors(params: {
   store: AnalyticsStore;
   cache: DayCache;
   projectId: string;
   range: TimeRange;
+  pages?: readonly number[];
 }): Promise<RangeCounts> {
   const counted = await countFromGaps(params);
   if (counted) return counted;
@@ -68,15 +70,22 @@ async function countFromGaps(params: {
   cache: DayCache;
   projectId: string;
   range: TimeRange;
+  pages?: readonly number[];
 }): Promise<RangeCounts | undefined> {
-  const { store, projectId, range } = params;
+  const { store, projectId, range, pages } = params;
   const { days, edges } = splitRange(range);
   if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
   if (!(await store.derivedReady(projectId)) || !(await store.gapCountsReady(projectId))) return undefined;
-  const counted = await store.rangeGapCounts(projectId, days[0], days[1], [...COLUMNS], { cache: params.cache });
+  const counted = await store.rangeGapCounts(projectId, days[0], days[1], [...COLUMNS], { cache: params.cache, pages });
   const columns = { human: counted.get('human')!, ai: counted.get('ai')!, total: counted.get('total')! };
-  if (edges.length) addEdgePairs(await gatherSets(params), columns);
-  return rangeCounts(columns);
+  if (!edges.length) return rangeCounts(columns);
+  addEdgePairs(await gatherSets(params), columns);
+  // the edges' pairs reach every page they hold: only the pages asked for are whole
+  return rangeCounts(
+    pages
+      ? { human: columns.human.only(pages), ai: columns.ai.only(pages), total: columns.total.only(pages) }
+      : columns,
+  );
 }
 
 /** Adds the edges' pairs that no whole day of the range holds, per class and for both, to the counts. */

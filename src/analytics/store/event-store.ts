@@ -57,18 +57,19 @@ export class AnalyticsStore {
 
   /**
    * Distinct visitors per page of gap-count columns over up to 32 whole days (see keep-gap-counts.ts): the day sets'
-   * columns, or with `agents` the agent rollup's; with `siteOnly` the site's figures alone; rows kept in `cache`.
+   * columns, or with `agents` the agent rollup's; with `pages` (ascending) those pages' figures alone; rows kept in
+   * `cache`.
    */
   rangeGapCounts(
     projectId: string,
     fromDay: number,
     toDay: number,
     columns: string[],
-    options: { agents?: boolean; siteOnly?: boolean; cache?: DayCache } = {},
+    options: { agents?: boolean; pages?: readonly number[]; cache?: DayCache } = {},
   ) {
     const table = (options.agents ? AGENT_CELL_GAPS : DAY_SET_GAPS).table;
-    const { siteOnly, cache } = options;
-    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns, siteOnly, cache });
+    const { pages, cache } = options;
+    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns, pages, cache });
   }
 
   /**

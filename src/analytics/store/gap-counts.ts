@@ -1,4 +1,4 @@
-import { addPageCardinalities, RoaringBitmap32, SITE_PAGE, type Bitmap } from './day-sets.js';
+import { addPageCardinalities, RoaringBitmap32, type Bitmap } from './day-sets.js';
 import { PageCounts } from './page-counts.js';
 
 /**
@@ -236,31 +236,54 @@ export function addRangeDay(blob: Buffer, daysIn: number, add: (n: number, page:
   }
 }
 
-/** sumRangeDays for the site alone (page 0): its triples come first in every blob, so the rest is not read. */
-function sumSiteDays(days: { blob: Buffer; daysIn: number }[]): PageCounts {
-  let total = 0;
-  for (const { blob, daysIn } of days) {
-    for (let at = 0; at + 12 <= blob.length && blob.readUInt32LE(at) === SITE_PAGE; at += 12) {
-      const gap = blob.readUInt32LE(at + 4);
-      if (gap === 0 || gap > daysIn) total += blob.readUInt32LE(at + 8);
+/**
+ * addRangeDay for some pages alone (ascending, distinct): a blob's triples are sorted by page, so each page's are found
+ * by a binary search from where the previous page's ended, and the others are not read. A report that shows one page
+ * of rows needs the visitors of those rows' pages (and the site's), not of the thousands of pages a day holds.
+ */
+export function addRangeDayPages(
+  blob: Buffer,
+  daysIn: number,
+  pages: readonly number[],
+  add: (n: number, page: number) => void,
+): void {
+  const words = uint32Words(blob);
+  const triples = Math.floor(words.length / 3);
+  let at = 0;
+  for (const page of pages) {
+    let end = triples;
+    while (at < end) {
+      const middle = (at + end) >>> 1;
+      if (words[middle * 3] < page) at = middle + 1;
+      else end = middle;
+    }
+    for (; at < triples && words[at * 3] === page; at++) {
+      const gap = words[at * 3 + 1];
+      if (gap === 0 || gap > daysIn) add(words[at * 3 + 2], page);
     }
   }
-  const counts = new PageCounts();
-  if (total > 0) counts.set(SITE_PAGE, total);
-  return counts;
+}
+
+/** Page ids ascending and distinct, as sumRangeDays takes them. */
+export function sortedPages(pages: Iterable<number>): number[] {
+  return [...new Set(pages)].sort((a, b) => a - b);
 }
 
 /**
  * Distinct visitors per page over a range from its days' stored counts (`days`: each day's blob and its distance from
  * the range's first day), as addRangeDay adds them, in PageCounts (an array by page, not a map: a range reads days ×
- * pages counts, so the sum is the report's main work).
+ * pages counts, so the sum is the report's main work). With `pages` (ascending, distinct), those pages' alone: the
+ * others have no entry.
  */
 export function sumRangeDays(
   days: { blob: Buffer; daysIn: number }[],
-  options: { siteOnly?: boolean } = {},
+  options: { pages?: readonly number[] } = {},
 ): PageCounts {
-  if (options.siteOnly) return sumSiteDays(days);
   const counts = new PageCounts();
-  for (const { blob, daysIn } of days) addRangeDay(blob, daysIn, counts.add);
+  const { pages } = options;
+  for (const { blob, daysIn } of days) {
+    if (pages) addRangeDayPages(blob, daysIn, pages, counts.add);
+    else addRangeDay(blob, daysIn, counts.add);
+  }
   return counts;
 }

@@ -127,6 +127,16 @@ export class PageCounts implements PageFigures {
     for (; s < sparse.length; s++) visit(this.sparse!.get(sparse[s])!, sparse[s]);
   }
 
+  /** The counts of the given pages alone (those with an entry). */
+  only(pages: Iterable<number>): PageCounts {
+    const kept = new PageCounts();
+    for (const page of pages) {
+      const n = this.get(page);
+      if (n !== undefined) kept.set(page, n);
+    }
+    return kept;
+  }
+
   /** Every page with an entry, ascending. */
   pages(): number[] {
     const pages: number[] = [];

@@ -5,7 +5,6 @@ import { authenticatedProject, requireApiKey } from '../authenticate.js';
 import { parseInput } from '../parse-input.js';
 import type { PurposeCounts } from '../../analytics/reports/ai-purposes.js';
 import type { Analytics } from '../../analytics/analytics.js';
-import { offsetPage } from '../../analytics/reports/offset-page.js';
 import { exportParams } from './analytics.js';
 import {
   AgentPagesQuery,
@@ -75,8 +74,7 @@ export const analyticsAiRoutes =
     });
     router.get('/v1/analytics/:projectId/ai/referrals', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
-      const referrals = await analytics.aiReferrals(authenticatedProject(res).id, range);
-      const { rows: pages, hasMore } = offsetPage(referrals.pages, page);
-      res.json({ assistants: referrals.assistants, pages, hasMore } satisfies z.input<typeof ReferralsResponse>);
+      const referrals = await analytics.aiReferrals(authenticatedProject(res).id, range, page);
+      res.json(referrals satisfies z.input<typeof ReferralsResponse>);
     });
   };

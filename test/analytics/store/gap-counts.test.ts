@@ -10,6 +10,7 @@ import {
   type GapDeltas,
   newToColumn,
   recountGaps,
+  sortedPages,
   sumRangeDays,
 } from '../../../src/analytics/store/gap-counts.js';
 
@@ -84,14 +85,14 @@ class Column {
       this.stored.set(day, encodeGapCounts(applyGapDeltas(this.stored.get(day), pages)));
   }
 
-  /** Distinct visitors per page over whole days [first, end) from the stored counts. */
-  rangeCounts(first: number, end: number): Map<number, number> {
+  /** Distinct visitors per page over whole days [first, end) from the stored counts (of `pages` alone if given). */
+  rangeCounts(first: number, end: number, pages?: number[]): Map<number, number> {
     const days: { blob: Buffer; daysIn: number }[] = [];
     for (let day = first; day < end; day++) {
       const blob = this.stored.get(day);
       if (blob) days.push({ blob, daysIn: day - first });
     }
-    return drop0(sumRangeDays(days).toMap());
+    return drop0(sumRangeDays(days, { pages }).toMap());
   }
 
   recounted(): Map<number, Buffer> {
@@ -171,6 +172,13 @@ describe('gap counts', () => {
             first,
             length,
             counts: Object.fromEntries(naive(all, members, first, first + length)),
+          });
+          // some pages alone (the site, pages without views, none at all): the same figures for those, no others
+          const pages = sortedPages([0, 1, 2, 3, 4, 5, 6, 99].filter(() => random() < 0.4));
+          const wanted = [...naive(all, members, first, first + length)].filter(([page]) => pages.includes(page));
+          expect({ pages, counts: Object.fromEntries(kept[name].rangeCounts(first, first + length, pages)) }).toEqual({
+            pages,
+            counts: Object.fromEntries(wanted),
           });
         }
         // a backfill's recount leaves the same counts as the chunks did
@@ -280,8 +288,11 @@ describe('gap counts', () => {
         [3, 3],
       ]),
     );
-    expect(sumRangeDays(withSite, { siteOnly: true }).toMap()).toEqual(new Map([[0, 8]]));
-    expect(sumRangeDays(near, { siteOnly: true }).toMap()).toEqual(new Map());
+    expect(sumRangeDays(withSite, { pages: [0] }).toMap()).toEqual(new Map([[0, 8]]));
+    expect(sumRangeDays(withSite, { pages: [3] }).toMap()).toEqual(new Map([[3, 3]]));
+    expect(sumRangeDays(near, { pages: [0] }).toMap()).toEqual(new Map());
+    expect(sumRangeDays(far, { pages: [2, 9_000_000] }).toMap()).toEqual(new Map([[9_000_000, 5]]));
+    expect(sumRangeDays(near, { pages: [] }).toMap()).toEqual(new Map());
   });
 
   it('read unaligned blobs as aligned ones', () => {
