@@ -364,6 +364,26 @@ export function viewsByPage(cells: RangeCell[]): PageCounts {
   return sum;
 }
 
+/**
+ * A row per group and page with views (the site's figures are no row), from each group's views: as positions in
+ * three typed arrays, so that a report of tens of thousands of (agent, page) rows builds them in a few copies.
+ */
+export function pageRows(views: PageCounts[]): { groupAt: Uint32Array; pageAt: Uint32Array; viewsAt: Float64Array } {
+  const entries = views.map((sums) => sums.pageEntries());
+  const count = entries.reduce((n, e) => n + e.pages.length, 0);
+  const groupAt = new Uint32Array(count);
+  const pageAt = new Uint32Array(count);
+  const viewsAt = new Float64Array(count);
+  let at = 0;
+  entries.forEach(({ pages, counts }, group) => {
+    groupAt.fill(group, at, at + pages.length);
+    pageAt.set(pages, at);
+    viewsAt.set(counts, at);
+    at += pages.length;
+  });
+  return { groupAt, pageAt, viewsAt };
+}
+
 export function totalViews(cells: RangeCell[]): number {
   let total = 0;
   for (const data of cells) total += data.sums.total();

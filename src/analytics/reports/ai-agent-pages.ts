@@ -1,14 +1,21 @@
 import type { TimeRange } from '../../calendar.js';
 import { operatorOf } from '../ingest/classify-user-agent.js';
-import { KIND, SITE_PAGE } from '../store/day-sets.js';
+import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { weightedPage } from './weighted-page.js';
+import { orderedPage, pageCandidates } from './weighted-page.js';
 import { sortedPages } from '../store/gap-counts.js';
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
-import { distinctByPage, type RangeCell, viewsByPage, withAgentCells, type AgentReportStore } from './agent-cells.js';
+import {
+  distinctByPage,
+  pageRows,
+  type RangeCell,
+  viewsByPage,
+  withAgentCells,
+  type AgentReportStore,
+} from './agent-cells.js';
 
 export interface AgentPage {
   /** the agent's name, or with `by: 'operator'` the operator's */
@@ -46,30 +53,22 @@ export async function agentPages(params: {
         groups.set(group, [...(groups.get(group) ?? []), data]);
       }
       const counted = [...groups].map(([agent, group]) => ({ agent, group, views: viewsByPage(group) }));
-      // a row per agent and page, as positions in three arrays
-      const agentAt: number[] = [];
-      const pageAt: number[] = [];
-      const viewsAt: number[] = [];
-      const pageIds = new Set<number>();
-      counted.forEach(({ views }, agent) => {
-        views.forEach((n, page) => {
-          if (page === SITE_PAGE) return;
-          agentAt.push(agent);
-          pageAt.push(page);
-          viewsAt.push(n);
-          pageIds.add(page);
-        });
-      });
-      const paths = await store.paths(projectId, pageIds);
+      const { groupAt: agentAt, pageAt, viewsAt } = pageRows(counted.map(({ views }) => views));
+      // the paths of the rows that can be on the page alone, for their tie order
+      const { positions, hasMore } = pageCandidates(viewsAt, params.page);
+      const paths = await store.paths(projectId, new Set(positions.map((i) => pageAt[i])));
       const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
-      const page = weightedPage(
-        viewsAt.map((_, i) => i),
-        (i) => viewsAt[i],
-        (a, b) =>
-          compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
-          compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
-        params.page,
-      );
+      const page = {
+        rows: orderedPage(
+          positions,
+          viewsAt,
+          (a, b) =>
+            compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
+            compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
+          params.page,
+        ),
+        hasMore,
+      };
       // the visitors of the rows' agents on the rows' pages
       const shown = [...new Set(page.rows.map((i) => agentAt[i]))];
       const column = (agent: number) => (by === 'operator' ? operatorColumn : agentColumn)(counted[agent].agent);

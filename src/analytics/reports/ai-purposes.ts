@@ -3,7 +3,7 @@ import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { weightedPage } from './weighted-page.js';
+import { orderedPage, pageCandidates } from './weighted-page.js';
 import {
   type GapColumns,
   pageCardinalities,
@@ -174,19 +174,20 @@ async function splitCells(
   // the pages with human, AI or unverified views
   const anyViews = new PageCounts();
   for (const group of ['human', 'ai', 'unverifiedAi'] as const) anyViews.addSums(v(group));
-  const pageIds = anyViews.pages();
-  const paths = await store.paths(projectId, pageIds);
+  const { pages: pageIds } = anyViews.pageEntries();
+  const weights = new Float64Array(pageIds.length);
+  const [human, ai] = [v('human'), v('ai')];
+  for (let i = 0; i < pageIds.length; i++) weights[i] = (human.get(pageIds[i]) ?? 0) + (ai.get(pageIds[i]) ?? 0);
+  // most views first, then path: only the rows that can be on the asked page (every row: the CSV) get their path
+  const page = params.page ?? { offset: 0, limit: pageIds.length };
+  const { positions, hasMore } = pageCandidates(weights, page);
+  const paths = await store.paths(projectId, new Set(positions.map((i) => pageIds[i])));
   const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
-  // most views first, then path: only the pages on the asked page get their row built
-  const entries = pageIds.map((id) => ({
-    id,
-    views: (v('human').get(id) ?? 0) + (v('ai').get(id) ?? 0),
-    path: pathOf(id),
-  }));
-  const byPath = (a: { path: string }, b: { path: string }) => compareCodePoints(a.path, b.path);
-  const chosen = params.page
-    ? weightedPage(entries, (e) => e.views, byPath, params.page)
-    : { rows: entries.sort((a, b) => b.views - a.views || byPath(a, b)), hasMore: false };
+  const byPath = (a: number, b: number) => compareCodePoints(pathOf(pageIds[a]), pathOf(pageIds[b]));
+  const chosen = {
+    rows: orderedPage(positions, weights, byPath, page).map((i) => ({ id: pageIds[i], path: pathOf(pageIds[i]) })),
+    hasMore,
+  };
   // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
   const asked = sortedPages([SITE_PAGE, ...chosen.rows.map((row) => row.id)]);
   const [people, visitors] = gapColumns

@@ -7,13 +7,14 @@ import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
 import {
   distinctByPage,
+  pageRows,
   type RangeCell,
   siteDistinct,
   totalViews,
   withAgentCells,
   type AgentReportStore,
 } from './agent-cells.js';
-import { weightedPage } from './weighted-page.js';
+import { orderedPage, pageCandidates } from './weighted-page.js';
 import { sortedPages } from '../store/gap-counts.js';
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
 
@@ -44,15 +45,24 @@ export async function aiReferrals(params: {
     async (cells, gapColumns) => {
       const referred = cells.filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell));
       const assistantOf = (data: RangeCell) => data.cell.agent.replace(/^via /, '');
-      const rows = referred.flatMap((data) => [...data.views].map(([page, views]) => ({ data, page, views })));
-      const paths = await store.paths(projectId, new Set(rows.map((row) => row.page)));
+      const { groupAt: cellAt, pageAt, viewsAt } = pageRows(referred.map((data) => data.sums));
+      // most views first, then assistant and path: only the rows that can be on the page (every row when none is
+      // asked for) get their path
+      const page = params.page ?? { offset: 0, limit: viewsAt.length };
+      const { positions, hasMore } = pageCandidates(viewsAt, page);
+      const paths = await store.paths(projectId, new Set(positions.map((i) => pageAt[i])));
       const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
-      const tieOrder = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
-        compareCodePoints(assistantOf(a.data), assistantOf(b.data)) ||
-        compareCodePoints(pathOf(a.page), pathOf(b.page));
-      const chosen = params.page
-        ? weightedPage(rows, (row) => row.views, tieOrder, params.page)
-        : { rows: rows.sort((a, b) => b.views - a.views || tieOrder(a, b)), hasMore: false };
+      const tieOrder = (a: number, b: number) =>
+        compareCodePoints(assistantOf(referred[cellAt[a]]), assistantOf(referred[cellAt[b]])) ||
+        compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b]));
+      const chosen = {
+        rows: orderedPage(positions, viewsAt, tieOrder, page).map((i) => ({
+          data: referred[cellAt[i]],
+          page: pageAt[i],
+          views: viewsAt[i],
+        })),
+        hasMore,
+      };
       const asked = sortedPages([SITE_PAGE, ...chosen.rows.map((row) => row.page)]);
       const counts = await gapColumns(
         referred.map((data) => cellColumn(data.cell)),

@@ -21,8 +21,8 @@ export interface RangeCounts {
 /**
  * Exact distinct visitors per page and site-wide over a range: from the gap counts for up to 32 whole days (see
  * countFromGaps), else per part the union of the range's day sets (and of the edges' pairs) per class and across
- * classes, each page's count its container's cardinality. With `pages` (ascending, distinct: sortedPages), only
- * those pages' counts are needed: the gap counts sum theirs alone (the unions count every page anyway).
+ * classes, each page's count its container's cardinality. With `pages` (ascending, distinct: sortedPages), those
+ * pages' counts alone (and the totals): the gap counts sum theirs alone, the unions count every page and keep theirs.
  */
 export async function countVisitors(params: {
   store: AnalyticsStore;
@@ -40,23 +40,28 @@ export async function countVisitors(params: {
   } finally {
     for (const bitmap of owned) bitmap.dispose();
   }
-  return rangeCounts(distinct);
+  return rangeCounts(distinct, params.pages);
 }
 
 const COLUMNS = ['human', 'ai', 'total'] as const;
 
-/** Per-page figures of the three columns (page 0 the site) as the export's counts. */
-function rangeCounts({ human, ai, total }: Record<(typeof COLUMNS)[number], PageFigures>): RangeCounts {
+/** Per-page figures of the three columns (page 0 the site) as the export's counts; of `pages` alone if given. */
+function rangeCounts(
+  { human, ai, total }: Record<(typeof COLUMNS)[number], PageFigures>,
+  pages?: readonly number[],
+): RangeCounts {
   const counts = (page: number): Counts => ({
     human: human.get(page) ?? 0,
     ai: ai.get(page) ?? 0,
     total: total.get(page) ?? 0,
   });
-  const pages = new Map<number, Counts>();
-  total.forEach((_, page) => {
-    if (page !== SITE_PAGE) pages.set(page, counts(page));
-  });
-  return { totals: counts(SITE_PAGE), pages };
+  const byPage = new Map<number, Counts>();
+  const add = (page: number) => {
+    if (page !== SITE_PAGE && total.get(page) !== undefined) byPage.set(page, counts(page));
+  };
+  if (pages) pages.forEach(add);
+  else total.forEach((_, page) => add(page));
+  return { totals: counts(SITE_PAGE), pages: byPage };
 }
 
 /**
@@ -78,14 +83,9 @@ async function countFromGaps(params: {
   if (!(await store.derivedReady(projectId)) || !(await store.gapCountsReady(projectId))) return undefined;
   const counted = await store.rangeGapCounts(projectId, days[0], days[1], [...COLUMNS], { cache: params.cache, pages });
   const columns = { human: counted.get('human')!, ai: counted.get('ai')!, total: counted.get('total')! };
-  if (!edges.length) return rangeCounts(columns);
-  addEdgePairs(await gatherSets(params), columns);
-  // the edges' pairs reach every page they hold: only the pages asked for are whole
-  return rangeCounts(
-    pages
-      ? { human: columns.human.only(pages), ai: columns.ai.only(pages), total: columns.total.only(pages) }
-      : columns,
-  );
+  // the edges' pairs reach every page they hold: only the pages asked for are whole, and kept
+  if (edges.length) addEdgePairs(await gatherSets(params), columns);
+  return rangeCounts(columns, pages);
 }
 
 /** Adds the edges' pairs that no whole day of the range holds, per class and for both, to the counts. */

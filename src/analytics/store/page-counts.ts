@@ -137,6 +137,24 @@ export class PageCounts implements PageFigures {
     return kept;
   }
 
+  /**
+   * Every entry but the site's (page 0), pages ascending, as two arrays: a report's rows built from them cost a loop
+   * over typed arrays, not a callback and a few pushes per row.
+   */
+  pageEntries(): { pages: Uint32Array; counts: Float64Array } {
+    let n = this.sparse?.size ?? 0;
+    for (let i = 0; i <= this.top; i++) n += this.seen[i];
+    const pages = new Uint32Array(n);
+    const counts = new Float64Array(n);
+    let at = 0;
+    this.forEach((count, page) => {
+      if (page === 0) return;
+      pages[at] = page;
+      counts[at++] = count;
+    });
+    return { pages: pages.subarray(0, at), counts: counts.subarray(0, at) };
+  }
+
   /** Every page with an entry, ascending. */
   pages(): number[] {
     const pages: number[] = [];

@@ -44,9 +44,16 @@ export function insertFeedback(
   const { projectId, now, rows, limit, onKey } = params;
   return sql.transaction(async (tx) => {
     const results: StoreResult[] = [];
-    const admission = await readAdmission(tx, { table: 'AnalyticsFeedback', projectId, rows, limit });
-    // with `update`: the rows a key of the batch names, stored before or by the batch (id and comment)
-    const keyed = onKey === 'update' ? await storedKeys(tx, projectId, rows) : new Map<string, KeyedRow>();
+    // with `update`: the rows a key of the batch names, stored before or by the batch (id and comment); the keys
+    // stored before are then the admission's, not read twice
+    const keyed = onKey === 'update' ? await storedKeys(tx, projectId, rows) : undefined;
+    const admission = await readAdmission(tx, {
+      table: 'AnalyticsFeedback',
+      projectId,
+      rows,
+      limit,
+      storedKeys: keyed?.keys(),
+    });
     /** admitted rows not inserted yet, by index in `rows` */
     let pending: number[] = [];
     const pendingKeys = new Set<string>();
@@ -59,13 +66,13 @@ export function insertFeedback(
       pending.forEach((i, n) => {
         const f = rows[i];
         results[i] = { outcome: 'stored', id: inserted[n], newComment: f.comment !== null };
-        if (f.key !== null && onKey === 'update') keyed.set(f.key, { id: inserted[n], comment: f.comment });
+        if (f.key !== null && keyed) keyed.set(f.key, { id: inserted[n], comment: f.comment });
       });
       pending = [];
       pendingKeys.clear();
     };
     for (const [i, f] of rows.entries()) {
-      if (f.key !== null && onKey === 'update') {
+      if (f.key !== null && keyed) {
         if (pendingKeys.has(f.key)) await insertPending();
         const existing = keyed.get(f.key);
         if (existing) {

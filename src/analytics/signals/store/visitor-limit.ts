@@ -52,15 +52,25 @@ export interface Admission {
   max: number;
 }
 
-/** Reads the Admission of a batch's rows (a few queries, whatever the batch's size), in the storing transaction. */
+/**
+ * Reads the Admission of a batch's rows (a few queries, whatever the batch's size), in the storing transaction.
+ * `storedKeys`: the batch's keys stored before, when the caller has read them already (they are not read again).
+ */
 export async function readAdmission(
   tx: Sql,
-  params: { table: SignalTable; projectId: string; rows: NewRowKeys[]; limit: VisitorLimit },
+  params: {
+    table: SignalTable;
+    projectId: string;
+    rows: NewRowKeys[];
+    limit: VisitorLimit;
+    storedKeys?: Iterable<string>;
+  },
 ): Promise<Admission> {
   const { table, projectId, rows, limit } = params;
   const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => v !== null))];
-  const stored = new Set<string>();
-  for (const chunk of inChunks(distinct(rows.map((r) => r.key))))
+  const stored = new Set<string>(params.storedKeys);
+  const unread = params.storedKeys ? [] : distinct(rows.map((r) => r.key));
+  for (const chunk of inChunks(unread))
     for (const [key] of await tx.rows(
       `SELECT "key" FROM "${table}" WHERE "projectId" = ? AND "key" IN (${chunk.map(() => '?').join(', ')})`,
       [projectId, ...chunk],

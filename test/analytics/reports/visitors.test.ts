@@ -1,0 +1,38 @@
+import { countVisitors, type Counts } from '../../../src/analytics/reports/visitors.js';
+import { SITE_PAGE } from '../../../src/analytics/store/day-sets.js';
+import { sortedPages } from '../../../src/analytics/store/gap-counts.js';
+import { describeAiReport } from '../../support/ai-report-suite.js';
+import type { RawEvent } from '../../support/naive-ai-reports.js';
+
+/** The pages a report shows (one page of its rows): their figures must be whole, and no other page's given. */
+const SHOWN = ['/p1', '/p4', '/p9'];
+
+/** Distinct human, AI and either visitor ids of events, as the export counts them. */
+function naiveCounts(events: RawEvent[]): Counts {
+  const ids = (kinds: number[]) => new Set(events.filter((e) => kinds.includes(e.kind)).map((e) => e.visitorId)).size;
+  return { human: ids([1]), ai: ids([2]), total: ids([1, 2]) };
+}
+
+describeAiReport({
+  name: 'visitors of some pages alone',
+  report: async (ctx, range) => {
+    const every = await countVisitors({ ...ctx, range });
+    const ids = [...(await ctx.store.paths(ctx.projectId, [...every.pages.keys()]))]
+      .filter(([, path]) => SHOWN.includes(path))
+      .map(([id]) => id);
+    const some = await countVisitors({ ...ctx, range, pages: sortedPages([SITE_PAGE, ...ids]) });
+    const paths = await ctx.store.paths(ctx.projectId, [...some.pages.keys()]);
+    return {
+      totals: some.totals,
+      pages: Object.fromEntries([...some.pages].map(([id, counts]) => [paths.get(id) ?? `#${id}`, counts])),
+    };
+  },
+  naive: (events, range) => {
+    const counted = events.filter((e) => e.ts >= range.from && e.ts < range.to && (e.kind === 1 || e.kind === 2));
+    const pages = SHOWN.flatMap((path) => {
+      const on = counted.filter((e) => e.path === path);
+      return on.length ? [[path, naiveCounts(on)] as const] : [];
+    });
+    return { totals: naiveCounts(counted), pages: Object.fromEntries(pages) };
+  },
+});
