@@ -198,7 +198,7 @@ async function serve(dir: string, port: number, password: string) {
       res.end(body);
     };
     if (url.pathname !== '/') {
-      fail(404, 0, 'There is no handle /' + url.pathname.slice(1) + '\n');
+      fail(404, 0, `There is no handle /${url.pathname.slice(1)}\n`);
       return;
     }
     const [user, key] = credentials(req, url);

@@ -16,7 +16,7 @@ import {
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
 import { sortedPages } from '../store/gap-counts.js';
 import { type PurposeGroup, purposeColumn, purposeGroupsOf } from '../store/rollups/agent-columns.js';
-import { countVisitors, type Counts } from './visitors.js';
+import { countVisitors, type Counts, type RangeCounts } from './visitors.js';
 
 /** The compatible export's columns, plus the assistant/agent split that `otherAiViews` sums. */
 export interface PurposeCounts {
@@ -137,6 +137,16 @@ export async function purposeViews(params: {
   return pages.map(({ path, views }) => ({ path, views }));
 }
 
+/** The visitors of the asked pages (and the site): the export's columns, and each purpose column's. */
+function countRowVisitors(
+  params: Parameters<typeof purposeSplit>[0],
+  grouped: ReturnType<typeof groupCells>,
+  gapColumns: GapColumns,
+  pages: readonly number[],
+): Promise<[RangeCounts, Map<Group, PageFigures>]> {
+  return Promise.all([countVisitors({ ...params, pages }), groupVisitors(grouped, gapColumns, pages)]);
+}
+
 async function splitPurposes(
   params: Parameters<typeof purposeSplit>[0],
   viewsOnly: boolean,
@@ -189,9 +199,8 @@ async function splitCells(
     hasMore,
   };
   // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
-  const asked = sortedPages([SITE_PAGE, ...chosen.rows.map((row) => row.id)]);
   const [people, visitors] = gapColumns
-    ? await Promise.all([countVisitors({ ...params, pages: asked }), groupVisitors(grouped, gapColumns, asked)])
+    ? await countRowVisitors(params, grouped, gapColumns, sortedPages([SITE_PAGE, ...chosen.rows.map((r) => r.id)]))
     : [undefined, new Map<Group, PageFigures>()];
   const at = (group: Group, page: number) => visitors.get(group)?.get(page) ?? 0;
   const visitorCounts = (page: number, counts: Counts | undefined): PurposeCounts => ({

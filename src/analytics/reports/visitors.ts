@@ -59,8 +59,11 @@ function rangeCounts(
   const add = (page: number) => {
     if (page !== SITE_PAGE && total.get(page) !== undefined) byPage.set(page, counts(page));
   };
-  if (pages) pages.forEach(add);
-  else total.forEach((_, page) => add(page));
+  if (pages) for (const page of pages) add(page);
+  else
+    total.forEach((_, page) => {
+      add(page);
+    });
   return { totals: counts(SITE_PAGE), pages: byPage };
 }
 
