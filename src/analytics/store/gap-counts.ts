@@ -257,10 +257,17 @@ export function addRangeDayPages(
       if (words[middle * 3] < page) at = middle + 1;
       else end = middle;
     }
+    // the page's gaps added here, then once to the sums: a call per page, not per gap
+    let sum = 0;
+    let found = false;
     for (; at < triples && words[at * 3] === page; at++) {
       const gap = words[at * 3 + 1];
-      if (gap === 0 || gap > daysIn) add(words[at * 3 + 2], page);
+      if (gap === 0 || gap > daysIn) {
+        sum += words[at * 3 + 2];
+        found = true;
+      }
     }
+    if (found) add(sum, page);
   }
 }
 
