@@ -138,7 +138,7 @@ interface CachedDay {
 export class RangeCounts {
   values: Float64Array[];
   /** ids with a row in the range, each once */
-  readonly present: number[] = [];
+  readonly present: number[];
   private seen: Uint8Array;
   private readonly sums: boolean[];
 
@@ -149,7 +149,17 @@ export class RangeCounts {
     const size = Math.max(64, keys.size);
     this.values = family.values.map(() => new Float64Array(size));
     this.seen = new Uint8Array(size);
+    this.present = [];
     this.sums = family.values.map((v) => v.combine === 'sum');
+  }
+
+  /** The rows present as kept apart from these counts (which their reader may add to): ids, and values row by row. */
+  keep(): KeptSum {
+    const width = this.values.length;
+    const ids = Int32Array.from(this.present);
+    const values = new Float64Array(ids.length * width);
+    for (let i = 0; i < ids.length; i++) for (let c = 0; c < width; c++) values[i * width + c] = this.values[c][ids[i]];
+    return { ids, values, bytes: ids.byteLength + values.byteLength };
   }
 
   /** Adds one row of the range (a day's, or an edge's) under its key id: its values from `values[at]` on. */
@@ -184,6 +194,13 @@ export class RangeCounts {
     seen.set(this.seen);
     this.seen = seen;
   }
+}
+
+/** A range's counts as kept in the cache: the ids present, and their values row by row. */
+interface KeptSum {
+  ids: Int32Array;
+  values: Float64Array;
+  bytes: number;
 }
 
 /** Which of a family's days to read. */
@@ -232,11 +249,34 @@ export class CountsCache {
   async readIn(tx: Sql, params: CountsRead): Promise<RangeCounts> {
     const { family, projectId } = params;
     const keys = this.keyTable(family, projectId);
-    const counts = new RangeCounts(family, keys);
     const generations = await tx.rows(
       'SELECT "day", "generation" FROM "AnalyticsCountsDay" WHERE "projectId" = ? AND "family" = ? AND "day" >= ? AND "day" < ?',
       [projectId, family.name, params.fromDay, params.toDay],
     );
+    // the sum is kept under the range, the days skipped and the first-column values asked for, versioned by the
+    // days' generations: a repeated call adds up the keys it holds instead of every day's rows again (80,000 rows for
+    // AI misses' 30 days at 10M views, 150,000 search-click rows scanned for a page's terms)
+    const skipped = [...(params.skip ?? [])].filter((day) => day >= params.fromDay && day < params.toDay);
+    const firsts = params.firsts ? JSON.stringify([...new Set(params.firsts)].sort()) : '*';
+    const range = `${params.fromDay}:${params.toDay}:${skipped.sort((a, b) => a - b).join(',')}:${firsts}`;
+    const key = `${projectId}:countsum:${family.name}:${range}`;
+    const version = `${keys.epoch}|${generations.map(([day, g]) => `${day}:${g}`).join(',')}`;
+    const held = this.cache.get<KeptSum>(key, version);
+    if (held) {
+      const counts = new RangeCounts(family, keys);
+      const width = family.values.length;
+      for (let i = 0; i < held.ids.length; i++) counts.addId(held.ids[i], held.values, i * width);
+      return counts;
+    }
+    const counts = await this.addDays(tx, params, keys, generations);
+    this.cache.set(key, version, counts.keep());
+    return counts;
+  }
+
+  /** The range's days added up: cached days as they are when their generation matches, the others read again. */
+  private async addDays(tx: Sql, params: CountsRead, keys: KeyIds, generations: unknown[][]): Promise<RangeCounts> {
+    const { family, projectId } = params;
+    const counts = new RangeCounts(family, keys);
     const wanted = params.firsts && [...new Set(params.firsts)];
     const days: (CachedDay | undefined)[] = [];
     const reads: DayRead[] = [];

@@ -114,4 +114,68 @@ describe.each(PROVIDERS)('per-day counts kept in memory on %s', (provider) => {
       filtered(rowsOf(await read(new CountsCache(new DayCache(1 << 20)))), ['/prj_b/p3']),
     );
   });
+
+  it("keep a range's sum whole, hand out copies of it, and add it up again once a day of it or the days skipped change", async () => {
+    /** a day cache that tells which kept range sums were handed out */
+    class WatchedCache extends DayCache {
+      sumsHit = 0;
+      override get<T extends { bytes: number }>(key: string, version: string): T | undefined {
+        const found = super.get<T>(key, version);
+        if (found && key.includes(':countsum:')) this.sumsHit++;
+        return found;
+      }
+    }
+    const days = new WatchedCache(1 << 20);
+    const cache = new CountsCache(days);
+    const read = (counts: CountsCache, skip?: number[], firsts?: string[]) =>
+      counts.read(sql, {
+        family: MISS_COUNTS,
+        projectId: 'prj_a',
+        fromDay: START / DAY,
+        toDay: START / DAY + 6,
+        skip: skip && new Set(skip),
+        firsts,
+      });
+    // every day read afresh, with no cache at all: the answer
+    const uncached = (skip?: number[], firsts?: string[]) =>
+      read(new CountsCache(new DayCache(0)), skip, firsts).then(rowsOf);
+    const first = await read(cache);
+    const expected = await uncached();
+    expect(rowsOf(first)).toEqual(expected);
+    expect(days.sumsHit).toBe(0);
+    // a reader adds its edges' rows to what it got: neither the kept sum nor the next copy sees them
+    first.add(['/prj_a/p0', 'GPTBot', 404], [1000]);
+    const second = await read(cache);
+    expect(days.sumsHit).toBe(1);
+    expect(rowsOf(second)).toEqual(expected);
+    second.add(['/prj_a/p1', 'ClaudeBot', 500], [7]);
+    expect(rowsOf(await read(cache))).toEqual(expected);
+    expect(days.sumsHit).toBe(2);
+    // another set of skipped days is another sum
+    const skipping = await uncached([START / DAY + 1]);
+    expect(skipping).not.toEqual(expected);
+    expect(rowsOf(await read(cache, [START / DAY + 1]))).toEqual(skipping);
+    expect(days.sumsHit).toBe(2);
+    // the rows of some first-column values are a sum of their own, in either order of the values
+    const some = ['/prj_a/p0', '/prj_a/p3'];
+    const someExpected = await uncached(undefined, some);
+    expect(someExpected.length).toBeGreaterThan(0);
+    expect(rowsOf(await read(cache, undefined, some))).toEqual(someExpected);
+    expect(rowsOf(await read(cache, undefined, [...some].reverse()))).toEqual(someExpected);
+    expect(days.sumsHit).toBe(3);
+    // a miss stored on a day of the range: each sum is added up again, with it
+    await insertAiMisses(sql, {
+      projectId: 'prj_a',
+      misses: [{ key: 'kept-sum-late', ts: START + 2 * DAY + 9, path: '/prj_a/p0', agent: 'GPTBot', status: 404 }],
+    });
+    const after = await uncached();
+    expect(after).not.toEqual(expected);
+    expect(rowsOf(await read(cache))).toEqual(after);
+    const someAfter = await uncached(undefined, some);
+    expect(someAfter).not.toEqual(someExpected);
+    expect(rowsOf(await read(cache, undefined, some))).toEqual(someAfter);
+    expect(days.sumsHit).toBe(3);
+    expect(rowsOf(await read(cache))).toEqual(after);
+    expect(days.sumsHit).toBe(4);
+  });
 });
