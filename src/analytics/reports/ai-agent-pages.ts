@@ -5,7 +5,7 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { orderedPage, pageCandidates } from './weighted-page.js';
+import { pageByPath } from './weighted-page.js';
 import { sortedPages } from '../store/gap-counts.js';
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
 import {
@@ -55,20 +55,16 @@ export async function agentPages(params: {
       const counted = [...groups].map(([agent, group]) => ({ agent, group, views: viewsByPage(group) }));
       const { groupAt: agentAt, pageAt, viewsAt } = pageRows(counted.map(({ views }) => views));
       // the paths of the rows that can be on the page alone, for their tie order
-      const { positions, hasMore } = pageCandidates(viewsAt, params.page);
-      const paths = await store.paths(projectId, new Set(positions.map((i) => pageAt[i])));
-      const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
-      const page = {
-        rows: orderedPage(
-          positions,
-          viewsAt,
-          (a, b) =>
-            compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
-            compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
-          params.page,
-        ),
-        hasMore,
-      };
+      const page = await pageByPath({
+        weights: viewsAt,
+        pageOf: (i) => pageAt[i],
+        paths: (ids) => store.paths(projectId, ids),
+        tieOrder: (a, b, pathOf) =>
+          compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
+          compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
+        page: params.page,
+      });
+      const { pathOf } = page;
       // the visitors of the rows' agents on the rows' pages
       const shown = [...new Set(page.rows.map((i) => agentAt[i]))];
       const column = (agent: number) => (by === 'operator' ? operatorColumn : agentColumn)(counted[agent].agent);

@@ -3,7 +3,7 @@ import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayCache } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { orderedPage, pageCandidates } from './weighted-page.js';
+import { pageByPath } from './weighted-page.js';
 import {
   type GapColumns,
   pageCardinalities,
@@ -189,15 +189,18 @@ async function splitCells(
   const [human, ai] = [v('human'), v('ai')];
   for (let i = 0; i < pageIds.length; i++) weights[i] = (human.get(pageIds[i]) ?? 0) + (ai.get(pageIds[i]) ?? 0);
   // most views first, then path: only the rows that can be on the asked page (every row: the CSV) get their path
-  const page = params.page ?? { offset: 0, limit: pageIds.length };
-  const { positions, hasMore } = pageCandidates(weights, page);
-  const paths = await store.paths(projectId, new Set(positions.map((i) => pageIds[i])));
-  const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
-  const byPath = (a: number, b: number) => compareCodePoints(pathOf(pageIds[a]), pathOf(pageIds[b]));
-  const chosen = {
-    rows: orderedPage(positions, weights, byPath, page).map((i) => ({ id: pageIds[i], path: pathOf(pageIds[i]) })),
+  const {
+    rows: order,
     hasMore,
-  };
+    pathOf,
+  } = await pageByPath({
+    weights,
+    pageOf: (i) => pageIds[i],
+    paths: (ids) => store.paths(projectId, ids),
+    tieOrder: (a, b, pathOf) => compareCodePoints(pathOf(pageIds[a]), pathOf(pageIds[b])),
+    page: params.page ?? { offset: 0, limit: pageIds.length },
+  });
+  const chosen = { rows: order.map((i) => ({ id: pageIds[i], path: pathOf(pageIds[i]) })), hasMore };
   // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
   const [people, visitors] = gapColumns
     ? await countRowVisitors(params, grouped, gapColumns, sortedPages([SITE_PAGE, ...chosen.rows.map((r) => r.id)]))

@@ -14,7 +14,7 @@ import {
   withAgentCells,
   type AgentReportStore,
 } from './agent-cells.js';
-import { orderedPage, pageCandidates } from './weighted-page.js';
+import { pageByPath } from './weighted-page.js';
 import { sortedPages } from '../store/gap-counts.js';
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
 
@@ -48,19 +48,17 @@ export async function aiReferrals(params: {
       const { groupAt: cellAt, pageAt, viewsAt } = pageRows(referred.map((data) => data.sums));
       // most views first, then assistant and path: only the rows that can be on the page (every row when none is
       // asked for) get their path
-      const page = params.page ?? { offset: 0, limit: viewsAt.length };
-      const { positions, hasMore } = pageCandidates(viewsAt, page);
-      const paths = await store.paths(projectId, new Set(positions.map((i) => pageAt[i])));
-      const pathOf = (page: number) => paths.get(page) ?? `#${page}`;
-      const tieOrder = (a: number, b: number) =>
-        compareCodePoints(assistantOf(referred[cellAt[a]]), assistantOf(referred[cellAt[b]])) ||
-        compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b]));
+      const { rows, hasMore, pathOf } = await pageByPath({
+        weights: viewsAt,
+        pageOf: (i) => pageAt[i],
+        paths: (ids) => store.paths(projectId, ids),
+        tieOrder: (a, b, pathOf) =>
+          compareCodePoints(assistantOf(referred[cellAt[a]]), assistantOf(referred[cellAt[b]])) ||
+          compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
+        page: params.page ?? { offset: 0, limit: viewsAt.length },
+      });
       const chosen = {
-        rows: orderedPage(positions, viewsAt, tieOrder, page).map((i) => ({
-          data: referred[cellAt[i]],
-          page: pageAt[i],
-          views: viewsAt[i],
-        })),
+        rows: rows.map((i) => ({ data: referred[cellAt[i]], page: pageAt[i], views: viewsAt[i] })),
         hasMore,
       };
       const asked = sortedPages([SITE_PAGE, ...chosen.rows.map((row) => row.page)]);

@@ -19,12 +19,30 @@ export function weightedPage<Row>(
 }
 
 /**
+ * One page of rows by weight whose tie order reads their pages' paths (`pageOf`: a row's page id): the paths of the
+ * rows that can be on the page alone are looked up (`paths`), then those rows ordered. Returns the page's rows as
+ * positions in `weights`, whether rows follow, and the paths looked up (`#id` for a page without one).
+ */
+export async function pageByPath(params: {
+  weights: Float64Array;
+  pageOf: (row: number) => number;
+  paths: (pages: Set<number>) => Promise<Map<number, string>>;
+  tieOrder: (a: number, b: number, pathOf: (page: number) => string) => number;
+  page: { limit: number; offset: number };
+}): Promise<{ rows: number[]; hasMore: boolean; pathOf: (page: number) => string }> {
+  const { weights, pageOf, page } = params;
+  const { positions, hasMore } = pageCandidates(weights, page);
+  const paths = await params.paths(new Set(positions.map(pageOf)));
+  const pathOf = (id: number) => paths.get(id) ?? `#${id}`;
+  return { rows: orderedPage(positions, weights, (a, b) => params.tieOrder(a, b, pathOf), page), hasMore, pathOf };
+}
+
+/**
  * The positions (indexes into `weights`) of the rows that can be on the page [offset, offset + limit) of the order by
  * weight, heaviest first: those at least as heavy as the row at position offset + limit − 1, whose weight is found by
- * selection (no sort); every row when the page reaches the last. A report whose tie order needs more than the rows
- * hold (their paths) looks that up for these alone, then orders them with orderedPage.
+ * selection (no sort); every row when the page reaches the last.
  */
-export function pageCandidates(
+function pageCandidates(
   weights: Float64Array,
   page: { limit: number; offset: number },
 ): { positions: number[]; hasMore: boolean } {
@@ -42,7 +60,7 @@ export function pageCandidates(
 }
 
 /** The page's positions from pageCandidates' in order: heaviest first, ties by `tieOrder` of the positions. */
-export function orderedPage(
+function orderedPage(
   positions: number[],
   weights: Float64Array,
   tieOrder: (a: number, b: number) => number,
