@@ -257,7 +257,9 @@ export class CountsCache {
     // days' generations: a repeated call adds up the keys it holds instead of every day's rows again (80,000 rows for
     // AI misses' 30 days at 10M views, 150,000 search-click rows scanned for a page's terms)
     const skipped = [...(params.skip ?? [])].filter((day) => day >= params.fromDay && day < params.toDay);
-    const firsts = params.firsts ? JSON.stringify([...new Set(params.firsts)].sort()) : '*';
+    // the values asked for, read once (an iterable may not be read twice)
+    const wanted = params.firsts && [...new Set(params.firsts)];
+    const firsts = wanted ? JSON.stringify([...wanted].sort()) : '*';
     const range = `${params.fromDay}:${params.toDay}:${skipped.sort((a, b) => a - b).join(',')}:${firsts}`;
     const key = `${projectId}:countsum:${family.name}:${range}`;
     const version = `${keys.epoch}|${generations.map(([day, g]) => `${day}:${g}`).join(',')}`;
@@ -268,16 +270,20 @@ export class CountsCache {
       for (let i = 0; i < held.ids.length; i++) counts.addId(held.ids[i], held.values, i * width);
       return counts;
     }
-    const counts = await this.addDays(tx, params, keys, generations);
+    const counts = await this.addDays(tx, { ...params, wanted }, keys, generations);
     this.cache.set(key, version, counts.keep());
     return counts;
   }
 
   /** The range's days added up: cached days as they are when their generation matches, the others read again. */
-  private async addDays(tx: Sql, params: CountsRead, keys: KeyIds, generations: unknown[][]): Promise<RangeCounts> {
-    const { family, projectId } = params;
+  private async addDays(
+    tx: Sql,
+    params: CountsRead & { wanted: Param[] | undefined },
+    keys: KeyIds,
+    generations: unknown[][],
+  ): Promise<RangeCounts> {
+    const { family, projectId, wanted } = params;
     const counts = new RangeCounts(family, keys);
-    const wanted = params.firsts && [...new Set(params.firsts)];
     const days: (CachedDay | undefined)[] = [];
     const reads: DayRead[] = [];
     for (const [at, generation] of generations) {
@@ -299,7 +305,7 @@ export class CountsCache {
       days[read.slot] = day;
     }
     // the mask once every day is loaded: a day read now may have given a first value its number
-    const mask = params.firsts && keys.firstMask(params.firsts);
+    const mask = wanted && keys.firstMask(wanted);
     const width = family.values.length;
     for (const { ids, firsts, values } of days as CachedDay[]) {
       if (mask) {
