@@ -1,15 +1,15 @@
 /**
  * Creates the next migration for both providers, like `prisma migrate dev --create-only`:
- * applies the existing migrations to a scratch database, diffs it against the schema with Prisma's own engine,
- * and writes prisma/<provider>/migrations/<timestamp>_<name>/migration.sql when there is a difference.
+ * applies the existing migrations to a scratch database (as the service does), diffs it against the schema with
+ * Prisma's own engine, and writes prisma/<provider>/migrations/<timestamp>_<name>/migration.sql when there is a difference.
  * Usage: npm run db:migration -- <name>   (needs the local PostgreSQL; see README)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openSchemaEngine, readSchemaFile } from '../src/db/schema-engine.js';
-import { isEmptyMigration } from '../src/db/migrate.js';
+import { isEmptyMigration, openSchemaEngine, readSchemaFile } from './db-schema-engine.js';
+import { migrateDatabase } from '../src/db/migrate.js';
 import type { DatabaseTarget } from '../src/db/database-url.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -60,9 +60,9 @@ for (const dir of ['sqlite', 'postgres']) {
     );
   }
   const sql = await withScratchDatabase(dir, async (target) => {
+    await migrateDatabase(target);
     const engine = await openSchemaEngine(target, [schemaFile]);
     try {
-      await engine.applyMigrations(migrationsDir);
       return await engine.diff({ from: 'database', schemaFiles: [schemaFile] });
     } finally {
       await engine.close();

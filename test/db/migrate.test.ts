@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { migrateDatabase, migrationNames, schemaDrift } from '../../src/db/migrate.js';
+import { migrateDatabase, migrationNames } from '../../src/db/migrate.js';
+import { schemaDrift } from '../../scripts/db-schema-engine.js';
 import { createEmptyDatabase, PROVIDERS, type TestDatabase } from '../support/databases.js';
 
 describe.each(PROVIDERS)('migrations on %s', (provider) => {

@@ -6,17 +6,18 @@ import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-util
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import type { DatabaseTarget } from './database-url.js';
+import type { DatabaseTarget } from '../src/db/database-url.js';
+import { prismaDir } from '../src/db/migrate.js';
 
 /**
- * Prisma's own schema engine compiled to WebAssembly, talking to the database through a driver adapter.
- * The native engine the `prisma` CLI downloads is not needed: the same engine code makes the diff SQL
- * and applies migrations with Prisma's `_prisma_migrations` bookkeeping.
+ * Prisma's own schema engine compiled to WebAssembly, talking to the database through a driver adapter: a development
+ * tool that writes new migrations (npm run db:migration) and tells whether a migrated database matches the schema.
+ * The native engine the `prisma` CLI downloads is not needed. The service never loads it: it applies migrations
+ * with src/db/migrate.ts.
  */
 export interface SchemaEngine {
   /** SQL that turns `from` into the schema files (`from` is an empty database or the live one). */
   diff(params: { from: 'empty' | 'database'; schemaFiles: SchemaFile[] }): Promise<string>;
-  applyMigrations(migrationsDir: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -36,7 +37,6 @@ const { WebAssembly } = globalThis as unknown as {
 
 type WasmEngine = {
   diff(p: unknown): Promise<{ exitCode: number; stdout?: string | null }>;
-  applyMigrations(p: unknown): Promise<{ appliedMigrationNames: string[] }>;
   free(): void;
 };
 type WasmBindings = {
@@ -95,7 +95,7 @@ export async function openSchemaEngine(target: DatabaseTarget, schemaFiles: Sche
   const adapter =
     target.provider === 'sqlite'
       ? // A running server's writers (analytics folds, workers) may hold SQLite's write lock for a while; a migration
-        // run beside them (`scribe migrate`, the CLI's first use) waits for it rather than failing after 5 s.
+        // diffed beside them waits for it rather than failing after 5 s.
         new PrismaBetterSqlite3({ url: target.url, timeout: 60_000 })
       : new PrismaPg(new pg.Pool({ connectionString: target.url, max: 2, Client: CharAsTextClient }), {
           disposeExternalPool: true,
@@ -130,13 +130,6 @@ export async function openSchemaEngine(target: DatabaseTarget, schemaFiles: Sche
       });
       return result.stdout ?? '';
     },
-    async applyMigrations(migrationsDir) {
-      const result = await engine.applyMigrations({
-        migrationsList: readMigrationList(migrationsDir),
-        filters: NO_FILTER,
-      });
-      return result.appliedMigrationNames;
-    },
     async close() {
       engine.free();
       await Promise.all(opened.splice(0).map((c) => c.dispose().catch(() => undefined)));
@@ -144,31 +137,19 @@ export async function openSchemaEngine(target: DatabaseTarget, schemaFiles: Sche
   };
 }
 
-function readMigrationList(baseDir: string) {
-  const lockPath = path.join(baseDir, 'migration_lock.toml');
-  const dirs = fs
-    .readdirSync(baseDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
-  return {
-    baseDir,
-    lockfile: {
-      path: 'migration_lock.toml',
-      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null,
-    },
-    shadowDbInitScript: '',
-    migrationDirectories: dirs.map((name) => {
-      const file = path.join(baseDir, name, 'migration.sql');
-      return {
-        path: name,
-        migrationFile: {
-          path: 'migration.sql',
-          content: fs.existsSync(file)
-            ? { tag: 'ok', value: fs.readFileSync(file, 'utf8') }
-            : { tag: 'error', value: `${file} not found` },
-        },
-      };
-    }),
-  };
+/** SQL that would bring the live database to the schema; empty when there is no drift. */
+export async function schemaDrift(target: DatabaseTarget): Promise<string> {
+  const schema = readSchemaFile(path.join(prismaDir(target), 'schema.prisma'));
+  const engine = await openSchemaEngine(target, [schema]);
+  try {
+    const sql = await engine.diff({ from: 'database', schemaFiles: [schema] });
+    return isEmptyMigration(sql) ? '' : sql;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** The engine answers "-- This is an empty migration." (or nothing) when two schemas agree. */
+export function isEmptyMigration(sql: string): boolean {
+  return /^\s*(-- This is an empty migration\.?)?\s*$/.test(sql);
 }
