@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// `npx scribe …`: the operator CLI. Sources are TypeScript, loaded through tsx's ESM hooks.
-import { register } from 'tsx/esm/api';
+// `npx scribe …`: the operator CLI, run from the compiled dist/. In a checkout (src/ beside it) dist/ is built first
+// when missing or older than the sources; an image ships dist/ alone and runs it as it is.
+import fs from 'node:fs';
 
-register();
-await import('../src/cli/main.ts');
+if (fs.existsSync(new URL('../src', import.meta.url))) {
+  const { buildIfStale } = await import('../scripts/build.js');
+  await buildIfStale();
+}
+await import('../dist/src/cli/main.js');
