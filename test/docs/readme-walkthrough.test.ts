@@ -111,8 +111,12 @@ describe("the README's first hour", () => {
     expect(scripts.test).toBeDefined();
   });
 
-  it('has the project, first view and first job steps', () => {
+  it('has the project, first view and first job steps, the same in docs/getting-started.md', () => {
     expect(blocks.map((b) => b.name)).toEqual(['project', 'view', 'job']);
+    const guide = fs.readFileSync(path.join(ROOT, 'docs/getting-started.md'), 'utf8');
+    for (const block of blocks) expect(guide).toContain(`\n\`\`\`sh\n${block.script}\n\`\`\`\n`);
+    for (const block of blocks.filter((b) => b.shows))
+      expect(guide).toContain(`\n\`\`\`json\n${block.shows}\n\`\`\`\n`);
   });
 
   it('adds a project and prints its id and a key', () => {
