@@ -1,10 +1,11 @@
 /**
- * Fails when the tree drifts from the layout the README describes:
+ * Fails when the tree drifts from the layout the docs describe:
  * - test/ mirrors src/: a test of `src/a/b.ts` is `test/a/b.test.ts`, or `test/a/b/<aspect>.test.ts` when one module
  *   has several test files; tests of scripts/ and of test/support/ mirror those the same way; end-to-end tests live
  *   in test/e2e/; every other non-test file lives in test/support/ or test/fixtures/;
- * - the README's code map names every top-level folder of src/, and every repository path the README names in
- *   backticks exists (a `*` or a `<placeholder>` in a name matches within one path segment).
+ * - the code map (docs/architecture.md) names every top-level folder of src/, and every repository path README.md
+ *   or a page under docs/ names in backticks exists (a `*` or a `<placeholder>` in a name matches within one path
+ *   segment).
  *
  *   npm run check:layout     (also run by `npm test`)
  */
@@ -66,11 +67,14 @@ export function testLayoutProblems(files: readonly string[], modules: ReadonlySe
   return problems;
 }
 
-/** The README's code map: the text from its "## Code map" heading to the next second-level heading. */
-export function codeMapSection(readme: string): string {
-  const start = readme.search(/^## Code map\b/m);
+/** Where the code map lives: its "## Code map" section. */
+export const CODE_MAP_PAGE = 'docs/architecture.md';
+
+/** The code map: the text from the page's "## Code map" heading to the next second-level heading. */
+export function codeMapSection(page: string): string {
+  const start = page.search(/^## Code map\b/m);
   if (start < 0) return '';
-  const rest = readme.slice(start + 1);
+  const rest = page.slice(start + 1);
   const end = rest.search(/^## /m);
   return end < 0 ? rest : rest.slice(0, end);
 }
@@ -78,7 +82,7 @@ export function codeMapSection(readme: string): string {
 /** Every way the code map leaves out a top-level folder of src/ or describes one that is gone. */
 export function codeMapProblems(params: { codeMap: string; srcFolders: readonly string[] }): string[] {
   const { codeMap, srcFolders } = params;
-  if (!codeMap) return ['README.md has no "## Code map" section'];
+  if (!codeMap) return [`${CODE_MAP_PAGE} has no "## Code map" section`];
   const problems: string[] = [];
   const described = new Set([...codeMap.matchAll(/\*\*`([a-z-]+)\/`\*\*/g)].map((m) => m[1]));
   for (const folder of srcFolders)
@@ -88,8 +92,8 @@ export function codeMapProblems(params: { codeMap: string; srcFolders: readonly 
   return problems;
 }
 
-/** Every repository path the README names in backticks that matches no file or folder in `paths`. */
-export function missingPaths(readme: string, paths: readonly string[]): string[] {
+/** Every repository path a page (`file`) names in backticks that matches no file or folder in `paths`. */
+export function missingPaths(readme: string, paths: readonly string[], file = 'README.md'): string[] {
   const problems: string[] = [];
   for (const [, named] of readme.matchAll(/`((?:src|test|scripts|bench|prisma)\/[^`\s]*)`/g)) {
     // `<name>` is a placeholder, matched like `*`
@@ -100,7 +104,7 @@ export function missingPaths(readme: string, paths: readonly string[]): string[]
         .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
         .join('[^/]*')}(/|$)`,
     );
-    if (!paths.some((p) => pattern.test(p))) problems.push(`README.md names ${named}, which does not exist`);
+    if (!paths.some((p) => pattern.test(p))) problems.push(`${file} names ${named}, which does not exist`);
   }
   return [...new Set(problems)];
 }
@@ -117,12 +121,14 @@ export function layoutProblems(root: string): string[] {
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const read = (file: string) =>
+    fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : '';
+  const pages = ['README.md', ...listFiles(root, 'docs').filter((f) => /\.mdx?$/.test(f))];
   const paths = ['src', 'test', 'scripts', 'bench', 'prisma'].flatMap((dir) => listFiles(root, dir));
   return [
     ...testLayoutProblems(listFiles(root, 'test'), modules),
-    ...codeMapProblems({ codeMap: codeMapSection(readme), srcFolders }),
-    ...missingPaths(readme, paths),
+    ...codeMapProblems({ codeMap: codeMapSection(read(CODE_MAP_PAGE)), srcFolders }),
+    ...pages.flatMap((page) => missingPaths(read(page), paths, page)),
   ];
 }
 
@@ -134,5 +140,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     for (const problem of problems) console.error(`  ${problem}`);
     process.exit(1);
   }
-  console.log(`layout holds: test/ mirrors src/, the README's code map matches the tree`);
+  console.log(`layout holds: test/ mirrors src/, the code map (${CODE_MAP_PAGE}) matches the tree`);
 }

@@ -40,8 +40,13 @@ if ! npx tsx scripts/check-imports.ts; then
   echo "0 passed, 1 failed"
   exit 1
 fi
-echo "checking that test/ mirrors src/ and the README's code map matches the tree (scripts/check-layout.ts)…"
+echo "checking that test/ mirrors src/ and the code map matches the tree (scripts/check-layout.ts)…"
 if ! npx tsx scripts/check-layout.ts; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "checking the docs with Scribe's own edit checks (scripts/docs/check-docs.ts)…"
+if ! npx tsx scripts/docs/check-docs.ts; then
   echo "0 passed, 1 failed"
   exit 1
 fi

@@ -409,3 +409,236 @@ export function missingForAgentJobs(config: Config): string[] {
   if (!config.anthropic.apiKey) missing.push('set ANTHROPIC_API_KEY for the model');
   return missing;
 }
+
+/** How docs/configuration.md describes a variable; the default shown is the schema's unless `default` says it in words. */
+interface VariableDoc {
+  example: string;
+  meaning: string;
+  default?: string;
+}
+
+/**
+ * Every variable's documentation, beside the schemas that parse it: a variable added to `schemas` without an entry
+ * here does not compile. `npm run docs:generate` writes docs/configuration.md from this table and the schemas'
+ * defaults; a test fails when that page and this table differ.
+ */
+const VARIABLE_DOCS: Record<keyof typeof schemas | 'DATABASE_URL', VariableDoc> = {
+  PORT: { example: '8080', meaning: 'HTTP port (`0` picks a free one).' },
+  SCRIBE_HTTP_HEADERS_TIMEOUT: {
+    example: '10',
+    meaning:
+      "Seconds a client has to send a request's headers; then it is answered 408 (JSON) and its connection closed. At most `SCRIBE_HTTP_REQUEST_TIMEOUT`.",
+  },
+  SCRIBE_HTTP_REQUEST_TIMEOUT: {
+    example: '600',
+    meaning:
+      'Seconds a client has to send a whole request, headers and body (then 408, connection closed). Raise it for large log imports over slow links. An answer may take longer.',
+  },
+  SCRIBE_HTTP_KEEP_ALIVE_TIMEOUT: {
+    example: '65',
+    meaning:
+      "Seconds an idle keep-alive connection stays open. Behind a load balancer, set it above the balancer's own idle timeout (e.g. `65` for 60).",
+  },
+  DATABASE_URL: {
+    default: '`file:./data/scribe.db`',
+    example: 'postgresql://scribe@db:5432/scribe',
+    meaning: '`file:<path>` selects SQLite (relative to the working directory), `postgresql://…` PostgreSQL.',
+  },
+  LOG_LEVEL: { example: 'debug', meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  SCRIBE_SECRET: {
+    default: 'generated',
+    example: '64 hex characters',
+    meaning:
+      'Server secret for keyed hashes (visitor ids). At least 32 characters. When unset, one is generated on first start and stored in the database, so restarts and replicas agree.',
+  },
+  APP_ID: { example: '123456', meaning: 'GitHub App id.' },
+  PRIVATE_KEY: {
+    example: '-----BEGIN RSA PRIVATE KEY-----\\n…',
+    meaning: 'GitHub App private key (PEM; `\\n` escapes allowed).',
+  },
+  PRIVATE_KEY_PATH: {
+    example: '/run/secrets/scribe.pem',
+    meaning: 'File holding the private key, if `PRIVATE_KEY` is unset.',
+  },
+  WEBHOOK_SECRET: { example: 'a-long-random-string', meaning: 'Secret GitHub signs webhook deliveries with.' },
+  GHE_HOST: {
+    default: '— (github.com)',
+    example: 'github.acme.internal',
+    meaning: 'GitHub Enterprise Server host (API at `<protocol>://<host>/api/v3`).',
+  },
+  GHE_PROTOCOL: { example: 'http', meaning: 'Protocol for `GHE_HOST`.' },
+  SCRIBE_APP_SLUG: {
+    default: 'asked of GitHub',
+    example: 'acme-scribe',
+    meaning: "The App's slug, i.e. what people type after `@` to call Scribe in comments. Set it to skip the lookup.",
+  },
+  ANTHROPIC_API_KEY: { example: 'sk-ant-…', meaning: 'Key for the model.' },
+  ANTHROPIC_BASE_URL: {
+    default: "Anthropic's",
+    example: 'https://llm-gateway.acme.internal',
+    meaning: 'Any endpoint speaking the Anthropic Messages API.',
+  },
+  SCRIBE_MODEL: {
+    default: `\`${DEFAULT_MODEL}\``,
+    example: 'claude-opus-4-8',
+    meaning: 'Default model for agent jobs.',
+  },
+  SCRIBE_MODELS: {
+    example: 'claude-opus-4-8,claude-haiku-4-5',
+    meaning:
+      'Comma-separated extra models a job request may choose (`SCRIBE_MODEL` is always allowed and the default).',
+  },
+  SCRIBE_PUBLIC_URL: {
+    example: 'https://scribe.acme.com',
+    meaning:
+      "This Scribe's public address: links back to jobs in pull requests and comments, and the manifest flow's callback.",
+  },
+  SCRIBE_JOB_CONCURRENCY: { example: '4', meaning: 'Jobs one process runs at a time.' },
+  SCRIBE_JOB_RATE_LIMIT: {
+    example: '500',
+    meaning: 'Job creations plus follow-up messages per project per hour (then 429 with `Retry-After`).',
+  },
+  AUTOMATION_RUNS_PER_DAY: {
+    example: '20',
+    meaning:
+      'Runs one automation may start per sliding 24 hours; over it a run is recorded as `skipped` (see [Automations](automations.md)).',
+  },
+  AUTOMATION_SCHEDULE_POLL_SECONDS: {
+    example: '60',
+    meaning:
+      'How often each process looks for due scheduled automations (a slot runs once across processes; one missed while all were down runs once at start).',
+  },
+  SCRIBE_REVIEW_MAX_INPUT_TOKENS: {
+    example: '40000',
+    meaning:
+      "Input-token cap (at least 1000) of the one model call that judges a source pull request's docs findings (see [Source pull-request review](pull-request-review.md)); the diff is cut to fit.",
+  },
+  SCRIBE_JOB_LEASE_SECONDS: {
+    example: '60',
+    meaning: "How long a worker's claim lasts without a heartbeat: the bound on how long a crashed worker's job waits.",
+  },
+  SCRIBE_JOB_HEARTBEAT_SECONDS: {
+    example: '5',
+    meaning: 'Lease renewal, and how fast an archive stops a running agent.',
+  },
+  SCRIBE_JOB_POLL_SECONDS: {
+    example: '5',
+    meaning: 'How often an idle worker looks for jobs queued by other processes.',
+  },
+  SCRIBE_JOB_MAX_ATTEMPTS: {
+    example: '5',
+    meaning: 'Interrupted attempts of one run (crashes, restarts) before the job fails.',
+  },
+  SCRIBE_MAX_TURNS: { example: '80', meaning: 'Model turns per run.' },
+  SCRIBE_MAX_OUTPUT_TOKENS: {
+    example: '16000',
+    meaning: 'Output tokens per model turn (above 16,384 the turn is streamed).',
+  },
+  SCRIBE_MAX_TOKENS: { example: '500000', meaning: 'Input plus output tokens per run.' },
+  SCRIBE_JOB_TIMEOUT: { example: '1800', meaning: 'Wall-clock seconds per run.' },
+  SCRIBE_MAX_REPAIR_ROUNDS: {
+    example: '0',
+    meaning: 'Rounds in which the agent may fix problems the edit checks found.',
+  },
+  SCRIBE_GITHUB_THROTTLE: {
+    example: 'false',
+    meaning:
+      "Octokit's pacing of GitHub writes (1 s between writes, 3 s between new pull requests or comments, per installation), as GitHub asks against secondary rate limits. `false` only for hosts without them.",
+  },
+  SCRIBE_VISITOR_SALT_ROTATION: {
+    example: 'daily',
+    meaning:
+      'How often the key of human visitor hashes changes: `never` keeps multi-day counts exact; `daily`/`weekly` trade that for Plausible-style privacy.',
+  },
+  SCRIBE_TRUSTED_PROXY_HEADER: {
+    default: '— (socket address)',
+    example: 'x-forwarded-for',
+    meaning: 'Header your reverse proxy puts the client address in. Set it only behind a proxy that overwrites it.',
+  },
+  SCRIBE_ANALYTICS_CACHE_MB: {
+    example: '1024',
+    meaning:
+      'Memory for the per-process cache of decoded per-day visitor sets, agent cells and per-day counts (`0` turns it off).',
+  },
+  SCRIBE_AI_RANGES_FILE: {
+    default: '— (the shipped `src/analytics/ingest/ai-user-agents/ai-ranges.json`)',
+    example: '/etc/scribe/ai-ranges.json',
+    meaning:
+      "AI agent range lists in the shipped file's format, used instead of it (a source without `retrievedAt` dates from the file's modification time). Stored copies (refreshed or imported) still replace its lists by URL. See [Verification](verification.md).",
+  },
+  SCRIBE_AI_RANGES_REFRESH: {
+    example: 'off',
+    meaning:
+      "`daily`: any one replica fetches each operator's list once a day (a refused answer is retried after an hour) and keeps the last good copy in the database for all; `off`: only the shipped, file or imported (`scribe ranges import`) copies.",
+  },
+  SCRIBE_AI_RANGES_MAX_AGE_DAYS: {
+    example: '14',
+    meaning:
+      'A list copy older than this (since it was fetched) verifies nothing and calls nothing spoofed: its agents are `unverifiable`.',
+  },
+  SCRIBE_AI_RANGES_URL_OVERRIDE: {
+    default: "— (each list's own URL)",
+    example: 'http://mirror.internal/ranges',
+    meaning:
+      "Fetch `<base>/<host><path>` instead of each operator's URL (`…/openai.com/gptbot.json`): an internal mirror, or the tests' stand-in server.",
+  },
+  SCRIBE_AI_REVERSE_DNS: {
+    example: 'off',
+    meaning:
+      'Forward-confirmed reverse DNS for operators that document it (Google, Apple, Common Crawl, Amazon); `off` decides by the lists alone.',
+  },
+  CLICKHOUSE_URL: {
+    default: '— (analytics in the primary database)',
+    example: 'http://default:secret@clickhouse:8123/scribe',
+    meaning:
+      'Moves page views and their reports to ClickHouse (HTTP interface, `http` or `https`; user, password and database in the URL, database `default` when absent). Scribe creates and migrates its tables at start-up. See [ClickHouse](clickhouse.md).',
+  },
+  CLICKHOUSE_CLUSTER: {
+    example: 'docs',
+    meaning:
+      'With `CLICKHOUSE_URL`: create the tables `ON CLUSTER` this cluster, replicated, with `Distributed` tables sharded by project over them.',
+  },
+  SCRIBE_CLICKHOUSE_OUTBOX_LIMIT: {
+    example: '5000000',
+    meaning:
+      'With `CLICKHOUSE_URL`: page views the outbox in the primary database may hold while ClickHouse is unreachable; beyond it ingestion answers 503 with `Retry-After`.',
+  },
+  SCRIBE_TRACKER_COMMIT_EVENTS: {
+    example: '500',
+    meaning:
+      'Most tracker events in one commit (one transaction). `1` turns group commit off: each event is looked up and stored in a transaction of its own, as it arrives.',
+  },
+  SCRIBE_TRACKER_COMMIT_MS: {
+    example: '10',
+    meaning:
+      'Group commit of browser tracker events (`POST /api/event`): how long a commit waits to collect events (0–1000 ms). Each event is answered only after its commit.',
+  },
+  SCRIBE_URL: {
+    default: '`http://127.0.0.1:$PORT`',
+    example: 'https://scribe.acme.internal',
+    meaning: "Where the CLI's `job` and `automation` commands reach a running Scribe.",
+  },
+  SCRIBE_API_KEY: {
+    example: 'scribe_sk_…',
+    meaning: "API key the CLI's `job` and `automation` commands send (they use the public API, like any client).",
+  },
+};
+
+/** One row of the configuration reference: the variable, its default as Markdown, an example and its meaning. */
+export interface ConfigVariableReference {
+  name: string;
+  default: string;
+  example: string;
+  meaning: string;
+}
+
+/** Every variable Scribe reads, in the order of the schemas, with the default each schema applies when it is unset. */
+export function configReference(): ConfigVariableReference[] {
+  const names = ['DATABASE_URL', ...Object.keys(schemas)] as (keyof typeof VARIABLE_DOCS)[];
+  return names.map((name) => {
+    const doc = VARIABLE_DOCS[name];
+    const parsed = name === 'DATABASE_URL' ? undefined : schemas[name].safeParse(undefined).data;
+    const fallback = parsed === undefined ? '—' : `\`${String(parsed)}\``;
+    return { name, default: doc.default ?? fallback, example: doc.example, meaning: doc.meaning };
+  });
+}

@@ -36,6 +36,8 @@ function progressBar(io: Parameters<Command['run']>[0]['io']) {
 export const analyticsCopyCommands: Record<string, Command> = {
   'analytics copy': {
     usage: 'analytics copy --to clickhouse [--project <id>]',
+    summary:
+      "With CLICKHOUSE_URL: streams the raw page views of the primary database into ClickHouse, resumably, then compares each project's totals on both sides (exit 1 when they differ).",
     options: { to: { type: 'string' }, project: { type: 'string' } },
     async run({ config, values, positionals, db, clock, io }) {
       if (positionals.length) throw new UsageError(`unexpected ${positionals.join(' ')}`);

@@ -62,6 +62,8 @@ function describeOn(on: AutomationList['automations'][number]['on']): string {
 export const automationCommands: Record<string, Command> = {
   'automation list': {
     usage: 'automation list --project <id>',
+    summary:
+      "The automations loaded from the docs repository's .scribe/automations.yml, and the problems of those that did not load.",
     options: { project: { type: 'string' } },
     async run(ctx) {
       await withApi(ctx, async (api) => {
@@ -79,6 +81,7 @@ export const automationCommands: Record<string, Command> = {
   },
   'automation trigger': {
     usage: 'automation trigger <automation id> --project <id>',
+    summary: 'Starts a run of an automation now and prints the run and its job.',
     options: { project: { type: 'string' } },
     async run(ctx) {
       const [automationId] = ctx.positionals;
@@ -97,6 +100,8 @@ export const automationCommands: Record<string, Command> = {
   },
   'automation runs': {
     usage: 'automation runs --project <id> [--automation <id>] [--limit <n>] [--offset <n>]',
+    summary:
+      'Runs newest first: id, automation, time, trigger, status (with the reason for skipped or failed runs), job, pull request link.',
     options: {
       project: { type: 'string' },
       automation: { type: 'string' },

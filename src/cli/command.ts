@@ -21,9 +21,11 @@ export interface CommandContext {
   values: Record<string, string | boolean | string[] | undefined>;
 }
 
-/** One `scribe <group> <name>` command: its flags (node:util parseArgs form), usage line and handler. */
+/** One `scribe <group> <name>` command: its flags (node:util parseArgs form), usage line, summary and handler. */
 export interface Command {
   usage: string;
+  /** what the command does, in a sentence or two: `scribe <command> --help` prints it, docs/cli.md is built from it */
+  summary: string;
   options?: ParseArgsConfig['options'];
   run(ctx: CommandContext): Promise<void>;
 }

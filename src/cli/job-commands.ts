@@ -79,6 +79,8 @@ export class JobCommandFailed extends Error {}
 export const jobCommands: Record<string, Command> = {
   'job create': {
     usage: 'job create --project <id> "<prompt>" [--ref <branch>] [--draft] [--wait]',
+    summary:
+      "Creates an agent job through the public API (SCRIBE_URL, SCRIBE_API_KEY) and prints the job id as the last line. With --wait it streams the job's events to stderr and prints the pull request link (or why nothing changed) at the end; exit 1 if the job failed.",
     options: {
       project: { type: 'string' },
       ref: { type: 'string' },
@@ -115,6 +117,7 @@ export const jobCommands: Record<string, Command> = {
   },
   'job list': {
     usage: 'job list --project <id> [--status active|completed|archived|failed] [--limit <n>]',
+    summary: 'Jobs newest first: id, status, created, pull request link, summary or error.',
     options: { project: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
     async run(ctx) {
       const base = `/v2/agent/${projectOption(ctx.values)}`;
@@ -136,6 +139,7 @@ export const jobCommands: Record<string, Command> = {
   },
   'job show': {
     usage: 'job show <id> --project <id>',
+    summary: 'The job and its whole event log.',
     options: { project: { type: 'string' } },
     async run(ctx) {
       const base = `/v2/agent/${projectOption(ctx.values)}`;

@@ -7,6 +7,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : '-');
 export const keyCommands: Record<string, Command> = {
   'key create': {
     usage: 'key create --project <id>|--all --scope read|write [--expires <days>]',
+    summary:
+      'Creates an API key for one project (or all) and prints it once, as the last line. A read key may GET; a write key may do everything.',
     options: {
       project: { type: 'string' },
       all: { type: 'boolean' },
@@ -40,6 +42,7 @@ export const keyCommands: Record<string, Command> = {
   },
   'key list': {
     usage: 'key list',
+    summary: 'Keys with prefix, scope, project, state, and created, last used and expiry times (never the key itself).',
     async run({ db, io, clock }) {
       const keys = await listApiKeys(await db());
       if (!keys.length) {
@@ -57,6 +60,7 @@ export const keyCommands: Record<string, Command> = {
   },
   'key revoke': {
     usage: 'key revoke <id>',
+    summary: 'Revokes a key at once.',
     async run({ positionals, db, clock, io }) {
       const [id] = positionals;
       if (!id) throw new UsageError('give the key id');

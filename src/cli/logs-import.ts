@@ -41,6 +41,8 @@ export function printSummary(io: CliIo, s: LogImportSummary): void {
 export const logsCommands: Record<string, Command> = {
   'logs import': {
     usage: `logs import --project <id> [--format ${LOG_FORMATS.join('|')}] <file|->`,
+    summary:
+      "Streams a log file (or stdin) into the project's analytics: nginx/Apache combined lines, Cloudflare Logpush or Vercel NDJSON. Shows a progress bar on a terminal and ends with a summary of lines read, accepted and skipped by reason.",
     options: { project: { type: 'string' }, format: { type: 'string' } },
     async run({ config, values, positionals, db, clock, io }) {
       const projectId = values.project;

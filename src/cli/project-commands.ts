@@ -5,6 +5,8 @@ import { addProject, listProjects, removeProject } from '../projects/projects.js
 export const projectCommands: Record<string, Command> = {
   'project add': {
     usage: 'project add --repo <owner/name> --ref <branch> [--installation <id>] [--host <docs hostname>]…',
+    summary:
+      "Creates a project for a docs repository and prints its id as the last line. --host (repeatable) lists the docs site's hostnames the browser tracker accepts.",
     options: {
       repo: { type: 'string' },
       ref: { type: 'string' },
@@ -34,6 +36,8 @@ export const projectCommands: Record<string, Command> = {
   },
   'project list': {
     usage: 'project list',
+    summary:
+      'One line per project: id, repository, ref, installation, where it came from (manual or installation), state, hostnames.',
     async run({ db, io }) {
       const projects = await listProjects(await db());
       if (!projects.length) {
@@ -51,6 +55,7 @@ export const projectCommands: Record<string, Command> = {
   },
   'project remove': {
     usage: 'project remove <id>',
+    summary: 'Deletes a project and its keys.',
     async run({ positionals, db, io }) {
       const [id] = positionals;
       if (!id) throw new UsageError('give the project id');

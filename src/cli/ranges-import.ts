@@ -28,6 +28,8 @@ function readRangeFiles(dir: string, retrieved: string | undefined): RangeFile[]
 export const rangesCommands: Record<string, Command> = {
   'ranges import': {
     usage: 'ranges import [--retrieved <ISO time>] <dir>',
+    summary:
+      "Keeps downloaded AI agent range lists (a crawlers.json snapshot and/or operators' own files such as gptbot.json) as the copies every replica uses, dated by --retrieved or each file's modification time.",
     options: { retrieved: { type: 'string' } },
     async run({ config, values, positionals, db, clock, io }) {
       const [dir] = positionals;

@@ -18,6 +18,7 @@ import { automationCommands } from './automation-commands.js';
 export const commands: Record<string, Command> = {
   migrate: {
     usage: 'migrate',
+    summary: 'Applies pending migrations, under a lock (the server also applies them at start-up).',
     async run({ config, io }) {
       const applied = await migrateDatabase(config.database);
       io.out(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
@@ -33,8 +34,44 @@ export const commands: Record<string, Command> = {
   ...analyticsCopyCommands,
 };
 
-function usage(): string {
-  return ['usage: scribe <command>', ...Object.values(commands).map((c) => `  scribe ${c.usage}`)].join('\n');
+/** The usage of every command, or of those whose name starts with `group` (`scribe project --help`). */
+export function usageText(group?: string): string {
+  const listed = Object.entries(commands).filter(([name]) => !group || name.split(' ')[0] === group);
+  return [
+    'usage: scribe <command> [options]',
+    ...listed.map(([, c]) => `  scribe ${c.usage}`),
+    '',
+    'scribe <command> --help prints what a command does.',
+  ].join('\n');
+}
+
+/** One command's usage line and summary: what `scribe <command> --help` prints. */
+export function commandHelp(name: string): string {
+  const command = commands[name];
+  return `usage: scribe ${command.usage}\n\n${command.summary}`;
+}
+
+/** The command `argv` names, by its first two words or its first. */
+function commandName(argv: readonly string[]): string | undefined {
+  return [argv.slice(0, 2).join(' '), argv[0]].find((n) => n !== undefined && commands[n]);
+}
+
+/** `project` for `project add`: the first word several commands share. */
+const isGroup = (word: string | undefined) => Object.keys(commands).some((n) => n.split(' ')[0] === word);
+
+/**
+ * The help asked for by `--help`/`-h` anywhere before a `--`, or by `help [command]`; undefined when none was.
+ * Answered before the configuration is read, so help works in any environment.
+ */
+function helpFor(argv: readonly string[]): string | undefined {
+  const end = argv.indexOf('--');
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  const words =
+    argv[0] === 'help' ? argv.slice(1) : flags.includes('--help') || flags.includes('-h') ? argv : undefined;
+  if (!words) return undefined;
+  const name = commandName(words);
+  if (name) return commandHelp(name);
+  return usageText(isGroup(words[0]) ? words[0] : undefined);
 }
 
 /** Runs one CLI invocation; returns the exit code. */
@@ -43,13 +80,14 @@ export async function runCli(
   io: CliIo,
   env: Record<string, string | undefined> = process.env,
 ): Promise<number> {
-  if (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
-    io.out(usage());
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    io.out(help);
     return 0;
   }
-  const name = [argv.slice(0, 2).join(' '), argv[0]].find((n) => n !== undefined && commands[n]);
+  const name = commandName(argv);
   if (!name) {
-    io.err(usage());
+    io.err(usageText());
     return 2;
   }
   const command = commands[name];

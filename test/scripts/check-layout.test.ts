@@ -49,7 +49,7 @@ describe('the test layout check', () => {
     ]);
   });
 
-  it("reads the README's code map and refuses a folder it leaves out and one it invents", () => {
+  it('reads the code map and refuses a folder it leaves out and one it invents', () => {
     const readme = [
       '# Scribe',
       '## Code map',
@@ -66,7 +66,7 @@ describe('the test layout check', () => {
       'the code map describes src/ghost/, which does not exist',
     ]);
     expect(codeMapProblems({ codeMap: codeMapSection('# no map'), srcFolders: [] })).toEqual([
-      'README.md has no "## Code map" section',
+      'docs/architecture.md has no "## Code map" section',
     ]);
   });
 
@@ -83,6 +83,12 @@ describe('the test layout check', () => {
       'README.md names src/<folder>/gone/<x>.ts, which does not exist',
       'README.md names src/analytics/feedback/, which does not exist',
       'README.md names src/http/routes/agent-jobs*.ts, which does not exist',
+    ]);
+  });
+
+  it('names the page that names a missing path', () => {
+    expect(missingPaths('see `src/jobs/gone.ts`', ['src/jobs/worker.ts'], 'docs/agent-jobs.md')).toEqual([
+      'docs/agent-jobs.md names src/jobs/gone.ts, which does not exist',
     ]);
   });
 
