@@ -101,9 +101,23 @@ interface Operation {
   description?: string;
   tags: string[];
   'x-scribe-scope'?: string;
-  parameters: { name: string; in: string; required: boolean; description?: string }[];
+  parameters: { name: string; in: string; required: boolean; description?: string; schema?: ParameterSchema }[];
   requestBody?: { content: Record<string, unknown> };
   responses: Record<string, { description: string; content?: Record<string, unknown> }>;
+}
+
+interface ParameterSchema {
+  type?: string;
+  enum?: unknown[];
+  pattern?: string;
+}
+
+/** What a parameter's schema accepts, for a parameter the document gives no description. */
+function schemaSummary(schema: ParameterSchema | undefined): string {
+  if (schema?.enum) return `one of ${schema.enum.map((v) => `\`${String(v)}\``).join(', ')}`;
+  if (schema?.pattern === '^\\d+$') return 'a whole number (ASCII digits)';
+  if (schema?.pattern) return `${schema.type ?? 'string'} matching \`${schema.pattern}\``;
+  return schema?.type ?? '';
 }
 
 function operationSection(method: string, route: string, op: Operation): string {
@@ -113,7 +127,9 @@ function operationSection(method: string, route: string, op: Operation): string 
   if (op.parameters.length) {
     lines.push('| Parameter | In | Required | Meaning |\n| --- | --- | --- | --- |');
     for (const p of op.parameters)
-      lines.push(`| \`${p.name}\` | ${p.in} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? '')} |`);
+      lines.push(
+        `| \`${p.name}\` | ${p.in} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? schemaSummary(p.schema))} |`,
+      );
     lines.push('');
   }
   if (op.requestBody)
