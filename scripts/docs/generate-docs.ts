@@ -32,7 +32,8 @@ export function mdxSafe(text: string): string {
 /** A table cell: MDX-safe, one line, pipes escaped (GitHub reads `\|` as a pipe inside code spans too). */
 const cell = (text: string) => mdxSafe(text.replace(/\s*\n\s*/g, ' ')).replace(/\|/g, '\\|');
 
-const code = (text: string) => (text.includes(' ') && !/[`<{]/.test(text) ? text : `\`${text}\``);
+/** An example as code, unless it is a description in plain words ("64 hex characters"). */
+const code = (text: string) => (/^[A-Za-z0-9 ]+ [A-Za-z ]+$/.test(text) ? text : `\`${text}\``);
 
 /** Frontmatter with the notice as a YAML comment: hidden on GitHub and in Mintlify alike. */
 function frontmatter(params: { title: string; description: string; source: string }): string {
