@@ -81,7 +81,7 @@ export interface ClickHouseConfig {
   outboxLimit: number;
 }
 
-/** How AI agents are verified (README "Verified, unverified, unverifiable"). */
+/** How AI agents are verified (docs/verification.md). */
 export interface AiRangesConfig {
   /** `daily`: fetch each operator's list once a day (any replica), `off`: use the shipped or imported copies only */
   refresh: 'daily' | 'off';

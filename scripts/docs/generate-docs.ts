@@ -32,7 +32,8 @@ export function mdxSafe(text: string): string {
 /** A table cell: MDX-safe, one line, pipes escaped (GitHub reads `\|` as a pipe inside code spans too). */
 const cell = (text: string) => mdxSafe(text.replace(/\s*\n\s*/g, ' ')).replace(/\|/g, '\\|');
 
-const code = (text: string) => (text.includes(' ') && !/[`<{]/.test(text) ? text : `\`${text}\``);
+/** An example as code, unless it is a description in plain words ("64 hex characters"). */
+const code = (text: string) => (/^[A-Za-z0-9 ]+ [A-Za-z ]+$/.test(text) ? text : `\`${text}\``);
 
 /** Frontmatter with the notice as a YAML comment: hidden on GitHub and in Mintlify alike. */
 function frontmatter(params: { title: string; description: string; source: string }): string {
@@ -101,9 +102,23 @@ interface Operation {
   description?: string;
   tags: string[];
   'x-scribe-scope'?: string;
-  parameters: { name: string; in: string; required: boolean; description?: string }[];
+  parameters: { name: string; in: string; required: boolean; description?: string; schema?: ParameterSchema }[];
   requestBody?: { content: Record<string, unknown> };
   responses: Record<string, { description: string; content?: Record<string, unknown> }>;
+}
+
+interface ParameterSchema {
+  type?: string;
+  enum?: unknown[];
+  pattern?: string;
+}
+
+/** What a parameter's schema accepts, for a parameter the document gives no description. */
+function schemaSummary(schema: ParameterSchema | undefined): string {
+  if (schema?.enum) return `one of ${schema.enum.map((v) => `\`${String(v)}\``).join(', ')}`;
+  if (schema?.pattern === '^\\d+$') return 'a whole number (ASCII digits)';
+  if (schema?.pattern) return `${schema.type ?? 'string'} matching \`${schema.pattern}\``;
+  return schema?.type ?? '';
 }
 
 function operationSection(method: string, route: string, op: Operation): string {
@@ -113,7 +128,9 @@ function operationSection(method: string, route: string, op: Operation): string 
   if (op.parameters.length) {
     lines.push('| Parameter | In | Required | Meaning |\n| --- | --- | --- | --- |');
     for (const p of op.parameters)
-      lines.push(`| \`${p.name}\` | ${p.in} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? '')} |`);
+      lines.push(
+        `| \`${p.name}\` | ${p.in} | ${p.required ? 'yes' : 'no'} | ${cell(p.description ?? schemaSummary(p.schema))} |`,
+      );
     lines.push('');
   }
   if (op.requestBody)

@@ -38,7 +38,7 @@ export const commands: Record<string, Command> = {
 export function usageText(group?: string): string {
   const listed = Object.entries(commands).filter(([name]) => !group || name.split(' ')[0] === group);
   return [
-    'usage: scribe <command> [options]',
+    'usage: scribe <command>',
     ...listed.map(([, c]) => `  scribe ${c.usage}`),
     '',
     'scribe <command> --help prints what a command does.',

@@ -83,10 +83,10 @@ describe('the docs check on a copy with a fault', () => {
   });
 
   it("reports README links that leave the repository or miss a docs page's heading", async () => {
-    append('README.md', '\n[contract](../shared/spec/api.md) · [flags](docs/cli.md#scribe-frobnicate)\n');
+    append('README.md', '\n[contract](../spec/api.md) · [flags](docs/cli.md#scribe-frobnicate)\n');
     const problems = (await docsProblems(copy)).filter((p) => p.startsWith('README.md'));
     expect(problems).toEqual([
-      expect.stringMatching(/^README\.md:\d+: the link "\.\.\/shared\/spec\/api\.md" leads outside the repository\.$/),
+      expect.stringMatching(/^README\.md:\d+: the link "\.\.\/spec\/api\.md" leads outside the repository\.$/),
       expect.stringMatching(
         /^README\.md:\d+: the link "docs\/cli\.md#scribe-frobnicate" points at a heading docs\/cli\.md does not have\.$/,
       ),
