@@ -1,0 +1,98 @@
+import { html } from 'htm/preact';
+import { getJson, query } from './api.js';
+import { DataTable, Loaded, Pager } from './components.js';
+import { age, jobHref, prLabel } from './format.js';
+import { useLoad, useOffset } from './hooks.js';
+import { jobsMissing } from './server.js';
+
+const PAGE_SIZE = 20;
+
+/** Agent jobs (each opens its live log) and the automation runs that asked for them. */
+export function JobsView() {
+  const missing = jobsMissing();
+  return html`<h1>Jobs</h1>
+    ${
+      missing.length
+        ? html`<div class="notice" id="jobs-not-configured" role="note">
+            <p><strong>Agent jobs are not configured on this server</strong>, so no job runs and fixes cannot start. The operator still has to:</p>
+            <ul>${missing.map((m) => html`<li>${m}</li>`)}</ul>
+            <p>then restart Scribe. The GitHub App is created and connected at <a href="/probot">/probot</a>.</p>
+          </div>`
+        : null
+    }
+    <${JobList} configured=${!missing.length} />
+    <${Runs} />`;
+}
+
+function JobList({ configured }) {
+  const pager = useOffset(PAGE_SIZE);
+  const jobs = useLoad(() => getJson(`/v2/agent/{project}/jobs${query({ limit: PAGE_SIZE, offset: pager.offset })}`), [pager.offset]);
+  return html`<section aria-labelledby="job-list-title">
+    <h2 id="job-list-title">Agent jobs</h2>
+    <${Loaded} result=${jobs}>
+      ${(page) => html`<${DataTable}
+          id="job-list"
+          caption="Jobs, newest first; open one for its live log"
+          columns=${[{ label: 'Status' }, { label: 'Asked for' }, { label: 'Started' }, { label: 'Pull request' }]}
+          rows=${page.jobs.map((job) => ({
+            key: job.id,
+            href: jobHref(job.id),
+            cells: [
+              html`<span class=${`badge ${job.status}`}>${job.status}</span>`,
+              html`<a href=${jobHref(job.id)}>${(job.prompt || job.id).slice(0, 120)}</a>`,
+              age(job.createdAt),
+              job.prLink ? html`<a href=${job.prLink}>${prLabel(job.prLink)}</a>` : '–',
+            ],
+          }))}
+          empty=${html`<p>${
+            pager.offset
+              ? 'No more jobs.'
+              : configured
+                ? 'No jobs yet. Start one by fixing a problem (Problems), by commenting @scribe on an issue or pull request of the docs repository, or from an automation in .scribe/automations.yml.'
+                : 'No jobs: agent jobs are not configured on this server (see above).'
+          }</p>`}
+        />
+        <${Pager} id="jobs" label="Jobs" from=${pager.offset + 1} count=${page.jobs.length} hasPrevious=${pager.offset > 0} hasNext=${page.hasMore} onPrevious=${pager.previous} onNext=${pager.next} />`}
+    <//>
+  </section>`;
+}
+
+const describeTrigger = (t) =>
+  t.kind === 'push'
+    ? `push to ${t.repository}`
+    : t.kind === 'feedback'
+      ? `feedback on ${t.page}`
+      : t.kind === 'pull_request'
+        ? `pull request ${t.repository}#${t.number}`
+        : t.kind;
+
+function Runs() {
+  const pager = useOffset(PAGE_SIZE);
+  const runs = useLoad(
+    () => getJson(`/v1/automations/{project}/runs${query({ limit: PAGE_SIZE, offset: pager.offset })}`),
+    [pager.offset],
+  );
+  return html`<section aria-labelledby="runs-title">
+    <h2 id="runs-title">Automation runs</h2>
+    <${Loaded} result=${runs}>
+      ${(page) => html`<${DataTable}
+          id="runs"
+          caption="Runs of the automations in .scribe/automations.yml, newest first"
+          columns=${[{ label: 'Status' }, { label: 'Automation' }, { label: 'Trigger' }, { label: 'When' }, { label: 'Job' }]}
+          rows=${page.runs.map((run) => ({
+            key: run.id,
+            href: run.jobId ? jobHref(run.jobId) : undefined,
+            cells: [
+              html`<span class="badge" title=${run.reason || ''}>${run.status.replace(/_/g, ' ')}</span>`,
+              run.automation,
+              describeTrigger(run.trigger),
+              age(run.createdAt),
+              run.jobId ? html`<a href=${jobHref(run.jobId)}>job</a>` : '–',
+            ],
+          }))}
+          empty=${html`<p>No automation runs yet. Automations are defined in <code>.scribe/automations.yml</code> on the docs repository's default branch.</p>`}
+        />
+        <${Pager} id="runs" label="Runs" from=${pager.offset + 1} count=${page.runs.length} total=${page.total} hasPrevious=${pager.offset > 0} hasNext=${pager.offset + page.runs.length < page.total} onPrevious=${pager.previous} onNext=${pager.next} />`}
+    <//>
+  </section>`;
+}
