@@ -20,6 +20,8 @@ COPY prisma ./prisma
 COPY scripts ./scripts
 COPY test ./test
 RUN npx tsc --noEmit -p tsconfig.json
+# the dashboard's one script (src/http/dashboard/build/), bundled with the dev toolchain and copied with src below
+RUN npm run build:dashboard
 
 # ---- runtime ----
 FROM node:20-bookworm-slim AS runtime

@@ -20,11 +20,15 @@ export function dashboardBundleStale(): boolean {
   return fs.readdirSync(sources).some((file) => fs.statSync(path.join(sources, file)).mtimeMs > built);
 }
 
-/** Writes the bundle (minified) and returns its size in bytes. */
+/**
+ * Writes the bundle (minified) and returns its size in bytes. Written beside and renamed into place, so a server
+ * reading it while another process builds (parallel test workers) never sends half a file.
+ */
 export async function buildDashboard(): Promise<number> {
-  await build({
+  const result = await build({
     entryPoints: [path.join(sources, 'main.js')],
     outfile: DASHBOARD_BUNDLE,
+    write: false,
     bundle: true,
     minify: true,
     format: 'iife',
@@ -32,7 +36,12 @@ export async function buildDashboard(): Promise<number> {
     legalComments: 'eof',
     logLevel: 'warning',
   });
-  return fs.statSync(DASHBOARD_BUNDLE).size;
+  const [bundle] = result.outputFiles;
+  const temporary = `${DASHBOARD_BUNDLE}.${process.pid}.tmp`;
+  fs.mkdirSync(path.dirname(DASHBOARD_BUNDLE), { recursive: true });
+  fs.writeFileSync(temporary, bundle.contents);
+  fs.renameSync(temporary, DASHBOARD_BUNDLE);
+  return bundle.contents.byteLength;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -87,12 +87,24 @@ async function post(d: DashboardApp, what: string, body: string, contentType = '
 export async function seedTraffic(d: DashboardApp): Promise<void> {
   const events: object[] = [];
   for (let i = 0; i < 25; i++)
-    events.push({ timestamp: at(2), path: `/page-${String(i).padStart(2, '0')}`, userAgent: CHROME, ip: `198.51.100.${i + 1}` });
-  for (let i = 0; i < 4; i++) events.push({ timestamp: at(40), path: '/page-00', userAgent: CHROME, ip: `192.0.2.${50 + i}` });
+    events.push({
+      timestamp: at(2),
+      path: `/page-${String(i).padStart(2, '0')}`,
+      userAgent: CHROME,
+      ip: `198.51.100.${i + 1}`,
+    });
+  for (let i = 0; i < 4; i++)
+    events.push({ timestamp: at(40), path: '/page-00', userAgent: CHROME, ip: `192.0.2.${50 + i}` });
   events.push(
     { timestamp: at(1), path: '/page-00', userAgent: FIREFOX, ip: '198.51.100.200' },
     { timestamp: at(1), path: '/page-00', userAgent: CHROME, ip: '192.0.2.2', referrer: 'https://chatgpt.com/' },
-    { timestamp: at(1), path: '/page-01', userAgent: CHROME, ip: '192.0.2.3', referrer: 'https://www.perplexity.ai/search' },
+    {
+      timestamp: at(1),
+      path: '/page-01',
+      userAgent: CHROME,
+      ip: '192.0.2.3',
+      referrer: 'https://www.perplexity.ai/search',
+    },
     { timestamp: at(1), path: '/page-00', userAgent: bot('GPTBot'), ip: '203.0.113.5' },
     { timestamp: at(1), path: '/page-01', userAgent: bot('GPTBot'), ip: '203.0.113.5' },
     { timestamp: at(1), path: '/page-01', userAgent: bot('OAI-SearchBot'), ip: '203.0.113.6' },
@@ -113,8 +125,20 @@ export async function seedTraffic(d: DashboardApp): Promise<void> {
     d,
     'feedback',
     JSON.stringify([
-      { timestamp: at(1).toISOString(), path: '/page-03', helpful: false, comment: 'The rate limits are not explained', ip: '192.0.2.9' },
-      { timestamp: at(1, 10).toISOString(), path: '/page-04', helpful: false, comment: 'Example fails on Node 20', ip: '192.0.2.10' },
+      {
+        timestamp: at(1).toISOString(),
+        path: '/page-03',
+        helpful: false,
+        comment: 'The rate limits are not explained',
+        ip: '192.0.2.9',
+      },
+      {
+        timestamp: at(1, 10).toISOString(),
+        path: '/page-04',
+        helpful: false,
+        comment: 'Example fails on Node 20',
+        ip: '192.0.2.10',
+      },
       { timestamp: at(1, 11).toISOString(), path: '/page-03', helpful: true, ip: '192.0.2.11' },
     ]),
   );

@@ -17,23 +17,20 @@ const escapeAttribute = (text: string) =>
  */
 export const dashboardRoutes: RouteModule = (router, ctx) => {
   const template = fs.readFileSync(path.join(pageDir, 'index.html'), 'utf8');
-  const page = template.replace(
-    '{{jobsMissing}}',
-    escapeAttribute(JSON.stringify(missingForAgentJobs(ctx.config))),
-  );
+  const page = template.replace('{{jobsMissing}}', escapeAttribute(JSON.stringify(missingForAgentJobs(ctx.config))));
   router.get('/dashboard', (_req, res) => {
+    if (!fs.existsSync(DASHBOARD_BUNDLE)) {
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The dashboard is not built on this server: run npm run build:dashboard\n');
+      return;
+    }
     res.set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'");
     res.type('html').send(page);
   });
   router.get('/dashboard/dashboard.js', (_req, res) => {
-    if (!fs.existsSync(DASHBOARD_BUNDLE)) {
-      res
-        .status(503)
-        .type('application/javascript')
-        .send('document.body.textContent = "The dashboard is not built: run npm run build:dashboard";');
-      return;
-    }
-    res.type('application/javascript').set('Cache-Control', 'no-cache').sendFile(DASHBOARD_BUNDLE);
+    res.type('text/javascript').set('Cache-Control', 'no-cache').sendFile(DASHBOARD_BUNDLE);
   });
   router.get('/dashboard/dashboard.css', (_req, res) => {
     res.set('Cache-Control', 'no-cache').sendFile(path.join(pageDir, 'dashboard.css'));

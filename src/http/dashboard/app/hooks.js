@@ -8,7 +8,6 @@ import { useEffect, useState } from 'preact/hooks';
 export function useLoad(load, deps) {
   const [state, setState] = useState({ status: 'loading' });
   const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the load depends on
   useEffect(() => {
     let live = true;
     setState({ status: 'loading' });

@@ -1,5 +1,5 @@
 import { html, render } from 'htm/preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { getJson, session } from './api.js';
 import { Loaded } from './components.js';
 import { isoDay } from './format.js';
@@ -39,7 +39,11 @@ const TITLES = { page: 'Page', agent: 'AI agent', job: 'Job' };
 function parseHash() {
   const [route, search = ''] = location.hash.replace(/^#/, '').split('?');
   const [view, id] = route.split('/');
-  return { view: VIEWS[view] ? view : 'overview', id: id && decodeURIComponent(id), params: new URLSearchParams(search) };
+  return {
+    view: VIEWS[view] ? view : 'overview',
+    id: id && decodeURIComponent(id),
+    params: new URLSearchParams(search),
+  };
 }
 
 function defaultRange() {
@@ -90,9 +94,12 @@ function App() {
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
+  const moved = useRef(false);
   useEffect(() => {
     document.title = `${TITLES[hash.view] ?? NAV.find(([v]) => v === hash.view)[1]} · Scribe dashboard`;
-    document.getElementById('main')?.focus({ preventScroll: true });
+    // a screen reader follows to the new view; on first load focus stays at the top, where the skip link is
+    if (moved.current) document.getElementById('main')?.focus({ preventScroll: true });
+    moved.current = true;
   }, [hash]);
   const open = (project, key) => {
     if (key) session.open(project, key);

@@ -48,7 +48,9 @@ export function AgentView({ range, params }) {
 async function agentRows(range, name) {
   const rows = [];
   for (let offset = 0; offset < MAX_ROWS; offset += 250) {
-    const page = await getJson(`/v1/analytics/{project}/ai/agent-pages${query({ ...rangeQuery(range), limit: 250, offset })}`);
+    const page = await getJson(
+      `/v1/analytics/{project}/ai/agent-pages${query({ ...rangeQuery(range), limit: 250, offset })}`,
+    );
     rows.push(...page.rows.filter((r) => r.agent === name));
     if (!page.hasMore) return { rows, partial: false };
   }

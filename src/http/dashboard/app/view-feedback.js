@@ -36,7 +36,9 @@ function Entries({ range, status }) {
   const action = useAction();
   const entries = useLoad(
     () =>
-      getJson(`/v1/analytics/{project}/feedback${query({ ...rangeQuery(range), status, limit: PAGE_SIZE, cursor: pager.cursor })}`),
+      getJson(
+        `/v1/analytics/{project}/feedback${query({ ...rangeQuery(range), status, limit: PAGE_SIZE, cursor: pager.cursor })}`,
+      ),
     [pager.cursor],
   );
   const set = (entry, next) =>
@@ -85,7 +87,10 @@ function Entries({ range, status }) {
 function ByPage({ range }) {
   const pager = useCursor();
   const rows = useLoad(
-    () => getJson(`/v1/analytics/{project}/feedback/by-page${query({ ...rangeQuery(range), limit: PAGE_SIZE, cursor: pager.cursor })}`),
+    () =>
+      getJson(
+        `/v1/analytics/{project}/feedback/by-page${query({ ...rangeQuery(range), limit: PAGE_SIZE, cursor: pager.cursor })}`,
+      ),
     [pager.cursor],
   );
   return html`<section aria-labelledby="by-page-title">
@@ -98,7 +103,13 @@ function ByPage({ range }) {
           rows=${page.feedback.map((r) => ({
             key: r.path,
             href: pageHref(r.path),
-            cells: [html`<a href=${pageHref(r.path)}>${r.path}</a>`, num(r.thumbsUp), num(r.thumbsDown), num(r.code), num(r.total)],
+            cells: [
+              html`<a href=${pageHref(r.path)}>${r.path}</a>`,
+              num(r.thumbsUp),
+              num(r.thumbsDown),
+              num(r.code),
+              num(r.total),
+            ],
           }))}
           empty=${html`<p>No feedback in this range.</p>`}
         />
@@ -110,7 +121,10 @@ function ByPage({ range }) {
 function Searches({ range }) {
   const pager = useCursor();
   const rows = useLoad(
-    () => getJson(`/v1/analytics/{project}/searches${query({ ...rangeQuery(range), limit: PAGE_SIZE, cursor: pager.cursor })}`),
+    () =>
+      getJson(
+        `/v1/analytics/{project}/searches${query({ ...rangeQuery(range), limit: PAGE_SIZE, cursor: pager.cursor })}`,
+      ),
     [pager.cursor],
   );
   return html`<section aria-labelledby="searches-title">

@@ -22,7 +22,13 @@ function JobFields({ job }) {
     ['Status', html`<span class=${`badge ${job.status}`}>${job.status}</span>`, 'status'],
     ['Asked for', job.prompt || '–', 'prompt'],
     ...(job.error ? [['Failed because', job.error, 'error']] : []),
-    ['Pull request', job.prLink ? html`<a href=${job.prLink}>${prLabel(job.prLink)}</a>${job.pr ? ` (${job.pr.merged ? 'merged' : job.pr.state})` : ''}` : 'none yet', 'pr'],
+    [
+      'Pull request',
+      job.prLink
+        ? html`<a href=${job.prLink}>${prLabel(job.prLink)}</a>${job.pr ? ` (${job.pr.merged ? 'merged' : job.pr.state})` : ''}`
+        : 'none yet',
+      'pr',
+    ],
     ['Summary', job.summary || '–', 'summary'],
     ['Repository', `${job.source.repository} from ${job.source.ref}`, 'repository'],
     ['Model', job.model, 'model'],
@@ -50,7 +56,6 @@ function EventLog({ id, onEnd }) {
   const [events, setEvents] = useState([]);
   const [live, setLive] = useState(true);
   const [error, setError] = useState(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one stream per job id
   useEffect(() => {
     const controller = new AbortController();
     (async () => {

@@ -26,7 +26,10 @@ export function JobsView() {
 
 function JobList({ configured }) {
   const pager = useOffset(PAGE_SIZE);
-  const jobs = useLoad(() => getJson(`/v2/agent/{project}/jobs${query({ limit: PAGE_SIZE, offset: pager.offset })}`), [pager.offset]);
+  const jobs = useLoad(
+    () => getJson(`/v2/agent/{project}/jobs${query({ limit: PAGE_SIZE, offset: pager.offset })}`),
+    [pager.offset],
+  );
   return html`<section aria-labelledby="job-list-title">
     <h2 id="job-list-title">Agent jobs</h2>
     <${Loaded} result=${jobs}>

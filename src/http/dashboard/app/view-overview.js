@@ -31,7 +31,10 @@ function Totals({ range }) {
       read('views', range),
       read('views', previous),
     ]);
-    return { now: { ...visitors.totals, views: views.totals.total }, before: { ...before.totals, views: viewsBefore.totals.total } };
+    return {
+      now: { ...visitors.totals, views: views.totals.total },
+      before: { ...before.totals, views: viewsBefore.totals.total },
+    };
   }, []);
   const days = rangeDays(range);
   return html`<section aria-labelledby="totals-title">
@@ -59,8 +62,20 @@ function Daily({ range }) {
         unit="visitors"
         labels=${days.map((d) => d.date)}
         datasets=${[
-          { label: 'Human', data: days.map((d) => d.human), borderColor: '#0969da', backgroundColor: '#0969da33', fill: true },
-          { label: 'AI', data: days.map((d) => d.ai), borderColor: '#8250df', backgroundColor: '#8250df33', fill: true },
+          {
+            label: 'Human',
+            data: days.map((d) => d.human),
+            borderColor: '#0969da',
+            backgroundColor: '#0969da33',
+            fill: true,
+          },
+          {
+            label: 'AI',
+            data: days.map((d) => d.ai),
+            borderColor: '#8250df',
+            backgroundColor: '#8250df33',
+            fill: true,
+          },
         ]}
       />`}
     <//>
@@ -71,7 +86,9 @@ function TopPages({ range }) {
   const pager = useOffset(PAGE_SIZE);
   const pages = useLoad(
     () =>
-      getJson(`/v1/analytics/{project}/visitors${query({ ...rangeQuery(range), limit: PAGE_SIZE, offset: pager.offset })}`),
+      getJson(
+        `/v1/analytics/{project}/visitors${query({ ...rangeQuery(range), limit: PAGE_SIZE, offset: pager.offset })}`,
+      ),
     [pager.offset],
   );
   return html`<section aria-labelledby="pages-title">

@@ -15,7 +15,13 @@ export function PageView({ range, params }) {
 
 const label = (name) => name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
 const cell = (value) =>
-  typeof value === 'number' ? num(value) : value === null || value === undefined ? '–' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  typeof value === 'number'
+    ? num(value)
+    : value === null || value === undefined
+      ? '–'
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
 
 function Report({ report }) {
   const entries = Object.entries(report).filter(([name]) => name !== 'path');

@@ -120,13 +120,20 @@ function Actions({ problems, onDone }) {
   const patch = (body) =>
     action.run(async () => {
       for (const p of problems)
-        await request(`/v1/analytics/{project}/problems/${encodeURIComponent(p.id)}`, { method: 'PATCH', body, write: true });
+        await request(`/v1/analytics/{project}/problems/${encodeURIComponent(p.id)}`, {
+          method: 'PATCH',
+          body,
+          write: true,
+        });
       setReason('');
       onDone();
     });
   const fix = () =>
     action.run(async () => {
-      const body = { ids: problems.map((p) => p.id), ...(instructions.trim() ? { instructions: instructions.trim() } : {}) };
+      const body = {
+        ids: problems.map((p) => p.id),
+        ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
+      };
       const res = await request('/v1/analytics/{project}/problems/fix', { method: 'POST', body, write: true });
       setJob(await res.json());
       setInstructions('');

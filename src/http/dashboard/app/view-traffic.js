@@ -152,7 +152,12 @@ function AgentPages({ range }) {
           rows=${page.rows.map((r) => ({
             key: `${r.agent} ${r.path}`,
             href: pageHref(r.path),
-            cells: [html`<a href=${agentHref(r.agent)}>${r.agent}</a>`, html`<a href=${pageHref(r.path)}>${r.path}</a>`, num(r.views), num(r.visitors)],
+            cells: [
+              html`<a href=${agentHref(r.agent)}>${r.agent}</a>`,
+              html`<a href=${pageHref(r.path)}>${r.path}</a>`,
+              num(r.views),
+              num(r.visitors),
+            ],
           }))}
           empty=${pager.offset ? html`<p>No more rows.</p>` : html`<p>No AI agent read a page in this range.</p><${NoTraffic} />`}
         />
@@ -165,7 +170,9 @@ function Misses({ range }) {
   const pager = useOffset(PAGE_SIZE);
   const rows = useLoad(
     () =>
-      getJson(`/v1/analytics/{project}/ai/misses${query({ ...rangeQuery(range), limit: PAGE_SIZE, offset: pager.offset })}`),
+      getJson(
+        `/v1/analytics/{project}/ai/misses${query({ ...rangeQuery(range), limit: PAGE_SIZE, offset: pager.offset })}`,
+      ),
     [pager.offset],
   );
   return html`<section aria-labelledby="misses-title">
@@ -194,7 +201,9 @@ function Referrals({ range }) {
   const pager = useOffset(PAGE_SIZE);
   const rows = useLoad(
     () =>
-      getJson(`/v1/analytics/{project}/ai/referrals${query({ ...rangeQuery(range), limit: PAGE_SIZE, offset: pager.offset })}`),
+      getJson(
+        `/v1/analytics/{project}/ai/referrals${query({ ...rangeQuery(range), limit: PAGE_SIZE, offset: pager.offset })}`,
+      ),
     [pager.offset],
   );
   return html`<section aria-labelledby="referrals-title">
