@@ -21,6 +21,15 @@ function JobFields({ job }) {
   const fields = [
     ['Status', html`<span class=${`badge ${job.status}`}>${job.status}</span>`, 'status'],
     ['Asked for', job.prompt || '–', 'prompt'],
+    ...(job.cause?.problems?.length
+      ? [
+          [
+            'Started for',
+            html`<ul class="plain">${job.cause.problems.map((p) => html`<li><span class="kind">${p.kind.replace('-', ' ')}</span> ${p.title}</li>`)}</ul>`,
+            'cause',
+          ],
+        ]
+      : []),
     ...(job.error ? [['Failed because', job.error, 'error']] : []),
     [
       'Pull request',

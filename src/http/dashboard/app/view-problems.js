@@ -2,12 +2,39 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { getJson, query, request } from './api.js';
 import { DataTable, Loaded, Pager, useAction } from './components.js';
-import { age, change, jobHref, num, pageHref, prLabel, rangeQuery } from './format.js';
+import { age, jobHref, num, pageHref, prLabel, rangeQuery } from './format.js';
 import { useCursor, useLoad } from './hooks.js';
 
 const PAGE_SIZE = 20;
-export const PROBLEM_KINDS = [];
-export const PROBLEM_STATUSES = ['open', 'dismissed'];
+const PROBLEM_KINDS = [
+  ['missing-page', 'missing page'],
+  ['negative-feedback', 'negative feedback'],
+  ['search-gap', 'search gap'],
+  ['stale-page', 'stale page'],
+];
+const PROBLEM_STATUSES = ['open', 'in_progress', 'fixed', 'dismissed'];
+
+/** The trend as the API computes it: `change` is null when the previous period had no readers. */
+const trend = ({ readers, trend: t }) =>
+  t.change === null
+    ? readers
+      ? 'new'
+      : 'no change'
+    : t.change === 0
+      ? 'no change'
+      : `${t.change > 0 ? '+' : '−'}${Math.round(Math.abs(t.change) * 100)}%`;
+
+/** The line under a problem's title: what was asked for, said or searched, from its evidence. */
+function evidenceLine(p) {
+  const e = p.evidence;
+  if (p.kind === 'missing-page')
+    return `requested ${e.url}: ${e.requests} requests (${e.humanReaders} people, ${e.aiReaders} AI agents)${e.candidates.length ? `; could redirect to ${e.candidates[0].path}` : ''}`;
+  if (p.kind === 'negative-feedback')
+    return `${e.thumbsDown} not helpful, ${e.thumbsUp} helpful${e.comments[0] ? `: “${e.comments[0].comment}”` : ''}`;
+  if (p.kind === 'search-gap') return `“${e.query}”: ${e.searches} searches, ${e.clicks} clicks`;
+  if (p.kind === 'stale-page') return `${e.repository}#${e.number} changed ${e.findings.length} thing(s) it documents`;
+  return '';
+}
 
 const problemsPath = (params) => `/v1/analytics/{project}/problems${query(params)}`;
 
@@ -26,7 +53,7 @@ export function ProblemsView({ range, params }) {
       <label>Status
         <select id="problem-status" value=${filter.status} onChange=${onChange('status')}>
           <option value="">any status</option>
-          ${PROBLEM_STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}
+          ${PROBLEM_STATUSES.map((s) => html`<option value=${s}>${s.replace('_', ' ')}</option>`)}
         </select>
       </label>
     </form>
@@ -77,11 +104,13 @@ export function ProblemRows({ range, kind, status, limit, selectable }) {
                   html`<input type="checkbox" aria-label=${`Select: ${p.title}`} data-problem=${p.id} checked=${selected.has(p.id)} onChange=${() => toggle(p.id)} />`,
                 ]
               : []),
-            html`<span class="kind">${p.kind}</span> ${p.title}`,
+            html`<span class="kind">${p.kind.replace('-', ' ')}</span> ${p.title}
+              <span class="evidence">${evidenceLine(p)}</span>
+              ${p.dismissal ? html`<span class="evidence">dismissed: ${p.dismissal.reason}</span>` : null}`,
             html`${p.paths.slice(0, 3).map((path) => html`<a href=${pageHref(path)}>${path}</a> `)}${p.paths.length > 3 ? `+${p.paths.length - 3} more` : ''}`,
             num(p.readers),
-            html`<span title=${`${num(p.trend.previousReaders)} in the previous period`}>${change(p.readers, p.trend.previousReaders)}</span>`,
-            html`<span class=${`badge ${p.status}`}>${p.status}</span>`,
+            html`<span title=${`${num(p.trend.previousReaders)} in the previous period`}>${trend(p)}</span>`,
+            html`<span class=${`badge ${p.status}`}>${p.status.replace('_', ' ')}</span>`,
             age(p.lastSeen),
             p.prLink
               ? html`<a href=${p.prLink}>${prLabel(p.prLink)}</a>`
