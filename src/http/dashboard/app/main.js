@@ -119,7 +119,10 @@ function App() {
       <nav aria-label="Views">
         ${NAV.map(([view, label]) => html`<a href=${`#${view}`} data-nav=${view} aria-current=${view === current ? 'page' : undefined}>${label}</a>`)}
       </nav>
-      <${ConnectForm} onOpen=${open} />
+      <details class="connection" open=${!opened.ready}>
+        <summary>${opened.ready ? html`Project <code>${session.project()}</code>` : 'Connect'}</summary>
+        <${ConnectForm} onOpen=${open} />
+      </details>
     </header>
     <main id="main" tabindex="-1">
       ${

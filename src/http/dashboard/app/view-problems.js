@@ -64,6 +64,8 @@ export function ProblemsView({ range, params }) {
 export function ProblemRows({ range, kind, status, limit, selectable }) {
   const pager = useCursor();
   const [selected, setSelected] = useState(() => new Set());
+  // kept here, not in Actions: the list reloads after a fix, and the link to the job must stay
+  const [job, setJob] = useState(null);
   const problems = useLoad(
     () => getJson(problemsPath({ ...rangeQuery(range), kind, status, limit, cursor: pager.cursor })),
     [pager.cursor],
@@ -79,9 +81,10 @@ export function ProblemRows({ range, kind, status, limit, selectable }) {
     setSelected(new Set());
     problems.reload();
   };
-  return html`<${Loaded} result=${problems}>
+  return html`${job ? html`<p role="status" class="notice">Fix started: <a href=${jobHref(job.id)}>job ${job.id}</a> (its live log)</p>` : null}
+  <${Loaded} result=${problems}>
     ${(page) => html`
-      ${selectable ? html`<${Actions} problems=${page.problems.filter((p) => selected.has(p.id))} onDone=${done} />` : null}
+      ${selectable ? html`<${Actions} problems=${page.problems.filter((p) => selected.has(p.id))} onDone=${done} onJob=${setJob} />` : null}
       <${DataTable}
         id=${selectable ? 'problems' : 'top-problems'}
         caption=${selectable ? 'Problems: check some to act on them; open a page for its details' : 'The open problems with the most readers'}
@@ -107,7 +110,9 @@ export function ProblemRows({ range, kind, status, limit, selectable }) {
             html`<span class="kind">${p.kind.replace('-', ' ')}</span> ${p.title}
               <span class="evidence">${evidenceLine(p)}</span>
               ${p.dismissal ? html`<span class="evidence">dismissed: ${p.dismissal.reason}</span>` : null}`,
-            html`${p.paths.slice(0, 3).map((path) => html`<a href=${pageHref(path)}>${path}</a> `)}${p.paths.length > 3 ? `+${p.paths.length - 3} more` : ''}`,
+            p.paths.length
+              ? html`${p.paths.slice(0, 3).map((path) => html`<a href=${pageHref(path)}>${path}</a> `)}${p.paths.length > 3 ? `+${p.paths.length - 3} more` : ''}`
+              : '–',
             num(p.readers),
             html`<span title=${`${num(p.trend.previousReaders)} in the previous period`}>${trend(p)}</span>`,
             html`<span class=${`badge ${p.status}`}>${p.status.replace('_', ' ')}</span>`,
@@ -140,11 +145,10 @@ export function ProblemRows({ range, kind, status, limit, selectable }) {
   <//>`;
 }
 
-function Actions({ problems, onDone }) {
+function Actions({ problems, onDone, onJob }) {
   const action = useAction();
   const [reason, setReason] = useState('');
   const [instructions, setInstructions] = useState('');
-  const [job, setJob] = useState(null);
   const none = problems.length === 0;
   const patch = (body) =>
     action.run(async () => {
@@ -164,7 +168,7 @@ function Actions({ problems, onDone }) {
         ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
       };
       const res = await request('/v1/analytics/{project}/problems/fix', { method: 'POST', body, write: true });
-      setJob(await res.json());
+      onJob(await res.json());
       setInstructions('');
       onDone();
     });
@@ -185,6 +189,5 @@ function Actions({ problems, onDone }) {
     </div>
     <p class="quiet">Actions change the project and need a write key; you will be asked for one.</p>
     ${action.prompt}
-    ${job ? html`<p role="status">Job started: <a href=${jobHref(job.id)}>${job.id}</a></p>` : null}
   </fieldset>`;
 }

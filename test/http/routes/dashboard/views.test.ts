@@ -256,6 +256,9 @@ describe('the dashboard in a real browser', () => {
     expect(await page.$('#total-all')).toBeNull();
     await screenshot(page, 'error-range-desktop');
 
+    // once connected, the project and key fold away under the project's name
+    expect(await page.isVisible('#key')).toBe(false);
+    await page.click('.connection summary');
     await page.fill('#key', 'scribe_sk_not_a_key_at_all_0000000000000000');
     await page.click('#connect button[type=submit]');
     await page.waitForSelector('.error:has-text("API key")');
