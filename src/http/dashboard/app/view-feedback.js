@@ -52,9 +52,9 @@ function Entries({ range, status }) {
     });
   const buttons = (f) =>
     f.status === 'resolved' || f.status === 'dismissed'
-      ? html`<button type="button" data-action="reopen" onClick=${() => set(f, 'pending')}>Reopen</button>`
-      : html`<button type="button" data-action="resolve" onClick=${() => set(f, 'resolved')}>Resolve</button>
-          <button type="button" data-action="dismiss" onClick=${() => set(f, 'dismissed')}>Dismiss</button>`;
+      ? html`<button type="button" data-action="reopen" aria-label=${`Reopen feedback on ${f.path}`} onClick=${() => set(f, 'pending')}>Reopen</button>`
+      : html`<button type="button" data-action="resolve" aria-label=${`Resolve feedback on ${f.path}`} onClick=${() => set(f, 'resolved')}>Resolve</button>
+          <button type="button" data-action="dismiss" aria-label=${`Dismiss feedback on ${f.path}`} onClick=${() => set(f, 'dismissed')}>Dismiss</button>`;
   return html`${action.prompt}
     <${Loaded} result=${entries}>
       ${(page) => html`<${DataTable}
@@ -132,7 +132,7 @@ function Searches({ range }) {
     <${Loaded} result=${rows}>
       ${(page) => html`<${DataTable}
           id="searches"
-          caption=${`What readers searched for (${num(page.totalSearches)} searches in this range)`}
+          caption=${`What readers searched for (${num(page.totalSearches)} ${page.totalSearches === 1 ? 'search' : 'searches'} in this range)`}
           columns=${[{ label: 'Search' }, { label: 'Searches', num: true }, { label: 'Click-through', num: true }, { label: 'Top result' }]}
           rows=${page.searches.map((s) => ({
             key: s.searchQuery,

@@ -21,7 +21,7 @@ export function JobsView() {
         : null
     }
     <${JobList} configured=${!missing.length} />
-    <${Runs} />`;
+    ${missing.length ? null : html`<${Automations} /><${Runs} />`}`;
 }
 
 function JobList({ configured }) {
@@ -56,6 +56,36 @@ function JobList({ configured }) {
           }</p>`}
         />
         <${Pager} id="jobs" label="Jobs" from=${pager.offset + 1} count=${page.jobs.length} hasPrevious=${pager.offset > 0} hasNext=${page.hasMore} onPrevious=${pager.previous} onNext=${pager.next} />`}
+    <//>
+  </section>`;
+}
+
+const describeOn = (on) =>
+  on.kind === 'push'
+    ? `push to ${on.repository}${on.paths ? ` (${on.paths.join(', ')})` : ''}`
+    : on.kind === 'schedule'
+      ? `schedule ${on.cron} UTC`
+      : on.kind === 'feedback'
+        ? `feedback${on.thumbsDown ? `: ${on.thumbsDown} thumbs-down` : ''}${on.comment ? ' or a comment' : ''}${on.pages ? ` on ${on.pages.join(', ')}` : ''}`
+        : on.kind;
+
+/** The automations loaded from .scribe/automations.yml, and the ones that could not be loaded, with why. */
+function Automations() {
+  const config = useLoad(() => getJson('/v1/automations/{project}'), []);
+  return html`<section aria-labelledby="automations-title">
+    <h2 id="automations-title">Automations</h2>
+    <${Loaded} result=${config}>
+      ${(
+        c,
+      ) => html`<p class="quiet">${c.configSha ? html`<code>.scribe/automations.yml</code> at ${c.configSha.slice(0, 7)}` : html`No <code>.scribe/automations.yml</code> on the docs repository's default branch.`}</p>
+        <${DataTable}
+          id="automation-list"
+          caption="Automations: what starts a job by itself"
+          columns=${[{ label: 'Automation' }, { label: 'Trigger' }, { label: 'Prompt' }]}
+          rows=${c.automations.map((a) => ({ key: a.id, cells: [a.id, describeOn(a.on), a.prompt.slice(0, 120)] }))}
+          empty=${html`<p>No automations. Add <code>.scribe/automations.yml</code> to the docs repository to run jobs on pushes, schedules or reader feedback.</p>`}
+        />
+        ${c.problems.length ? html`<div class="error" role="alert"><p>Not loaded:</p><ul>${c.problems.map((p) => html`<li>${p.automation ?? '(the file)'}: ${p.message}</li>`)}</ul></div>` : null}`}
     <//>
   </section>`;
 }
