@@ -127,7 +127,7 @@ function App() {
     <main id="main" tabindex="-1">
       ${
         opened.ready
-          ? html`<${RangeForm} range=${range} onRange=${setRange} />
+          ? html`${hash.view === 'jobs' || hash.view === 'job' ? null : html`<${RangeForm} range=${range} onRange=${setRange} />`}
               <${Connected} opened=${opened.n}>
                 <${View} key=${viewKey} range=${range} id=${hash.id} params=${hash.params} />
               <//>`
