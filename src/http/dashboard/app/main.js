@@ -79,9 +79,12 @@ function RangeForm({ range, onRange }) {
   </form>`;
 }
 
-/** One light read proves the project and key before any view shows figures; its refusal is the page's one error. */
-function Connected({ opened, children }) {
-  const check = useLoad(() => getJson('/v1/analytics/{project}/visitors?limit=1'), [opened]);
+/**
+ * One light read proves the project, the key and the range before any view shows figures: a refusal is the page's
+ * one error (the API's sentence and details), instead of the same error in every section.
+ */
+function Connected({ opened, search, children }) {
+  const check = useLoad(() => getJson(`/v1/analytics/{project}/visitors?limit=1${search}`), [opened, search]);
   return html`<${Loaded} result=${check}>${() => children}<//>`;
 }
 
@@ -107,6 +110,7 @@ function App() {
     setOpened((o) => ({ n: o.n + 1, ready: Boolean(project && key) }));
   };
   const View = VIEWS[hash.view];
+  const usesRange = hash.view !== 'jobs' && hash.view !== 'job';
   const current = PARENT[hash.view] ?? hash.view;
   const viewKey = `${opened.n}|${range.from}|${range.to}|${location.hash}`;
   return html`
@@ -127,8 +131,8 @@ function App() {
     <main id="main" tabindex="-1">
       ${
         opened.ready
-          ? html`${hash.view === 'jobs' || hash.view === 'job' ? null : html`<${RangeForm} range=${range} onRange=${setRange} />`}
-              <${Connected} opened=${opened.n}>
+          ? html`${usesRange ? html`<${RangeForm} range=${range} onRange=${setRange} />` : null}
+              <${Connected} opened=${opened.n} search=${usesRange ? `&dateFrom=${range.from}&dateTo=${range.to}` : ''}>
                 <${View} key=${viewKey} range=${range} id=${hash.id} params=${hash.params} />
               <//>`
           : html`<p class="hello">Paste a project id and an API key of that project to begin. A read key shows everything; actions (dismiss, fix, resolve) ask for a write key when you use them. Keys stay in this browser tab only. Create one with <code>${'npx scribe key create --project <id> --scope read'}</code>.</p>`

@@ -254,6 +254,7 @@ describe('the dashboard in a real browser', () => {
     await page.waitForSelector('.error');
     expect(await page.textContent('.error')).toContain('dateFrom must be before dateTo');
     expect(await page.$('#total-all')).toBeNull();
+    expect(await page.$$('.error')).toHaveLength(1);
     await screenshot(page, 'error-range-desktop');
 
     // once connected, the project and key fold away under the project's name
