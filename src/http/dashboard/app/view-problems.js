@@ -89,7 +89,19 @@ export function ProblemRows({ range, kind, status, limit, selectable }) {
         id=${selectable ? 'problems' : 'top-problems'}
         caption=${selectable ? 'Problems: check some to act on them; open a page for its details' : 'The open problems with the most readers'}
         columns=${[
-          ...(selectable ? [{ label: html`<span class="visually-hidden">Select</span>` }] : []),
+          ...(selectable
+            ? [
+                {
+                  label: html`<input
+                    type="checkbox"
+                    id="select-all"
+                    aria-label="Select every problem on this page"
+                    checked=${page.problems.length > 0 && page.problems.every((p) => selected.has(p.id))}
+                    onChange=${(e) => setSelected(new Set(e.currentTarget.checked ? page.problems.map((p) => p.id) : []))}
+                  />`,
+                },
+              ]
+            : []),
           { label: 'Problem' },
           { label: 'Pages' },
           { label: 'Readers', num: true },
