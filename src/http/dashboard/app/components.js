@@ -20,7 +20,7 @@ export function Loaded({ result, children }) {
 /**
  * A table in its own scrolling box (a wide table scrolls there, never the page). `rows` are `{key, cells, href}`;
  * a row with an `href` opens it when clicked anywhere, and its first link is the keyboard's way in. An empty table
- * says what to do instead of showing bare headers.
+ * says what to do instead of showing bare headers. A `wide` column keeps room for a sentence on a phone.
  */
 export function DataTable({ id, caption, columns, rows, empty }) {
   if (!rows.length)
@@ -41,7 +41,7 @@ export function DataTable({ id, caption, columns, rows, empty }) {
         ${rows.map(
           (row) =>
             html`<tr key=${row.key} class=${row.href ? 'link' : ''} onClick=${open(row)}>
-              ${row.cells.map((cell, i) => html`<td class=${columns[i].num ? 'num' : ''}>${cell}</td>`)}
+              ${row.cells.map((cell, i) => html`<td class=${columns[i].num ? 'num' : columns[i].wide ? 'wide' : ''}>${cell}</td>`)}
             </tr>`,
         )}
       </tbody>

@@ -60,7 +60,7 @@ function Entries({ range, status }) {
       ${(page) => html`<${DataTable}
           id="feedback-list"
           caption="Feedback entries, newest first"
-          columns=${[{ label: 'Page' }, { label: 'Vote' }, { label: 'Comment' }, { label: 'When' }, { label: 'Status' }, { label: 'Action' }]}
+          columns=${[{ label: 'Page' }, { label: 'Vote' }, { label: 'Comment', wide: true }, { label: 'When' }, { label: 'Status' }, { label: 'Action' }]}
           rows=${page.feedback.map((f) => ({
             key: f.id,
             cells: [

@@ -102,7 +102,7 @@ export function ProblemRows({ range, kind, status, limit, selectable }) {
                 },
               ]
             : []),
-          { label: 'Problem' },
+          { label: 'Problem', wide: true },
           { label: 'Pages' },
           { label: 'Readers', num: true },
           { label: 'Trend', num: true },
