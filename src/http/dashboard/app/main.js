@@ -28,13 +28,15 @@ const VIEWS = {
   traffic: TrafficView,
   feedback: FeedbackView,
   jobs: JobsView,
+  // the address of the former Automations view, whose lists are now in Jobs
+  automations: JobsView,
   page: PageView,
   agent: AgentView,
   job: JobView,
 };
 /** the view each drill-down belongs to, for the navigation's current mark */
-const PARENT = { page: 'overview', agent: 'traffic', job: 'jobs' };
-const TITLES = { page: 'Page', agent: 'AI agent', job: 'Job' };
+const PARENT = { page: 'overview', agent: 'traffic', job: 'jobs', automations: 'jobs' };
+const TITLES = { page: 'Page', agent: 'AI agent', job: 'Job', automations: 'Jobs' };
 
 function parseHash() {
   const [route, search = ''] = location.hash.replace(/^#/, '').split('?');
@@ -110,7 +112,7 @@ function App() {
     setOpened((o) => ({ n: o.n + 1, ready: Boolean(project && key) }));
   };
   const View = VIEWS[hash.view];
-  const usesRange = hash.view !== 'jobs' && hash.view !== 'job';
+  const usesRange = PARENT[hash.view] !== 'jobs' && hash.view !== 'jobs';
   const current = PARENT[hash.view] ?? hash.view;
   const viewKey = `${opened.n}|${range.from}|${range.to}|${location.hash}`;
   return html`

@@ -12,7 +12,7 @@ export function JobView({ id }) {
   const [ended, setEnded] = useState(0);
   const job = useLoad(() => getJson(jobPath(id)), [ended]);
   return html`<p><a href="#jobs">← all jobs</a></p>
-    <h1>Job <code>${id}</code></h1>
+    <h1 id="job-title">Job <code>${id}</code></h1>
     <${Loaded} result=${job}>${(j) => html`<${JobFields} job=${j} />`}<//>
     <${EventLog} id=${id} onEnd=${() => setEnded((n) => n + 1)} />`;
 }

@@ -85,18 +85,19 @@ function Automations() {
           rows=${c.automations.map((a) => ({ key: a.id, cells: [a.id, describeOn(a.on), a.prompt.slice(0, 120)] }))}
           empty=${html`<p>No automations. Add <code>.scribe/automations.yml</code> to the docs repository to run jobs on pushes, schedules or reader feedback.</p>`}
         />
-        ${c.problems.length ? html`<div class="error" role="alert"><p>Not loaded:</p><ul>${c.problems.map((p) => html`<li>${p.automation ?? '(the file)'}: ${p.message}</li>`)}</ul></div>` : null}`}
+        ${c.problems.length ? html`<ul class="error" id="automation-problems" role="alert">${c.problems.map((p) => html`<li>Not loaded: ${p.automation ?? '(the file)'}: ${p.message}</li>`)}</ul>` : null}`}
     <//>
   </section>`;
 }
 
+const short = (sha) => (sha || '').slice(0, 7);
 const describeTrigger = (t) =>
   t.kind === 'push'
-    ? `push to ${t.repository}`
+    ? `push ${t.repository} ${short(t.before)}..${short(t.after)}`
     : t.kind === 'feedback'
       ? `feedback on ${t.page}`
       : t.kind === 'pull_request'
-        ? `pull request ${t.repository}#${t.number}`
+        ? `pull request ${t.repository}#${t.number} at ${short(t.headSha)}`
         : t.kind;
 
 function Runs() {
@@ -109,7 +110,7 @@ function Runs() {
     <h2 id="runs-title">Automation runs</h2>
     <${Loaded} result=${runs}>
       ${(page) => html`<${DataTable}
-          id="runs"
+          id="automation-runs"
           caption="Runs of the automations in .scribe/automations.yml, newest first"
           columns=${[{ label: 'Status' }, { label: 'Automation' }, { label: 'Trigger' }, { label: 'When' }, { label: 'Job' }]}
           rows=${page.runs.map((run) => ({
@@ -120,7 +121,7 @@ function Runs() {
               run.automation,
               describeTrigger(run.trigger),
               age(run.createdAt),
-              run.jobId ? html`<a href=${jobHref(run.jobId)}>job</a>` : '–',
+              run.jobId ? html`<a href=${jobHref(run.jobId)}>${run.jobId}</a>` : '–',
             ],
           }))}
           empty=${html`<p>No automation runs yet. Automations are defined in <code>.scribe/automations.yml</code> on the docs repository's default branch.</p>`}
