@@ -1,6 +1,8 @@
 // How figures, ages, trends and links are written, once for every view.
 
 export const num = (n) => Number(n).toLocaleString('en');
+/** "1 request", "2 requests": `plural` when the word does not just take an s */
+export const count = (n, word, plural = `${word}s`) => `${num(n)} ${n === 1 ? word : plural}`;
 
 export function age(iso) {
   const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);

@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { getJson, query, request } from './api.js';
 import { DataTable, Loaded, Pager, useAction } from './components.js';
-import { age, num, pageHref, rangeQuery } from './format.js';
+import { age, count, num, pageHref, rangeQuery } from './format.js';
 import { useCursor, useLoad } from './hooks.js';
 
 const PAGE_SIZE = 20;
@@ -132,7 +132,7 @@ function Searches({ range }) {
     <${Loaded} result=${rows}>
       ${(page) => html`<${DataTable}
           id="searches"
-          caption=${`What readers searched for (${num(page.totalSearches)} ${page.totalSearches === 1 ? 'search' : 'searches'} in this range)`}
+          caption=${`What readers searched for (${count(page.totalSearches, 'search', 'searches')} in this range)`}
           columns=${[{ label: 'Search' }, { label: 'Searches', num: true }, { label: 'Click-through', num: true }, { label: 'Top result' }]}
           rows=${page.searches.map((s) => ({
             key: s.searchQuery,

@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { getJson, query, request } from './api.js';
 import { DataTable, Loaded, Pager, useAction } from './components.js';
-import { age, jobHref, num, pageHref, prLabel, rangeQuery } from './format.js';
+import { age, count, jobHref, num, pageHref, prLabel, rangeQuery } from './format.js';
 import { useCursor, useLoad } from './hooks.js';
 
 const PAGE_SIZE = 20;
@@ -28,11 +28,13 @@ const trend = ({ readers, trend: t }) =>
 function evidenceLine(p) {
   const e = p.evidence;
   if (p.kind === 'missing-page')
-    return `requested ${e.url}: ${e.requests} requests (${e.humanReaders} people, ${e.aiReaders} AI agents)${e.candidates.length ? `; could redirect to ${e.candidates[0].path}` : ''}`;
+    return `requested ${e.url}: ${count(e.requests, 'request')} (${count(e.humanReaders, 'person', 'people')}, ${count(e.aiReaders, 'AI agent')})${e.candidates.length ? `; could redirect to ${e.candidates[0].path}` : ''}`;
   if (p.kind === 'negative-feedback')
     return `${e.thumbsDown} not helpful, ${e.thumbsUp} helpful${e.comments[0] ? `: “${e.comments[0].comment}”` : ''}`;
-  if (p.kind === 'search-gap') return `“${e.query}”: ${e.searches} searches, ${e.clicks} clicks`;
-  if (p.kind === 'stale-page') return `${e.repository}#${e.number} changed ${e.findings.length} thing(s) it documents`;
+  if (p.kind === 'search-gap')
+    return `“${e.query}”: ${count(e.searches, 'search', 'searches')}, ${count(e.clicks, 'click')}`;
+  if (p.kind === 'stale-page')
+    return `${e.repository}#${e.number} changed ${count(e.findings.length, 'thing')} it documents`;
   return '';
 }
 
