@@ -48,7 +48,12 @@ function parseHash() {
   };
 }
 
-function defaultRange() {
+/** The range chosen in this tab (kept across reloads, like the key), else the last 30 days up to today. */
+function initialRange() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem('scribe.range'));
+    if (kept?.from && kept?.to) return kept;
+  } catch (_) {}
   const now = new Date();
   const to = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return { from: isoDay(to - 30 * 86_400_000), to: isoDay(to) };
@@ -92,7 +97,11 @@ function Connected({ opened, search, children }) {
 
 function App() {
   const [hash, setHash] = useState(parseHash);
-  const [range, setRange] = useState(defaultRange);
+  const [range, setRange] = useState(initialRange);
+  const chooseRange = (chosen) => {
+    sessionStorage.setItem('scribe.range', JSON.stringify(chosen));
+    setRange(chosen);
+  };
   const [opened, setOpened] = useState(() => ({ n: 0, ready: Boolean(session.project() && session.key()) }));
   useEffect(() => {
     const onHash = () => setHash(parseHash());
@@ -133,7 +142,7 @@ function App() {
     <main id="main" tabindex="-1">
       ${
         opened.ready
-          ? html`${usesRange ? html`<${RangeForm} range=${range} onRange=${setRange} />` : null}
+          ? html`${usesRange ? html`<${RangeForm} range=${range} onRange=${chooseRange} />` : null}
               <${Connected} opened=${opened.n} search=${usesRange ? `&dateFrom=${range.from}&dateTo=${range.to}` : ''}>
                 <${View} key=${viewKey} range=${range} id=${hash.id} params=${hash.params} />
               <//>`
