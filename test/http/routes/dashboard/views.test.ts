@@ -297,6 +297,24 @@ describe('the dashboard in a real browser', () => {
     expect(stored).toEqual({ local: 0, cookies: '', write: d.writeKey });
   });
 
+  it('keeps a chosen range across a reload of the tab, with the figures of that range', async () => {
+    const view = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    await connect(view, d, d.readKey);
+    await view.waitForSelector('#total-all');
+    const to = await view.inputValue('#date-to');
+    const from = new Date(Date.parse(to) - 2 * 86_400_000).toISOString().slice(0, 10);
+    await view.fill('#date-from', from);
+    await view.click('#apply-range');
+    await view.reload();
+    await view.waitForSelector('#total-all');
+    expect(await view.inputValue('#date-from')).toBe(from);
+    const { totals } = await api(`visitors?dateFrom=${from}&dateTo=${to}&limit=1`);
+    // yesterday's and today's visitors only: the 25 people of two days ago are outside
+    expect(totals).toEqual({ human: 3, ai: 5, total: 8 });
+    expect(await view.textContent('#total-all')).toBe(String(totals.total));
+    await view.close();
+  });
+
   it.each(Object.entries(VIEWPORTS))(
     'every view fits a %s screen without scrolling sideways',
     async (size, viewport) => {
