@@ -9,10 +9,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildDashboard } from './build-dashboard.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** What the build reads; a newer file or folder (an edit, an added or deleted file) makes dist/ stale. */
-const INPUTS = ['src', 'prisma', 'app.yml', 'package.json', 'tsconfig.json', 'scripts/build.js'];
+const INPUTS = [
+  'src',
+  'prisma',
+  'app.yml',
+  'package.json',
+  'tsconfig.json',
+  'scripts/build.js',
+  'scripts/build-dashboard.js',
+];
 /** Copied as they are: everything but TypeScript under src/, the migrations, and the files src/ reads from the root. */
 const COPIED = ['src', 'prisma/sqlite/migrations', 'prisma/postgres/migrations', 'app.yml', 'package.json'];
 const STAMP = '.built';
@@ -66,6 +75,7 @@ export async function build(root = ROOT, outDir = path.join(root, 'dist')) {
       recursive: true,
       filter: (file) => !file.endsWith('.ts'),
     });
+  await buildDashboard(staging, root);
   const stamp = path.join(staging, STAMP);
   fs.writeFileSync(stamp, `${started.toISOString()}\n`);
   // stamped with the time the build began: a source edited while it ran is newer, so the next start rebuilds

@@ -60,6 +60,8 @@ fi
 if [ -z "${SCRIBE_CHROMIUM:-}" ]; then
   node -e "import('@sparticuz/chromium').then((m) => m.default.executablePath()).then((p) => console.log('chromium: ' + p))"
 fi
+# The dashboard's bundle, which /dashboard serves (built once here, not by each test that asks for the page).
+node scripts/build-dashboard.js
 status=0
 NODE_OPTIONS=--experimental-vm-modules npx jest "$@" || status=$?
 # The last line of the run is the plain summary CI reads.

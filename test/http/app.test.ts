@@ -206,8 +206,7 @@ describe.each(PROVIDERS)('X-Content-Type-Options on %s', (provider) => {
       [`/v1/analytics/${project.id}/ai/purposes?format=csv`, { headers: auth, expect: 200, type: /^text\/csv/ }],
       [`/v1/analytics/${project.id}/ai/purposes`, { headers: auth, expect: 200, type: /^application\/json/ }],
       ['/dashboard', { expect: 200, type: /^text\/html/ }],
-      ['/dashboard/dashboard.js', { expect: 200, type: /^text\/javascript/ }],
-      ['/dashboard/vendor/chart.umd.min.js', { expect: 200, type: /^application\/javascript/ }],
+      ['/dashboard/dashboard.css', { expect: 200, type: /^text\/css/ }],
       ['/openapi.json', { expect: 200, type: /^application\/json/ }],
       ['/docs/assets/swagger-ui.css', { expect: 200, type: /^text\/css/ }],
     ];

@@ -91,11 +91,14 @@ describe('npm start on a fresh clone', () => {
     try {
       // a fresh database: the migrations were found in dist/ and applied
       expect((await fetch(`${compiled.url}/readyz`)).status).toBe(200);
-      // files read at run time: the dashboard page and its stylesheet, copied beside the compiled routes
+      // files read at run time: the dashboard page, its stylesheet and its script (bundled into dist/ by the build)
       const page = await fetch(`${compiled.url}/dashboard`);
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<html/i);
       expect((await fetch(`${compiled.url}/dashboard/dashboard.css`)).status).toBe(200);
+      const script = await fetch(`${compiled.url}/dashboard/dashboard.js`);
+      expect(script.status).toBe(200);
+      expect((await script.text()).length).toBeGreaterThan(10_000);
     } finally {
       await stop(compiled);
     }

@@ -14,6 +14,7 @@ import {
 import type { PullRequest } from '../../support/github-host.js';
 import { openApiConformance } from '../../support/openapi-conformance.js';
 import { launchBrowser } from '../../support/browser.js';
+import { buildDashboard, dashboardBundleStale } from '../../../scripts/build-dashboard.js';
 import { runCli } from '../../../src/cli/run-cli.js';
 import type { CliIo } from '../../../src/cli/command.js';
 import { startScribe } from '../../../src/main.js';
@@ -454,6 +455,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
     expect(code).toBe(0);
     expect(out.join('\n')).toContain(`pull_request ${SOURCE_REPO}#1 ${listed[3].trigger.headSha.slice(0, 7)}`);
 
+    if (dashboardBundleStale()) await buildDashboard();
     const browser = await launchBrowser();
     try {
       const page = await browser.newPage();
@@ -461,7 +463,7 @@ describe.each(PROVIDERS)('docs drafts of source pull requests on %s', (provider)
       await page.fill('#project', projectId);
       await page.fill('#key', key);
       await page.click('#connect button[type=submit]');
-      await page.waitForSelector('body[data-loaded=automations]');
+      await page.waitForSelector('#automation-runs');
       const triggers = await page.$$eval('#automation-runs tbody tr', (trs) =>
         trs.map((tr: any) => tr.querySelectorAll('td')[2].textContent),
       );

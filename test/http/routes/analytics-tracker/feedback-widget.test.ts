@@ -127,16 +127,17 @@ describe('the feedback widget and search API in a real browser', () => {
 
   it('shows the comment on the dashboard as text, with the searches the API reports', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
-    await page.goto(`${app.url}/dashboard`);
+    await page.goto(`${app.url}/dashboard#feedback`);
     await page.fill('#project', projectId);
     await page.fill('#key', read);
     await page.click('#connect button[type=submit]');
-    await page.waitForSelector('body[data-loaded=overview]');
+    await page.waitForSelector('#feedback-list');
+    await page.waitForSelector('#searches');
     const feedback = await api<{ feedback: { path: string; comment: string }[] }>('/feedback');
     const rows = await page.$$eval('#feedback-list tbody tr', (trs) =>
       trs.map((tr: any) => [...tr.querySelectorAll('td')].slice(0, 3).map((td: any) => td.textContent)),
     );
-    expect(rows).toEqual(feedback.feedback.map((f) => [f.path, 'no', f.comment]));
+    expect(rows).toEqual(feedback.feedback.map((f) => [f.path, 'not helpful', f.comment]));
     expect(rows[0][2]).toContain('<img src=x');
     expect(await page.$$('#feedback-list img')).toHaveLength(0);
     expect(await page.evaluate(() => window.hacked)).toBeUndefined();
@@ -151,7 +152,7 @@ describe('the feedback widget and search API in a real browser', () => {
         s.searchQuery,
         String(s.hits),
         s.topClickedPage ? '100%' : '0%',
-        s.topClickedPage ?? '–',
+        s.topClickedPage ?? 'none clicked',
       ]),
     );
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'dashboard-feedback.png'), fullPage: true });
