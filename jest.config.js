@@ -12,6 +12,9 @@ export default {
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   setupFiles: ['<rootDir>/test/support/setup.ts'],
+  // one migrated database per provider, copied for each test database (test/support/databases.ts)
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   testTimeout: 60_000,
   maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: type-check, then every jest test against SQLite and a real PostgreSQL.
-# Each test file creates and drops its own throwaway PostgreSQL database; the cluster is started if it is down.
+# The whole test suite: the static checks (at once), then every jest test against SQLite and a real PostgreSQL.
+# Test databases are copies of one migrated database per provider, made in jest's global setup
+# (test/support/test-templates.ts); the PostgreSQL cluster is started if it is down.
 #
 # The suite runs from a copy of the repository's files in a fresh temporary directory with nothing beside it
 # (node_modules is linked, not copied), so a test or script that reads a file outside the repository fails here
@@ -25,40 +26,39 @@ fi
 
 bash scripts/ensure-postgres.sh
 rm -f test-results/summary.txt
-echo "checking that nothing reads outside the repository…"
-if ! bash scripts/check-self-contained.sh; then
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-echo "checking formatting and lint rules (npm run lint: Biome)…"
-if ! npx biome check --error-on-warnings . >/dev/null 2>&1 && ! npx biome check --error-on-warnings .; then
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-echo "checking that imports point one way (scripts/check-imports.ts)…"
-if ! npx tsx scripts/check-imports.ts; then
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-echo "checking that test/ mirrors src/ and the code map matches the tree (scripts/check-layout.ts)…"
-if ! npx tsx scripts/check-layout.ts; then
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-echo "checking the docs with Scribe's own edit checks (scripts/docs/check-docs.ts)…"
-if ! npx tsx scripts/docs/check-docs.ts; then
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-echo "type-checking…"
-if ! npx tsc --noEmit -p tsconfig.json; then
-  echo "0 passed, 1 failed"
-  exit 1
-fi
+# The checks are independent of one another, so they run at once (the type-check takes longest; the others finish
+# behind it), each into its own log; they are reported in order, and any failure stops the run before jest.
+checks=(
+  "that nothing reads outside the repository|bash scripts/check-self-contained.sh"
+  "formatting and lint rules (npm run lint: Biome)|npx biome check --error-on-warnings ."
+  "that imports point one way (scripts/check-imports.ts)|npx tsx scripts/check-imports.ts"
+  "that test/ mirrors src/ and the code map matches the tree (scripts/check-layout.ts)|npx tsx scripts/check-layout.ts"
+  "the docs with Scribe's own edit checks (scripts/docs/check-docs.ts)|npx tsx scripts/docs/check-docs.ts"
+  "types (tsc)|npx tsc --noEmit -p tsconfig.json"
+)
+logs=$(mktemp -d "${TMPDIR:-/tmp}/scribe-checks.XXXXXX")
+pids=()
+for i in "${!checks[@]}"; do
+  bash -c "${checks[$i]#*|}" >"$logs/$i" 2>&1 &
+  pids+=("$!")
+done
 # The browser tests' Chromium comes inside the @sparticuz/chromium package and is unpacked on first use: do it once
-# here, before jest's workers could race to unpack it.
+# here, beside the checks, before jest's workers could race to unpack it.
 if [ -z "${SCRIBE_CHROMIUM:-}" ]; then
-  node -e "import('@sparticuz/chromium').then((m) => m.default.executablePath()).then((p) => console.log('chromium: ' + p))"
+  node -e "import('@sparticuz/chromium').then((m) => m.default.executablePath()).then((p) => console.log('chromium: ' + p))" >"$logs/chromium" 2>&1 &
+  chromium=$!
+fi
+failed=0
+for i in "${!checks[@]}"; do
+  echo "checking ${checks[$i]%%|*}…"
+  if ! wait "${pids[$i]}"; then failed=1; fi
+  cat "$logs/$i"
+done
+if [ -n "${chromium:-}" ]; then wait "$chromium" || failed=1; cat "$logs/chromium"; fi
+rm -rf "$logs"
+if [ "$failed" -ne 0 ]; then
+  echo "0 passed, 1 failed"
+  exit 1
 fi
 # The dashboard's bundle, which /dashboard serves (built once here, not by each test that asks for the page).
 node scripts/build-dashboard.js

@@ -3,11 +3,10 @@ import { openSql, type Sql } from '../../src/analytics/store/sql.js';
 import { AnalyticsStore } from '../../src/analytics/store/event-store.js';
 import { DayCache } from '../../src/analytics/store/day-cache.js';
 import { VERIFICATION, type NewEvent } from '../../src/analytics/store/write-events.js';
-import { migrateDatabase } from '../../src/db/migrate.js';
 import { agentDaysRollup } from '../../src/analytics/store/rollups/agent-days.js';
 import { rollupMark } from '../../src/analytics/store/rollups/rollup-marks.js';
 import { catchUpRollups } from '../../src/analytics/store/fold-events.js';
-import { createEmptyDatabase, PROVIDERS, type TestDatabase } from './databases.js';
+import { createMigratedDatabase, PROVIDERS, type TestDatabase } from './databases.js';
 import { readRawEvents, type RawEvent } from './naive-ai-reports.js';
 import { seeded } from './ai-traffic.js';
 
@@ -95,8 +94,7 @@ export function describeAiReport<T>(params: {
     const next = seeded(provider === 'sqlite' ? 7 : 11);
 
     beforeAll(async () => {
-      database = await createEmptyDatabase(provider);
-      await migrateDatabase(database.target);
+      database = await createMigratedDatabase(provider);
       sql = openSql(database.target);
       ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
       const other = new AnalyticsStore(sql);
@@ -157,8 +155,7 @@ export function useReportStore(provider: (typeof PROVIDERS)[number]): () => Repo
   let sql: Sql | undefined;
   let ctx: ReportContext | undefined;
   beforeAll(async () => {
-    database = await createEmptyDatabase(provider);
-    await migrateDatabase(database.target);
+    database = await createMigratedDatabase(provider);
     sql = openSql(database.target);
     ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
   });
