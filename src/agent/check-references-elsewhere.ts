@@ -1,7 +1,7 @@
 import { PAGE } from './check-changed-pages.js';
 import type { CheckContext } from './check-context.js';
 import { importProblem, linkProblem } from './check-link.js';
-import { mapConcurrent } from './map-concurrent.js';
+import pLimit from 'p-limit';
 import { scanLinks } from './scan-links.js';
 import { walkWorkspace } from './tools/walk-workspace.js';
 
@@ -40,5 +40,5 @@ export async function checkReferencesElsewhere(context: CheckContext): Promise<s
     )
       files.push(entry.relative);
   }
-  return (await mapConcurrent(files, READ_CONCURRENCY, (file) => fileProblems(context, file))).flat();
+  return (await pLimit(READ_CONCURRENCY).map(files, (file) => fileProblems(context, file))).flat();
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CheckContext, SiteRoutes } from './check-context.js';
 import { docusaurusDoc, docusaurusSetting, frontmatterOf, type DocIdentity } from './docusaurus-docs.js';
-import { mapConcurrent } from './map-concurrent.js';
+import pLimit from 'p-limit';
 import { walkWorkspace } from './tools/walk-workspace.js';
 
 export interface DocusaurusSite {
@@ -58,7 +58,7 @@ export async function loadDocusaurusSite(context: CheckContext): Promise<Docusau
       }
     }
     // Ids and slugs can come from frontmatter, so every doc is read (several at a time).
-    const identities = await mapConcurrent(docs, 32, async (file) => identity(file, (await context.read(file)) ?? ''));
+    const identities = await pLimit(32).map(docs, async (file) => identity(file, (await context.read(file)) ?? ''));
     identities.forEach((doc, i) => {
       ids.add(doc.id);
       for (const route of doc.routes) routes.set(route, docs[i]);

@@ -1,14 +1,22 @@
 import { parse as parseYaml } from 'yaml';
 import picomatch from 'picomatch';
-import { CronError, parseCron } from './cron.js';
+import { CronError, parseCron, timezoneProblem } from './cron.js';
 
 export const CONFIG_PATH = '.scribe/automations.yml';
 
 export type AutomationTrigger =
   | { kind: 'push'; repository: string; branches: string[] | null; paths: string[] | null }
-  | { kind: 'schedule'; cron: string }
+  | ScheduleTrigger
   | FeedbackTrigger
   | PullRequestTrigger;
+
+/** A cron expression read in `timezone` (an IANA name, `timezone:` beside `on:` in the config; UTC by default). */
+export interface ScheduleTrigger {
+  kind: 'schedule';
+  cron: string;
+  /** always set by the parser; absent from configs stored before schedules had a time zone, which were UTC */
+  timezone?: string;
+}
 
 /** A source repository's pull requests: each matching one gets the `Scribe docs` check (src/reviews/). */
 export interface PullRequestTrigger {
@@ -174,7 +182,24 @@ function parseReview(review: unknown, problems: string[]): ReviewOptions {
 const TRIGGERS = ['push', 'schedule', 'feedback', 'pull_request'];
 const TRIGGER_LIST = '"push", "schedule", "feedback" or "pull_request"';
 
-function parseTrigger(on: unknown, problems: string[]): AutomationTrigger | null {
+function parseSchedule(schedule: unknown, timezone: unknown, problems: string[]): ScheduleTrigger | null {
+  const zone = timezone ?? 'UTC';
+  const zoneProblem = timezoneProblem(zone);
+  if (zoneProblem) {
+    problems.push(zoneProblem);
+    return null;
+  }
+  try {
+    parseCron(schedule, zone as string);
+  } catch (err) {
+    if (!(err instanceof CronError)) throw err;
+    problems.push(`schedule: ${err.message}`);
+    return null;
+  }
+  return { kind: 'schedule', cron: (schedule as string).trim(), timezone: zone as string };
+}
+
+function parseTrigger(on: unknown, timezone: unknown, problems: string[]): AutomationTrigger | null {
   if (!isObject(on)) {
     problems.push(`"on" must be a mapping with ${TRIGGER_LIST}`);
     return null;
@@ -185,16 +210,7 @@ function parseTrigger(on: unknown, problems: string[]): AutomationTrigger | null
     return null;
   }
   if (on.feedback !== undefined) return parseFeedback(on.feedback, problems);
-  if (on.schedule !== undefined) {
-    try {
-      parseCron(on.schedule as string);
-    } catch (err) {
-      if (!(err instanceof CronError)) throw err;
-      problems.push(`schedule: ${err.message}`);
-      return null;
-    }
-    return { kind: 'schedule', cron: (on.schedule as string).trim() };
-  }
+  if (on.schedule !== undefined) return parseSchedule(on.schedule, timezone, problems);
   if (on.pull_request !== undefined) {
     const pr = parseRepositoryTrigger(on.pull_request, 'pull_request', problems);
     return pr && { kind: 'pull_request', ...pr };
@@ -240,16 +256,18 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       problems.push({ automation: label, message: 'each automation must be a mapping' });
       return;
     }
-    own.push(...unknownKeys(entry, ['id', 'on', 'prompt', 'draft', 'review'], `automation ${label}`));
+    own.push(...unknownKeys(entry, ['id', 'on', 'timezone', 'prompt', 'draft', 'review'], `automation ${label}`));
     if (typeof entry.id !== 'string' || !ID.test(entry.id)) own.push('id must match [a-z0-9-]{1,64}');
     else if (seen.has(entry.id)) own.push(`id "${entry.id}" is used twice`);
-    const trigger = parseTrigger(entry.on, own);
+    const trigger = parseTrigger(entry.on, entry.timezone, own);
     if (typeof entry.prompt !== 'string' || !entry.prompt.trim()) own.push('prompt must be a non-empty string');
     else if (entry.prompt.length > MAX_PROMPT) own.push(`prompt must be at most ${MAX_PROMPT} characters`);
     if (entry.draft !== undefined && typeof entry.draft !== 'boolean') own.push('draft must be true or false');
     const review = trigger?.kind === 'pull_request' ? parseReview(entry.review, own) : undefined;
     if (entry.review !== undefined && trigger && trigger.kind !== 'pull_request')
       own.push('review applies to pull_request automations only');
+    if (entry.timezone !== undefined && trigger && trigger.kind !== 'schedule')
+      own.push('timezone applies to schedule automations only');
     if (typeof entry.id === 'string') seen.add(entry.id);
     if (own.length || !trigger) {
       const pr = isObject(entry.on) && isObject(entry.on.pull_request) ? entry.on.pull_request.repository : undefined;

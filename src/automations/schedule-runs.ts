@@ -34,7 +34,8 @@ export function dueSlots(configs: LoadedConfig[], now: Date): DueSlot[] {
       if (automation.on.kind !== 'schedule') continue;
       const firstSeen = new Date(config.firstSeen[automation.id] ?? now.toISOString());
       const floor = new Date(Math.max(firstSeen.getTime() - 1, now.getTime() - LOOK_BACK_MS));
-      const slot = latestSlot(parseCron(automation.on.cron), now, floor);
+      // configs stored before schedules had a time zone were read in UTC
+      const slot = latestSlot(parseCron(automation.on.cron, automation.on.timezone ?? 'UTC'), now, floor);
       if (slot) due.push({ projectId: config.projectId, automationId: automation.id, slot });
     }
   }

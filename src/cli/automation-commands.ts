@@ -10,6 +10,7 @@ interface AutomationList {
       kind: string;
       repository?: string;
       cron?: string;
+      timezone?: string;
       paths?: string[] | null;
       thumbsDown?: number | null;
       comment?: boolean;
@@ -51,7 +52,7 @@ function describeOn(on: AutomationList['automations'][number]['on']): string {
   if (on.kind === 'push') return `push ${on.repository}${on.paths ? ` paths ${on.paths.join(',')}` : ''}`;
   if (on.kind === 'pull_request')
     return `pull requests to ${on.repository}${on.branches ? ` (${on.branches.join(',')})` : ''}${on.paths ? ` paths ${on.paths.join(',')}` : ''}`;
-  if (on.kind === 'schedule') return `schedule "${on.cron}" (UTC)`;
+  if (on.kind === 'schedule') return `schedule "${on.cron}" (${on.timezone ?? 'UTC'})`;
   const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : '']
     .filter(Boolean)
     .join(' or ');

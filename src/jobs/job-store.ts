@@ -1,3 +1,4 @@
+import pRetry from 'p-retry';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { Db, DbTransaction } from '../db/client.js';
 import type { Clock } from '../clock.js';
@@ -210,7 +211,7 @@ export async function addMessage(params: {
 }): Promise<{ job: JobRecord; seq: number }> {
   const { db, clock, projectId, jobId } = params;
   const requestKey = params.requestKey ?? null;
-  for (let attempt = 0; ; attempt++) {
+  const attempt = async (): Promise<{ job: JobRecord; seq: number }> => {
     if (requestKey !== null) {
       const earlier = await messageByRequestKey(db, projectId, requestKey);
       if (earlier) return earlier;
@@ -219,45 +220,46 @@ export async function addMessage(params: {
     if (job.status === 'archived') throw new Conflict('Job is archived; create a new job instead');
     const now = clock();
     const reactivate = job.status !== 'active';
-    try {
-      return await db.$transaction(async (tx) => {
-        // The job's row is written first: that holds it (PostgreSQL's row lock; SQLite has one writer) until the
-        // commit, so follow-ups of one job sent at once take their seq one after another instead of racing for it.
-        const row = await tx.agentJob.update({
-          // The status read above must still hold: a job archived meanwhile is not reactivated (the retry refuses it).
-          where: { id: jobId, status: reactivate ? { in: statusesBefore('active') } : 'active' },
-          data: reactivate
-            ? {
-                status: 'active',
-                error: null,
-                errorStage: null,
-                attempts: 0,
-                leaseOwner: null,
-                leaseExpiresAt: null,
-                updatedAt: now,
-              }
-            : { updatedAt: now },
-        });
-        const last = await tx.agentJobMessage.findFirst({
-          where: { jobId },
-          orderBy: { seq: 'desc' },
-          select: { seq: true },
-        });
-        const seq = (last?.seq ?? 0) + 1;
-        await tx.agentJobMessage.create({
-          data: { id: randomId('msg'), jobId, projectId, seq, prompt: params.prompt, requestKey, createdAt: now },
-        });
-        await tx.agentJobEvent.create({
-          data: { jobId, type: 'message', data: JSON.stringify({ seq, queued: !reactivate }), createdAt: now },
-        });
-        return { job: toJobRecord(row), seq };
-      }, MESSAGE_TRANSACTION);
-    } catch (err) {
-      // The job's status changed since it was read (the update finds no row), or the same request was added at once
-      // by another caller (the key is taken): the next attempt sees it as it is now.
-      if (attempt >= 3 || !(isRecordNotFound(err) || (requestKey !== null && isUniqueViolation(err)))) throw err;
-    }
-  }
+    return db.$transaction(async (tx) => {
+      // The job's row is written first: that holds it (PostgreSQL's row lock; SQLite has one writer) until the
+      // commit, so follow-ups of one job sent at once take their seq one after another instead of racing for it.
+      const row = await tx.agentJob.update({
+        // The status read above must still hold: a job archived meanwhile is not reactivated (the retry refuses it).
+        where: { id: jobId, status: reactivate ? { in: statusesBefore('active') } : 'active' },
+        data: reactivate
+          ? {
+              status: 'active',
+              error: null,
+              errorStage: null,
+              attempts: 0,
+              leaseOwner: null,
+              leaseExpiresAt: null,
+              updatedAt: now,
+            }
+          : { updatedAt: now },
+      });
+      const last = await tx.agentJobMessage.findFirst({
+        where: { jobId },
+        orderBy: { seq: 'desc' },
+        select: { seq: true },
+      });
+      const seq = (last?.seq ?? 0) + 1;
+      await tx.agentJobMessage.create({
+        data: { id: randomId('msg'), jobId, projectId, seq, prompt: params.prompt, requestKey, createdAt: now },
+      });
+      await tx.agentJobEvent.create({
+        data: { jobId, type: 'message', data: JSON.stringify({ seq, queued: !reactivate }), createdAt: now },
+      });
+      return { job: toJobRecord(row), seq };
+    }, MESSAGE_TRANSACTION);
+  };
+  return pRetry(attempt, {
+    retries: 3,
+    minTimeout: 0,
+    // The job's status changed since it was read (the update finds no row), or the same request was added at once
+    // by another caller (the key is taken): the next attempt sees it as it is now.
+    shouldRetry: ({ error }) => isRecordNotFound(error) || (requestKey !== null && isUniqueViolation(error)),
+  });
 }
 
 /** Archives a job (idempotent). A worker running it notices at its next heartbeat and stops the agent. */

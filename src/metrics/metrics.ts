@@ -51,6 +51,13 @@ export const rejectedEvents = new Counter({
   registers: [registry],
 });
 
+export const droppedSubmissions = new Counter({
+  name: 'scribe_dropped_submissions_total',
+  help: 'Tracker page views, widget feedback and site searches dropped without a word to the page, by reason (unknown_project, disabled_project, host_not_listed, bot) and submission (page_view, feedback, search)',
+  labelNames: ['reason', 'submission'] as const,
+  registers: [registry],
+});
+
 export const leaseLosses = new Counter({
   name: 'scribe_worker_lease_losses_total',
   help: 'Times a worker found the lease on its job taken or expired',

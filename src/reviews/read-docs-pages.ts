@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkoutCommit, createWorkspaceDir, removeWorkspace } from '../git/workspace.js';
 import { readWorkspaceText } from '../agent/detect-docs-framework.js';
-import { mapConcurrent } from '../agent/map-concurrent.js';
+import pLimit from 'p-limit';
 import { DOCS_CONFIG_FILES, docsPagesToRead } from './impact/docs-pages-to-read.js';
 import type { DocsPage } from './impact/find-impact.js';
 
@@ -38,7 +38,7 @@ export async function readDocsPages(params: { url: string; sha: string; token: s
       }
     }
     // the walk lists regular files of the clone only (symlinks are not files there), so they are read directly
-    const read = await mapConcurrent(pages, READ_CONCURRENCY, async (file) => {
+    const read = await pLimit(READ_CONCURRENCY).map(pages, async (file) => {
       const buffer = await fs.readFile(path.join(dir, file));
       return buffer.length <= MAX_PAGE_BYTES ? { path: file, text: buffer.toString('utf8') } : null;
     });

@@ -30,7 +30,52 @@ describe('parseAutomationsConfig', () => {
         prompt: 'Update the docs.',
         draft: true,
       },
-      { id: 'weekly-links', on: { kind: 'schedule', cron: '0 6 * * 1' }, prompt: 'Fix links.', draft: false },
+      {
+        id: 'weekly-links',
+        on: { kind: 'schedule', cron: '0 6 * * 1', timezone: 'UTC' },
+        prompt: 'Fix links.',
+        draft: false,
+      },
+    ]);
+  });
+
+  it('reads a schedule in the time zone beside it, and refuses a bad zone, expression or misplaced zone', () => {
+    const { automations, problems } = parseAutomationsConfig(`automations:
+  - id: paris
+    prompt: ok
+    on: { schedule: "@weekly" }
+    timezone: Europe/Paris
+  - id: nowhere
+    prompt: ok
+    on: { schedule: "0 6 * * 1" }
+    timezone: Mars/Olympus
+  - id: blank
+    prompt: ok
+    on: { schedule: "0 6 * * 1" }
+    timezone: 3
+  - id: bad-cron
+    prompt: ok
+    on: { schedule: "0 25 * * *" }
+  - id: six
+    prompt: ok
+    on: { schedule: "0 0 6 * * 1" }
+  - id: not-schedule
+    prompt: ok
+    on: { feedback: { comment: true } }
+    timezone: UTC
+`);
+    expect(automations).toEqual([
+      { id: 'paris', on: { kind: 'schedule', cron: '@weekly', timezone: 'Europe/Paris' }, prompt: 'ok', draft: false },
+    ]);
+    expect(problems).toEqual([
+      {
+        automation: 'nowhere',
+        message: 'timezone "Mars/Olympus" is not an IANA time zone name (such as "Europe/Paris" or "UTC")',
+      },
+      { automation: 'blank', message: 'timezone must be an IANA name such as "Europe/Paris"' },
+      { automation: 'bad-cron', message: 'schedule: invalid value for hour: 25' },
+      { automation: 'six', message: expect.stringMatching(/^schedule: mode '5-part' requires exactly 5 parts/) },
+      { automation: 'not-schedule', message: 'timezone applies to schedule automations only' },
     ]);
   });
 

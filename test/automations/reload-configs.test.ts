@@ -35,7 +35,7 @@ describe.each(PROVIDERS)('reloadConfigsOnPush on %s', (provider) => {
     expect(await findConfig(bench.deps.db, project.id)).toMatchObject({
       sha: after,
       automations: [{ id: 'nightly' }],
-      problems: [{ automation: 'bad-cron', message: 'schedule: minute: 61 is outside 0-59' }],
+      problems: [{ automation: 'bad-cron', message: 'schedule: invalid value for minute: 61' }],
     });
     const reported = bench.host.statuses.filter((s) => s.repository === project.repository);
     expect(reported).toMatchObject([{ sha: introduced, state: 'failure', context: 'scribe/automations' }]);

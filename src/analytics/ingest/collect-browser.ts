@@ -3,6 +3,7 @@ import type { TrackerCommitConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import { findProject, type Project } from '../../projects/projects.js';
+import { SilentDrops, type DroppedSubmission } from '../../metrics/silent-drops.js';
 import type { ReaderSignals } from '../signals/reader-signals.js';
 import { classifyUserAgent } from './classify-user-agent.js';
 import { GroupCommit } from './group-commit.js';
@@ -43,6 +44,7 @@ const COMMITS_IN_FLIGHT = 2;
 export class BrowserCollector {
   // only projects with hits in flight have a committer, so unknown project ids sent by anyone cost nothing lasting
   private readonly committers = new Map<string, GroupCommit<TimedHit>>();
+  private readonly drops: SilentDrops;
 
   constructor(
     private readonly params: {
@@ -53,7 +55,9 @@ export class BrowserCollector {
       clock: Clock;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.drops = new SilentDrops(params);
+  }
 
   /**
    * Stores (or drops) a page view. Resolves once the hit is committed — or dropped (unknown or disabled project,
@@ -83,7 +87,7 @@ export class BrowserCollector {
     hit: BrowserHit,
     feedback: { helpful: boolean; comment?: string | null; submission?: string },
   ): Promise<void> {
-    const who = await this.person(hit);
+    const who = await this.person(hit, 'feedback');
     if (!who) return;
     const { projectId, ...person } = who;
     await this.params
@@ -106,7 +110,7 @@ export class BrowserCollector {
 
   /** Stores a site search or result click from a person on the project's site; a failure to store it is only logged. */
   async search(hit: BrowserHit, search: { query: string; clickedPath?: string }): Promise<void> {
-    const who = await this.person(hit);
+    const who = await this.person(hit, 'search');
     if (!who) return;
     const { projectId, ...person } = who;
     await this.params
@@ -118,9 +122,16 @@ export class BrowserCollector {
   }
 
   private async commitPageViews(projectId: string, hits: TimedHit[]): Promise<void> {
-    const project = await this.enabledProject(projectId);
+    const project = await this.enabledProject(projectId, 'page_view', hits.length);
     if (!project) return;
     const kept = hits.filter((h) => fromProjectSite(project.hostnames, h.url, h.origin));
+    if (kept.length < hits.length)
+      this.drops.record({
+        projectId,
+        reason: 'host_not_listed',
+        submission: 'page_view',
+        count: hits.length - kept.length,
+      });
     if (kept.length)
       await this.params.ingest(
         project.id,
@@ -129,16 +140,28 @@ export class BrowserCollector {
   }
 
   /** The submitter when the submission is from the project's site and a person; undefined to drop it. */
-  private async person(hit: BrowserHit) {
-    const project = await this.enabledProject(hit.projectId);
-    if (!project || !fromProjectSite(project.hostnames, hit.url, hit.origin)) return undefined;
-    if (classifyUserAgent(hit.userAgent).class !== 'human') return undefined;
+  private async person(hit: BrowserHit, submission: DroppedSubmission) {
+    const project = await this.enabledProject(hit.projectId, submission, 1);
+    if (!project) return undefined;
+    const drop = (reason: 'host_not_listed' | 'bot') => {
+      this.drops.record({ projectId: project.id, reason, submission });
+      return undefined;
+    };
+    if (!fromProjectSite(project.hostnames, hit.url, hit.origin)) return drop('host_not_listed');
+    if (classifyUserAgent(hit.userAgent).class !== 'human') return drop('bot');
     return hit.ip ? { projectId: project.id, ip: hit.ip, userAgent: hit.userAgent } : undefined;
   }
 
-  private async enabledProject(projectId: string): Promise<Project | undefined> {
+  /** The project, when it exists and is enabled; otherwise the `count` submissions are recorded as dropped. */
+  private async enabledProject(
+    projectId: string,
+    submission: DroppedSubmission,
+    count: number,
+  ): Promise<Project | undefined> {
     const project = await findProject(this.params.db, projectId);
-    return project && !project.disabledAt ? project : undefined;
+    if (project && !project.disabledAt) return project;
+    this.drops.record({ projectId, reason: project ? 'disabled_project' : 'unknown_project', submission, count });
+    return undefined;
   }
 
   private readonly dropped = (err: unknown) => this.params.logger.error({ err }, 'storing a tracker submission failed');

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** Page-view lines a line is remembered for after it was last seen: ~11 MB of digests at most. */
 export const OCCURRENCE_WINDOW = 100_000;
 
@@ -11,25 +13,28 @@ export const OCCURRENCE_WINDOW = 100_000;
  *
  * Identical lines carry the same timestamp, so they sit close together in a log. To keep memory bounded a line not
  * seen for `window` page-view lines is forgotten: a copy further away than that would count as occurrence 1 again,
- * i.e. as a re-import of the first.
+ * i.e. as a re-import of the first. The cache's clock is the line count, so "not seen for" is counted in lines.
  */
 export class LineOccurrences {
-  /** digest → copies so far and when last seen; Map order is least recently seen first */
-  private readonly seen = new Map<string, { count: number; at: number }>();
   private read = 0;
+  /** digest → copies so far; at most `window` lines were seen within the window, so `max` never drops a live one */
+  private readonly seen: LRUCache<string, number>;
 
-  constructor(private readonly window = OCCURRENCE_WINDOW) {}
+  constructor(window = OCCURRENCE_WINDOW) {
+    this.seen = new LRUCache({
+      max: window,
+      ttl: window,
+      // the line count only moves on next(): no timer-based resolution of "now"
+      ttlResolution: 0,
+      perf: { now: () => this.read },
+    });
+  }
 
   /** The occurrence number of this copy of a line, identified by a digest of its text. */
   next(digest: string): number {
-    const at = ++this.read;
-    const count = (this.seen.get(digest)?.count ?? 0) + 1;
-    this.seen.delete(digest);
-    this.seen.set(digest, { count, at });
-    for (const [oldest, entry] of this.seen) {
-      if (entry.at > at - this.window) break;
-      this.seen.delete(oldest);
-    }
+    this.read++;
+    const count = (this.seen.get(digest) ?? 0) + 1;
+    this.seen.set(digest, count);
     return count;
   }
 }

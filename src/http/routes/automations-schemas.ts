@@ -41,7 +41,7 @@ export const AutomationsResponse = z.object({
       on: z
         .looseObject({ kind: z.enum(['push', 'schedule', 'feedback', 'pull_request']) })
         .describe(
-          '`push` and `pull_request`: `repository`, `branches` (null: the default branch), `paths` (null: every path); `schedule`: `cron`; `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
+          '`push` and `pull_request`: `repository`, `branches` (null: the default branch), `paths` (null: every path); `schedule`: `cron` and `timezone` (an IANA name; absent means UTC); `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
         ),
       prompt: z.string(),
       draft: z.boolean(),

@@ -2,6 +2,27 @@ import type { Db } from '../../../src/db/client.js';
 import { BrowserCollector, type BrowserHit } from '../../../src/analytics/ingest/collect-browser.js';
 import type { PageView } from '../../../src/analytics/ingest/prepare-event.js';
 import { createLogger } from '../../../src/logger.js';
+import { droppedSubmissions } from '../../../src/metrics/metrics.js';
+
+/** `scribe_dropped_submissions_total` as "reason submission" → count */
+async function dropCounts(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const v of (await droppedSubmissions.get()).values)
+    counts[`${v.labels.reason} ${v.labels.submission}`] = v.value;
+  return counts;
+}
+
+/** the drops counted while `run` ran, without the zeros */
+async function dropsDuring(run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const before = await dropCounts();
+  await run();
+  const after = await dropCounts();
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([key, value]) => [key, value - (before[key] ?? 0)] as const)
+      .filter(([, value]) => value > 0),
+  );
+}
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -54,14 +75,22 @@ const hit = (over: Partial<BrowserHit> = {}): BrowserHit => ({
 describe('browser collection', () => {
   it("commits a project's page views together and drops those of other sites, origins and disabled projects", async () => {
     const { browser, ingested } = collector(100);
-    await Promise.all([
-      browser.pageView({ ...hit(), referrer: null }),
-      browser.pageView({ ...hit({ url: 'https://elsewhere.example/guide' }), referrer: null }),
-      browser.pageView({ ...hit({ origin: 'https://elsewhere.example' }), referrer: null }),
-      browser.pageView({ ...hit({ url: 'https://docs.example.com/api' }), referrer: 'https://claude.ai/' }),
-      browser.pageView({ ...hit({ projectId: 'prj_off' }), referrer: null }),
-      browser.pageView({ ...hit({ projectId: 'prj_unknown' }), referrer: null }),
-    ]);
+    const drops = await dropsDuring(() =>
+      Promise.all([
+        browser.pageView({ ...hit(), referrer: null }),
+        browser.pageView({ ...hit({ url: 'https://elsewhere.example/guide' }), referrer: null }),
+        browser.pageView({ ...hit({ origin: 'https://elsewhere.example' }), referrer: null }),
+        browser.pageView({ ...hit({ url: 'https://docs.example.com/api' }), referrer: 'https://claude.ai/' }),
+        browser.pageView({ ...hit({ projectId: 'prj_off' }), referrer: null }),
+        browser.pageView({ ...hit({ projectId: 'prj_unknown' }), referrer: null }),
+        browser.pageView({ ...hit({ projectId: 'prj_unknown' }), referrer: null }),
+      ]),
+    );
+    expect(drops).toEqual({
+      'host_not_listed page_view': 2,
+      'disabled_project page_view': 1,
+      'unknown_project page_view': 2,
+    });
     expect(ingested).toEqual([
       {
         projectId: 'prj_on',
@@ -88,11 +117,23 @@ describe('browser collection', () => {
 
   it('takes feedback and searches only from people on the project site, with an address', async () => {
     const { browser, feedback, searches } = collector(100);
-    await browser.feedback(hit(), { helpful: true, comment: 'clear', submission: 'abcdefgh' });
-    await browser.feedback(hit({ userAgent: 'curl/8.0' }), { helpful: false });
-    await browser.feedback(hit({ ip: undefined }), { helpful: false });
-    await browser.search(hit({ origin: 'https://elsewhere.example' }), { query: 'install' });
-    await browser.search(hit(), { query: 'install', clickedPath: '../start?x=1' });
+    const drops = await dropsDuring(async () => {
+      await browser.feedback(hit(), { helpful: true, comment: 'clear', submission: 'abcdefgh' });
+      await browser.feedback(hit({ userAgent: 'curl/8.0' }), { helpful: false });
+      await browser.feedback(hit({ ip: undefined }), { helpful: false });
+      await browser.feedback(hit({ projectId: 'prj_unknown' }), { helpful: false });
+      await browser.search(hit({ origin: 'https://elsewhere.example' }), { query: 'install' });
+      await browser.search(hit({ userAgent: undefined }), { query: 'install' });
+      await browser.search(hit({ projectId: 'prj_off' }), { query: 'install' });
+      await browser.search(hit(), { query: 'install', clickedPath: '../start?x=1' });
+    });
+    expect(drops).toEqual({
+      'bot feedback': 1,
+      'unknown_project feedback': 1,
+      'host_not_listed search': 1,
+      'bot search': 1,
+      'disabled_project search': 1,
+    });
     expect(feedback).toEqual([
       {
         projectId: 'prj_on',

@@ -13,4 +13,10 @@ describe('LineOccurrences', () => {
     // 4 lines after that it is forgotten, and numbered as a first copy again
     expect(['p', 'q', 'r', 'a'].map((l) => occurrences.next(l))).toEqual([1, 1, 1, 1]);
   });
+
+  it('counts the window in lines, however few distinct lines fill it', () => {
+    const occurrences = new LineOccurrences(3);
+    expect(['a', 'x', 'x', 'a'].map((l) => occurrences.next(l))).toEqual([1, 1, 2, 2]);
+    expect(['x', 'x', 'x', 'a'].map((l) => occurrences.next(l))).toEqual([3, 4, 5, 1]);
+  });
 });

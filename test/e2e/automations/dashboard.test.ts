@@ -60,7 +60,7 @@ describe('the dashboard shows automations and their runs', () => {
       ['readers', 'feedback: 2 thumbs-down or a comment on /guides/**', 'Fix what readers report.'],
     ]);
     expect(await page.$$eval('#automation-problems li', (lis) => lis.map((li: any) => li.textContent))).toEqual([
-      'Not loaded: broken: schedule: hour: 25 is outside 0-23',
+      'Not loaded: broken: schedule: invalid value for hour: 25',
     ]);
     const [run] = await rows('#automation-runs tbody tr');
     expect(run[0]).toBe('no changes');

@@ -102,17 +102,17 @@ describe.each(PROVIDERS)('automations on %s', (provider) => {
     expect(e2e.github.statuses.filter((s) => s.repository === DOCS_REPO).map((s) => s.sha)).toEqual([introduced]);
     const status = e2e.github.statuses.find((s) => s.repository === DOCS_REPO && s.sha === introduced);
     expect(status).toMatchObject({ state: 'failure', context: 'scribe/automations' });
-    expect(status!.description).toMatch(/^2 problems: bad-cron: schedule: minute: 61 is outside 0-59/);
+    expect(status!.description).toMatch(/^2 problems: bad-cron: schedule: invalid value for minute: 61/);
 
     const listed = await e2e.api(`/v1/automations/${projectId}`, { key });
     expect(listed.status).toBe(200);
     expect(listed.body.configSha).toBe(after);
     expect(listed.body.automations.map((a: { id: string }) => a.id)).toEqual(['api-changes', 'weekly-links']);
     expect(listed.body.problems).toEqual([
-      { automation: 'bad-cron', message: 'schedule: minute: 61 is outside 0-59' },
+      { automation: 'bad-cron', message: 'schedule: invalid value for minute: 61' },
       {
         automation: 'elsewhere',
-        message: 'automation elsewhere: unknown key "colour" (allowed: id, on, prompt, draft, review)',
+        message: 'automation elsewhere: unknown key "colour" (allowed: id, on, timezone, prompt, draft, review)',
       },
     ]);
   });
@@ -356,7 +356,7 @@ describe.each(PROVIDERS)('automations on %s', (provider) => {
     expect(listed.code).toBe(0);
     expect(listed.out).toContain(`api-changes\tpush ${SOURCE_REPO} paths src/**`);
     expect(listed.out).toContain('weekly-links\tschedule "0 6 * * 1" (UTC)');
-    expect(listed.out).toContain('not loaded: bad-cron: schedule: minute: 61 is outside 0-59');
+    expect(listed.out).toContain('not loaded: bad-cron: schedule: invalid value for minute: 61');
 
     e2e.anthropic.script([final('Nothing to fix', 'Still fine.')], forTask('Find and fix broken links.'));
     const triggered = await cli('automation', 'trigger', 'weekly-links', '--project', projectId);
