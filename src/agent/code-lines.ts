@@ -14,6 +14,9 @@ const MDX = {
 /** What is left of MDX when its JSX or braces do not parse: still no indented code and no HTML. */
 const MDX_LOOSE = { extensions: [mdxMd()] };
 
+const FENCE = /```|~~~/;
+const INDENTED = /^[ \t>*+\-.)\d]*?(?: {4}|\t)/m;
+
 /**
  * For each line of `text` (split on "\n"), whether it is part of a code block — fenced (its fence lines included) or,
  * in Markdown, indented — as the parser reads it: CommonMark for `md`; for `mdx`, MDX's variant, where indentation
@@ -21,6 +24,9 @@ const MDX_LOOSE = { extensions: [mdxMd()] };
  */
 export function codeLines(text: string, format: 'md' | 'mdx'): boolean[] {
   const inCode = new Array<boolean>(text.split('\n').length).fill(false);
+  // parsing costs milliseconds a page and every page is read when something is removed: a page with no fence, and
+  // in Markdown no line indented four columns (after any container marks), has no code block to find
+  if (!FENCE.test(text) && (format === 'mdx' || !INDENTED.test(text))) return inCode;
   const mark = (node: Nodes) => {
     if (node.type === 'code' && node.position) {
       const { start, end } = node.position;
