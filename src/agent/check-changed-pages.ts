@@ -25,7 +25,7 @@ export async function checkChangedPages(context: CheckContext): Promise<string[]
         problems.push(`${file} no longer parses as ${format === 'mdx' ? 'MDX' : 'Markdown'}: ${parsed.error}`);
       continue;
     }
-    const earlier = before === null ? { links: [], imports: [] } : scanLinks(before);
+    const earlier = before === null ? { links: [], imports: [] } : scanLinks(before, format);
     const earlierLinks = new Set(earlier.links.map((l) => l.url));
     const earlierImports = new Set(earlier.imports.map((l) => l.url));
     for (const link of parsed.links) {

@@ -80,7 +80,12 @@ export function createCheckContext(params: {
       if (!anchors.has(relative))
         anchors.set(
           relative,
-          readPageAnchors({ file: relative, read: context.read, resolveImport: context.resolveImport }),
+          readPageAnchors({
+            file: relative,
+            format: params.site.format,
+            read: context.read,
+            resolveImport: context.resolveImport,
+          }),
         );
       return anchors.get(relative)!;
     },

@@ -33,7 +33,12 @@ async function findLostAnchors(context: CheckContext): Promise<void> {
     const now = await context.anchorsOf(file);
     if (!now?.complete) continue;
     // Before, too, with the snippets the page included then.
-    const earlier = await readPageAnchors({ file, read: context.readBefore, resolveImport: context.resolveImport });
+    const earlier = await readPageAnchors({
+      file,
+      format: context.site.format,
+      read: context.readBefore,
+      resolveImport: context.resolveImport,
+    });
     const lost = [...(earlier?.keys ?? [])].filter((key) => !now.keys.has(key));
     if (lost.length > 0) context.lostAnchors.set(file, new Set(lost));
   }

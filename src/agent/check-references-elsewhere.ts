@@ -12,7 +12,7 @@ async function fileProblems(context: CheckContext, file: string): Promise<string
   const text = await context.read(file);
   if (text === undefined) return [];
   const problems: string[] = [];
-  const { links, imports } = scanLinks(text);
+  const { links, imports } = scanLinks(text, context.site.format(file));
   for (const link of links) {
     const problem = await linkProblem(context, file, link, false);
     if (problem) problems.push(problem);

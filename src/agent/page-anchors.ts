@@ -1,4 +1,4 @@
-import { fencedLines } from './fenced-lines.js';
+import { codeLines } from './code-lines.js';
 import { jsxOpeningTags } from './jsx-opening-tags.js';
 import { HEADING_ID } from './parse-page.js';
 
@@ -109,7 +109,7 @@ function componentAnchors(body: string): { names: string[]; snippets: string[]; 
  * The anchors a page's headings, ids, titled components and parameter fields give it, and the snippets
  * it includes. Pure: the caller reads the page, and the snippets (see readPageAnchors).
  */
-export function pageAnchors(text: string): OwnAnchors {
+export function pageAnchors(text: string, format: 'md' | 'mdx'): OwnAnchors {
   const lines = text.split('\n');
   let start = 0;
   let complete = true;
@@ -120,7 +120,7 @@ export function pageAnchors(text: string): OwnAnchors {
       start = end + 1;
     }
   }
-  const fenced = fencedLines(lines);
+  const code = codeLines(text, format);
   const counts = new Map<string, number>();
   const snippets: string[] = [];
   const add = (value: string) => {
@@ -132,7 +132,7 @@ export function pageAnchors(text: string): OwnAnchors {
     for (const key of new Set(values.map(anchorKey))) if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
   };
   for (let i = start; i < lines.length; i++) {
-    if (fenced[i]) continue;
+    if (code[i]) continue;
     const line = lines[i];
     // An imported Markdown snippet brings its headings; a component import cannot add to the TOC.
     const snippet = SNIPPET_IMPORT.exec(line)?.[1];
@@ -146,14 +146,14 @@ export function pageAnchors(text: string): OwnAnchors {
       if (/[{}]/.test(withoutCode(heading).replace(MDX_COMMENT, ''))) complete = false;
       addAll(headingTexts(heading));
     }
-    if (/^\s*(=+|-+)\s*$/.test(line) && i > start && lines[i - 1].trim() !== '' && !fenced[i - 1])
+    if (/^\s*(=+|-+)\s*$/.test(line) && i > start && lines[i - 1].trim() !== '' && !code[i - 1])
       addAll(headingTexts(lines[i - 1]));
     for (const match of line.matchAll(/\b(?:id|name|title|label)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
       add(match[1] ?? match[2]);
   }
   // Component tags may span lines; in code they are only examples.
   const components = componentAnchors(
-    lines.map((line, i) => (i < start || fenced[i] ? '' : withoutCode(line))).join('\n'),
+    lines.map((line, i) => (i < start || code[i] ? '' : withoutCode(line))).join('\n'),
   );
   for (const name of components.names) add(name);
   snippets.push(...components.snippets);

@@ -1,6 +1,6 @@
 import { compile } from '@mdx-js/mdx';
 import { LineCounter, parseDocument } from 'yaml';
-import { fencedLines } from './fenced-lines.js';
+import { codeLines } from './code-lines.js';
 
 export interface PageLink {
   url: string;
@@ -47,12 +47,12 @@ function splitFrontmatter(text: string): { body: string; error?: string } {
   return { body: lines.map((line, i) => (i <= end ? '' : line)).join('\n') };
 }
 
-function blankHeadingIds(body: string): string {
+function blankHeadingIds(body: string, format: 'md' | 'mdx'): string {
   const lines = body.split('\n');
-  const fenced = fencedLines(lines);
+  const code = codeLines(body, format);
   return lines
     .map((line, i) => {
-      const match = fenced[i] ? null : HEADING_ID.exec(line);
+      const match = code[i] ? null : HEADING_ID.exec(line);
       return match ? match[1].padEnd(line.length) : line;
     })
     .join('\n');
@@ -100,7 +100,7 @@ export async function parsePage(text: string, format: 'md' | 'mdx', options: Par
   if (frontmatterError) return { error: frontmatterError, links: [], imports: [] };
   let tree: Node | undefined;
   try {
-    await compile(options.headingIds ? blankHeadingIds(body) : body, {
+    await compile(options.headingIds ? blankHeadingIds(body, format) : body, {
       format,
       remarkPlugins: [() => (root: unknown) => void (tree = root as Node)],
     });

@@ -5,6 +5,8 @@ const MAX_DEPTH = 8;
 
 export interface ReadPageAnchorsParams {
   file: string;
+  /** how the site compiles a page (site-rules.ts), which decides what is a code block in it */
+  format(file: string): 'md' | 'mdx';
   read(file: string): Promise<string | undefined>;
   /** The file an import specifier in `fromFile` names, if it exists. */
   resolveImport(fromFile: string, specifier: string): Promise<string | undefined>;
@@ -20,7 +22,7 @@ export async function readPageAnchors(params: ReadPageAnchorsParams): Promise<Pa
   const visit = async (file: string, trail: readonly string[]): Promise<PageAnchors | undefined> => {
     const text = await read(file);
     if (text === undefined) return undefined;
-    const own = pageAnchors(text);
+    const own = pageAnchors(text, params.format(file));
     if (own.snippets.length === 0) return own;
     const parts: PageAnchors[] = [own];
     for (const specifier of own.snippets) {

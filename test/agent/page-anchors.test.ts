@@ -28,7 +28,7 @@ describe('pageAnchors', () => {
       '## Not a heading',
       '```',
     ].join('\n');
-    const { keys, complete } = pageAnchors(page);
+    const { keys, complete } = pageAnchors(page, 'mdx');
     expect(complete).toBe(true);
     for (const anchor of [
       'install-the-cli',
@@ -55,15 +55,15 @@ describe('pageAnchors', () => {
   });
 
   it('gives up only on pages whose anchors it cannot know: API pages, computed headings and ids', () => {
-    expect(pageAnchors('---\nopenapi: GET /users\n---\n').complete).toBe(false);
-    expect(pageAnchors('## Version {props.version}\n').complete).toBe(false);
-    expect(pageAnchors('<Accordion title={name}>x</Accordion>\n').complete).toBe(false);
-    expect(pageAnchors('<ParamField path={field} type="string">x</ParamField>\n').complete).toBe(false);
-    expect(pageAnchors('<ParamField {...field}>x</ParamField>\n').complete).toBe(false);
-    expect(pageAnchors('## Plain\n\nText with {braces} in prose.\n').complete).toBe(true);
-    expect(pageAnchors("import Tip from '@site/src/components/Tip';\n\n## Plain\n").complete).toBe(true);
+    expect(pageAnchors('---\nopenapi: GET /users\n---\n', 'mdx').complete).toBe(false);
+    expect(pageAnchors('## Version {props.version}\n', 'mdx').complete).toBe(false);
+    expect(pageAnchors('<Accordion title={name}>x</Accordion>\n', 'mdx').complete).toBe(false);
+    expect(pageAnchors('<ParamField path={field} type="string">x</ParamField>\n', 'mdx').complete).toBe(false);
+    expect(pageAnchors('<ParamField {...field}>x</ParamField>\n', 'mdx').complete).toBe(false);
+    expect(pageAnchors('## Plain\n\nText with {braces} in prose.\n', 'mdx').complete).toBe(true);
+    expect(pageAnchors("import Tip from '@site/src/components/Tip';\n\n## Plain\n", 'mdx').complete).toBe(true);
     // Braces in inline code and MDX comments compute nothing.
-    const literal = pageAnchors('## The `{ ... }` placeholder {/* note */}\n');
+    const literal = pageAnchors('## The `{ ... }` placeholder {/* note */}\n', 'mdx');
     expect(literal.complete).toBe(true);
     expect(literal.keys.has(anchorKey('the-placeholder'))).toBe(true);
   });
@@ -86,7 +86,7 @@ describe('pageAnchors', () => {
       '<ResponseField name="inCode" />',
       '```',
     ].join('\n');
-    const { keys, complete } = pageAnchors(page);
+    const { keys, complete } = pageAnchors(page, 'mdx');
     expect(complete).toBe(true);
     for (const anchor of ['param-user-id', 'param-page', 'param-page-1', 'param-display-name'])
       expect([anchor, keys.has(anchorKey(anchor))]).toEqual([anchor, true]);
@@ -106,7 +106,7 @@ describe('pageAnchors', () => {
       "import Example from '/snippets/example.mdx';",
       '```',
     ].join('\n');
-    const anchors = pageAnchors(page);
+    const anchors = pageAnchors(page, 'mdx');
     expect(anchors.snippets).toEqual(['/snippets/steps.mdx', './vars.md', '/snippets/legacy.mdx']);
     expect(anchors.complete).toBe(true);
   });

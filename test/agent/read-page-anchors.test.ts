@@ -24,7 +24,7 @@ describe('readPageAnchors', () => {
       'snippets/a.mdx': 'import B from "/snippets/b.mdx";\n\n## Options\n\n<B />\n',
       'snippets/b.mdx': '### Deep heading\n',
     });
-    const anchors = await readPageAnchors({ file: 'page.mdx', ...files });
+    const anchors = await readPageAnchors({ file: 'page.mdx', format: () => 'mdx', ...files });
     expect(anchors?.complete).toBe(true);
     for (const anchor of ['options', 'options-2', 'deep-heading'])
       expect([anchor, anchors?.keys.has(anchorKey(anchor))]).toEqual([anchor, true]);
@@ -36,13 +36,13 @@ describe('readPageAnchors', () => {
       'snippets/a.mdx': 'import B from "/snippets/b.mdx";\n\n## In A\n',
       'snippets/b.mdx': 'import A from "/snippets/a.mdx";\n\n## In B\n',
     });
-    const anchors = await readPageAnchors({ file: 'page.mdx', ...cycle });
+    const anchors = await readPageAnchors({ file: 'page.mdx', format: () => 'mdx', ...cycle });
     expect(anchors?.complete).toBe(true);
     expect([...(anchors?.keys ?? [])].sort()).toEqual(['ina', 'inb']);
     expect(cycle.reads).toEqual(['page.mdx', 'snippets/a.mdx', 'snippets/b.mdx']);
 
     const missing = reader({ 'page.mdx': 'import A from "/snippets/gone.mdx";\n\n## Here\n' });
-    expect((await readPageAnchors({ file: 'page.mdx', ...missing }))?.complete).toBe(false);
-    expect(await readPageAnchors({ file: 'nowhere.mdx', ...missing })).toBeUndefined();
+    expect((await readPageAnchors({ file: 'page.mdx', format: () => 'mdx', ...missing }))?.complete).toBe(false);
+    expect(await readPageAnchors({ file: 'nowhere.mdx', format: () => 'mdx', ...missing })).toBeUndefined();
   });
 });
