@@ -18,6 +18,11 @@ export { Prisma }
 export * as $Enums from './enums.js'
 export * from './enums.js';
 /**
+ * Model AnalyticsPageMiss
+ * 
+ */
+export type AnalyticsPageMiss = Prisma.AnalyticsPageMissModel
+/**
  * Model AnalyticsPage
  * 
  */
@@ -167,6 +172,11 @@ export type AgentJobMessage = Prisma.AgentJobMessageModel
  * 
  */
 export type AgentJobEvent = Prisma.AgentJobEventModel
+/**
+ * Model ProblemState
+ * 
+ */
+export type ProblemState = Prisma.ProblemStateModel
 /**
  * Model AnalyticsFeedback
  * 

@@ -16,7 +16,7 @@ import { parseInput } from '../parse-input.js';
  * The job as the API shows it. `repositoryUrl` turns "owner/name" into the web address on the configured GitHub host;
  * `pr` is the recorded state of the job's pull request (a pull request with no recorded event is open).
  */
-function toJobResponse(params: {
+export function toJobResponse(params: {
   job: JobRecord;
   repositoryUrl: (repository: string) => string;
   pr?: PullRequestState;
@@ -37,6 +37,7 @@ function toJobResponse(params: {
     usage: { inputTokens: job.inputTokens, outputTokens: job.outputTokens },
     pr: pr ?? (job.prLink ? { state: 'open', merged: false, mergedAt: null } : null),
     prompt: prompt ?? null,
+    cause: job.cause ? (JSON.parse(job.cause) as JobResponse['cause']) : null,
   };
 }
 
