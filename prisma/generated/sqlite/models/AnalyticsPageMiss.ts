@@ -28,11 +28,13 @@ export type AggregateAnalyticsPageMiss = {
 
 export type AnalyticsPageMissAvgAggregateOutputType = {
   ts: number | null
+  verified: number | null
   status: number | null
 }
 
 export type AnalyticsPageMissSumAggregateOutputType = {
   ts: bigint | null
+  verified: number | null
   status: number | null
 }
 
@@ -43,7 +45,7 @@ export type AnalyticsPageMissMinAggregateOutputType = {
   path: string | null
   class: string | null
   agent: string | null
-  verified: boolean | null
+  verified: number | null
   status: number | null
   visitorHash: string | null
 }
@@ -55,7 +57,7 @@ export type AnalyticsPageMissMaxAggregateOutputType = {
   path: string | null
   class: string | null
   agent: string | null
-  verified: boolean | null
+  verified: number | null
   status: number | null
   visitorHash: string | null
 }
@@ -76,11 +78,13 @@ export type AnalyticsPageMissCountAggregateOutputType = {
 
 export type AnalyticsPageMissAvgAggregateInputType = {
   ts?: true
+  verified?: true
   status?: true
 }
 
 export type AnalyticsPageMissSumAggregateInputType = {
   ts?: true
+  verified?: true
   status?: true
 }
 
@@ -214,7 +218,7 @@ export type AnalyticsPageMissGroupByOutputType = {
   path: string
   class: string
   agent: string | null
-  verified: boolean | null
+  verified: number | null
   status: number
   visitorHash: string
   _count: AnalyticsPageMissCountAggregateOutputType | null
@@ -249,7 +253,7 @@ export type AnalyticsPageMissWhereInput = {
   path?: Prisma.StringFilter<"AnalyticsPageMiss"> | string
   class?: Prisma.StringFilter<"AnalyticsPageMiss"> | string
   agent?: Prisma.StringNullableFilter<"AnalyticsPageMiss"> | string | null
-  verified?: Prisma.BoolNullableFilter<"AnalyticsPageMiss"> | boolean | null
+  verified?: Prisma.IntNullableFilter<"AnalyticsPageMiss"> | number | null
   status?: Prisma.IntFilter<"AnalyticsPageMiss"> | number
   visitorHash?: Prisma.StringFilter<"AnalyticsPageMiss"> | string
 }
@@ -277,7 +281,7 @@ export type AnalyticsPageMissWhereUniqueInput = Prisma.AtLeast<{
   path?: Prisma.StringFilter<"AnalyticsPageMiss"> | string
   class?: Prisma.StringFilter<"AnalyticsPageMiss"> | string
   agent?: Prisma.StringNullableFilter<"AnalyticsPageMiss"> | string | null
-  verified?: Prisma.BoolNullableFilter<"AnalyticsPageMiss"> | boolean | null
+  verified?: Prisma.IntNullableFilter<"AnalyticsPageMiss"> | number | null
   status?: Prisma.IntFilter<"AnalyticsPageMiss"> | number
   visitorHash?: Prisma.StringFilter<"AnalyticsPageMiss"> | string
 }, "projectId_key">
@@ -309,7 +313,7 @@ export type AnalyticsPageMissScalarWhereWithAggregatesInput = {
   path?: Prisma.StringWithAggregatesFilter<"AnalyticsPageMiss"> | string
   class?: Prisma.StringWithAggregatesFilter<"AnalyticsPageMiss"> | string
   agent?: Prisma.StringNullableWithAggregatesFilter<"AnalyticsPageMiss"> | string | null
-  verified?: Prisma.BoolNullableWithAggregatesFilter<"AnalyticsPageMiss"> | boolean | null
+  verified?: Prisma.IntNullableWithAggregatesFilter<"AnalyticsPageMiss"> | number | null
   status?: Prisma.IntWithAggregatesFilter<"AnalyticsPageMiss"> | number
   visitorHash?: Prisma.StringWithAggregatesFilter<"AnalyticsPageMiss"> | string
 }
@@ -321,7 +325,7 @@ export type AnalyticsPageMissCreateInput = {
   path: string
   class: string
   agent?: string | null
-  verified?: boolean | null
+  verified?: number | null
   status: number
   visitorHash: string
 }
@@ -333,7 +337,7 @@ export type AnalyticsPageMissUncheckedCreateInput = {
   path: string
   class: string
   agent?: string | null
-  verified?: boolean | null
+  verified?: number | null
   status: number
   visitorHash: string
 }
@@ -345,7 +349,7 @@ export type AnalyticsPageMissUpdateInput = {
   path?: Prisma.StringFieldUpdateOperationsInput | string
   class?: Prisma.StringFieldUpdateOperationsInput | string
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  verified?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  verified?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.IntFieldUpdateOperationsInput | number
   visitorHash?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -357,7 +361,7 @@ export type AnalyticsPageMissUncheckedUpdateInput = {
   path?: Prisma.StringFieldUpdateOperationsInput | string
   class?: Prisma.StringFieldUpdateOperationsInput | string
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  verified?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  verified?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.IntFieldUpdateOperationsInput | number
   visitorHash?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -369,7 +373,7 @@ export type AnalyticsPageMissCreateManyInput = {
   path: string
   class: string
   agent?: string | null
-  verified?: boolean | null
+  verified?: number | null
   status: number
   visitorHash: string
 }
@@ -381,7 +385,7 @@ export type AnalyticsPageMissUpdateManyMutationInput = {
   path?: Prisma.StringFieldUpdateOperationsInput | string
   class?: Prisma.StringFieldUpdateOperationsInput | string
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  verified?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  verified?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.IntFieldUpdateOperationsInput | number
   visitorHash?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -393,7 +397,7 @@ export type AnalyticsPageMissUncheckedUpdateManyInput = {
   path?: Prisma.StringFieldUpdateOperationsInput | string
   class?: Prisma.StringFieldUpdateOperationsInput | string
   agent?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  verified?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  verified?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   status?: Prisma.IntFieldUpdateOperationsInput | number
   visitorHash?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -417,6 +421,7 @@ export type AnalyticsPageMissCountOrderByAggregateInput = {
 
 export type AnalyticsPageMissAvgOrderByAggregateInput = {
   ts?: Prisma.SortOrder
+  verified?: Prisma.SortOrder
   status?: Prisma.SortOrder
 }
 
@@ -446,6 +451,7 @@ export type AnalyticsPageMissMinOrderByAggregateInput = {
 
 export type AnalyticsPageMissSumOrderByAggregateInput = {
   ts?: Prisma.SortOrder
+  verified?: Prisma.SortOrder
   status?: Prisma.SortOrder
 }
 
@@ -465,8 +471,12 @@ export type NullableStringFieldUpdateOperationsInput = {
   set?: string | null
 }
 
-export type NullableBoolFieldUpdateOperationsInput = {
-  set?: boolean | null
+export type NullableIntFieldUpdateOperationsInput = {
+  set?: number | null
+  increment?: number
+  decrement?: number
+  multiply?: number
+  divide?: number
 }
 
 export type IntFieldUpdateOperationsInput = {
@@ -539,7 +549,7 @@ export type $AnalyticsPageMissPayload<ExtArgs extends runtime.Types.Extensions.I
     path: string
     class: string
     agent: string | null
-    verified: boolean | null
+    verified: number | null
     status: number
     visitorHash: string
   }, ExtArgs["result"]["analyticsPageMiss"]>
@@ -971,7 +981,7 @@ export interface AnalyticsPageMissFieldRefs {
   readonly path: Prisma.FieldRef<"AnalyticsPageMiss", 'String'>
   readonly class: Prisma.FieldRef<"AnalyticsPageMiss", 'String'>
   readonly agent: Prisma.FieldRef<"AnalyticsPageMiss", 'String'>
-  readonly verified: Prisma.FieldRef<"AnalyticsPageMiss", 'Boolean'>
+  readonly verified: Prisma.FieldRef<"AnalyticsPageMiss", 'Int'>
   readonly status: Prisma.FieldRef<"AnalyticsPageMiss", 'Int'>
   readonly visitorHash: Prisma.FieldRef<"AnalyticsPageMiss", 'String'>
 }

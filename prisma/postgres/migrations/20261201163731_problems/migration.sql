@@ -1,5 +1,5 @@
 -- AlterTable
-ALTER TABLE "AgentJob" ADD COLUMN "cause" TEXT;
+ALTER TABLE "AgentJob" ADD COLUMN     "cause" TEXT;
 
 -- CreateTable
 CREATE TABLE "AnalyticsPageMiss" (
@@ -9,11 +9,11 @@ CREATE TABLE "AnalyticsPageMiss" (
     "path" TEXT NOT NULL,
     "class" TEXT NOT NULL,
     "agent" TEXT,
-    "verified" BOOLEAN,
+    "verified" INTEGER,
     "status" INTEGER NOT NULL,
     "visitorHash" TEXT NOT NULL,
 
-    PRIMARY KEY ("projectId", "key")
+    CONSTRAINT "AnalyticsPageMiss_pkey" PRIMARY KEY ("projectId","key")
 );
 
 -- CreateTable
@@ -23,14 +23,14 @@ CREATE TABLE "ProblemState" (
     "kind" TEXT NOT NULL,
     "status" TEXT NOT NULL,
     "reason" TEXT,
-    "dismissedAt" DATETIME,
+    "dismissedAt" TIMESTAMP(3),
     "fixKey" TEXT,
     "jobId" TEXT,
-    "fixedAt" DATETIME,
-    "createdAt" DATETIME NOT NULL,
-    "updatedAt" DATETIME NOT NULL,
+    "fixedAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
 
-    PRIMARY KEY ("projectId", "id")
+    CONSTRAINT "ProblemState_pkey" PRIMARY KEY ("projectId","id")
 );
 
 -- CreateIndex
