@@ -40,6 +40,10 @@ import { apiDocsRoutes } from './http/routes/api-docs.js';
 import { agentJobRoutes } from './http/routes/agent-jobs.js';
 import { appSetupRoutes } from './http/routes/app-setup.js';
 import { automationRoutes } from './http/routes/automations.js';
+import { problemRoutes } from './http/routes/problems.js';
+import { createProblems } from './problems/problems.js';
+import { createPageStory } from './problems/page-story.js';
+import { gitHubSitePages } from './problems/read-site-pages.js';
 
 export interface RunningScribe {
   server: Server;
@@ -62,7 +66,8 @@ export async function startScribe(
   const analytics = openAnalytics(base);
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
-  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews });
+  const problems = startProblems({ base, github, jobs, analytics });
+  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews, problems });
   jobs.worker?.start();
   const schedules = automations && startSchedules(base, automations);
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
@@ -234,6 +239,23 @@ function startReviews(base: Base, github: GitHub): Reviews | null {
   });
 }
 
+/**
+ * The problems queue and the page story, derived from the analytics' signals; redirect candidates read the docs
+ * through the App (none until it is configured). A fix is an ordinary job request.
+ */
+function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
+  const { base, github, jobs, analytics } = params;
+  const { db, clock } = base;
+  const app = github.app;
+  const pages = app ? gitHubSitePages({ github: app, logger: github.logger }) : async () => [];
+  const signals = analytics.problemSignals();
+  return {
+    problems: createProblems({ db, clock, signals, jobs: jobs.requests, pages }),
+    story: createPageStory({ db, clock, signals, pages }),
+  };
+}
+type ProblemsQueue = ReturnType<typeof startProblems>;
+
 /** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
 async function serveEdges(params: {
   base: Base;
@@ -243,8 +265,9 @@ async function serveEdges(params: {
   automations: Automations | null;
   docsDrafts: DocsDrafts | null;
   reviews: Reviews | null;
+  problems: ProblemsQueue;
 }) {
-  const { base, github, jobs, analytics, automations, docsDrafts, reviews } = params;
+  const { base, github, jobs, analytics, automations, docsDrafts, reviews, problems } = params;
   const { config, db, clock, logger, secret } = base;
   const webhooks = await startWebhooks({
     db,
@@ -258,6 +281,7 @@ async function serveEdges(params: {
     docsDrafts,
     reviews,
     tasks: github.tasks,
+    onJobPullRequestClosed: (closed) => problems.problems.onJobPullRequestClosed(closed),
   });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them
   const routes = [
@@ -266,6 +290,7 @@ async function serveEdges(params: {
     analyticsBreakdownRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
+    problemRoutes(problems),
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,

@@ -48,5 +48,6 @@ async function recordOnJob(deps: WebhookDeps, delivery: Delivery<'pull_request'>
     type: `pull_request_${payload.action}`,
     data: { number: pr.number, pr: state },
   });
+  if (payload.action === 'closed') await deps.onJobPullRequestClosed?.({ jobId: job.id, merged: state.merged });
   return done(`job ${job.id}: pull request ${state.merged ? 'merged' : state.state}`);
 }

@@ -26,7 +26,12 @@ export async function readMissingPages(
   params: { projectId: string; range: TimeRange; path?: string },
 ): Promise<MissingPage[]> {
   const where = `WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?${params.path === undefined ? '' : ' AND "path" = ?'}`;
-  const args = [params.projectId, params.range.from, params.range.to, ...(params.path === undefined ? [] : [params.path])];
+  const args = [
+    params.projectId,
+    params.range.from,
+    params.range.to,
+    ...(params.path === undefined ? [] : [params.path]),
+  ];
   const pages = new Map<string, MissingPage>();
   const cells = await sql.rows(
     `SELECT "path", "class", "agent", "status", "verified", COUNT(*), MIN("ts"), MAX("ts") FROM "AnalyticsPageMiss" ${where}
@@ -39,7 +44,8 @@ export async function readMissingPages(
     page.requests += requests;
     page.firstSeen = Math.min(page.firstSeen, Number(first));
     page.lastSeen = Math.max(page.lastSeen, Number(last));
-    addTo(page.statuses, (s) => s.status === Number(status), { status: Number(status), requests: 0 }).requests += requests;
+    addTo(page.statuses, (s) => s.status === Number(status), { status: Number(status), requests: 0 }).requests +=
+      requests;
     const who = addTo(page.agents, (a) => a.agent === (agent ?? 'human'), {
       agent: (agent as string | null) ?? 'human',
       requests: 0,

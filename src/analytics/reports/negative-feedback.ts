@@ -26,7 +26,12 @@ export async function readNegativeFeedback(
   params: { projectId: string; range: TimeRange; path?: string; comments?: number },
 ): Promise<NegativeFeedback[]> {
   const where = `WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?${params.path === undefined ? '' : ' AND "path" = ?'}`;
-  const args = [params.projectId, params.range.from, params.range.to, ...(params.path === undefined ? [] : [params.path])];
+  const args = [
+    params.projectId,
+    params.range.from,
+    params.range.to,
+    ...(params.path === undefined ? [] : [params.path]),
+  ];
   const rows = await sql.rows(
     `SELECT "path",
         COUNT(DISTINCT CASE WHEN ${NEGATIVE} THEN "visitorHash" END),

@@ -58,8 +58,10 @@ export async function readPageTraffic(
     else if (name.startsWith(VIA))
       traffic.referrals.push({ assistant: name.slice(VIA.length), views: Number(views), visitors: Number(visitors) });
   }
-  const order = <T extends { visitors: number }>(key: (row: T) => string) => (a: T, b: T) =>
-    b.visitors - a.visitors || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  const order =
+    <T extends { visitors: number }>(key: (row: T) => string) =>
+    (a: T, b: T) =>
+      b.visitors - a.visitors || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
   traffic.agents.sort(order((r) => r.agent));
   traffic.referrals.sort(order((r) => r.assistant));
   return traffic;
