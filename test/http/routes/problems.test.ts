@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { analyticsRoutes } from '../../../src/http/routes/analytics.js';
 import type { Problems } from '../../../src/problems/problems.js';
 import type { SitePage } from '../../../src/problems/redirect-candidates.js';
@@ -64,6 +65,7 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
   });
   afterAll(async () => {
     await app.close();
+    fs.rmSync(ranges.dir, { recursive: true, force: true });
   });
   beforeEach(async () => {
     now = new Date('2026-11-21T00:00:00Z');
