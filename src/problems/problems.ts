@@ -22,6 +22,8 @@ import {
 import { decodeCursor, encodeCursor } from './problem-cursor.js';
 import { fixPrompt } from './fix-prompt.js';
 import type { ReadSitePages } from './read-site-pages.js';
+import type { SitePage } from './redirect-candidates.js';
+import { stalePageProblems } from './stale-pages.js';
 
 export interface ProblemsQuery {
   dateFrom?: number;
@@ -50,8 +52,6 @@ export interface ProblemsDeps {
   signals: ProblemSignals;
   jobs: JobRequests;
   pages: ReadSitePages;
-  /** the stale pages of a project's merged source pull requests (stale-pages.ts); none when absent */
-  stalePages?: (projectId: string) => Promise<DerivedProblem[]>;
 }
 
 /** How long a second fix of the same problems waits for the first one's job to be stored. */
@@ -62,14 +62,15 @@ export function createProblems(deps: ProblemsDeps): Problems {
 
   /** The problems of the range with their state applied. */
   const read = async (project: Project, range: TimeRange, kinds: readonly ProblemKind[]): Promise<Problem[]> => {
-    const derived = await deriveProblems({
+    let pages: Promise<SitePage[]> | undefined;
+    const params = {
       signals: deps.signals,
       projectId: project.id,
       range,
-      kinds: new Set(kinds),
-      pages: () => deps.pages(project),
-    });
-    if (kinds.includes('stale-page') && deps.stalePages) derived.push(...(await deps.stalePages(project.id)));
+      pages: () => (pages ??= deps.pages(project)),
+    };
+    const derived = await deriveProblems({ ...params, kinds: new Set(kinds) });
+    if (kinds.includes('stale-page')) derived.push(...(await stalePageProblems({ db, ...params })));
     const states = await statesOf(
       db,
       project.id,

@@ -222,3 +222,8 @@ export type DocsReviewComment = Prisma.DocsReviewCommentModel
  * 
  */
 export type DocsDraft = Prisma.DocsDraftModel
+/**
+ * Model SourcePullMerge
+ * 
+ */
+export type SourcePullMerge = Prisma.SourcePullMergeModel

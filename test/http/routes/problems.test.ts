@@ -6,6 +6,8 @@ import { startTestApp, jobRoutes, type TestApp } from '../../support/test-app.js
 import { PROVIDERS } from '../../support/databases.js';
 import { GPTBOT_RANGE, writeRangesFile } from '../../support/ai-traffic.js';
 import { problemRoutesFor } from '../../support/problem-routes.js';
+import { recordSourceMerge } from '../../../src/reviews/source-merges.js';
+import { appendEvent, createJob } from '../../../src/jobs/job-store.js';
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -344,6 +346,92 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
     expect(dismissed.body.details).toEqual([{ message: `${p.id} is dismissed` }]);
     // nothing was started by any of these
     expect((await call('GET', `/v2/agent/${projectId}/jobs`)).body.jobs).toEqual([]);
+  });
+
+  it("lists pages a merged source pull request's review named, until a Scribe docs pull request changes them", async () => {
+    const { db, clock } = app.ctx;
+    const reviewedAt = new Date('2026-11-15T00:00:00Z');
+    const finding = {
+      page: 'docs/guides/billing.mdx',
+      line: 3,
+      lineText: 'Pass `--verbose`.',
+      identifier: '--verbose',
+      change: 'renamed',
+      renamedTo: '--debug',
+      kind: 'flag',
+      codeFile: 'src/cli.ts',
+      codeLine: 1,
+      reason: 'the flag was renamed',
+    };
+    await db.docsReviewCheck.create({
+      data: {
+        id: `rev_${projectId}`,
+        projectId,
+        automationId: 'review-api',
+        repository: 'acme/api',
+        number: 7,
+        headSha: 'a'.repeat(40),
+        status: 'completed',
+        conclusion: 'neutral',
+        pageCount: 1,
+        findings: JSON.stringify({ findings: [finding], rejected: [] }),
+        createdAt: reviewedAt,
+        updatedAt: reviewedAt,
+      },
+    });
+    expect((await list('&kind=stale-page')).body.problems).toEqual([]); // not merged yet
+    const mergedAt = new Date('2026-11-16T09:00:00Z');
+    expect(await recordSourceMerge(db, { repository: 'Acme/API', number: 7, mergedAt })).toBe(true);
+    expect(await recordSourceMerge(db, { repository: 'acme/api', number: 8, mergedAt })).toBe(false); // never reviewed
+    const [stale] = (await list('&kind=stale-page')).body.problems;
+    expect(stale).toMatchObject({
+      kind: 'stale-page',
+      status: 'open',
+      paths: ['/guides/billing'],
+      firstSeen: mergedAt.toISOString(),
+      evidence: {
+        repository: 'acme/api',
+        number: 7,
+        mergedAt: mergedAt.toISOString(),
+        findings: [{ line: 3, identifier: '--verbose', change: 'renamed to --debug', reason: 'the flag was renamed' }],
+      },
+    });
+    const fix = await call('POST', '/problems/fix', { ids: [stale.id] });
+    expect(fix.body.prompt).toContain('acme/api#7 merged');
+    expect(fix.body.prompt).toContain('`--verbose` renamed to --debug — the flag was renamed');
+    await problems.onJobPullRequestClosed({ jobId: fix.body.id, merged: false });
+
+    // a Scribe job whose agent edited the page since the review: no longer stale, and part of the page's story
+    const job = await createJob({
+      db,
+      clock,
+      projectId,
+      repository: 'acme/docs',
+      baseRef: 'main',
+      branch: (id) => `scribe/${id}`,
+      model: 'claude',
+      draft: false,
+      prompt: 'Rename the flag',
+    });
+    await db.agentJob.update({
+      where: { id: job.id },
+      data: { prNumber: 3, prLink: 'https://github.test/acme/docs/pull/3' },
+    });
+    const call_ = { tool: 'str_replace_based_edit_tool', command: 'str_replace', path: finding.page, ok: true };
+    await appendEvent({ db, clock, jobId: job.id, type: 'tool_call', data: call_ });
+    expect((await list('&kind=stale-page')).body.problems).toEqual([]);
+    const story = await call('GET', '/page?path=/guides/billing&dateFrom=2026-11-14&dateTo=2026-11-21');
+    expect(story.body.reviews).toEqual([
+      expect.objectContaining({ repository: 'acme/api', number: 7, conclusion: 'neutral', findings: 1 }),
+    ]);
+    expect(story.body.pullRequests).toEqual([
+      expect.objectContaining({
+        jobId: job.id,
+        prLink: 'https://github.test/acme/docs/pull/3',
+        state: 'open',
+        merged: false,
+      }),
+    ]);
   });
 
   it("tells a page's story: visitors beside the previous range, agents, misses pointing at it, feedback and searches", async () => {

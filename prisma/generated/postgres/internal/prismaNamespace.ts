@@ -437,7 +437,8 @@ export const ModelName = {
   AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
   DocsReviewCheck: 'DocsReviewCheck',
   DocsReviewComment: 'DocsReviewComment',
-  DocsDraft: 'DocsDraft'
+  DocsDraft: 'DocsDraft',
+  SourcePullMerge: 'SourcePullMerge'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -453,7 +454,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3491,6 +3492,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SourcePullMerge: {
+      payload: Prisma.$SourcePullMergePayload<ExtArgs>
+      fields: Prisma.SourcePullMergeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SourcePullMergeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SourcePullMergeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        findFirst: {
+          args: Prisma.SourcePullMergeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SourcePullMergeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        findMany: {
+          args: Prisma.SourcePullMergeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>[]
+        }
+        create: {
+          args: Prisma.SourcePullMergeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        createMany: {
+          args: Prisma.SourcePullMergeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SourcePullMergeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>[]
+        }
+        delete: {
+          args: Prisma.SourcePullMergeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        update: {
+          args: Prisma.SourcePullMergeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        deleteMany: {
+          args: Prisma.SourcePullMergeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SourcePullMergeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SourcePullMergeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>[]
+        }
+        upsert: {
+          args: Prisma.SourcePullMergeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        aggregate: {
+          args: Prisma.SourcePullMergeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSourcePullMerge>
+        }
+        groupBy: {
+          args: Prisma.SourcePullMergeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SourcePullMergeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SourcePullMergeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SourcePullMergeCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -4094,6 +4169,15 @@ export const DocsDraftScalarFieldEnum = {
 export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
 
 
+export const SourcePullMergeScalarFieldEnum = {
+  repository: 'repository',
+  number: 'number',
+  mergedAt: 'mergedAt'
+} as const
+
+export type SourcePullMergeScalarFieldEnum = (typeof SourcePullMergeScalarFieldEnum)[keyof typeof SourcePullMergeScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -4406,6 +4490,7 @@ export type GlobalOmitConfig = {
   docsReviewCheck?: Prisma.DocsReviewCheckOmit
   docsReviewComment?: Prisma.DocsReviewCommentOmit
   docsDraft?: Prisma.DocsDraftOmit
+  sourcePullMerge?: Prisma.SourcePullMergeOmit
 }
 
 /* Types for Logging */

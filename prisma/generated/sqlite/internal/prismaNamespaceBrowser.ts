@@ -91,7 +91,8 @@ export const ModelName = {
   AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
   DocsReviewCheck: 'DocsReviewCheck',
   DocsReviewComment: 'DocsReviewComment',
-  DocsDraft: 'DocsDraft'
+  DocsDraft: 'DocsDraft',
+  SourcePullMerge: 'SourcePullMerge'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -669,6 +670,15 @@ export const DocsDraftScalarFieldEnum = {
 } as const
 
 export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
+
+
+export const SourcePullMergeScalarFieldEnum = {
+  repository: 'repository',
+  number: 'number',
+  mergedAt: 'mergedAt'
+} as const
+
+export type SourcePullMergeScalarFieldEnum = (typeof SourcePullMergeScalarFieldEnum)[keyof typeof SourcePullMergeScalarFieldEnum]
 
 
 export const SortOrder = {
