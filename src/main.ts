@@ -44,6 +44,7 @@ import { problemRoutes } from './http/routes/problems.js';
 import { createProblems } from './problems/problems.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
+import { PROBLEM_AUTOMATIONS_EVERY_MS, runProblemAutomations } from './problems/run-problem-automations.js';
 
 export interface RunningScribe {
   server: Server;
@@ -70,6 +71,8 @@ export async function startScribe(
   const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews, problems });
   jobs.worker?.start();
   const schedules = automations && startSchedules(base, automations);
+  const problemRuns =
+    automations && github.app && startProblemRuns({ base, app: github.app, jobs, automations, problems });
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
 
   return {
@@ -79,6 +82,7 @@ export async function startScribe(
       // Workers first: they hand their jobs back through the database, which must still be open.
       edges.streams.abort();
       await schedules?.stop();
+      await problemRuns?.stop();
       await jobs.worker?.stop();
       await edges.close();
       await github.tasks.drain();
@@ -327,6 +331,39 @@ function startSchedules(base: Base, automations: Automations) {
     configs: automations.configs,
     runSlot: async (slot) => void (await automations.runSlot(slot)),
   });
+}
+
+/** `on: problems` automations look at the queue now and then (run-problem-automations.ts), one look at a time. */
+function startProblemRuns(params: {
+  base: Base;
+  app: NonNullable<GitHub['app']>;
+  jobs: Jobs;
+  automations: Automations;
+  problems: ProblemsQueue;
+}) {
+  const { base, app, jobs, automations, problems } = params;
+  const logger = base.logger.child({ component: 'problem-automations' });
+  let looking: Promise<unknown> = Promise.resolve();
+  const look = () => {
+    looking = runProblemAutomations({
+      db: base.db,
+      clock: base.clock,
+      database: base.config.database,
+      runsPerDay: base.config.automations.runsPerDay,
+      github: app,
+      jobs: jobs.requests,
+      problems: problems.problems,
+      configs: () => automations.configs(),
+      logger,
+    }).catch((err: unknown) => logger.error({ err }, 'the problems automations failed'));
+  };
+  const timer = setInterval(() => void looking.then(look), PROBLEM_AUTOMATIONS_EVERY_MS).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await looking;
+    },
+  };
 }
 
 async function run(): Promise<void> {

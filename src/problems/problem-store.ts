@@ -155,3 +155,33 @@ export async function settleJob(params: { db: Db; clock: Clock; jobId: string; m
   });
   return count;
 }
+
+/**
+ * The problems an automation's run handed to its job (a new one, or its open pull request's): `in_progress` with the
+ * job, unless a fix already holds them.
+ */
+export async function assignJob(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  problems: { id: string; kind: ProblemKind }[];
+  jobId: string;
+}): Promise<void> {
+  const { db, projectId, jobId } = params;
+  const now = params.clock();
+  const data = { status: 'in_progress', fixKey: null, jobId, fixedAt: null, updatedAt: now };
+  for (const problem of params.problems) {
+    const { count } = await db.problemState.updateMany({
+      where: { projectId, id: problem.id, status: { not: 'in_progress' } },
+      data,
+    });
+    if (count) continue;
+    try {
+      await db.problemState.create({
+        data: { projectId, id: problem.id, kind: problem.kind, ...data, createdAt: now },
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+}
