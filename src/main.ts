@@ -41,6 +41,7 @@ import { agentJobRoutes } from './http/routes/agent-jobs.js';
 import { appSetupRoutes } from './http/routes/app-setup.js';
 import { automationRoutes } from './http/routes/automations.js';
 import { problemRoutes } from './http/routes/problems.js';
+import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
 import { createProblems } from './problems/problems.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
@@ -295,6 +296,7 @@ async function serveEdges(params: {
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
     problemRoutes(problems),
+    analyticsMissBeaconRoutes({ analytics }),
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,

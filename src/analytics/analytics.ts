@@ -357,6 +357,7 @@ export class Analytics {
       // the tracker's hot path never waits on DNS
       ingest: (projectId, views) => this.ingest(projectId, views, { dnsWaitMs: 0 }),
       signals: () => this.readerSignals(),
+      miss: (projectId, miss) => this.recordPageMisses(projectId, [miss]),
       clock: this.params.clock,
       logger: this.params.logger,
     });

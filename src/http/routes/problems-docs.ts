@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi/operation-doc.js';
 import {
+  BrowserMiss,
   FixRequest,
   FixResponse,
   PageQuery,
@@ -71,5 +72,19 @@ export const problemsOperations: OperationDoc[] = [
     pathParams: ProjectPath,
     query: PageQuery,
     responses: { 200: { description: 'The page', schema: PageResponse } },
+  },
+  {
+    method: 'post',
+    path: '/api/miss',
+    operationId: 'trackerMiss',
+    summary: 'Browser "not found" beacon (what `scribe(\'404\')` sends)',
+    description:
+      "Call `scribe('404')` on your site's 404 page: the URL the reader asked for becomes a missing page of the problems queue, as a 404 of an imported log does (once per reader, page and minute). Accepted only from the project's hostnames and from people; always answers 202 for a well-formed beacon.",
+    tag: 'Analytics ingestion',
+    body: [
+      { contentType: 'application/json', schema: BrowserMiss },
+      { contentType: 'text/plain', description: 'The same JSON, as navigator.sendBeacon sends it' },
+    ],
+    responses: { 202: { description: 'Received' } },
   },
 ];

@@ -207,3 +207,9 @@ export const PageResponse = z.object({
     )
     .describe("Scribe's docs pull requests that changed the page"),
 });
+
+/** What the tracker posts when the site's "not found" page calls `scribe('404')`. */
+export const BrowserMiss = z.object({
+  projectId: z.string().min(1).max(100),
+  url: z.string().min(1).max(2048).describe('The URL the reader asked for and was answered "not found"'),
+});

@@ -12,6 +12,7 @@ import { openApiConformance, routedOperations } from '../../support/openapi-conf
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
 import { testAppPrivateKey } from '../../support/app-private-key.js';
 import { problemRoutesFor } from '../../support/problem-routes.js';
+import { analyticsMissBeaconRoutes } from '../../../src/http/routes/analytics-miss-beacon.js';
 
 const privateKey = testAppPrivateKey();
 
@@ -51,6 +52,7 @@ describe('the OpenAPI document', () => {
         jobRoutes(),
         automationRoutes({ automations: null }),
         problemRoutesFor({ analytics, pages: [{ path: '/limits', file: 'limits.mdx', title: 'Rate limits' }] }),
+        analyticsMissBeaconRoutes({ analytics }),
       ],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });
@@ -419,6 +421,19 @@ describe('the OpenAPI document', () => {
     expect(
       (await call('POST', fix, { path: `${base}/problems/fix`, key: otherRead, body: { ids: [first] } })).status,
     ).toBe(403);
+    const beacon = JSON.stringify({ projectId: other, url: 'https://docs.example.com/old' });
+    const sent = await fetch(`${app.url}/api/miss`, {
+      method: 'POST',
+      body: beacon,
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect((await conformance.check({ method: 'POST', path: '/api/miss', response: sent })).status).toBe(202);
+    const bad = await fetch(`${app.url}/api/miss`, {
+      method: 'POST',
+      body: '{',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect((await conformance.check({ method: 'POST', path: '/api/miss', response: bad })).status).toBe(400);
     const page = '/v1/analytics/{projectId}/page';
     expect((await call('GET', page, { path: `${base}/page?path=/limits`, key: otherRead })).status).toBe(200);
     expect((await call('GET', page, { path: `${base}/page`, key: otherRead })).status).toBe(400);

@@ -6,6 +6,7 @@ import { startTestApp, jobRoutes, type TestApp } from '../../support/test-app.js
 import { PROVIDERS } from '../../support/databases.js';
 import { GPTBOT_RANGE, writeRangesFile } from '../../support/ai-traffic.js';
 import { problemRoutesFor } from '../../support/problem-routes.js';
+import { analyticsMissBeaconRoutes } from '../../../src/http/routes/analytics-miss-beacon.js';
 import { recordSourceMerge } from '../../../src/reviews/source-merges.js';
 import { appendEvent, createJob } from '../../../src/jobs/job-store.js';
 
@@ -62,6 +63,7 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
         analyticsRoutes({ analytics }),
         jobRoutes(),
         problemRoutesFor({ analytics, pages: SITE, onProblems: (p) => (problems = p) }),
+        analyticsMissBeaconRoutes({ analytics }),
       ],
     });
   });
@@ -161,6 +163,32 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
     expect((await list('&limit=5')).body.problems[0].id).toBe(p.id);
     const wider = await call<{ problems: Problem[] }>('GET', '/problems?dateFrom=2026-11-01&dateTo=2026-11-21');
     expect(wider.body.problems[0]).toMatchObject({ id: p.id, readers: 5 });
+  });
+
+  it("counts the tracker's 404 beacons of people on the project's site, once per reader, page and minute", async () => {
+    const beacon = (url: string, ua = CHROME, project = projectId) =>
+      fetch(`${app.url}/api/miss`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'user-agent': ua },
+        body: JSON.stringify({ projectId: project, url }),
+      });
+    for (const sent of [
+      beacon('https://docs.example.com/guides/getting-started-old?from=nav'),
+      beacon('https://docs.example.com/guides/getting-started-old'), // a reload
+      beacon('https://docs.example.com/guides/getting-started-old', FIREFOX), // another reader at the address
+      beacon('https://docs.example.com/guides/getting-started-old', GPTBOT), // not a person: dropped
+      beacon('https://elsewhere.example.com/guides/getting-started-old'), // not the project's site: dropped
+      beacon('https://docs.example.com/x', CHROME, 'prj_unknown'), // no such project: dropped
+    ])
+      expect((await sent).status).toBe(202);
+    expect((await fetch(`${app.url}/api/miss`, { method: 'POST', body: '{"url": 5}' })).status).toBe(400);
+    const { body } = await call<{ problems: Problem[] }>('GET', '/problems?dateFrom=2026-11-20&dateTo=2026-11-22');
+    expect(body.problems).toHaveLength(1);
+    expect(body.problems[0]).toMatchObject({
+      paths: ['/guides/getting-started-old'],
+      readers: 2,
+      evidence: { requests: 2, humanReaders: 2, aiReaders: 0, agents: [{ agent: 'human', requests: 2, verified: 0 }] },
+    });
   });
 
   it('lists pending negative feedback with its comments, and searches nobody clicks a result of', async () => {
