@@ -40,6 +40,12 @@ import { apiDocsRoutes } from './http/routes/api-docs.js';
 import { agentJobRoutes } from './http/routes/agent-jobs.js';
 import { appSetupRoutes } from './http/routes/app-setup.js';
 import { automationRoutes } from './http/routes/automations.js';
+import { problemRoutes } from './http/routes/problems.js';
+import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
+import { createProblems } from './problems/problems.js';
+import { createPageStory } from './problems/page-story.js';
+import { gitHubSitePages } from './problems/read-site-pages.js';
+import { PROBLEM_AUTOMATIONS_EVERY_MS, runProblemAutomations } from './problems/run-problem-automations.js';
 
 export interface RunningScribe {
   server: Server;
@@ -62,9 +68,12 @@ export async function startScribe(
   const analytics = openAnalytics(base);
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
-  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews });
+  const problems = startProblems({ base, github, jobs, analytics });
+  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews, problems });
   jobs.worker?.start();
   const schedules = automations && startSchedules(base, automations);
+  const problemRuns =
+    automations && github.app && startProblemRuns({ base, app: github.app, jobs, automations, problems });
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
 
   return {
@@ -74,6 +83,7 @@ export async function startScribe(
       // Workers first: they hand their jobs back through the database, which must still be open.
       edges.streams.abort();
       await schedules?.stop();
+      await problemRuns?.stop();
       await jobs.worker?.stop();
       await edges.close();
       await github.tasks.drain();
@@ -234,6 +244,23 @@ function startReviews(base: Base, github: GitHub): Reviews | null {
   });
 }
 
+/**
+ * The problems queue and the page story, derived from the analytics' signals; redirect candidates read the docs
+ * through the App (none until it is configured). A fix is an ordinary job request.
+ */
+function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
+  const { base, github, jobs, analytics } = params;
+  const { db, clock } = base;
+  const app = github.app;
+  const pages = app ? gitHubSitePages({ github: app, logger: github.logger }) : async () => [];
+  const signals = analytics.problemSignals();
+  return {
+    problems: createProblems({ db, clock, signals, jobs: jobs.requests, pages }),
+    story: createPageStory({ db, clock, signals, pages }),
+  };
+}
+type ProblemsQueue = ReturnType<typeof startProblems>;
+
 /** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
 async function serveEdges(params: {
   base: Base;
@@ -243,8 +270,9 @@ async function serveEdges(params: {
   automations: Automations | null;
   docsDrafts: DocsDrafts | null;
   reviews: Reviews | null;
+  problems: ProblemsQueue;
 }) {
-  const { base, github, jobs, analytics, automations, docsDrafts, reviews } = params;
+  const { base, github, jobs, analytics, automations, docsDrafts, reviews, problems } = params;
   const { config, db, clock, logger, secret } = base;
   const webhooks = await startWebhooks({
     db,
@@ -258,6 +286,7 @@ async function serveEdges(params: {
     docsDrafts,
     reviews,
     tasks: github.tasks,
+    onJobPullRequestClosed: (closed) => problems.problems.onJobPullRequestClosed(closed),
   });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them
   const routes = [
@@ -266,6 +295,8 @@ async function serveEdges(params: {
     analyticsBreakdownRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
+    problemRoutes(problems),
+    analyticsMissBeaconRoutes({ analytics }),
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,
@@ -302,6 +333,39 @@ function startSchedules(base: Base, automations: Automations) {
     configs: automations.configs,
     runSlot: async (slot) => void (await automations.runSlot(slot)),
   });
+}
+
+/** `on: problems` automations look at the queue now and then (run-problem-automations.ts), one look at a time. */
+function startProblemRuns(params: {
+  base: Base;
+  app: NonNullable<GitHub['app']>;
+  jobs: Jobs;
+  automations: Automations;
+  problems: ProblemsQueue;
+}) {
+  const { base, app, jobs, automations, problems } = params;
+  const logger = base.logger.child({ component: 'problem-automations' });
+  let looking: Promise<unknown> = Promise.resolve();
+  const look = () => {
+    looking = runProblemAutomations({
+      db: base.db,
+      clock: base.clock,
+      database: base.config.database,
+      runsPerDay: base.config.automations.runsPerDay,
+      github: app,
+      jobs: jobs.requests,
+      problems: problems.problems,
+      configs: () => automations.configs(),
+      logger,
+    }).catch((err: unknown) => logger.error({ err }, 'the problems automations failed'));
+  };
+  const timer = setInterval(() => void looking.then(look), PROBLEM_AUTOMATIONS_EVERY_MS).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await looking;
+    },
+  };
 }
 
 async function run(): Promise<void> {

@@ -47,7 +47,7 @@ function pagesOutsideNavigation(root: string, files: readonly string[]): string[
 function readmeLinkProblems(root: string): string[] {
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   const problems: string[] = [];
-  for (const { url, line } of scanLinks(readme).links) {
+  for (const { url, line } of scanLinks(readme, 'md').links) {
     if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(url)) continue;
     const [file, fragment] = url.split('#');
     const target = file ? path.posix.normalize(decodeURI(file)) : 'README.md';
@@ -61,7 +61,7 @@ function readmeLinkProblems(root: string): string[] {
       continue;
     }
     if (fragment && PAGE.test(target)) {
-      const anchors = pageAnchors(fs.readFileSync(path.join(root, target), 'utf8'));
+      const anchors = pageAnchors(fs.readFileSync(path.join(root, target), 'utf8'), target.endsWith('.mdx') ? 'mdx' : 'md');
       if (!anchors.keys.has(anchorKey(fragment)))
         problems.push(`${where} points at a heading ${target} does not have.`);
     }

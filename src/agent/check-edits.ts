@@ -4,6 +4,7 @@ import { checkDocusaurusSidebars } from './check-docusaurus-sidebars.js';
 import { checkMintlifyConfig, type MintlifyConfigVersions } from './check-mintlify-config.js';
 import { checkMkdocsNavigation } from './check-mkdocs-navigation.js';
 import { checkReferencesElsewhere } from './check-references-elsewhere.js';
+import { checkRedirectFiles } from './check-redirect-files.js';
 import { detectDocsFramework, readWorkspaceText } from './detect-docs-framework.js';
 import { loadDocusaurusSite, type DocusaurusSite } from './docusaurus-site.js';
 import { loadJsonWithRefs, resolveJsonRefs } from './json-refs.js';
@@ -90,6 +91,7 @@ export async function checkEdits(params: CheckEditsParams): Promise<string[]> {
   if (mintlify) problems.push(...(await checkMintlifyConfig(context, mintlify)));
   if (docusaurus) problems.push(...(await checkDocusaurusSidebars(context, docusaurus)));
   if (layout.framework === 'mkdocs') problems.push(...(await checkMkdocsNavigation(context)));
+  problems.push(...(await checkRedirectFiles(context)));
   if (context.removed.size > 0 || context.lostAnchors.size > 0)
     problems.push(...(await checkReferencesElsewhere(context)));
 

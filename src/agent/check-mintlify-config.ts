@@ -5,6 +5,7 @@ import { linkCandidates, navigationCandidates } from './link-candidates.js';
 import { mintlifyNavigationEntries, type NavigationEntry } from './navigation-pages.js';
 import { mintlifyConfigValueProblems } from './mintlify-config-values.js';
 import { redirectRules } from './redirect-rules.js';
+import { redirectChainProblems } from './redirect-chains.js';
 
 export interface MintlifyConfigVersions {
   configPath: string;
@@ -78,7 +79,7 @@ async function redirectProblems(
     const isNew = now !== before && !earlier.has(`${source}\n${destination}`);
     if (!isNew && !removedTarget) continue;
     if ((await context.firstExisting(candidates)) !== undefined) continue;
-    // A destination that is itself redirected onwards still lands somewhere.
+    // A destination that is itself redirected onwards lands somewhere: a chain, reported below when new.
     if (redirectRules({ redirects: context.redirects.list.filter((r) => r.source !== source) }).matches(url)) continue;
     problems.push(
       removedTarget && !isNew
@@ -86,7 +87,28 @@ async function redirectProblems(
         : `${configPath}: the redirect from "${source}" goes to "${destination}", which does not exist.`,
     );
   }
+  const isNew = (r: { source: string; destination: string }) =>
+    now !== before && !earlier.has(`${r.source}\n${r.destination}`);
+  problems.push(...redirectChainProblems({ file: configPath, entries: context.redirects.list, isNew }));
+  for (const redirect of context.redirects.list.filter(isNew))
+    problems.push(...(await shadowProblems(context, configPath, redirect.source)));
   return problems;
+}
+
+/**
+ * A new redirect whose source is a page that exists: the host answers the redirect, so the page can no longer be
+ * reached (a page the agent removed is what a redirect should replace, and is not reported).
+ */
+export async function shadowProblems(context: CheckContext, file: string, source: string): Promise<string[]> {
+  if (/[:*]/.test(source) || /^([a-z][a-z0-9+.-]*:|\/\/)/i.test(source)) return [];
+  const url = source.startsWith('/') ? source : `/${source}`;
+  const candidates = linkCandidates({ fromFile: file, url, layout: context.layout });
+  const page = candidates && (await context.firstExisting(candidates));
+  return page === undefined || page === null
+    ? []
+    : [
+        `${file}: the redirect from "${source}" hides the existing page ${page}; redirect only addresses that no longer have a page.`,
+      ];
 }
 
 /** Values `mint validate` rejects, new since the edits; mint.json (the older format) has other rules. */

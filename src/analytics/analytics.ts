@@ -57,6 +57,9 @@ import {
 import { ClickHouseRefused, migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
 import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
+import { pageMisses } from './ingest/record-page-misses.js';
+import { insertPageMisses } from './store/page-misses.js';
+import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -303,6 +306,22 @@ export class Analytics {
     return recordAiMisses({ store: this.store, projectId, misses });
   }
 
+  /**
+   * Keeps the 404s and 410s humans and AI agents got (once per key), their visitors hashed and AI agents verified as
+   * page views are: the problems queue's missing pages. Returns how many were new.
+   */
+  async recordPageMisses(projectId: string, misses: Miss[]): Promise<number> {
+    const now = this.params.clock().getTime();
+    const verify = await this.verifier.prepare({ views: misses.map((m) => m.view), now, waitMs: DNS_WAIT_MS });
+    const kept = pageMisses({ projectId, misses, hasher: this.hasher, now, verify });
+    return insertPageMisses(this.sql, { projectId, misses: kept });
+  }
+
+  /** What the problems queue and the page story read (reports/problem-signals.ts). */
+  problemSignals(): ProblemSignals {
+    return problemSignals(this.sql);
+  }
+
   /** Subscribes the one listener told of feedback once it is stored (main.ts: feedback-triggered automations). */
   onFeedbackStored(listener: FeedbackStoredListener): void {
     this.feedbackListener = listener;
@@ -338,6 +357,7 @@ export class Analytics {
       // the tracker's hot path never waits on DNS
       ingest: (projectId, views) => this.ingest(projectId, views, { dnsWaitMs: 0 }),
       signals: () => this.readerSignals(),
+      miss: (projectId, miss) => this.recordPageMisses(projectId, [miss]),
       clock: this.params.clock,
       logger: this.params.logger,
     });
@@ -375,7 +395,10 @@ export class Analytics {
       format,
       ingest: (views) => this.ingest(projectId, views),
       lineKey: (line) => logLineKey({ secret: this.params.secret, projectId, line }),
-      recordMisses: async (misses) => void (await this.recordAiMisses(projectId, misses)),
+      recordMisses: async (misses) => {
+        await this.recordAiMisses(projectId, misses);
+        await this.recordPageMisses(projectId, misses);
+      },
       onProgress,
     });
   }

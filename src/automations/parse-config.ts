@@ -8,7 +8,27 @@ export type AutomationTrigger =
   | { kind: 'push'; repository: string; branches: string[] | null; paths: string[] | null }
   | ScheduleTrigger
   | FeedbackTrigger
-  | PullRequestTrigger;
+  | PullRequestTrigger
+  | ProblemsTrigger;
+
+/**
+ * Problems of the queue (src/problems): every open problem of `problemKind` that at least `minReaders` readers ran
+ * into is fixed by the automation's job, batched into its open pull request.
+ */
+export interface ProblemsTrigger {
+  kind: 'problems';
+  problemKind: ProblemKindName;
+  minReaders: number;
+}
+
+/**
+ * The problems queue's kinds, as a config names them (src/problems/problem-kinds.ts holds the same list; the
+ * automations cannot import it, as the problems module starts their runs).
+ */
+export const PROBLEM_KIND_NAMES = ['missing-page', 'negative-feedback', 'search-gap', 'stale-page'] as const;
+export type ProblemKindName = (typeof PROBLEM_KIND_NAMES)[number];
+/** a threshold beyond any docs site's readers of one problem; larger is almost certainly a typo */
+export const MAX_MIN_READERS = 1_000_000;
 
 /** A cron expression read in `timezone` (an IANA name, `timezone:` beside `on:` in the config; UTC by default). */
 export interface ScheduleTrigger {
@@ -144,6 +164,27 @@ function parseFeedback(feedback: unknown, problems: string[]): FeedbackTrigger |
   };
 }
 
+function parseProblems(value: unknown, problems: string[]): ProblemsTrigger | null {
+  if (!isObject(value)) {
+    problems.push('on.problems must be a mapping with "kind" and "minReaders"');
+    return null;
+  }
+  problems.push(...unknownKeys(value, ['kind', 'minReaders'], 'on.problems'));
+  const { kind, minReaders } = value;
+  if (!PROBLEM_KIND_NAMES.includes(kind as ProblemKindName))
+    problems.push(`on.problems.kind must be one of ${PROBLEM_KIND_NAMES.join(', ')}`);
+  if (
+    minReaders !== undefined &&
+    !(Number.isInteger(minReaders) && (minReaders as number) >= 1 && (minReaders as number) <= MAX_MIN_READERS)
+  )
+    problems.push(`on.problems.minReaders must be a whole number from 1 to ${MAX_MIN_READERS}`);
+  return {
+    kind: 'problems',
+    problemKind: kind as ProblemKindName,
+    minReaders: typeof minReaders === 'number' ? minReaders : 1,
+  };
+}
+
 /** `on.push` and `on.pull_request` share their shape: a repository, optional branches and path globs. */
 function parseRepositoryTrigger(
   value: unknown,
@@ -179,8 +220,8 @@ function parseReview(review: unknown, problems: string[]): ReviewOptions {
   return { comment: review.comment === true, block: review.block === true };
 }
 
-const TRIGGERS = ['push', 'schedule', 'feedback', 'pull_request'];
-const TRIGGER_LIST = '"push", "schedule", "feedback" or "pull_request"';
+const TRIGGERS = ['push', 'schedule', 'feedback', 'pull_request', 'problems'];
+const TRIGGER_LIST = '"push", "schedule", "feedback", "pull_request" or "problems"';
 
 function parseSchedule(schedule: unknown, timezone: unknown, problems: string[]): ScheduleTrigger | null {
   const zone = timezone ?? 'UTC';
@@ -210,6 +251,7 @@ function parseTrigger(on: unknown, timezone: unknown, problems: string[]): Autom
     return null;
   }
   if (on.feedback !== undefined) return parseFeedback(on.feedback, problems);
+  if (on.problems !== undefined) return parseProblems(on.problems, problems);
   if (on.schedule !== undefined) return parseSchedule(on.schedule, timezone, problems);
   if (on.pull_request !== undefined) {
     const pr = parseRepositoryTrigger(on.pull_request, 'pull_request', problems);

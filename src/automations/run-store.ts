@@ -12,7 +12,7 @@ export type RunStatus =
   | 'no_changes'
   | 'failed'
   | 'skipped';
-export type RunTrigger = 'push' | 'schedule' | 'manual' | 'feedback' | 'pull_request';
+export type RunTrigger = 'push' | 'schedule' | 'manual' | 'feedback' | 'pull_request' | 'problems';
 
 export interface AutomationRun {
   id: string;

@@ -41,6 +41,8 @@ export interface RunRequest {
    * new one otherwise): a docs draft's job, one per source pull request, or a new job of its own (`new`).
    */
   job?: { extend: string } | { new: { draft: boolean; branchFrom: string } };
+  /** kept on a new job as what started it (the problems a problems run fixes) */
+  cause?: unknown;
 }
 
 /** A claimed run with no job for this long was claimed by a process that died before it asked for the job. */
@@ -154,6 +156,7 @@ async function claimAndStart(
       branchFrom: request.job && 'new' in request.job ? request.job.new.branchFrom : `automation ${automation.id}`,
       draft: request.job && 'new' in request.job ? request.job.new.draft : automation.draft,
       requestKey: runRequestKey(run.id),
+      cause: request.cause,
     });
     return await updateRun({ db, clock, id: run.id, data: { jobId: job.id, seq: 1 } });
   } catch (err) {

@@ -16,6 +16,8 @@ interface AutomationList {
       comment?: boolean;
       pages?: string[] | null;
       branches?: string[] | null;
+      problemKind?: string;
+      minReaders?: number;
     };
     review?: { comment: boolean; block: boolean };
   }[];
@@ -53,6 +55,7 @@ function describeOn(on: AutomationList['automations'][number]['on']): string {
   if (on.kind === 'pull_request')
     return `pull requests to ${on.repository}${on.branches ? ` (${on.branches.join(',')})` : ''}${on.paths ? ` paths ${on.paths.join(',')}` : ''}`;
   if (on.kind === 'schedule') return `schedule "${on.cron}" (${on.timezone ?? 'UTC'})`;
+  if (on.kind === 'problems') return `problems: ${on.problemKind} with at least ${on.minReaders} readers`;
   const when = [on.thumbsDown ? `${on.thumbsDown} thumbs-down` : '', on.comment ? 'a comment' : '']
     .filter(Boolean)
     .join(' or ');

@@ -32,6 +32,8 @@ export interface NewJob {
    * counting against the rate limit, and runs `beforeWake` again.
    */
   requestKey?: string;
+  /** what started the job beyond its prompt, kept on it as JSON (the problems a fix names) */
+  cause?: unknown;
   /** what the caller records with the job (where to answer, say) before a worker may pick it up */
   beforeWake?: (job: JobRecord) => Promise<void>;
 }
@@ -99,6 +101,7 @@ export function createJobRequests(params: {
         draft: request.draft ?? false,
         prompt: request.prompt.slice(0, MAX_PROMPT_LENGTH),
         requestKey: request.requestKey,
+        cause: request.cause,
       });
       await request.beforeWake?.(job);
       params.wake();

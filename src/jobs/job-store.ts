@@ -24,6 +24,8 @@ export interface JobRecord {
   summary: string | null;
   inputTokens: number;
   outputTokens: number;
+  /** JSON: what started the job beyond its prompt (the problems of a fix), as its creator gave it */
+  cause: string | null;
   attempts: number;
   runsCompleted: number;
   handledSeq: number;
@@ -59,6 +61,8 @@ export async function createJob(params: {
   prompt: string;
   /** see `AgentJobMessage.requestKey`: a job already created under this key is returned instead */
   requestKey?: string;
+  /** kept as JSON on the job */
+  cause?: unknown;
 }): Promise<JobRecord> {
   const { db, clock } = params;
   const requestKey = params.requestKey ?? null;
@@ -79,6 +83,7 @@ export async function createJob(params: {
         branch: params.branch(id),
         model: params.model,
         draft: params.draft,
+        cause: params.cause === undefined ? null : JSON.stringify(params.cause),
         createdAt: now,
         updatedAt: now,
       },

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import { droppedSubmissions } from './metrics.js';
 
 export type DropReason = 'unknown_project' | 'disabled_project' | 'host_not_listed' | 'bot';
-export type DroppedSubmission = 'page_view' | 'feedback' | 'search';
+export type DroppedSubmission = 'page_view' | 'feedback' | 'search' | 'miss';
 
 const LOG_EVERY_MS = 60_000;
 /** projects × reasons remembered for the once-a-minute log; unknown project ids come from anyone, so it is bounded */

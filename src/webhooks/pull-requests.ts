@@ -2,6 +2,7 @@ import { appendEvent, findJobByPullRequest } from '../jobs/job-store.js';
 import { recordPullRequestState, type PullRequestState } from '../github/pull-request-state.js';
 import { done, ignored, type Delivery, type HandlerResult, type WebhookDeps } from './webhook-deps.js';
 import { REVIEWED_ACTIONS, reviewSourcePullRequest } from './source-pull-requests.js';
+import { recordSourceMerge } from '../reviews/source-merges.js';
 
 /**
  * pull_request: a Scribe pull request closed or reopened is recorded on its job; any other pull request opened,
@@ -11,7 +12,8 @@ export async function handlePullRequest(deps: WebhookDeps, delivery: Delivery<'p
   const { action } = delivery.payload;
   if (action === 'closed' || action === 'reopened') {
     const recorded = await recordOnJob(deps, delivery);
-    if (recorded.status === 'done' || action === 'closed') return recorded;
+    if (recorded.status === 'done') return recorded;
+    if (action === 'closed') return recordMerge(deps, delivery, recorded);
   }
   if (REVIEWED_ACTIONS.has(action)) return reviewSourcePullRequest(deps, delivery);
   return ignored(`pull_request.${action} needs nothing`);
@@ -48,5 +50,26 @@ async function recordOnJob(deps: WebhookDeps, delivery: Delivery<'pull_request'>
     type: `pull_request_${payload.action}`,
     data: { number: pr.number, pr: state },
   });
+  if (payload.action === 'closed') await deps.onJobPullRequestClosed?.({ jobId: job.id, merged: state.merged });
   return done(`job ${job.id}: pull request ${state.merged ? 'merged' : state.state}`);
+}
+
+/**
+ * A source pull request merged: kept when a docs review of it is on record, so the pages it named count as stale
+ * until a docs pull request changes them. Kept quietly: the delivery's outcome stays the docs drafts' (which follow
+ * the same event), or says nothing needed doing.
+ */
+async function recordMerge(
+  deps: WebhookDeps,
+  delivery: Delivery<'pull_request'>,
+  otherwise: HandlerResult,
+): Promise<HandlerResult> {
+  const pr = delivery.payload.pull_request;
+  if (!pr.merged) return otherwise;
+  await recordSourceMerge(deps.db, {
+    repository: delivery.payload.repository.full_name,
+    number: pr.number,
+    mergedAt: pr.merged_at ? new Date(pr.merged_at) : deps.clock(),
+  });
+  return otherwise;
 }

@@ -9,6 +9,7 @@ import type { Automations } from '../automations/automations.js';
 import type { Reviews } from '../reviews/reviews.js';
 import type { GitHubApp } from '../github/github-app.js';
 import type { DocsDrafts } from '../reviews/docs-drafts.js';
+import type { JobPullRequestClosed } from './webhook-deps.js';
 import { createAppSlug } from './app-slug.js';
 import type { BackgroundTasks } from '../github/background-tasks.js';
 import { createWebhookApp } from './webhook-app.js';
@@ -44,6 +45,7 @@ export async function startWebhooks(params: {
   docsDrafts: DocsDrafts | null;
   reviews: Reviews | null;
   tasks: BackgroundTasks;
+  onJobPullRequestClosed?: JobPullRequestClosed;
 }): Promise<Webhooks> {
   const { db, clock, logger, config, probot, github, tasks } = params;
   if (!probot || !github) {
@@ -71,6 +73,7 @@ export async function startWebhooks(params: {
     automations: params.automations,
     docsDrafts: params.docsDrafts,
     reviews: params.reviews,
+    onJobPullRequestClosed: params.onJobPullRequestClosed,
     database: config.database,
     leaseMs: config.jobs.leaseMs,
     heartbeatMs: config.jobs.heartbeatMs,

@@ -26,7 +26,11 @@ export interface WebhookDeps {
   docsDrafts: DocsDrafts | null;
   /** docs reviews of source pull requests; null until the App is configured */
   reviews: Reviews | null;
+  /** told once a Scribe pull request closed (merged or not) is recorded on its job (the problems it fixes settle) */
+  onJobPullRequestClosed?: JobPullRequestClosed;
 }
+
+export type JobPullRequestClosed = (closed: { jobId: string; merged: boolean }) => Promise<void>;
 
 /** One delivery as a handler sees it: the payload and an Octokit authenticated as the delivery's installation. */
 export interface Delivery<E extends EmitterWebhookEventName> {

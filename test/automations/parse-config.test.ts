@@ -1,5 +1,8 @@
+import { PROBLEM_KINDS } from '../../src/problems/problem-kinds.js';
 import {
+  MAX_MIN_READERS,
   MAX_THUMBS_DOWN,
+  PROBLEM_KIND_NAMES,
   globProblem,
   pageGlobProblem,
   parseAutomationsConfig,
@@ -104,7 +107,10 @@ describe('parseAutomationsConfig', () => {
     expect(problems).toEqual([
       { automation: 'Bad_Id', message: 'id must match [a-z0-9-]{1,64}' },
       { automation: 'good', message: 'id "good" is used twice' },
-      { automation: 'both', message: '"on" must have exactly one of "push", "schedule", "feedback" or "pull_request"' },
+      {
+        automation: 'both',
+        message: '"on" must have exactly one of "push", "schedule", "feedback", "pull_request" or "problems"',
+      },
       { automation: 'globs', message: 'on.push: unknown key "extra" (allowed: repository, branches, paths)' },
       {
         automation: 'globs',
@@ -138,6 +144,49 @@ describe('parseAutomationsConfig', () => {
       { kind: 'feedback', thumbsDown: 3, comment: true, pages: ['/guides/**', '/reference/*.mdx'] },
       { kind: 'feedback', thumbsDown: 1, comment: false, pages: null },
       { kind: 'feedback', thumbsDown: null, comment: true, pages: null },
+    ]);
+  });
+
+  it('loads problems automations: a kind of the queue and the readers it takes', () => {
+    const { automations, problems } = parseAutomationsConfig(`automations:
+  - id: redirects
+    on:
+      problems: { kind: missing-page, minReaders: 20 }
+    prompt: Redirect what readers cannot find.
+  - id: any-gap
+    on: { problems: { kind: search-gap } }
+    prompt: Answer what readers search for.
+`);
+    expect(problems).toEqual([]);
+    expect(automations.map((a) => a.on)).toEqual([
+      { kind: 'problems', problemKind: 'missing-page', minReaders: 20 },
+      { kind: 'problems', problemKind: 'search-gap', minReaders: 1 },
+    ]);
+    // the kinds a config may name are the queue's
+    expect([...PROBLEM_KIND_NAMES]).toEqual([...PROBLEM_KINDS]);
+  });
+
+  it('leaves out problems automations with an unknown kind, a bad threshold or unknown keys', () => {
+    const entry = (id: string, value: string) => `  - id: ${id}\n    on: { problems: ${value} }\n    prompt: ok\n`;
+    const { automations, problems } = parseAutomationsConfig(
+      'automations:\n' +
+        entry('good', '{ kind: stale-page, minReaders: 1 }') +
+        entry('typo', '{ kind: missing-pages }') +
+        entry('zero', '{ kind: missing-page, minReaders: 0 }') +
+        entry('huge', `{ kind: missing-page, minReaders: ${MAX_MIN_READERS + 1} }`) +
+        entry('text', '{ kind: missing-page, minReaders: "20" }') +
+        entry('extra', '{ kind: missing-page, maxReaders: 5 }') +
+        entry('not-a-map', 'missing-page'),
+    );
+    expect(automations.map((a) => a.id)).toEqual(['good']);
+    const kinds = 'missing-page, negative-feedback, search-gap, stale-page';
+    expect(problems).toEqual([
+      { automation: 'typo', message: `on.problems.kind must be one of ${kinds}` },
+      { automation: 'zero', message: `on.problems.minReaders must be a whole number from 1 to ${MAX_MIN_READERS}` },
+      { automation: 'huge', message: `on.problems.minReaders must be a whole number from 1 to ${MAX_MIN_READERS}` },
+      { automation: 'text', message: `on.problems.minReaders must be a whole number from 1 to ${MAX_MIN_READERS}` },
+      { automation: 'extra', message: 'on.problems: unknown key "maxReaders" (allowed: kind, minReaders)' },
+      { automation: 'not-a-map', message: 'on.problems must be a mapping with "kind" and "minReaders"' },
     ]);
   });
 
@@ -191,7 +240,10 @@ describe('parseAutomationsConfig', () => {
         message: expect.stringMatching(/^on.feedback.pages: page pattern "\/x\/\[a" is not a valid glob/),
       },
       { automation: 'no-pages', message: 'on.feedback.pages must be a non-empty list of strings' },
-      { automation: 'two', message: '"on" must have exactly one of "push", "schedule", "feedback" or "pull_request"' },
+      {
+        automation: 'two',
+        message: '"on" must have exactly one of "push", "schedule", "feedback", "pull_request" or "problems"',
+      },
     ]);
     expect(pageGlobProblem('/guides/**/*.{md,mdx}')).toBeNull();
   });

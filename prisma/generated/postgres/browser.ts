@@ -18,6 +18,11 @@ export { Prisma }
 export * as $Enums from './enums.js'
 export * from './enums.js';
 /**
+ * Model AnalyticsPageMiss
+ * 
+ */
+export type AnalyticsPageMiss = Prisma.AnalyticsPageMissModel
+/**
  * Model AnalyticsPage
  * 
  */
@@ -168,6 +173,11 @@ export type AgentJobMessage = Prisma.AgentJobMessageModel
  */
 export type AgentJobEvent = Prisma.AgentJobEventModel
 /**
+ * Model ProblemState
+ * 
+ */
+export type ProblemState = Prisma.ProblemStateModel
+/**
  * Model AnalyticsFeedback
  * 
  */
@@ -212,3 +222,8 @@ export type DocsReviewComment = Prisma.DocsReviewCommentModel
  * 
  */
 export type DocsDraft = Prisma.DocsDraftModel
+/**
+ * Model SourcePullMerge
+ * 
+ */
+export type SourcePullMerge = Prisma.SourcePullMergeModel

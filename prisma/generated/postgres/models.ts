@@ -8,6 +8,7 @@
  *
  * 🟢 You can import this file directly.
  */
+export type * from './models/AnalyticsPageMiss.js'
 export type * from './models/AnalyticsPage.js'
 export type * from './models/AnalyticsVisitor.js'
 export type * from './models/AnalyticsEvent.js'
@@ -38,6 +39,7 @@ export type * from './models/GitHubTrigger.js'
 export type * from './models/AgentJob.js'
 export type * from './models/AgentJobMessage.js'
 export type * from './models/AgentJobEvent.js'
+export type * from './models/ProblemState.js'
 export type * from './models/AnalyticsFeedback.js'
 export type * from './models/AnalyticsFeedbackChange.js'
 export type * from './models/AnalyticsSearch.js'
@@ -47,4 +49,5 @@ export type * from './models/AnalyticsDaySearchClicks.js'
 export type * from './models/DocsReviewCheck.js'
 export type * from './models/DocsReviewComment.js'
 export type * from './models/DocsDraft.js'
+export type * from './models/SourcePullMerge.js'
 export type * from './commonInputTypes.js'

@@ -31,8 +31,8 @@ export * from "./enums.js"
  * const prisma = new PrismaClient({
  *   adapter: new PrismaPg({ connectionString: process.env.DATABASE_URL })
  * })
- * // Fetch zero or more AnalyticsPages
- * const analyticsPages = await prisma.analyticsPage.findMany()
+ * // Fetch zero or more AnalyticsPageMisses
+ * const analyticsPageMisses = await prisma.analyticsPageMiss.findMany()
  * ```
  * 
  * Read more in our [docs](https://pris.ly/d/client).
@@ -41,6 +41,11 @@ export const PrismaClient = $Class.getPrismaClientClass()
 export type PrismaClient<LogOpts extends Prisma.LogLevel = never, OmitOpts extends Prisma.PrismaClientOptions["omit"] = Prisma.PrismaClientOptions["omit"], ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = $Class.PrismaClient<LogOpts, OmitOpts, ExtArgs>
 export { Prisma }
 
+/**
+ * Model AnalyticsPageMiss
+ * 
+ */
+export type AnalyticsPageMiss = Prisma.AnalyticsPageMissModel
 /**
  * Model AnalyticsPage
  * 
@@ -192,6 +197,11 @@ export type AgentJobMessage = Prisma.AgentJobMessageModel
  */
 export type AgentJobEvent = Prisma.AgentJobEventModel
 /**
+ * Model ProblemState
+ * 
+ */
+export type ProblemState = Prisma.ProblemStateModel
+/**
  * Model AnalyticsFeedback
  * 
  */
@@ -236,3 +246,8 @@ export type DocsReviewComment = Prisma.DocsReviewCommentModel
  * 
  */
 export type DocsDraft = Prisma.DocsDraftModel
+/**
+ * Model SourcePullMerge
+ * 
+ */
+export type SourcePullMerge = Prisma.SourcePullMergeModel

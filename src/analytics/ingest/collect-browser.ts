@@ -9,6 +9,9 @@ import { classifyUserAgent } from './classify-user-agent.js';
 import { GroupCommit } from './group-commit.js';
 import type { PageView } from './prepare-event.js';
 import { fromProjectSite } from './site-origin.js';
+import type { Miss } from './record-ai-misses.js';
+import { pagePath } from './page-path.js';
+import { createHash } from 'node:crypto';
 
 /** A browser submission as its route read it, before the project's hostnames are checked. */
 export interface BrowserHit {
@@ -52,6 +55,8 @@ export class BrowserCollector {
       commit: TrackerCommitConfig;
       ingest: (projectId: string, views: PageView[]) => Promise<unknown>;
       signals: () => Pick<ReaderSignals, 'submitFeedback' | 'submitSearches'>;
+      /** keeps a page a person was answered "not found" for (absent: the beacon is dropped) */
+      miss?: (projectId: string, miss: Miss) => Promise<unknown>;
       clock: Clock;
       logger: Logger;
     },
@@ -118,6 +123,29 @@ export class BrowserCollector {
       .submitSearches(projectId, [
         { ...person, query: search.query, clickedPath: search.clickedPath && pathOnSite(search.clickedPath, hit.url) },
       ])
+      .catch(this.dropped);
+  }
+
+  /**
+   * A person on the project's site was shown its "not found" page (the site's 404 page called `scribe('404')`): kept
+   * as an imported log's 404 is, once per visitor, page and minute (a reload is not a second miss). A failure to store
+   * it is only logged.
+   */
+  async miss(hit: BrowserHit): Promise<void> {
+    const who = await this.person(hit, 'miss');
+    if (!who || !this.params.miss) return;
+    const timestamp = this.params.clock().getTime();
+    const minute = Math.floor(timestamp / 60_000);
+    const page = pagePath(hit.url) ?? hit.url;
+    const key = `beacon:${createHash('sha256')
+      .update(`${who.ip}\0${who.userAgent ?? ''}\0${page}\0${minute}`)
+      .digest('base64url')}`;
+    await this.params
+      .miss(who.projectId, {
+        view: { timestamp, url: hit.url, userAgent: hit.userAgent, ip: who.ip },
+        status: 404,
+        key,
+      })
       .catch(this.dropped);
   }
 

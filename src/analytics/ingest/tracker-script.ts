@@ -4,8 +4,8 @@
  * Embed: <script defer src="https://<scribe>/js/scribe.js" data-project="<projectId>"></script>
  * sendBeacon posts text/plain, which needs no CORS preflight. Single-page navigations are followed via history.
  *
- * Also: `window.scribe(name, data)` for the site's search box ('search', 'search-click') and its own feedback
- * controls ('feedback'), replaying calls queued before the script loaded; and, with `data-feedback`, a "Was this
+ * Also: `window.scribe(name, data)` for the site's search box ('search', 'search-click'), its own feedback
+ * controls ('feedback') and its "not found" page ('404': the problems queue's missing pages), replaying calls queued before the script loaded; and, with `data-feedback`, a "Was this
  * page helpful?" widget (rendered into the element the attribute's value selects, or at the end of the page).
  * Everything is built with DOM calls and textContent, never HTML strings.
  */
@@ -42,6 +42,9 @@ export const TRACKER_SCRIPT = `(function () {
     },
     feedback: function (d) {
       if (d && typeof d.helpful === 'boolean') feedback({ helpful: d.helpful, comment: d.comment ? String(d.comment) : null });
+    },
+    '404': function () {
+      post(new URL('miss', endpoint).href, {});
     }
   };
   var queued = (window.scribe && window.scribe.q) || [];

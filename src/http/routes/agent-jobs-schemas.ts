@@ -65,6 +65,11 @@ export const JobResponse = z.object({
   pr: JobPullRequestState.nullable(),
   /** the job's original instruction (follow-ups are in its events) */
   prompt: z.string().nullable(),
+  /** Scribe addition: what started the job, when it was started for problems of the queue */
+  cause: z
+    .object({ problems: z.array(z.object({ id: z.string(), kind: z.string(), title: z.string() })) })
+    .nullable()
+    .describe('The problems (`POST /v1/analytics/{projectId}/problems/fix`) the job was started for; null otherwise'),
 });
 export type JobResponse = z.infer<typeof JobResponse>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { OperationDoc } from '../openapi/operation-doc.js';
 import { ExportQuery } from './analytics-schemas.js';
 import {
+  ReportFilterQuery,
   AgentPagesQuery,
   AgentPagesResponse,
   MissesResponse,
@@ -42,7 +43,7 @@ export const analyticsAiOperations: OperationDoc[] = [
     tag: 'Analytics',
     auth: 'read',
     pathParams: ProjectPath,
-    query: ExportQuery.extend(AgentPagesQuery.shape),
+    query: ExportQuery.extend(AgentPagesQuery.shape).extend(ReportFilterQuery.shape),
     responses: { 200: { description: 'One page of agent × page rows', schema: AgentPagesResponse } },
   },
   {
@@ -54,7 +55,7 @@ export const analyticsAiOperations: OperationDoc[] = [
     tag: 'Analytics',
     auth: 'read',
     pathParams: ProjectPath,
-    query: ExportQuery,
+    query: ExportQuery.extend(ReportFilterQuery.shape),
     responses: { 200: { description: 'One page of path × agent × status rows', schema: MissesResponse } },
   },
   {

@@ -66,3 +66,14 @@ export const MissesResponse = z.object({
   ),
   hasMore: z.boolean(),
 });
+
+/** Narrows a report to one page and/or one agent (Scribe addition): the rows are filtered, then paged. */
+export const ReportFilterQuery = z.object({
+  path: z.string().min(1).max(2048).optional().describe('Only this page (as the report lists paths)'),
+  agent: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only this agent (with `by=operator` on agent-pages, this operator)'),
+});

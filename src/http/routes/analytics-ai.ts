@@ -6,9 +6,11 @@ import { parseInput } from '../parse-input.js';
 import type { PurposeCounts } from '../../analytics/reports/ai-purposes.js';
 import type { Analytics } from '../../analytics/analytics.js';
 import { exportParams } from './analytics.js';
+import { offsetPage } from '../../analytics/reports/offset-page.js';
 import {
   AgentPagesQuery,
   PurposesQuery,
+  ReportFilterQuery,
   type AgentPagesResponse,
   type MissesResponse,
   type PurposesResponse,
@@ -46,6 +48,31 @@ function sendCsv(res: Response, rows: { path: string; views: PurposeCounts }[]):
   res.type('text/csv; charset=utf-8').set('Content-Disposition', 'attachment; filename="ai-traffic.csv"').send(body);
 }
 
+/** A report read whole, to be filtered before it is paged. */
+const EVERY_ROW = { limit: Number.MAX_SAFE_INTEGER, offset: 0 };
+
+/** The `path` and `agent` filters of a query; undefined when neither is given (the report pages itself). */
+function reportFilter(req: Request): { path?: string; agent?: string } | undefined {
+  const filter = parseInput(ReportFilterQuery, { path: req.query.path, agent: req.query.agent }, 'query parameters');
+  return filter.path === undefined && filter.agent === undefined ? undefined : filter;
+}
+
+/** The rows of one page and/or agent, in the report's order, then the page asked for. */
+function filtered<Row extends { path: string; agent: string }>(
+  rows: Row[],
+  filter: { path?: string; agent?: string },
+  page: { limit: number; offset: number },
+) {
+  return offsetPage(
+    rows.filter(
+      (r) =>
+        (filter.path === undefined || r.path === filter.path) &&
+        (filter.agent === undefined || r.agent === filter.agent),
+    ),
+    page,
+  );
+}
+
 /** AI traffic to act on: purpose split (JSON and CSV), agent/operator × page, what AI did not get, AI assistant referrals. */
 export const analyticsAiRoutes =
   ({ analytics }: { analytics: Analytics }): RouteModule =>
@@ -64,12 +91,20 @@ export const analyticsAiRoutes =
     router.get('/v1/analytics/:projectId/ai/agent-pages', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
       const { by } = parseInput(AgentPagesQuery, { by: req.query.by }, 'query parameters');
-      const pages = await analytics.aiAgentPages(authenticatedProject(res).id, range, by, page);
+      const filter = reportFilter(req);
+      const projectId = authenticatedProject(res).id;
+      const pages = filter
+        ? filtered((await analytics.aiAgentPages(projectId, range, by, EVERY_ROW)).rows, filter, page)
+        : await analytics.aiAgentPages(projectId, range, by, page);
       res.json(pages satisfies z.input<typeof AgentPagesResponse>);
     });
     router.get('/v1/analytics/:projectId/ai/misses', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
-      const misses = await analytics.aiMisses(authenticatedProject(res).id, range, page);
+      const filter = reportFilter(req);
+      const projectId = authenticatedProject(res).id;
+      const misses = filter
+        ? filtered((await analytics.aiMisses(projectId, range, EVERY_ROW)).rows, filter, page)
+        : await analytics.aiMisses(projectId, range, page);
       res.json(misses satisfies z.input<typeof MissesResponse>);
     });
     router.get('/v1/analytics/:projectId/ai/referrals', auth, async (req, res) => {

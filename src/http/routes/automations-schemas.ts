@@ -39,9 +39,9 @@ export const AutomationsResponse = z.object({
     z.looseObject({
       id: z.string(),
       on: z
-        .looseObject({ kind: z.enum(['push', 'schedule', 'feedback', 'pull_request']) })
+        .looseObject({ kind: z.enum(['push', 'schedule', 'feedback', 'pull_request', 'problems']) })
         .describe(
-          '`push` and `pull_request`: `repository`, `branches` (null: the default branch), `paths` (null: every path); `schedule`: `cron` and `timezone` (an IANA name; absent means UTC); `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page).',
+          '`push` and `pull_request`: `repository`, `branches` (null: the default branch), `paths` (null: every path); `schedule`: `cron` and `timezone` (an IANA name; absent means UTC); `feedback`: `thumbsDown` (null: none), `comment`, `pages` (null: every page); `problems`: `problemKind`, `minReaders`.',
         ),
       prompt: z.string(),
       draft: z.boolean(),
@@ -62,7 +62,7 @@ export const AutomationRunResponse = z.object({
   id: z.string(),
   automation: z.string(),
   trigger: z.object({
-    kind: z.enum(['push', 'schedule', 'manual', 'feedback', 'pull_request']),
+    kind: z.enum(['push', 'schedule', 'manual', 'feedback', 'pull_request', 'problems']),
     repository: z.string().nullable().describe('The source repository of a push or of a `pull_request` run.'),
     before: z.string().nullable(),
     after: z.string().nullable(),

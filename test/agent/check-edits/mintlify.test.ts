@@ -162,6 +162,41 @@ describe('checkEdits on a Mintlify site', () => {
     });
   });
 
+  describe('4b. redirects a missing-page fix adds', () => {
+    it('accepts a new redirect from a missing URL to an existing page', async () => {
+      await site.replace(
+        'docs.json',
+        '"redirects": [',
+        '"redirects": [\n    { "source": "/quick-start", "destination": "/quickstart" },',
+      );
+      expect(await site.check()).toEqual([]);
+    });
+
+    it('reports a new redirect through another one, and one that loops', async () => {
+      await site.replace(
+        'docs.json',
+        '"redirects": [',
+        '"redirects": [\n    { "source": "/deploying", "destination": "/guides/deploy" },\n    { "source": "/a", "destination": "/b" },\n    { "source": "/b", "destination": "/a" },',
+      );
+      expect(await site.check()).toEqual([
+        'docs.json: the redirect from "/deploying" goes to "/guides/deploy", which is itself redirected (/guides/deploy → /guides/deployment); point it at "/guides/deployment" directly.',
+        'docs.json: the redirect from "/a" loops (/a → /b → /a); readers never land on a page.',
+        'docs.json: the redirect from "/b" loops (/b → /a → /b); readers never land on a page.',
+      ]);
+    });
+
+    it('reports a new redirect whose source is a page that still exists', async () => {
+      await site.replace(
+        'docs.json',
+        '"redirects": [',
+        '"redirects": [\n    { "source": "/guides/configuration", "destination": "/quickstart" },',
+      );
+      expect(await site.check()).toEqual([
+        'docs.json: the redirect from "/guides/configuration" hides the existing page guides/configuration.mdx; redirect only addresses that no longer have a page.',
+      ]);
+    });
+  });
+
   it('5. reports frontmatter that is not valid YAML', async () => {
     await site.replace('quickstart.mdx', 'title: "Quickstart"', 'title: "Quickstart');
     expect(await site.check()).toEqual([

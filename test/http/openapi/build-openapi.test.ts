@@ -11,6 +11,8 @@ import { automationRoutes } from '../../../src/http/routes/automations.js';
 import { openApiConformance, routedOperations } from '../../support/openapi-conformance.js';
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
 import { testAppPrivateKey } from '../../support/app-private-key.js';
+import { problemRoutesFor } from '../../support/problem-routes.js';
+import { analyticsMissBeaconRoutes } from '../../../src/http/routes/analytics-miss-beacon.js';
 
 const privateKey = testAppPrivateKey();
 
@@ -50,6 +52,8 @@ describe('the OpenAPI document', () => {
         dashboardRoutes,
         jobRoutes(),
         automationRoutes({ automations: null }),
+        problemRoutesFor({ analytics, pages: [{ path: '/limits', file: 'limits.mdx', title: 'Rate limits' }] }),
+        analyticsMissBeaconRoutes({ analytics }),
       ],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });
@@ -365,6 +369,75 @@ describe('the OpenAPI document', () => {
         })
       ).status,
     ).toBe(403);
+  });
+
+  it("describes the problems queue's and the page story's real responses", async () => {
+    const other = (await app.project({ hostnames: ['docs.example.com'] })).id;
+    const [otherRead, otherWrite] = [await app.key(other, 'read'), await app.key(other, 'write')];
+    const at = new Date(Date.now() - 86_400_000).toISOString();
+    await fetch(`${app.url}/v1/analytics/${other}/searches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${otherWrite}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        ['sso', 'sso', 'scim', 'scim'].map((query, i) => ({ query, visitorId: `v${i}`, timestamp: at })),
+      ),
+    });
+    const call = async (method: string, docPath: string, init: { path: string; key?: string; body?: unknown }) => {
+      const response = await fetch(`${app.url}${init.path}`, {
+        method,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        headers: {
+          ...(init.key ? { authorization: `Bearer ${init.key}` } : {}),
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+      });
+      return conformance.check({ method, path: docPath, response });
+    };
+    const base = `/v1/analytics/${other}`;
+    const listed = await call('GET', '/v1/analytics/{projectId}/problems', {
+      path: `${base}/problems`,
+      key: otherRead,
+    });
+    expect(listed.status).toBe(200);
+    const [first, second] = (listed.body as { problems: { id: string }[] }).problems.map((p) => p.id);
+    expect(
+      (await call('GET', '/v1/analytics/{projectId}/problems', { path: `${base}/problems?kind=x`, key: otherRead }))
+        .status,
+    ).toBe(400);
+    const one = '/v1/analytics/{projectId}/problems/{id}';
+    const dismiss = { status: 'dismissed', reason: 'not ours' };
+    expect(
+      (await call('PATCH', one, { path: `${base}/problems/${second}`, key: otherWrite, body: dismiss })).status,
+    ).toBe(200);
+    expect((await call('PATCH', one, { path: `${base}/problems/pb_x`, key: otherWrite, body: dismiss })).status).toBe(
+      404,
+    );
+    const fix = '/v1/analytics/{projectId}/problems/fix';
+    expect(
+      (await call('POST', fix, { path: `${base}/problems/fix`, key: otherWrite, body: { ids: [first] } })).status,
+    ).toBe(202);
+    expect(
+      (await call('POST', fix, { path: `${base}/problems/fix`, key: otherWrite, body: { ids: [second] } })).status,
+    ).toBe(409);
+    expect(
+      (await call('POST', fix, { path: `${base}/problems/fix`, key: otherRead, body: { ids: [first] } })).status,
+    ).toBe(403);
+    const beacon = JSON.stringify({ projectId: other, url: 'https://docs.example.com/old' });
+    const sent = await fetch(`${app.url}/api/miss`, {
+      method: 'POST',
+      body: beacon,
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect((await conformance.check({ method: 'POST', path: '/api/miss', response: sent })).status).toBe(202);
+    const bad = await fetch(`${app.url}/api/miss`, {
+      method: 'POST',
+      body: '{',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect((await conformance.check({ method: 'POST', path: '/api/miss', response: bad })).status).toBe(400);
+    const page = '/v1/analytics/{projectId}/page';
+    expect((await call('GET', page, { path: `${base}/page?path=/limits`, key: otherRead })).status).toBe(200);
+    expect((await call('GET', page, { path: `${base}/page`, key: otherRead })).status).toBe(400);
   });
 
   it('is rendered at /docs from locally served assets', async () => {

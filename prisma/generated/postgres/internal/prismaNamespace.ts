@@ -397,6 +397,7 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 
 export const ModelName = {
+  AnalyticsPageMiss: 'AnalyticsPageMiss',
   AnalyticsPage: 'AnalyticsPage',
   AnalyticsVisitor: 'AnalyticsVisitor',
   AnalyticsEvent: 'AnalyticsEvent',
@@ -427,6 +428,7 @@ export const ModelName = {
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
   AgentJobEvent: 'AgentJobEvent',
+  ProblemState: 'ProblemState',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
   AnalyticsSearch: 'AnalyticsSearch',
@@ -435,7 +437,8 @@ export const ModelName = {
   AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
   DocsReviewCheck: 'DocsReviewCheck',
   DocsReviewComment: 'DocsReviewComment',
-  DocsDraft: 'DocsDraft'
+  DocsDraft: 'DocsDraft',
+  SourcePullMerge: 'SourcePullMerge'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -451,10 +454,84 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
+    AnalyticsPageMiss: {
+      payload: Prisma.$AnalyticsPageMissPayload<ExtArgs>
+      fields: Prisma.AnalyticsPageMissFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsPageMissFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsPageMissFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsPageMissFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsPageMissFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsPageMissFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsPageMissCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsPageMissCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsPageMissCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsPageMissDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsPageMissUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsPageMissDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsPageMissUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsPageMissUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsPageMissUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageMissPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsPageMissAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsPageMiss>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsPageMissGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsPageMissGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsPageMissCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsPageMissCountAggregateOutputType> | number
+        }
+      }
+    }
     AnalyticsPage: {
       payload: Prisma.$AnalyticsPagePayload<ExtArgs>
       fields: Prisma.AnalyticsPageFieldRefs
@@ -2675,6 +2752,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ProblemState: {
+      payload: Prisma.$ProblemStatePayload<ExtArgs>
+      fields: Prisma.ProblemStateFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProblemStateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProblemStateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>
+        }
+        findFirst: {
+          args: Prisma.ProblemStateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProblemStateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>
+        }
+        findMany: {
+          args: Prisma.ProblemStateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>[]
+        }
+        create: {
+          args: Prisma.ProblemStateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>
+        }
+        createMany: {
+          args: Prisma.ProblemStateCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProblemStateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>[]
+        }
+        delete: {
+          args: Prisma.ProblemStateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>
+        }
+        update: {
+          args: Prisma.ProblemStateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>
+        }
+        deleteMany: {
+          args: Prisma.ProblemStateDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProblemStateUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProblemStateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>[]
+        }
+        upsert: {
+          args: Prisma.ProblemStateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProblemStatePayload>
+        }
+        aggregate: {
+          args: Prisma.ProblemStateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProblemState>
+        }
+        groupBy: {
+          args: Prisma.ProblemStateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProblemStateGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProblemStateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProblemStateCountAggregateOutputType> | number
+        }
+      }
+    }
     AnalyticsFeedback: {
       payload: Prisma.$AnalyticsFeedbackPayload<ExtArgs>
       fields: Prisma.AnalyticsFeedbackFieldRefs
@@ -3341,6 +3492,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SourcePullMerge: {
+      payload: Prisma.$SourcePullMergePayload<ExtArgs>
+      fields: Prisma.SourcePullMergeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SourcePullMergeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SourcePullMergeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        findFirst: {
+          args: Prisma.SourcePullMergeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SourcePullMergeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        findMany: {
+          args: Prisma.SourcePullMergeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>[]
+        }
+        create: {
+          args: Prisma.SourcePullMergeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        createMany: {
+          args: Prisma.SourcePullMergeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SourcePullMergeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>[]
+        }
+        delete: {
+          args: Prisma.SourcePullMergeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        update: {
+          args: Prisma.SourcePullMergeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        deleteMany: {
+          args: Prisma.SourcePullMergeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SourcePullMergeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SourcePullMergeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>[]
+        }
+        upsert: {
+          args: Prisma.SourcePullMergeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SourcePullMergePayload>
+        }
+        aggregate: {
+          args: Prisma.SourcePullMergeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSourcePullMerge>
+        }
+        groupBy: {
+          args: Prisma.SourcePullMergeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SourcePullMergeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SourcePullMergeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SourcePullMergeCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -3378,6 +3603,21 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const AnalyticsPageMissScalarFieldEnum = {
+  projectId: 'projectId',
+  key: 'key',
+  ts: 'ts',
+  path: 'path',
+  class: 'class',
+  agent: 'agent',
+  verified: 'verified',
+  status: 'status',
+  visitorHash: 'visitorHash'
+} as const
+
+export type AnalyticsPageMissScalarFieldEnum = (typeof AnalyticsPageMissScalarFieldEnum)[keyof typeof AnalyticsPageMissScalarFieldEnum]
 
 
 export const AnalyticsPageScalarFieldEnum = {
@@ -3736,6 +3976,7 @@ export const AgentJobScalarFieldEnum = {
   summary: 'summary',
   inputTokens: 'inputTokens',
   outputTokens: 'outputTokens',
+  cause: 'cause',
   leaseOwner: 'leaseOwner',
   leaseExpiresAt: 'leaseExpiresAt',
   attempts: 'attempts',
@@ -3771,6 +4012,23 @@ export const AgentJobEventScalarFieldEnum = {
 } as const
 
 export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
+
+
+export const ProblemStateScalarFieldEnum = {
+  projectId: 'projectId',
+  id: 'id',
+  kind: 'kind',
+  status: 'status',
+  reason: 'reason',
+  dismissedAt: 'dismissedAt',
+  fixKey: 'fixKey',
+  jobId: 'jobId',
+  fixedAt: 'fixedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ProblemStateScalarFieldEnum = (typeof ProblemStateScalarFieldEnum)[keyof typeof ProblemStateScalarFieldEnum]
 
 
 export const AnalyticsFeedbackScalarFieldEnum = {
@@ -3911,6 +4169,15 @@ export const DocsDraftScalarFieldEnum = {
 export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
 
 
+export const SourcePullMergeScalarFieldEnum = {
+  repository: 'repository',
+  number: 'number',
+  mergedAt: 'mergedAt'
+} as const
+
+export type SourcePullMergeScalarFieldEnum = (typeof SourcePullMergeScalarFieldEnum)[keyof typeof SourcePullMergeScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3942,20 +4209,6 @@ export type NullsOrder = (typeof NullsOrder)[keyof typeof NullsOrder]
 
 
 /**
- * Reference to a field of type 'Int'
- */
-export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
-    
-
-
-/**
- * Reference to a field of type 'Int[]'
- */
-export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int[]'>
-    
-
-
-/**
  * Reference to a field of type 'String'
  */
 export type StringFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'String'>
@@ -3980,6 +4233,20 @@ export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 
  * Reference to a field of type 'BigInt[]'
  */
 export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Int'
+ */
+export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
+    
+
+
+/**
+ * Reference to a field of type 'Int[]'
+ */
+export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int[]'>
     
 
 
@@ -4182,6 +4449,7 @@ export interface PrismaClientOptionsWithAdapter extends PrismaClientBaseOptions 
  */
 export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaClientOptionsWithAdapter
 export type GlobalOmitConfig = {
+  analyticsPageMiss?: Prisma.AnalyticsPageMissOmit
   analyticsPage?: Prisma.AnalyticsPageOmit
   analyticsVisitor?: Prisma.AnalyticsVisitorOmit
   analyticsEvent?: Prisma.AnalyticsEventOmit
@@ -4212,6 +4480,7 @@ export type GlobalOmitConfig = {
   agentJob?: Prisma.AgentJobOmit
   agentJobMessage?: Prisma.AgentJobMessageOmit
   agentJobEvent?: Prisma.AgentJobEventOmit
+  problemState?: Prisma.ProblemStateOmit
   analyticsFeedback?: Prisma.AnalyticsFeedbackOmit
   analyticsFeedbackChange?: Prisma.AnalyticsFeedbackChangeOmit
   analyticsSearch?: Prisma.AnalyticsSearchOmit
@@ -4221,6 +4490,7 @@ export type GlobalOmitConfig = {
   docsReviewCheck?: Prisma.DocsReviewCheckOmit
   docsReviewComment?: Prisma.DocsReviewCommentOmit
   docsDraft?: Prisma.DocsDraftOmit
+  sourcePullMerge?: Prisma.SourcePullMergeOmit
 }
 
 /* Types for Logging */

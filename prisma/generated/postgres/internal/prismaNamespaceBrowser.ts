@@ -51,6 +51,7 @@ export const AnyNull = runtime.AnyNull
 
 
 export const ModelName = {
+  AnalyticsPageMiss: 'AnalyticsPageMiss',
   AnalyticsPage: 'AnalyticsPage',
   AnalyticsVisitor: 'AnalyticsVisitor',
   AnalyticsEvent: 'AnalyticsEvent',
@@ -81,6 +82,7 @@ export const ModelName = {
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
   AgentJobEvent: 'AgentJobEvent',
+  ProblemState: 'ProblemState',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
   AnalyticsSearch: 'AnalyticsSearch',
@@ -89,7 +91,8 @@ export const ModelName = {
   AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
   DocsReviewCheck: 'DocsReviewCheck',
   DocsReviewComment: 'DocsReviewComment',
-  DocsDraft: 'DocsDraft'
+  DocsDraft: 'DocsDraft',
+  SourcePullMerge: 'SourcePullMerge'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -106,6 +109,21 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const AnalyticsPageMissScalarFieldEnum = {
+  projectId: 'projectId',
+  key: 'key',
+  ts: 'ts',
+  path: 'path',
+  class: 'class',
+  agent: 'agent',
+  verified: 'verified',
+  status: 'status',
+  visitorHash: 'visitorHash'
+} as const
+
+export type AnalyticsPageMissScalarFieldEnum = (typeof AnalyticsPageMissScalarFieldEnum)[keyof typeof AnalyticsPageMissScalarFieldEnum]
 
 
 export const AnalyticsPageScalarFieldEnum = {
@@ -464,6 +482,7 @@ export const AgentJobScalarFieldEnum = {
   summary: 'summary',
   inputTokens: 'inputTokens',
   outputTokens: 'outputTokens',
+  cause: 'cause',
   leaseOwner: 'leaseOwner',
   leaseExpiresAt: 'leaseExpiresAt',
   attempts: 'attempts',
@@ -499,6 +518,23 @@ export const AgentJobEventScalarFieldEnum = {
 } as const
 
 export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
+
+
+export const ProblemStateScalarFieldEnum = {
+  projectId: 'projectId',
+  id: 'id',
+  kind: 'kind',
+  status: 'status',
+  reason: 'reason',
+  dismissedAt: 'dismissedAt',
+  fixKey: 'fixKey',
+  jobId: 'jobId',
+  fixedAt: 'fixedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ProblemStateScalarFieldEnum = (typeof ProblemStateScalarFieldEnum)[keyof typeof ProblemStateScalarFieldEnum]
 
 
 export const AnalyticsFeedbackScalarFieldEnum = {
@@ -637,6 +673,15 @@ export const DocsDraftScalarFieldEnum = {
 } as const
 
 export type DocsDraftScalarFieldEnum = (typeof DocsDraftScalarFieldEnum)[keyof typeof DocsDraftScalarFieldEnum]
+
+
+export const SourcePullMergeScalarFieldEnum = {
+  repository: 'repository',
+  number: 'number',
+  mergedAt: 'mergedAt'
+} as const
+
+export type SourcePullMergeScalarFieldEnum = (typeof SourcePullMergeScalarFieldEnum)[keyof typeof SourcePullMergeScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -61,6 +61,7 @@ export type AgentJobMinAggregateOutputType = {
   summary: string | null
   inputTokens: number | null
   outputTokens: number | null
+  cause: string | null
   leaseOwner: string | null
   leaseExpiresAt: Date | null
   attempts: number | null
@@ -88,6 +89,7 @@ export type AgentJobMaxAggregateOutputType = {
   summary: string | null
   inputTokens: number | null
   outputTokens: number | null
+  cause: string | null
   leaseOwner: string | null
   leaseExpiresAt: Date | null
   attempts: number | null
@@ -115,6 +117,7 @@ export type AgentJobCountAggregateOutputType = {
   summary: number
   inputTokens: number
   outputTokens: number
+  cause: number
   leaseOwner: number
   leaseExpiresAt: number
   attempts: number
@@ -162,6 +165,7 @@ export type AgentJobMinAggregateInputType = {
   summary?: true
   inputTokens?: true
   outputTokens?: true
+  cause?: true
   leaseOwner?: true
   leaseExpiresAt?: true
   attempts?: true
@@ -189,6 +193,7 @@ export type AgentJobMaxAggregateInputType = {
   summary?: true
   inputTokens?: true
   outputTokens?: true
+  cause?: true
   leaseOwner?: true
   leaseExpiresAt?: true
   attempts?: true
@@ -216,6 +221,7 @@ export type AgentJobCountAggregateInputType = {
   summary?: true
   inputTokens?: true
   outputTokens?: true
+  cause?: true
   leaseOwner?: true
   leaseExpiresAt?: true
   attempts?: true
@@ -330,6 +336,7 @@ export type AgentJobGroupByOutputType = {
   summary: string | null
   inputTokens: number
   outputTokens: number
+  cause: string | null
   leaseOwner: string | null
   leaseExpiresAt: Date | null
   attempts: number
@@ -380,6 +387,7 @@ export type AgentJobWhereInput = {
   summary?: Prisma.StringNullableFilter<"AgentJob"> | string | null
   inputTokens?: Prisma.IntFilter<"AgentJob"> | number
   outputTokens?: Prisma.IntFilter<"AgentJob"> | number
+  cause?: Prisma.StringNullableFilter<"AgentJob"> | string | null
   leaseOwner?: Prisma.StringNullableFilter<"AgentJob"> | string | null
   leaseExpiresAt?: Prisma.DateTimeNullableFilter<"AgentJob"> | Date | string | null
   attempts?: Prisma.IntFilter<"AgentJob"> | number
@@ -409,6 +417,7 @@ export type AgentJobOrderByWithRelationInput = {
   summary?: Prisma.SortOrderInput | Prisma.SortOrder
   inputTokens?: Prisma.SortOrder
   outputTokens?: Prisma.SortOrder
+  cause?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseOwner?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   attempts?: Prisma.SortOrder
@@ -441,6 +450,7 @@ export type AgentJobWhereUniqueInput = Prisma.AtLeast<{
   summary?: Prisma.StringNullableFilter<"AgentJob"> | string | null
   inputTokens?: Prisma.IntFilter<"AgentJob"> | number
   outputTokens?: Prisma.IntFilter<"AgentJob"> | number
+  cause?: Prisma.StringNullableFilter<"AgentJob"> | string | null
   leaseOwner?: Prisma.StringNullableFilter<"AgentJob"> | string | null
   leaseExpiresAt?: Prisma.DateTimeNullableFilter<"AgentJob"> | Date | string | null
   attempts?: Prisma.IntFilter<"AgentJob"> | number
@@ -470,6 +480,7 @@ export type AgentJobOrderByWithAggregationInput = {
   summary?: Prisma.SortOrderInput | Prisma.SortOrder
   inputTokens?: Prisma.SortOrder
   outputTokens?: Prisma.SortOrder
+  cause?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseOwner?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   attempts?: Prisma.SortOrder
@@ -505,6 +516,7 @@ export type AgentJobScalarWhereWithAggregatesInput = {
   summary?: Prisma.StringNullableWithAggregatesFilter<"AgentJob"> | string | null
   inputTokens?: Prisma.IntWithAggregatesFilter<"AgentJob"> | number
   outputTokens?: Prisma.IntWithAggregatesFilter<"AgentJob"> | number
+  cause?: Prisma.StringNullableWithAggregatesFilter<"AgentJob"> | string | null
   leaseOwner?: Prisma.StringNullableWithAggregatesFilter<"AgentJob"> | string | null
   leaseExpiresAt?: Prisma.DateTimeNullableWithAggregatesFilter<"AgentJob"> | Date | string | null
   attempts?: Prisma.IntWithAggregatesFilter<"AgentJob"> | number
@@ -532,6 +544,7 @@ export type AgentJobCreateInput = {
   summary?: string | null
   inputTokens?: number
   outputTokens?: number
+  cause?: string | null
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
   attempts?: number
@@ -561,6 +574,7 @@ export type AgentJobUncheckedCreateInput = {
   summary?: string | null
   inputTokens?: number
   outputTokens?: number
+  cause?: string | null
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
   attempts?: number
@@ -590,6 +604,7 @@ export type AgentJobUpdateInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -619,6 +634,7 @@ export type AgentJobUncheckedUpdateInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -648,6 +664,7 @@ export type AgentJobCreateManyInput = {
   summary?: string | null
   inputTokens?: number
   outputTokens?: number
+  cause?: string | null
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
   attempts?: number
@@ -675,6 +692,7 @@ export type AgentJobUpdateManyMutationInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -702,6 +720,7 @@ export type AgentJobUncheckedUpdateManyInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -729,6 +748,7 @@ export type AgentJobCountOrderByAggregateInput = {
   summary?: Prisma.SortOrder
   inputTokens?: Prisma.SortOrder
   outputTokens?: Prisma.SortOrder
+  cause?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
@@ -765,6 +785,7 @@ export type AgentJobMaxOrderByAggregateInput = {
   summary?: Prisma.SortOrder
   inputTokens?: Prisma.SortOrder
   outputTokens?: Prisma.SortOrder
+  cause?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
@@ -792,6 +813,7 @@ export type AgentJobMinOrderByAggregateInput = {
   summary?: Prisma.SortOrder
   inputTokens?: Prisma.SortOrder
   outputTokens?: Prisma.SortOrder
+  cause?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
@@ -861,6 +883,7 @@ export type AgentJobCreateWithoutMessagesInput = {
   summary?: string | null
   inputTokens?: number
   outputTokens?: number
+  cause?: string | null
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
   attempts?: number
@@ -889,6 +912,7 @@ export type AgentJobUncheckedCreateWithoutMessagesInput = {
   summary?: string | null
   inputTokens?: number
   outputTokens?: number
+  cause?: string | null
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
   attempts?: number
@@ -933,6 +957,7 @@ export type AgentJobUpdateWithoutMessagesInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -961,6 +986,7 @@ export type AgentJobUncheckedUpdateWithoutMessagesInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -989,6 +1015,7 @@ export type AgentJobCreateWithoutEventsInput = {
   summary?: string | null
   inputTokens?: number
   outputTokens?: number
+  cause?: string | null
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
   attempts?: number
@@ -1017,6 +1044,7 @@ export type AgentJobUncheckedCreateWithoutEventsInput = {
   summary?: string | null
   inputTokens?: number
   outputTokens?: number
+  cause?: string | null
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
   attempts?: number
@@ -1061,6 +1089,7 @@ export type AgentJobUpdateWithoutEventsInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1089,6 +1118,7 @@ export type AgentJobUncheckedUpdateWithoutEventsInput = {
   summary?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   inputTokens?: Prisma.IntFieldUpdateOperationsInput | number
   outputTokens?: Prisma.IntFieldUpdateOperationsInput | number
+  cause?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
@@ -1157,6 +1187,7 @@ export type AgentJobSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   summary?: boolean
   inputTokens?: boolean
   outputTokens?: boolean
+  cause?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
   attempts?: boolean
@@ -1187,6 +1218,7 @@ export type AgentJobSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   summary?: boolean
   inputTokens?: boolean
   outputTokens?: boolean
+  cause?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
   attempts?: boolean
@@ -1214,6 +1246,7 @@ export type AgentJobSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   summary?: boolean
   inputTokens?: boolean
   outputTokens?: boolean
+  cause?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
   attempts?: boolean
@@ -1241,6 +1274,7 @@ export type AgentJobSelectScalar = {
   summary?: boolean
   inputTokens?: boolean
   outputTokens?: boolean
+  cause?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
   attempts?: boolean
@@ -1251,7 +1285,7 @@ export type AgentJobSelectScalar = {
   archivedAt?: boolean
 }
 
-export type AgentJobOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "status" | "repository" | "baseRef" | "branch" | "model" | "draft" | "prNumber" | "prLink" | "error" | "errorStage" | "title" | "summary" | "inputTokens" | "outputTokens" | "leaseOwner" | "leaseExpiresAt" | "attempts" | "runsCompleted" | "handledSeq" | "createdAt" | "updatedAt" | "archivedAt", ExtArgs["result"]["agentJob"]>
+export type AgentJobOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "projectId" | "status" | "repository" | "baseRef" | "branch" | "model" | "draft" | "prNumber" | "prLink" | "error" | "errorStage" | "title" | "summary" | "inputTokens" | "outputTokens" | "cause" | "leaseOwner" | "leaseExpiresAt" | "attempts" | "runsCompleted" | "handledSeq" | "createdAt" | "updatedAt" | "archivedAt", ExtArgs["result"]["agentJob"]>
 export type AgentJobInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   messages?: boolean | Prisma.AgentJob$messagesArgs<ExtArgs>
   events?: boolean | Prisma.AgentJob$eventsArgs<ExtArgs>
@@ -1283,6 +1317,7 @@ export type $AgentJobPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     summary: string | null
     inputTokens: number
     outputTokens: number
+    cause: string | null
     leaseOwner: string | null
     leaseExpiresAt: Date | null
     attempts: number
@@ -1732,6 +1767,7 @@ export interface AgentJobFieldRefs {
   readonly summary: Prisma.FieldRef<"AgentJob", 'String'>
   readonly inputTokens: Prisma.FieldRef<"AgentJob", 'Int'>
   readonly outputTokens: Prisma.FieldRef<"AgentJob", 'Int'>
+  readonly cause: Prisma.FieldRef<"AgentJob", 'String'>
   readonly leaseOwner: Prisma.FieldRef<"AgentJob", 'String'>
   readonly leaseExpiresAt: Prisma.FieldRef<"AgentJob", 'DateTime'>
   readonly attempts: Prisma.FieldRef<"AgentJob", 'Int'>

@@ -1,0 +1,110 @@
+import type { TimeRange } from '../../calendar.js';
+import type { Sql } from '../store/sql.js';
+
+/** Who asked for a missing URL and got 404/410 in a range (see store/page-misses.ts). */
+export interface MissingPage {
+  /** as requested, query dropped */
+  path: string;
+  requests: number;
+  /** distinct visitors, exact: humans and AI agents (an agent is one visitor per address) */
+  readers: number;
+  humanReaders: number;
+  aiReaders: number;
+  statuses: { status: number; requests: number }[];
+  /** most requests first; `human` for the humans */
+  agents: { agent: string; requests: number; verified: number }[];
+  aiRequests: number;
+  verifiedRequests: number;
+  /** epoch ms */
+  firstSeen: number;
+  lastSeen: number;
+}
+
+/** The URLs requested and not found in the range (or the one `path`), most readers first, then path. */
+export async function readMissingPages(
+  sql: Sql,
+  params: { projectId: string; range: TimeRange; path?: string },
+): Promise<MissingPage[]> {
+  const where = `WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?${params.path === undefined ? '' : ' AND "path" = ?'}`;
+  const args = [
+    params.projectId,
+    params.range.from,
+    params.range.to,
+    ...(params.path === undefined ? [] : [params.path]),
+  ];
+  const pages = new Map<string, MissingPage>();
+  const cells = await sql.rows(
+    `SELECT "path", "class", "agent", "status", "verified", COUNT(*), MIN("ts"), MAX("ts") FROM "AnalyticsPageMiss" ${where}
+      GROUP BY "path", "class", "agent", "status", "verified"`,
+    args,
+  );
+  for (const [path, cls, agent, status, verified, n, first, last] of cells) {
+    const requests = Number(n);
+    const page = pageOf(pages, path as string);
+    page.requests += requests;
+    page.firstSeen = Math.min(page.firstSeen, Number(first));
+    page.lastSeen = Math.max(page.lastSeen, Number(last));
+    addTo(page.statuses, (s) => s.status === Number(status), { status: Number(status), requests: 0 }).requests +=
+      requests;
+    const who = addTo(page.agents, (a) => a.agent === (agent ?? 'human'), {
+      agent: (agent as string | null) ?? 'human',
+      requests: 0,
+      verified: 0,
+    });
+    who.requests += requests;
+    if (cls === 'ai') {
+      page.aiRequests += requests;
+      if (Number(verified) === 1) {
+        who.verified += requests;
+        page.verifiedRequests += requests;
+      }
+    }
+  }
+  const readers = await sql.rows(
+    `SELECT "path", "class", COUNT(DISTINCT "visitorHash") FROM "AnalyticsPageMiss" ${where} GROUP BY "path", "class"`,
+    args,
+  );
+  for (const [path, cls, n] of readers) {
+    const page = pages.get(path as string)!;
+    if (cls === 'ai') page.aiReaders = Number(n);
+    else page.humanReaders = Number(n);
+  }
+  const all = await sql.rows(
+    `SELECT "path", COUNT(DISTINCT "visitorHash") FROM "AnalyticsPageMiss" ${where} GROUP BY "path"`,
+    args,
+  );
+  for (const [path, n] of all) pages.get(path as string)!.readers = Number(n);
+  for (const page of pages.values()) {
+    page.agents.sort((a, b) => b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
+    page.statuses.sort((a, b) => a.status - b.status);
+  }
+  return [...pages.values()].sort((a, b) => b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function pageOf(pages: Map<string, MissingPage>, path: string): MissingPage {
+  let page = pages.get(path);
+  if (!page) {
+    page = {
+      path,
+      requests: 0,
+      readers: 0,
+      humanReaders: 0,
+      aiReaders: 0,
+      statuses: [],
+      agents: [],
+      aiRequests: 0,
+      verifiedRequests: 0,
+      firstSeen: Number.POSITIVE_INFINITY,
+      lastSeen: Number.NEGATIVE_INFINITY,
+    };
+    pages.set(path, page);
+  }
+  return page;
+}
+
+function addTo<T>(list: T[], match: (item: T) => boolean, fresh: T): T {
+  const found = list.find(match);
+  if (found) return found;
+  list.push(fresh);
+  return fresh;
+}

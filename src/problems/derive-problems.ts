@@ -1,0 +1,130 @@
+import type { TimeRange } from '../calendar.js';
+import type { ProblemSignals } from '../analytics/reports/problem-signals.js';
+import type { ProblemKind } from './problem-kinds.js';
+import type { DerivedProblem } from './problem.js';
+import { problemId } from './problem-id.js';
+import { redirectCandidates, type SitePage } from './redirect-candidates.js';
+
+/** A query searched at least this often, with no result clicked, is a gap (once is a typo, twice is a pattern). */
+export const SEARCH_GAP_MIN_SEARCHES = 2;
+
+/** The range of equal length just before `range`: what `trend` compares with. */
+export const previousRange = (range: TimeRange): TimeRange => ({
+  from: range.from - (range.to - range.from),
+  to: range.from,
+});
+
+/**
+ * The problems the stored signals of `range` show (of `kinds`), each with its readers in the range before. Derived
+ * afresh on every read, never stored: the signals are the one copy. `pages` (the docs at their ref, for redirect
+ * candidates) is read only when there are missing pages.
+ */
+export async function deriveProblems(params: {
+  signals: ProblemSignals;
+  projectId: string;
+  range: TimeRange;
+  kinds: ReadonlySet<ProblemKind>;
+  pages: () => Promise<SitePage[]>;
+}): Promise<DerivedProblem[]> {
+  const { signals, projectId, range, kinds } = params;
+  const before = previousRange(range);
+  const found: DerivedProblem[] = [];
+
+  if (kinds.has('missing-page')) {
+    const misses = await signals.missingPages({ projectId, range });
+    if (misses.length) {
+      const earlier = readersBy(await signals.missingPages({ projectId, range: before }), (m) => m.path);
+      const pages = await params.pages();
+      for (const m of misses) {
+        found.push({
+          id: problemId('missing-page', m.path),
+          kind: 'missing-page',
+          title: `Not found: ${m.path}`,
+          paths: [m.path],
+          readers: m.readers,
+          previousReaders: earlier.get(m.path) ?? 0,
+          firstSeen: m.firstSeen,
+          lastSeen: m.lastSeen,
+          evidence: {
+            url: m.path,
+            requests: m.requests,
+            humanReaders: m.humanReaders,
+            aiReaders: m.aiReaders,
+            statuses: m.statuses,
+            agents: m.agents,
+            verifiedShare: m.aiRequests ? Math.round((m.verifiedRequests / m.aiRequests) * 1000) / 1000 : null,
+            candidates: redirectCandidates(m.path, pages),
+          },
+        });
+      }
+    }
+  }
+
+  if (kinds.has('negative-feedback')) {
+    const pages = await signals.negativeFeedback({ projectId, range });
+    if (pages.length) {
+      const earlier = readersBy(await signals.negativeFeedback({ projectId, range: before }), (f) => f.path);
+      for (const f of pages) {
+        found.push({
+          id: problemId('negative-feedback', f.path),
+          kind: 'negative-feedback',
+          title: `Readers say ${f.path} falls short`,
+          paths: [f.path],
+          readers: f.readers,
+          previousReaders: earlier.get(f.path) ?? 0,
+          firstSeen: f.firstSeen,
+          lastSeen: f.lastSeen,
+          evidence: {
+            thumbsDown: f.thumbsDown,
+            thumbsUp: f.thumbsUp,
+            comments: f.comments.map((c) => ({
+              id: String(c.id),
+              comment: c.comment,
+              helpful: c.helpful,
+              createdAt: new Date(c.ts).toISOString(),
+            })),
+          },
+        });
+      }
+    }
+  }
+
+  if (kinds.has('search-gap')) {
+    const gaps = await signals.searchTerms({
+      projectId,
+      range,
+      gapsOnly: true,
+      minSearches: SEARCH_GAP_MIN_SEARCHES,
+    });
+    if (gaps.length) {
+      const earlier = readersBy(
+        await signals.searchTerms({
+          projectId,
+          range: before,
+          gapsOnly: false,
+          minSearches: 0,
+          queries: gaps.map((g) => g.query),
+        }),
+        (t) => t.query,
+      );
+      for (const g of gaps) {
+        found.push({
+          id: problemId('search-gap', g.query),
+          kind: 'search-gap',
+          title: `Searches for "${g.query}" lead nowhere`,
+          paths: [],
+          readers: g.readers,
+          previousReaders: earlier.get(g.query) ?? 0,
+          firstSeen: g.firstSeen,
+          lastSeen: g.lastSeen,
+          evidence: { query: g.query, searches: g.searches, clicks: g.clicks },
+        });
+      }
+    }
+  }
+  return found;
+}
+
+function readersBy<T extends { readers: number }>(rows: T[], key: (row: T) => string): Map<string, number> {
+  return new Map(rows.map((row) => [key(row), row.readers]));
+}

@@ -1,0 +1,187 @@
+import type { Db } from '../db/client.js';
+import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
+import type { ProblemKind, ProblemStatus } from './problem-kinds.js';
+
+/** The work on one problem: the only thing stored per problem (the table is this module's own). */
+export interface ProblemState {
+  projectId: string;
+  id: string;
+  kind: ProblemKind;
+  status: ProblemStatus;
+  reason: string | null;
+  dismissedAt: Date | null;
+  fixKey: string | null;
+  jobId: string | null;
+  fixedAt: Date | null;
+  updatedAt: Date;
+}
+
+type Row = Awaited<ReturnType<Db['problemState']['findUniqueOrThrow']>>;
+const toState = ({ createdAt: _c, ...row }: Row): ProblemState => ({
+  ...row,
+  kind: row.kind as ProblemKind,
+  status: row.status as ProblemStatus,
+});
+
+export async function statesOf(db: Db, projectId: string, ids: string[]): Promise<Map<string, ProblemState>> {
+  if (!ids.length) return new Map();
+  const rows = await db.problemState.findMany({ where: { projectId, id: { in: ids } } });
+  return new Map(rows.map((row) => [row.id, toState(row)]));
+}
+
+/** Every stored state of a project with this status (the dismissed and fixed, say). */
+export async function statesWithStatus(db: Db, projectId: string, status: ProblemStatus): Promise<ProblemState[]> {
+  return (await db.problemState.findMany({ where: { projectId, status } })).map(toState);
+}
+
+/** Dismisses (`reason` kept) or opens again: the claim of a fix, its job and its fix time are forgotten. */
+export async function setStatus(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  id: string;
+  kind: ProblemKind;
+  status: 'open' | 'dismissed';
+  reason?: string;
+}): Promise<void> {
+  const { db, projectId, id } = params;
+  const now = params.clock();
+  const data = {
+    kind: params.kind,
+    status: params.status,
+    reason: params.status === 'dismissed' ? (params.reason ?? null) : null,
+    dismissedAt: params.status === 'dismissed' ? now : null,
+    fixKey: null,
+    jobId: null,
+    fixedAt: null,
+    updatedAt: now,
+  };
+  await db.problemState.upsert({
+    where: { projectId_id: { projectId, id } },
+    create: { projectId, id, ...data, createdAt: now },
+    update: data,
+  });
+}
+
+/** A problem a fix claimed, and its state before (null: it had none). */
+export interface Claimed {
+  id: string;
+  before: ProblemState | null;
+}
+
+/**
+ * Marks each problem `in_progress` under `fixKey` unless a fix already holds it: the row's primary key and the
+ * conditional update let one fix in, whichever replica asks. All or nothing: when one is held, the ones this call
+ * took are given back as they were, and the holder's key and job are answered.
+ */
+export async function claimForFix(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  problems: { id: string; kind: ProblemKind }[];
+  fixKey: string;
+}): Promise<
+  { claimed: true; taken: Claimed[] } | { claimed: false; heldBy: { fixKey: string | null; jobId: string | null } }
+> {
+  const { db, projectId, fixKey } = params;
+  const now = params.clock();
+  const taken: Claimed[] = [];
+  const claim = { status: 'in_progress', fixKey, jobId: null, fixedAt: null, updatedAt: now };
+  for (const problem of params.problems) {
+    const before = (await statesOf(db, projectId, [problem.id])).get(problem.id) ?? null;
+    let won = false;
+    if (!before) {
+      try {
+        await db.problemState.create({
+          data: { projectId, id: problem.id, kind: problem.kind, ...claim, createdAt: now },
+        });
+        won = true;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+      }
+    } else if (before.status !== 'in_progress') {
+      const { count } = await db.problemState.updateMany({
+        where: { projectId, id: problem.id, status: before.status, updatedAt: before.updatedAt },
+        data: claim,
+      });
+      won = count === 1;
+    }
+    if (won) {
+      taken.push({ id: problem.id, before });
+      continue;
+    }
+    await releaseFix({ db, projectId, fixKey, taken });
+    const holder = (await statesOf(db, projectId, [problem.id])).get(problem.id);
+    return { claimed: false, heldBy: { fixKey: holder?.fixKey ?? null, jobId: holder?.jobId ?? null } };
+  }
+  return { claimed: true, taken };
+}
+
+/** Gives back what a fix claimed (its job could not be started): each row as it was before the claim. */
+export async function releaseFix(params: {
+  db: Db;
+  projectId: string;
+  fixKey: string;
+  taken: Claimed[];
+}): Promise<void> {
+  const { db, projectId, fixKey } = params;
+  for (const { id, before } of params.taken) {
+    if (!before) {
+      await db.problemState.deleteMany({ where: { projectId, id, fixKey } });
+      continue;
+    }
+    const { projectId: _p, id: _i, kind: _k, ...was } = before;
+    await db.problemState.updateMany({ where: { projectId, id, fixKey }, data: was });
+  }
+}
+
+/** The job a fix started, on every problem it claimed. */
+export async function attachJob(params: { db: Db; clock: Clock; projectId: string; fixKey: string; jobId: string }) {
+  await params.db.problemState.updateMany({
+    where: { projectId: params.projectId, fixKey: params.fixKey, status: 'in_progress' },
+    data: { jobId: params.jobId, updatedAt: params.clock() },
+  });
+}
+
+/** The job's pull request merged (its problems are fixed) or closed unmerged (they are open again). */
+export async function settleJob(params: { db: Db; clock: Clock; jobId: string; merged: boolean }): Promise<number> {
+  const now = params.clock();
+  const { count } = await params.db.problemState.updateMany({
+    where: { jobId: params.jobId, status: 'in_progress' },
+    data: params.merged
+      ? { status: 'fixed', fixedAt: now, updatedAt: now }
+      : { status: 'open', fixKey: null, jobId: null, updatedAt: now },
+  });
+  return count;
+}
+
+/**
+ * The problems an automation's run handed to its job (a new one, or its open pull request's): `in_progress` with the
+ * job, unless a fix already holds them.
+ */
+export async function assignJob(params: {
+  db: Db;
+  clock: Clock;
+  projectId: string;
+  problems: { id: string; kind: ProblemKind }[];
+  jobId: string;
+}): Promise<void> {
+  const { db, projectId, jobId } = params;
+  const now = params.clock();
+  const data = { status: 'in_progress', fixKey: null, jobId, fixedAt: null, updatedAt: now };
+  for (const problem of params.problems) {
+    const { count } = await db.problemState.updateMany({
+      where: { projectId, id: problem.id, status: { not: 'in_progress' } },
+      data,
+    });
+    if (count) continue;
+    try {
+      await db.problemState.create({
+        data: { projectId, id: problem.id, kind: problem.kind, ...data, createdAt: now },
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
+  }
+}
