@@ -61,7 +61,10 @@ function readmeLinkProblems(root: string): string[] {
       continue;
     }
     if (fragment && PAGE.test(target)) {
-      const anchors = pageAnchors(fs.readFileSync(path.join(root, target), 'utf8'), target.endsWith('.mdx') ? 'mdx' : 'md');
+      const anchors = pageAnchors(
+        fs.readFileSync(path.join(root, target), 'utf8'),
+        target.endsWith('.mdx') ? 'mdx' : 'md',
+      );
       if (!anchors.keys.has(anchorKey(fragment)))
         problems.push(`${where} points at a heading ${target} does not have.`);
     }

@@ -5,7 +5,16 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../..');
 // what a fresh clone has that the build and the service read (node_modules is linked, as `npm ci` would have made it)
-const CLONED = ['src', 'prisma', 'scripts/build.js', 'scripts/build-dashboard.js', 'bin', 'package.json', 'app.yml', 'tsconfig.json'];
+const CLONED = [
+  'src',
+  'prisma',
+  'scripts/build.js',
+  'scripts/build-dashboard.js',
+  'bin',
+  'package.json',
+  'app.yml',
+  'tsconfig.json',
+];
 
 interface Running {
   child: ChildProcess;
