@@ -55,13 +55,13 @@ describe('the docs check on a copy with a fault', () => {
   });
 
   it('reports a page no navigation entry lists, and an entry without a page', async () => {
-    write('docs/webhooks.md', '---\ntitle: "Webhooks"\n---\n\nOutgoing webhooks.\n');
+    write('docs/unlisted.md', '---\ntitle: "Unlisted"\n---\n\nA page nobody listed.\n');
     const config = JSON.parse(read('docs/docs.json'));
-    config.navigation.groups[0].pages.push('problems');
+    config.navigation.groups[0].pages.push('missing-page');
     write('docs/docs.json', JSON.stringify(config, null, 2));
     expect(await docsProblems(copy)).toEqual([
-      'docs/docs.json: the navigation entry "problems" has no page (expected docs/problems.mdx or docs/problems.md).',
-      'docs/webhooks.md: no navigation entry in docs/docs.json lists this page.',
+      'docs/docs.json: the navigation entry "missing-page" has no page (expected docs/missing-page.mdx or docs/missing-page.md).',
+      'docs/unlisted.md: no navigation entry in docs/docs.json lists this page.',
     ]);
   });
 
