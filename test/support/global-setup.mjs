@@ -1,7 +1,16 @@
-// Jest loads global setup outside its ESM transform, so the TypeScript it needs is loaded through tsx.
-import { tsImport } from 'tsx/esm/api';
+// Makes the run's template databases (test/support/test-templates.ts) in a child process: better-sqlite3 is a native
+// module, and once loaded here it would throw its errors from this realm into tests that jest runs in band
+// (--maxWorkers=1), where `instanceof Error` then fails.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-export default async function globalSetup() {
-  const { createTemplates } = await tsImport('./test-templates.ts', import.meta.url);
-  await createTemplates();
+export default function globalSetup() {
+  const script = fileURLToPath(new URL('./test-templates.ts', import.meta.url));
+  const out = execFileSync(process.execPath, ['--import', 'tsx', script, 'create'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // the workers jest starts after this inherit the environment
+  Object.assign(process.env, JSON.parse(out));
 }

@@ -1,7 +1,11 @@
-// Jest loads global teardown outside its ESM transform, so the TypeScript it needs is loaded through tsx.
-import { tsImport } from 'tsx/esm/api';
+// Drops the run's template databases in a child process, as test/support/global-setup.mjs made them.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-export default async function globalTeardown() {
-  const { dropTemplates } = await tsImport('./test-templates.ts', import.meta.url);
-  await dropTemplates();
+export default function globalTeardown() {
+  const script = fileURLToPath(new URL('./test-templates.ts', import.meta.url));
+  execFileSync(process.execPath, ['--import', 'tsx', script, 'drop'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: 'inherit',
+  });
 }
