@@ -1,6 +1,15 @@
 import { analyticsRoutes } from '../../../../src/http/routes/analytics.js';
 import { startTestApp, type TestApp } from '../../../support/test-app.js';
 import { PROVIDERS } from '../../../support/databases.js';
+import { droppedSubmissions } from '../../../../src/metrics/metrics.js';
+
+/** `scribe_dropped_submissions_total` for page views, by reason */
+async function droppedViews(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const v of (await droppedSubmissions.get()).values)
+    if (v.labels.submission === 'page_view') counts[String(v.labels.reason)] = v.value;
+  return counts;
+}
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -93,6 +102,7 @@ describe.each(PROVIDERS)('browser tracker on %s', (provider) => {
 
   it('answers 202 but drops events for other hostnames, origins, unknown projects and bots', async () => {
     const project = await app.project({ hostnames: ['docs.example.com'] });
+    const before = await droppedViews();
     const dropped = [
       send(app, { projectId: project.id, url: 'https://evil.example.net/start' }),
       send(
@@ -108,6 +118,10 @@ describe.each(PROVIDERS)('browser tracker on %s', (provider) => {
       expect(await res.text()).toBe('');
     }
     expect((await views(app, project.id)).totals).toEqual({ human: 0, ai: 0, total: 0 });
+    // the page is told nothing, the operator's metrics are: a bot's view is kept as a bot's, not dropped
+    const after = await droppedViews();
+    expect((after.host_not_listed ?? 0) - (before.host_not_listed ?? 0)).toBe(2);
+    expect((after.unknown_project ?? 0) - (before.unknown_project ?? 0)).toBe(1);
   });
 
   it('refuses malformed events with 400', async () => {
