@@ -91,6 +91,10 @@ export interface AiRangesConfig {
   urlOverride: string | undefined;
   /** forward-confirmed reverse DNS for operators that document it */
   reverseDns: boolean;
+  /** Web Bot Auth key directories: fetched at run time (`on`), or the shipped and imported copies only */
+  keyDirectoryFetch?: boolean;
+  /** CIDRs a key directory may resolve to although private (a mirror; the tests' local directory) */
+  keyDirectoryAllow?: string[];
 }
 
 export const AI_RANGES_DEFAULTS: AiRangesConfig = {
@@ -220,6 +224,11 @@ const schemas = {
     'must be an http(s) URL',
   ),
   SCRIBE_AI_REVERSE_DNS: z.enum(['on', 'off']).default('on'),
+  SCRIBE_KEY_DIRECTORY_FETCH: z.enum(['on', 'off']).default('on'),
+  SCRIBE_KEY_DIRECTORY_ALLOW: optionalText.refine(
+    (v) => v === undefined || v.split(',').every((c) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(c.trim())),
+    'must be comma-separated CIDRs such as 127.0.0.1/32,::1/128',
+  ),
   CLICKHOUSE_URL: optionalText.refine(
     (v) => v === undefined || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)),
     'must be an http(s) URL such as http://default:secret@clickhouse:8123/scribe',
@@ -316,6 +325,10 @@ export function loadConfig(env: Env = process.env): Config {
         maxAgeDays: read(env, 'SCRIBE_AI_RANGES_MAX_AGE_DAYS'),
         urlOverride: read(env, 'SCRIBE_AI_RANGES_URL_OVERRIDE')?.replace(/\/+$/, ''),
         reverseDns: read(env, 'SCRIBE_AI_REVERSE_DNS') === 'on',
+        keyDirectoryFetch: read(env, 'SCRIBE_KEY_DIRECTORY_FETCH') === 'on',
+        keyDirectoryAllow: read(env, 'SCRIBE_KEY_DIRECTORY_ALLOW')
+          ?.split(',')
+          .map((c) => c.trim()),
       },
       clickhouse: readClickHouse(env),
     },

@@ -21,6 +21,10 @@ import { recordAiMisses, type Miss } from './ingest/record-ai-misses.js';
 import { storePageViews } from './ingest/store-page-views.js';
 import { AgentRanges } from './ingest/verify-agent.js';
 import { AgentVerifier } from './ingest/agent-verifier.js';
+import { KeyDirectories } from './ingest/key-directories.js';
+import { addressAllowList, fetchKeyDirectory, type FetchedDirectory } from './ingest/fetch-key-directory.js';
+import { type DirectoryImport, importKeyDirectoryFiles, isDirectoryFile } from './ingest/import-key-directories.js';
+import { readKeyDirectories } from './store/key-directories.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
@@ -89,6 +93,8 @@ export class Analytics {
   private currentRanges: AgentRanges;
   private readonly shippedRanges: AgentRanges;
   private readonly verifier: AgentVerifier;
+  /** Web Bot Auth key directories trusted for AI agents: shipped, imported, fetched */
+  readonly keyDirectories: KeyDirectories;
   private refresher: AiRangesRefresher | undefined;
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
@@ -112,6 +118,8 @@ export class Analytics {
       resolver?: DnsResolver;
       /** fetches operators' range lists (default: global fetch) */
       fetch?: typeof fetch;
+      /** fetches a Web Bot Auth key directory (default: fetch-key-directory.ts with SCRIBE_KEY_DIRECTORY_ALLOW) */
+      fetchDirectory?: (url: string) => Promise<FetchedDirectory>;
     },
   ) {
     this.sql = openSql(params.target);
@@ -131,7 +139,16 @@ export class Analytics {
           now: () => params.clock().getTime(),
         })
       : undefined;
-    this.verifier = new AgentVerifier({ ranges: () => this.currentRanges, dns });
+    const allow = aiRanges.keyDirectoryAllow ? addressAllowList(aiRanges.keyDirectoryAllow) : undefined;
+    this.keyDirectories = new KeyDirectories(KeyDirectories.readSnapshot(), {
+      now: () => params.clock().getTime(),
+      fetchDirectory:
+        aiRanges.keyDirectoryFetch === false
+          ? undefined
+          : (params.fetchDirectory ?? ((url) => fetchKeyDirectory({ url, allow }))),
+      onError: (url, err) => params.logger.warn({ url, err: err.message }, 'fetching a key directory failed'),
+    });
+    this.verifier = new AgentVerifier({ ranges: () => this.currentRanges, dns, directories: this.keyDirectories });
     if (params.config.clickhouse) {
       this.clickhouse = new ClickHouseEvents({
         sql: this.sql,
@@ -154,7 +171,8 @@ export class Analytics {
    * Uses the range lists kept in the database, and keeps them current (a refresh each day with
    * SCRIBE_AI_RANGES_REFRESH=daily, a reload of other replicas' copies each hour). Resolves after the first round.
    */
-  startRangesRefresh(): Promise<void> {
+  async startRangesRefresh(): Promise<void> {
+    await this.loadKeyDirectories();
     return this.rangesRefresher().start();
   }
 
@@ -165,14 +183,32 @@ export class Analytics {
 
   /** Uses the range lists kept in the database (imported, or refreshed by a replica), fetching nothing. */
   async loadStoredRanges(): Promise<AgentRanges> {
+    await this.loadKeyDirectories();
     return this.rangesRefresher().reload({ quiet: true });
   }
 
-  /** Keeps downloaded range list files as the stored copies every replica uses (`scribe ranges import`). */
+  /** Uses the key directories kept in the database (imported), beside the shipped snapshot. */
+  private async loadKeyDirectories(): Promise<void> {
+    this.keyDirectories.use(await readKeyDirectories(this.sql));
+  }
+
+  /**
+   * Keeps downloaded range list files, and key directory snapshots, as the stored copies every replica uses
+   * (`scribe ranges import`).
+   */
   async importRanges(files: RangeFile[]): Promise<RangeImport[]> {
-    const imported = await importRangeFiles(this.sql, files);
+    return (await this.importRangesAndDirectories(files)).ranges;
+  }
+
+  async importRangesAndDirectories(
+    files: RangeFile[],
+  ): Promise<{ ranges: RangeImport[]; directories: DirectoryImport[] }> {
+    const directoryFiles = files.filter(isDirectoryFile);
+    const rangeFiles = files.filter((f) => !directoryFiles.includes(f));
+    const directories = await importKeyDirectoryFiles(this.sql, directoryFiles);
+    const ranges = rangeFiles.length ? await importRangeFiles(this.sql, rangeFiles) : [];
     await this.loadStoredRanges();
-    return imported;
+    return { ranges, directories };
   }
 
   private rangesRefresher(): AiRangesRefresher {

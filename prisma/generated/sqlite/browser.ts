@@ -113,6 +113,11 @@ export type AnalyticsAiRangeList = Prisma.AnalyticsAiRangeListModel
  */
 export type AnalyticsOutbox = Prisma.AnalyticsOutboxModel
 /**
+ * Model AnalyticsKeyDirectory
+ * 
+ */
+export type AnalyticsKeyDirectory = Prisma.AnalyticsKeyDirectoryModel
+/**
  * Model AutomationConfig
  * 
  */

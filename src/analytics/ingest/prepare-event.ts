@@ -6,7 +6,9 @@ import { DAY_MS, EARLIEST_MS } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import { UNVERIFIED_PREFIX, VERIFICATION, type NewEvent } from '../store/write-events.js';
 import type { VisitorHasher, VisitorIdentity } from './visitor-hash.js';
-import type { Verification } from './verify-agent.js';
+import type { CheckAgent } from './agent-verifier.js';
+import type { SignatureHeaders } from './verify-signature.js';
+import type { Verification, VerifiedBy } from './verify-agent.js';
 
 export const UNIDENTIFIED_AGENT = 'unidentified agent';
 
@@ -21,6 +23,8 @@ export interface PageView {
   referrer?: string | null;
   /** idempotency key */
   key?: string;
+  /** Web Bot Auth headers of the request, when the source carries them */
+  headers?: SignatureHeaders;
 }
 
 /**
@@ -35,8 +39,8 @@ export function prepareEvent(params: {
   view: PageView;
   hasher: VisitorHasher;
   now: number;
-  /** the outcome of an AI view's check against its operator's lists (see verify-agent.ts); none: unverifiable */
-  verify?: (agent: string, ip: string) => Verification;
+  /** the outcome of a view's signature and an AI view's addresses (see agent-verifier.ts); none: unverifiable */
+  verify?: CheckAgent;
 }): NewEvent | { error: string } {
   const { projectId, view, hasher, now, verify } = params;
   // day numbers and visitor-key periods count from 1970; a time far ahead is a wrong clock, not a view
@@ -50,8 +54,12 @@ export function prepareEvent(params: {
     if (!ip) return { error: 'ip is not a valid IP address' };
   }
   let classification = readerOf(view);
+  const named = classification.class === 'ai' && classification.agent !== UNIDENTIFIED_AGENT;
+  const check = verify?.({ view, agent: named ? (classification as { agent: string }).agent : undefined, ip });
+  // a signed agent behind a browser's user agent (ChatGPT's agent sends Chrome's) is read as the agent it proved
+  if (check?.agent && classification.class !== 'bot') classification = { class: 'ai', agent: check.agent };
   let verification: Verification | undefined;
-  if (classification.class === 'ai') verification = ip && verify ? verify(classification.agent, ip) : 'unverifiable';
+  if (classification.class === 'ai') verification = check?.verification ?? 'unverifiable';
   let identity: VisitorIdentity | undefined;
   if (view.visitorId !== undefined) identity = { type: 'given', visitorId: view.visitorId };
   else if (ip && classification.class === 'human') identity = { type: 'human', ip, userAgent: view.userAgent ?? '' };
@@ -78,7 +86,7 @@ export function prepareEvent(params: {
     agent: classification.class === 'human' ? referredBy(view.referrer, view.url) : classification.agent,
     referrer: normalizeReferrer(view.referrer),
     key: view.key ?? null,
-    verification: verification && !spoofed ? VERIFICATION[verification as 'verified' | 'unverifiable'] : null,
+    verification: verification && !spoofed ? storedVerification(verification, check?.by) : null,
   };
 }
 
@@ -91,6 +99,13 @@ function readerOf(view: PageView): Reader {
   const classification = classifyUserAgent(view.userAgent);
   if (classification.class === 'human' && isRawMarkdown(view.url)) return { class: 'ai', agent: UNIDENTIFIED_AGENT };
   return classification;
+}
+
+/** The stored value of an AI view's outcome (see VERIFICATION): how it was verified, or unverifiable. */
+function storedVerification(verification: Verification, by: VerifiedBy | undefined): number {
+  if (verification !== 'verified') return VERIFICATION.unverifiable;
+  if (by === 'signature') return VERIFICATION.signature;
+  return by === 'reverse-dns' ? VERIFICATION.reverseDns : VERIFICATION.verified;
 }
 
 /** Who read a page; an unidentified agent has no kind (the agents breakdown reports it as "unknown"). */

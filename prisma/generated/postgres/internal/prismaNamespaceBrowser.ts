@@ -70,6 +70,7 @@ export const ModelName = {
   AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
+  AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -316,6 +317,17 @@ export const AnalyticsOutboxScalarFieldEnum = {
 } as const
 
 export type AnalyticsOutboxScalarFieldEnum = (typeof AnalyticsOutboxScalarFieldEnum)[keyof typeof AnalyticsOutboxScalarFieldEnum]
+
+
+export const AnalyticsKeyDirectoryScalarFieldEnum = {
+  url: 'url',
+  operator: 'operator',
+  agents: 'agents',
+  keys: 'keys',
+  retrievedAt: 'retrievedAt'
+} as const
+
+export type AnalyticsKeyDirectoryScalarFieldEnum = (typeof AnalyticsKeyDirectoryScalarFieldEnum)[keyof typeof AnalyticsKeyDirectoryScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {

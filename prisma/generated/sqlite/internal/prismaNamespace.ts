@@ -416,6 +416,7 @@ export const ModelName = {
   AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
+  AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -451,7 +452,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1858,6 +1859,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsOutboxCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsOutboxCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsKeyDirectory: {
+      payload: Prisma.$AnalyticsKeyDirectoryPayload<ExtArgs>
+      fields: Prisma.AnalyticsKeyDirectoryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsKeyDirectoryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsKeyDirectoryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsKeyDirectoryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsKeyDirectoryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsKeyDirectoryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsKeyDirectoryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsKeyDirectoryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsKeyDirectoryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsKeyDirectoryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsKeyDirectoryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsKeyDirectoryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsKeyDirectoryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsKeyDirectoryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsKeyDirectoryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsKeyDirectoryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsKeyDirectory>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsKeyDirectoryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsKeyDirectoryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsKeyDirectoryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsKeyDirectoryCountAggregateOutputType> | number
         }
       }
     }
@@ -3587,6 +3662,17 @@ export const AnalyticsOutboxScalarFieldEnum = {
 export type AnalyticsOutboxScalarFieldEnum = (typeof AnalyticsOutboxScalarFieldEnum)[keyof typeof AnalyticsOutboxScalarFieldEnum]
 
 
+export const AnalyticsKeyDirectoryScalarFieldEnum = {
+  url: 'url',
+  operator: 'operator',
+  agents: 'agents',
+  keys: 'keys',
+  retrievedAt: 'retrievedAt'
+} as const
+
+export type AnalyticsKeyDirectoryScalarFieldEnum = (typeof AnalyticsKeyDirectoryScalarFieldEnum)[keyof typeof AnalyticsKeyDirectoryScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -4148,6 +4234,7 @@ export type GlobalOmitConfig = {
   analyticsCountsDay?: Prisma.AnalyticsCountsDayOmit
   analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   analyticsOutbox?: Prisma.AnalyticsOutboxOmit
+  analyticsKeyDirectory?: Prisma.AnalyticsKeyDirectoryOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit
