@@ -1,13 +1,10 @@
 import { classifyUserAgent } from './classify-user-agent.js';
 import { normalizeIp } from './client-ip.js';
 import type { KeyDirectories } from './key-directories.js';
-import type { PageView } from './prepare-event.js';
+import type { CheckAgent, PageView } from './prepare-event.js';
 import type { ReverseDnsConfirmer } from './reverse-dns.js';
-import type { AgentCheck, AgentRanges } from './verify-agent.js';
+import type { AgentRanges } from './verify-agent.js';
 import { signedDirectory, signatureCheck } from './verify-signed-view.js';
-
-/** What the ingest asks of each view: the agent its user agent claims (none for a browser or an unnamed agent). */
-export type CheckAgent = (params: { view: PageView; agent: string | undefined; ip: string | undefined }) => AgentCheck;
 
 /**
  * Verification of a batch's AI views, decided at ingest: a Web Bot Auth signature first (checked against the key

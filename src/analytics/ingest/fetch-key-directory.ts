@@ -37,8 +37,6 @@ const PRIVATE = (() => {
     list.addSubnet(address, bits, 'ipv4');
   for (const [address, bits] of [
     ['::', 127],
-    ['::ffff:0:0', 96],
-    ['64:ff9b::', 96],
     ['fc00::', 7],
     ['fe80::', 10],
     ['ff00::', 8],
@@ -61,6 +59,9 @@ export function addressAllowList(cidrs: readonly string[]): net.BlockList {
 
 /** Whether Scribe may connect to `address` for a directory. */
 export function publicAddress(address: string, allow?: net.BlockList): boolean {
+  // an IPv4-mapped IPv6 address is the IPv4 address (a block list given ::ffff:0:0/96 would match every IPv4 one)
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return publicAddress(mapped, allow);
   const type = net.isIPv6(address) ? 'ipv6' : 'ipv4';
   if (allow?.check(address, type)) return true;
   return !PRIVATE.check(address, type);
@@ -80,17 +81,31 @@ export function fetchKeyDirectory(params: {
   const limits = { ...DIRECTORY_LIMITS, ...params.limits };
   const url = new URL(params.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new Error('not an http(s) URL'));
+  const refusal = (addresses: { address: string; family: number }[]) => {
+    const refused = addresses.find((a) => !publicAddress(a.address, params.allow));
+    if (refused || !addresses.length) return `resolves to a private address (${refused?.address ?? 'none'})`;
+    // a plain-text directory is accepted only from an allowed address (a test's or a mirror's)
+    if (
+      url.protocol === 'http:' &&
+      !addresses.every((a) => params.allow?.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))
+    )
+      return 'http is accepted only from SCRIBE_KEY_DIRECTORY_ALLOW addresses';
+    return undefined;
+  };
+  // an address in the URL is connected to without a lookup
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(literal)) {
+    const refused = refusal([{ address: literal, family: net.isIP(literal) }]);
+    if (refused) return Promise.reject(new Error(refused));
+  }
   const lookup: net.LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as dns.LookupAddress[];
-      const refused = list.find((a) => !publicAddress(a.address, params.allow));
-      if (refused || !list.length)
-        return callback(new Error(`resolves to a private address (${refused?.address ?? 'none'})`), '', 0);
-      // a plain-text directory is accepted only from an allowed address (a test's or a mirror's)
-      if (url.protocol === 'http:' && !list.every((a) => params.allow?.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4')))
-        return callback(new Error('http is accepted only from SCRIBE_KEY_DIRECTORY_ALLOW addresses'), '', 0);
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      const refused = refusal(list);
+      if (refused) return callback(new Error(refused), '', 0);
+      if ((options as { all?: boolean }).all)
+        (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       else callback(null, list[0].address, list[0].family);
     });
   };
@@ -100,6 +115,8 @@ export function fetchKeyDirectory(params: {
       url,
       {
         lookup,
+        // no pooled socket: a directory is fetched rarely, and a kept-alive one would outlive the fetch
+        agent: false,
         timeout: limits.timeoutMs,
         headers: { accept: 'application/http-message-signatures-directory+json, application/json' },
       },

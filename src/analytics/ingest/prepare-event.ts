@@ -6,9 +6,8 @@ import { DAY_MS, EARLIEST_MS } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import { UNVERIFIED_PREFIX, VERIFICATION, type NewEvent } from '../store/write-events.js';
 import type { VisitorHasher, VisitorIdentity } from './visitor-hash.js';
-import type { CheckAgent } from './agent-verifier.js';
 import type { SignatureHeaders } from './verify-signature.js';
-import type { Verification, VerifiedBy } from './verify-agent.js';
+import type { AgentCheck, Verification, VerifiedBy } from './verify-agent.js';
 
 export const UNIDENTIFIED_AGENT = 'unidentified agent';
 
@@ -26,6 +25,9 @@ export interface PageView {
   /** Web Bot Auth headers of the request, when the source carries them */
   headers?: SignatureHeaders;
 }
+
+/** What the ingest asks of each view: the agent its user agent claims (none for a browser or an unnamed agent). */
+export type CheckAgent = (params: { view: PageView; agent: string | undefined; ip: string | undefined }) => AgentCheck;
 
 /**
  * How far ahead of the server's clock a page view may be stamped: log lines come from other machines' clocks and

@@ -16,7 +16,10 @@ export async function readKeyDirectories(sql: Sql): Promise<KnownDirectory[]> {
 }
 
 /** Keeps an imported directory unless the copy stored is as new; true when it was kept. */
-export async function storeKeyDirectory(sql: Sql, directory: KnownDirectory & { retrievedMs: number }): Promise<boolean> {
+export async function storeKeyDirectory(
+  sql: Sql,
+  directory: KnownDirectory & { retrievedMs: number },
+): Promise<boolean> {
   const kept = await sql.query(
     `INSERT INTO "AnalyticsKeyDirectory" ("url", "operator", "agents", "keys", "retrievedAt") VALUES (?, ?, ?, ?, ?)
      ON CONFLICT ("url") DO UPDATE SET "operator" = excluded."operator", "agents" = excluded."agents",
