@@ -31,6 +31,7 @@ import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js
 import type { RangeFile } from './ingest/ai-user-agents/update-ai-ranges.js';
 import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
+import { aiVerification, verificationOfAgents, type VerificationViews } from './reports/ai-verification.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
 import { type PurposeCounts, purposeSplit, type PurposeSplit, purposeViews } from './reports/ai-purposes.js';
@@ -547,6 +548,13 @@ export class Analytics {
     }
     await this.fold();
     return aiAgents({ store: this.store, cache: this.cache, projectId, range });
+  }
+
+  /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */
+  async aiVerification(projectId: string, range: TimeRange): Promise<VerificationViews> {
+    if (this.clickhouse) return verificationOfAgents(await this.aiAgents(projectId, range));
+    await this.fold();
+    return aiVerification({ store: this.store, cache: this.cache, projectId, range });
   }
 
   async close(): Promise<void> {
