@@ -34,6 +34,9 @@ import { analyticsRoutes } from './http/routes/analytics.js';
 import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
 import { analyticsAiRoutes } from './http/routes/analytics-ai.js';
+import { mcpRoutes } from './http/routes/mcp.js';
+import { DocsSites } from './http/mcp/docs-sites.js';
+import { gitHubDocsSource } from './http/mcp/github-docs-source.js';
 import { dashboardRoutes } from './http/routes/dashboard.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { apiDocsRoutes } from './http/routes/api-docs.js';
@@ -266,6 +269,10 @@ async function serveEdges(params: {
     analyticsBreakdownRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
+    mcpRoutes({
+      analytics,
+      sites: new DocsSites({ source: gitHubDocsSource(github.app), now: () => clock().getTime() }),
+    }),
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,

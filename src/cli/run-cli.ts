@@ -11,6 +11,7 @@ import { JobCommandFailed, jobCommands } from './job-commands.js';
 import { logsCommands } from './logs-import.js';
 import { analyticsCommands } from './analytics-rebuild.js';
 import { rangesCommands } from './ranges-import.js';
+import { docsAccessCommands } from './docs-access.js';
 import { analyticsCopyCommands } from './analytics-copy.js';
 import { automationCommands } from './automation-commands.js';
 
@@ -30,6 +31,7 @@ export const commands: Record<string, Command> = {
   ...logsCommands,
   ...analyticsCommands,
   ...rangesCommands,
+  ...docsAccessCommands,
   ...analyticsCopyCommands,
 };
 

@@ -143,6 +143,11 @@ export type ApiKey = Prisma.ApiKeyModel
  */
 export type Setting = Prisma.SettingModel
 /**
+ * Model ProjectDocsAccess
+ * 
+ */
+export type ProjectDocsAccess = Prisma.ProjectDocsAccessModel
+/**
  * Model WebhookDelivery
  * 
  */

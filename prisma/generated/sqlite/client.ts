@@ -167,6 +167,11 @@ export type ApiKey = Prisma.ApiKeyModel
  */
 export type Setting = Prisma.SettingModel
 /**
+ * Model ProjectDocsAccess
+ * 
+ */
+export type ProjectDocsAccess = Prisma.ProjectDocsAccessModel
+/**
  * Model WebhookDelivery
  * 
  */

@@ -24,6 +24,10 @@ export interface PageView {
   key?: string;
   /** Web Bot Auth headers of the request, when the source carries them */
   headers?: SignatureHeaders;
+  /** the URL the request was sent to, when not `url` (a page read over MCP): what a signature covers */
+  requestUrl?: string;
+  /** the agent the source names (an MCP client's name), when its user agent names none */
+  agent?: string;
 }
 
 /** What the ingest asks of each view: the agent its user agent claims (none for a browser or an unnamed agent). */
@@ -95,10 +99,12 @@ export function prepareEvent(params: {
 /**
  * The user agent's class — except that raw Markdown (`.md` pages, llms.txt) read by a client that is neither a
  * listed AI agent nor a known bot is AI traffic of an unidentified agent, never a human: browsers render the HTML
- * page, agents fetch the Markdown (as the hosted service counts it).
+ * page, agents fetch the Markdown (as the hosted service counts it). A source that names the agent (an MCP client)
+ * has it counted under that name.
  */
 function readerOf(view: PageView): Reader {
   const classification = classifyUserAgent(view.userAgent);
+  if (classification.class === 'human' && view.agent) return { class: 'ai', agent: view.agent };
   if (classification.class === 'human' && isRawMarkdown(view.url)) return { class: 'ai', agent: UNIDENTIFIED_AGENT };
   return classification;
 }

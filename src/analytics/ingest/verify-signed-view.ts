@@ -37,7 +37,7 @@ export function signatureCheck(params: {
   if (!view.headers?.signature) return undefined;
   const check = verifySignature({
     headers: view.headers,
-    request: { timestamp: view.timestamp, url: view.url, authority: view.headers.host },
+    request: { timestamp: view.timestamp, url: view.requestUrl ?? view.url, authority: view.headers.host },
     agent,
     directory: (url) => directories.lookUp(url),
   });

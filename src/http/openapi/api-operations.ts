@@ -5,6 +5,7 @@ import { analyticsOperations } from '../routes/analytics-docs.js';
 import { analyticsFeedbackOperations } from '../routes/analytics-feedback-docs.js';
 import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
 import { automationOperations } from '../routes/automations-docs.js';
+import { mcpOperations } from '../routes/mcp-docs.js';
 
 /** Every operation of the API, in the order the reference shows them. */
 export const apiOperations: OperationDoc[] = [
@@ -13,5 +14,6 @@ export const apiOperations: OperationDoc[] = [
   ...analyticsOperations,
   ...analyticsAiOperations,
   ...analyticsFeedbackOperations,
+  ...mcpOperations,
   ...serviceOperations,
 ];

@@ -76,6 +76,7 @@ export const ModelName = {
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
+  ProjectDocsAccess: 'ProjectDocsAccess',
   WebhookDelivery: 'WebhookDelivery',
   JobPullRequest: 'JobPullRequest',
   GitHubTrigger: 'GitHubTrigger',
@@ -406,6 +407,15 @@ export const SettingScalarFieldEnum = {
 } as const
 
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
+
+
+export const ProjectDocsAccessScalarFieldEnum = {
+  projectId: 'projectId',
+  public: 'public',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ProjectDocsAccessScalarFieldEnum = (typeof ProjectDocsAccessScalarFieldEnum)[keyof typeof ProjectDocsAccessScalarFieldEnum]
 
 
 export const WebhookDeliveryScalarFieldEnum = {

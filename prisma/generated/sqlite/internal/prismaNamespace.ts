@@ -422,6 +422,7 @@ export const ModelName = {
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
+  ProjectDocsAccess: 'ProjectDocsAccess',
   WebhookDelivery: 'WebhookDelivery',
   JobPullRequest: 'JobPullRequest',
   GitHubTrigger: 'GitHubTrigger',
@@ -452,7 +453,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2306,6 +2307,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ProjectDocsAccess: {
+      payload: Prisma.$ProjectDocsAccessPayload<ExtArgs>
+      fields: Prisma.ProjectDocsAccessFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProjectDocsAccessFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProjectDocsAccessFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        findFirst: {
+          args: Prisma.ProjectDocsAccessFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProjectDocsAccessFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        findMany: {
+          args: Prisma.ProjectDocsAccessFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>[]
+        }
+        create: {
+          args: Prisma.ProjectDocsAccessCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        createMany: {
+          args: Prisma.ProjectDocsAccessCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProjectDocsAccessCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>[]
+        }
+        delete: {
+          args: Prisma.ProjectDocsAccessDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        update: {
+          args: Prisma.ProjectDocsAccessUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        deleteMany: {
+          args: Prisma.ProjectDocsAccessDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProjectDocsAccessUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProjectDocsAccessUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>[]
+        }
+        upsert: {
+          args: Prisma.ProjectDocsAccessUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        aggregate: {
+          args: Prisma.ProjectDocsAccessAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProjectDocsAccess>
+        }
+        groupBy: {
+          args: Prisma.ProjectDocsAccessGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectDocsAccessGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProjectDocsAccessCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectDocsAccessCountAggregateOutputType> | number
+        }
+      }
+    }
     WebhookDelivery: {
       payload: Prisma.$WebhookDeliveryPayload<ExtArgs>
       fields: Prisma.WebhookDeliveryFieldRefs
@@ -3751,6 +3826,15 @@ export const SettingScalarFieldEnum = {
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
 
 
+export const ProjectDocsAccessScalarFieldEnum = {
+  projectId: 'projectId',
+  public: 'public',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ProjectDocsAccessScalarFieldEnum = (typeof ProjectDocsAccessScalarFieldEnum)[keyof typeof ProjectDocsAccessScalarFieldEnum]
+
+
 export const WebhookDeliveryScalarFieldEnum = {
   id: 'id',
   event: 'event',
@@ -4240,6 +4324,7 @@ export type GlobalOmitConfig = {
   project?: Prisma.ProjectOmit
   apiKey?: Prisma.ApiKeyOmit
   setting?: Prisma.SettingOmit
+  projectDocsAccess?: Prisma.ProjectDocsAccessOmit
   webhookDelivery?: Prisma.WebhookDeliveryOmit
   jobPullRequest?: Prisma.JobPullRequestOmit
   gitHubTrigger?: Prisma.GitHubTriggerOmit
