@@ -104,7 +104,8 @@ export function prepareEvent(params: {
  */
 function readerOf(view: PageView): Reader {
   const classification = classifyUserAgent(view.userAgent);
-  if (classification.class === 'human' && view.agent) return { class: 'ai', agent: view.agent };
+  // an MCP client reads for an agent, whatever library its user agent names (node, python-httpx)
+  if (classification.class !== 'ai' && view.agent) return { class: 'ai', agent: view.agent };
   if (classification.class === 'human' && isRawMarkdown(view.url)) return { class: 'ai', agent: UNIDENTIFIED_AGENT };
   return classification;
 }

@@ -83,7 +83,7 @@ function snippet(text: string, terms: string[]): string {
   const lower = text.toLowerCase();
   let at = -1;
   for (const term of terms) {
-    const found = lower.search(new RegExp(`(?<![\\p{L}\\p{N}_])${escape(term)}(?![\\p{L}\\p{N}_])`, 'u'));
+    const found = lower.search(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(term)}(?![\\p{L}\\p{N}_])`, 'u'));
     if (found >= 0 && (at < 0 || found < at)) at = found;
   }
   const start = Math.max(0, at < 0 ? 0 : at - SNIPPET_CHARS / 3);
@@ -94,6 +94,6 @@ function snippet(text: string, terms: string[]): string {
   return `${start > 0 ? '…' : ''}${cut}${start + SNIPPET_CHARS < text.length ? '…' : ''}`;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -8,7 +8,6 @@ export const MAX_PAGE_PATH = 1024;
  */
 export function pageSlug(input: string): { slug: string } | { error: string } {
   if (input.length > MAX_PAGE_PATH) return { error: `path is longer than ${MAX_PAGE_PATH} characters` };
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\\\u0000-\u001f\u007f]/.test(input)) return { error: 'path holds a backslash or a control character' };
   let path = input.trim().replace(/[?#].*$/s, '');
   try {

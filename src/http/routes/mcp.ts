@@ -105,7 +105,7 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 }
 
 function rateLimited(limit: ClientRateLimit, trustedProxyHeader: string | undefined): RequestHandler {
-  return (req, res, next) => {
+  return (req, _res, next) => {
     const taken = limit.take(clientIp(req, trustedProxyHeader) ?? 'unknown');
     if (taken.ok) return next();
     next(new RateLimited('Too many requests from this address; slow down', taken.retryAfterSeconds));
