@@ -8,6 +8,8 @@ import { apiDocsRoutes } from '../../../src/http/routes/api-docs.js';
 import { healthRoutes } from '../../../src/http/routes/health.js';
 import { metricsRoutes } from '../../../src/http/routes/metrics.js';
 import { automationRoutes } from '../../../src/http/routes/automations.js';
+import { mcpRoutes } from '../../../src/http/routes/mcp.js';
+import { DocsSites } from '../../../src/http/mcp/docs-sites.js';
 import { openApiConformance, routedOperations } from '../../support/openapi-conformance.js';
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
 import { testAppPrivateKey } from '../../support/app-private-key.js';
@@ -49,6 +51,16 @@ describe('the OpenAPI document', () => {
         dashboardRoutes,
         jobRoutes(),
         automationRoutes({ automations: null }),
+        mcpRoutes({
+          analytics,
+          sites: new DocsSites({
+            now: Date.now,
+            source: {
+              headSha: async () => 'c0ffee',
+              files: async () => [{ path: 'index.md', text: '# Home\n' }],
+            },
+          }),
+        }),
       ],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });
