@@ -35,6 +35,7 @@ import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js'
 import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
 import { analyticsAiRoutes } from './http/routes/analytics-ai.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { analyticsRobotsRoutes } from './http/routes/analytics-robots.js';
 import { DocsSites } from './http/mcp/docs-sites.js';
 import { gitHubDocsSource } from './http/mcp/github-docs-source.js';
 import { dashboardRoutes } from './http/routes/dashboard.js';
@@ -269,6 +270,7 @@ async function serveEdges(params: {
     analyticsBreakdownRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
+    analyticsRobotsRoutes({ analytics }),
     mcpRoutes({
       analytics,
       sites: new DocsSites({ source: gitHubDocsSource(github.app), now: () => clock().getTime() }),

@@ -25,6 +25,15 @@ import { KeyDirectories } from './ingest/key-directories.js';
 import { addressAllowList, fetchKeyDirectory, type FetchedDirectory } from './ingest/fetch-key-directory.js';
 import { type DirectoryImport, importKeyDirectoryFiles, isDirectoryFile } from './ingest/import-key-directories.js';
 import { readKeyDirectories } from './store/key-directories.js';
+import { robotsTxtReaders } from './ingest/robots-txt-readers.js';
+import {
+  agentViews,
+  recordRobotsReaders,
+  recordRobotsVersion,
+  robotsReaders,
+  robotsVersions,
+} from './store/robots-txt.js';
+import { aiRobots, type RobotsReport } from './reports/ai-robots.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
@@ -386,6 +395,8 @@ export class Analytics {
    * batch may wait for reverse DNS of AI agents' addresses (the tracker passes 0).
    */
   async ingest(projectId: string, views: PageView[], options: { dnsWaitMs?: number } = {}): Promise<BatchResult> {
+    const readers = robotsTxtReaders(views);
+    if (readers.length) await recordRobotsReaders(this.sql, { projectId, readers });
     const result = await storePageViews({
       store: this.clickhouse ?? this.store,
       hasher: this.hasher,
@@ -548,6 +559,26 @@ export class Analytics {
     }
     await this.fold();
     return aiAgents({ store: this.store, cache: this.cache, projectId, range });
+  }
+
+  /** Keeps a copy of a project host's robots.txt seen at `seenAt` (`scribe robots import`). */
+  importRobotsTxt(params: { projectId: string; host: string; content: string; seenAt: number }) {
+    return recordRobotsVersion(this.sql, params);
+  }
+
+  /**
+   * AI views of paths robots.txt disallowed for their agent at the time, per agent and standing; the hosts' versions;
+   * who asked for robots.txt. Read from the raw views of the primary database (not kept there with ClickHouse).
+   */
+  async aiRobots(projectId: string, range: TimeRange): Promise<RobotsReport> {
+    if (this.clickhouse)
+      throw new Unavailable('The robots.txt report reads raw views from the primary database, not from ClickHouse');
+    const [versions, views, readers] = await Promise.all([
+      robotsVersions(this.sql, projectId),
+      agentViews(this.sql, { projectId, range }),
+      robotsReaders(this.sql, projectId),
+    ]);
+    return aiRobots({ versions, views, readers });
   }
 
   /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */

@@ -12,6 +12,7 @@ import { logsCommands } from './logs-import.js';
 import { analyticsCommands } from './analytics-rebuild.js';
 import { rangesCommands } from './ranges-import.js';
 import { docsAccessCommands } from './docs-access.js';
+import { robotsCommands } from './robots-import.js';
 import { analyticsCopyCommands } from './analytics-copy.js';
 import { automationCommands } from './automation-commands.js';
 
@@ -32,6 +33,7 @@ export const commands: Record<string, Command> = {
   ...analyticsCommands,
   ...rangesCommands,
   ...docsAccessCommands,
+  ...robotsCommands,
   ...analyticsCopyCommands,
 };
 

@@ -118,6 +118,16 @@ export type AnalyticsOutbox = Prisma.AnalyticsOutboxModel
  */
 export type AnalyticsKeyDirectory = Prisma.AnalyticsKeyDirectoryModel
 /**
+ * Model AnalyticsRobotsVersion
+ * 
+ */
+export type AnalyticsRobotsVersion = Prisma.AnalyticsRobotsVersionModel
+/**
+ * Model AnalyticsRobotsReader
+ * 
+ */
+export type AnalyticsRobotsReader = Prisma.AnalyticsRobotsReaderModel
+/**
  * Model AutomationConfig
  * 
  */

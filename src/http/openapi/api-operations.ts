@@ -6,6 +6,7 @@ import { analyticsFeedbackOperations } from '../routes/analytics-feedback-docs.j
 import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
 import { automationOperations } from '../routes/automations-docs.js';
 import { mcpOperations } from '../routes/mcp-docs.js';
+import { analyticsRobotsOperations } from '../routes/analytics-robots.js';
 
 /** Every operation of the API, in the order the reference shows them. */
 export const apiOperations: OperationDoc[] = [
@@ -13,6 +14,7 @@ export const apiOperations: OperationDoc[] = [
   ...automationOperations,
   ...analyticsOperations,
   ...analyticsAiOperations,
+  ...analyticsRobotsOperations,
   ...analyticsFeedbackOperations,
   ...mcpOperations,
   ...serviceOperations,

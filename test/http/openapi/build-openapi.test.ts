@@ -9,6 +9,7 @@ import { healthRoutes } from '../../../src/http/routes/health.js';
 import { metricsRoutes } from '../../../src/http/routes/metrics.js';
 import { automationRoutes } from '../../../src/http/routes/automations.js';
 import { mcpRoutes } from '../../../src/http/routes/mcp.js';
+import { analyticsRobotsRoutes } from '../../../src/http/routes/analytics-robots.js';
 import { DocsSites } from '../../../src/http/mcp/docs-sites.js';
 import { openApiConformance, routedOperations } from '../../support/openapi-conformance.js';
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
@@ -51,6 +52,7 @@ describe('the OpenAPI document', () => {
         dashboardRoutes,
         jobRoutes(),
         automationRoutes({ automations: null }),
+        analyticsRobotsRoutes({ analytics }),
         mcpRoutes({
           analytics,
           sites: new DocsSites({

@@ -417,6 +417,8 @@ export const ModelName = {
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
+  AnalyticsRobotsVersion: 'AnalyticsRobotsVersion',
+  AnalyticsRobotsReader: 'AnalyticsRobotsReader',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -453,7 +455,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1934,6 +1936,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsKeyDirectoryCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsKeyDirectoryCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsRobotsVersion: {
+      payload: Prisma.$AnalyticsRobotsVersionPayload<ExtArgs>
+      fields: Prisma.AnalyticsRobotsVersionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsRobotsVersionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsRobotsVersionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsRobotsVersionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsRobotsVersionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsRobotsVersionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsRobotsVersionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsRobotsVersionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsRobotsVersionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsRobotsVersionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsRobotsVersionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsRobotsVersionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsRobotsVersionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsRobotsVersionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsRobotsVersionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsRobotsVersionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsRobotsVersion>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsRobotsVersionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsVersionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsRobotsVersionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsVersionCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsRobotsReader: {
+      payload: Prisma.$AnalyticsRobotsReaderPayload<ExtArgs>
+      fields: Prisma.AnalyticsRobotsReaderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsRobotsReaderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsRobotsReaderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsRobotsReaderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsRobotsReaderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsRobotsReaderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsRobotsReaderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsRobotsReaderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsRobotsReaderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsRobotsReaderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsRobotsReaderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsRobotsReaderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsRobotsReaderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsRobotsReaderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsRobotsReaderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsRobotsReaderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsRobotsReader>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsRobotsReaderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsReaderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsRobotsReaderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsReaderCountAggregateOutputType> | number
         }
       }
     }
@@ -3751,6 +3901,29 @@ export const AnalyticsKeyDirectoryScalarFieldEnum = {
 export type AnalyticsKeyDirectoryScalarFieldEnum = (typeof AnalyticsKeyDirectoryScalarFieldEnum)[keyof typeof AnalyticsKeyDirectoryScalarFieldEnum]
 
 
+export const AnalyticsRobotsVersionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  host: 'host',
+  hash: 'hash',
+  content: 'content',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsVersionScalarFieldEnum = (typeof AnalyticsRobotsVersionScalarFieldEnum)[keyof typeof AnalyticsRobotsVersionScalarFieldEnum]
+
+
+export const AnalyticsRobotsReaderScalarFieldEnum = {
+  projectId: 'projectId',
+  agent: 'agent',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsReaderScalarFieldEnum = (typeof AnalyticsRobotsReaderScalarFieldEnum)[keyof typeof AnalyticsRobotsReaderScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -4372,6 +4545,8 @@ export type GlobalOmitConfig = {
   analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   analyticsOutbox?: Prisma.AnalyticsOutboxOmit
   analyticsKeyDirectory?: Prisma.AnalyticsKeyDirectoryOmit
+  analyticsRobotsVersion?: Prisma.AnalyticsRobotsVersionOmit
+  analyticsRobotsReader?: Prisma.AnalyticsRobotsReaderOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit

@@ -71,6 +71,8 @@ export const ModelName = {
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
+  AnalyticsRobotsVersion: 'AnalyticsRobotsVersion',
+  AnalyticsRobotsReader: 'AnalyticsRobotsReader',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -326,6 +328,29 @@ export const AnalyticsKeyDirectoryScalarFieldEnum = {
 } as const
 
 export type AnalyticsKeyDirectoryScalarFieldEnum = (typeof AnalyticsKeyDirectoryScalarFieldEnum)[keyof typeof AnalyticsKeyDirectoryScalarFieldEnum]
+
+
+export const AnalyticsRobotsVersionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  host: 'host',
+  hash: 'hash',
+  content: 'content',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsVersionScalarFieldEnum = (typeof AnalyticsRobotsVersionScalarFieldEnum)[keyof typeof AnalyticsRobotsVersionScalarFieldEnum]
+
+
+export const AnalyticsRobotsReaderScalarFieldEnum = {
+  projectId: 'projectId',
+  agent: 'agent',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsReaderScalarFieldEnum = (typeof AnalyticsRobotsReaderScalarFieldEnum)[keyof typeof AnalyticsRobotsReaderScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {
