@@ -36,6 +36,7 @@ import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
 import { analyticsAiRoutes } from './http/routes/analytics-ai.js';
 import { mcpRoutes } from './http/routes/mcp.js';
 import { analyticsRobotsRoutes } from './http/routes/analytics-robots.js';
+import { analyticsCoverageRoutes } from './http/routes/analytics-coverage.js';
 import { DocsSites } from './http/mcp/docs-sites.js';
 import { gitHubDocsSource } from './http/mcp/github-docs-source.js';
 import { dashboardRoutes } from './http/routes/dashboard.js';
@@ -263,6 +264,8 @@ async function serveEdges(params: {
     reviews,
     tasks: github.tasks,
   });
+  // one index of each project's docs, for the agents reading them (MCP) and the coverage report alike
+  const docsSites = new DocsSites({ source: gitHubDocsSource(github.app), now: () => clock().getTime() });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them
   const routes = [
     healthRoutesWith([() => analytics.readiness()]),
@@ -271,10 +274,8 @@ async function serveEdges(params: {
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
     analyticsRobotsRoutes({ analytics }),
-    mcpRoutes({
-      analytics,
-      sites: new DocsSites({ source: gitHubDocsSource(github.app), now: () => clock().getTime() }),
-    }),
+    analyticsCoverageRoutes({ analytics, sites: docsSites }),
+    mcpRoutes({ analytics, sites: docsSites }),
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,

@@ -34,6 +34,7 @@ import {
   robotsVersions,
 } from './store/robots-txt.js';
 import { aiRobots, type RobotsReport } from './reports/ai-robots.js';
+import { aiCoverage, type CoverageReport, type CoverageSection } from './reports/ai-coverage.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
@@ -579,6 +580,20 @@ export class Analytics {
       robotsReaders(this.sql, projectId),
     ]);
     return aiRobots({ versions, views, readers });
+  }
+
+  /**
+   * How much of the docs navigation (`sections`, read at the project's ref by the caller) each AI operator reads per
+   * purpose, and its AI views against the humans its assistants sent. Raw views of the primary database.
+   */
+  async aiCoverage(projectId: string, range: TimeRange, sections: CoverageSection[]): Promise<CoverageReport> {
+    if (this.clickhouse)
+      throw new Unavailable('The coverage report reads raw views from the primary database, not from ClickHouse');
+    const [views, referrals] = await Promise.all([
+      agentViews(this.sql, { projectId, range }),
+      this.aiReferrals(projectId, range),
+    ]);
+    return aiCoverage({ sections, views, referrals: referrals.assistants });
   }
 
   /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */

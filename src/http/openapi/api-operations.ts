@@ -7,6 +7,7 @@ import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
 import { automationOperations } from '../routes/automations-docs.js';
 import { mcpOperations } from '../routes/mcp-docs.js';
 import { analyticsRobotsOperations } from '../routes/analytics-robots.js';
+import { analyticsCoverageOperations } from '../routes/analytics-coverage.js';
 
 /** Every operation of the API, in the order the reference shows them. */
 export const apiOperations: OperationDoc[] = [
@@ -15,6 +16,7 @@ export const apiOperations: OperationDoc[] = [
   ...analyticsOperations,
   ...analyticsAiOperations,
   ...analyticsRobotsOperations,
+  ...analyticsCoverageOperations,
   ...analyticsFeedbackOperations,
   ...mcpOperations,
   ...serviceOperations,

@@ -10,6 +10,7 @@ import { metricsRoutes } from '../../../src/http/routes/metrics.js';
 import { automationRoutes } from '../../../src/http/routes/automations.js';
 import { mcpRoutes } from '../../../src/http/routes/mcp.js';
 import { analyticsRobotsRoutes } from '../../../src/http/routes/analytics-robots.js';
+import { analyticsCoverageRoutes } from '../../../src/http/routes/analytics-coverage.js';
 import { DocsSites } from '../../../src/http/mcp/docs-sites.js';
 import { openApiConformance, routedOperations } from '../../support/openapi-conformance.js';
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
@@ -27,6 +28,11 @@ const NOT_API = new Set([
   'options /api/feedback',
   'options /api/search',
 ]);
+
+const sites = new DocsSites({
+  now: Date.now,
+  source: { headSha: async () => 'c0ffee', files: async () => [{ path: 'index.md', text: '# Home\n' }] },
+});
 
 describe('the OpenAPI document', () => {
   let app: TestApp;
@@ -53,16 +59,8 @@ describe('the OpenAPI document', () => {
         jobRoutes(),
         automationRoutes({ automations: null }),
         analyticsRobotsRoutes({ analytics }),
-        mcpRoutes({
-          analytics,
-          sites: new DocsSites({
-            now: Date.now,
-            source: {
-              headSha: async () => 'c0ffee',
-              files: async () => [{ path: 'index.md', text: '# Home\n' }],
-            },
-          }),
-        }),
+        analyticsCoverageRoutes({ analytics, sites }),
+        mcpRoutes({ analytics, sites }),
       ],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });
