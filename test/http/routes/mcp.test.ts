@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,6 +13,7 @@ import { analyticsAiRoutes } from '../../../src/http/routes/analytics-ai.js';
 import { analyticsBreakdownRoutes } from '../../../src/http/routes/analytics-breakdowns.js';
 import { setDocsAccess } from '../../../src/projects/docs-access.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { operatorKey, signedHeaders } from '../../support/web-bot-auth-signer.js';
 
 const CLAUDE_USER =
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)';
@@ -218,5 +221,95 @@ describe('docs over MCP', () => {
         await fetch(`${app.url}/mcp/${projectId}/llms.txt`, { headers: { authorization: `Bearer ${readKey}` } })
       ).status;
     expect(status).toBe(429);
+  });
+});
+
+describe('a signed read of the docs', () => {
+  let app: TestApp;
+  let repo: ReturnType<typeof docsRepository>;
+  let directory: http.Server;
+  let dir: string;
+  const now = Date.parse('2026-11-21T12:00:00Z');
+
+  beforeAll(async () => {
+    repo = docsRepository();
+    const key = await operatorKey();
+    directory = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ keys: [key.publicJwk] }));
+    });
+    await new Promise<void>((resolve) => directory.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(directory.address() as AddressInfo).port}`;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scribe-mcp-signed-'));
+    fs.writeFileSync(path.join(dir, 'ranges.json'), JSON.stringify({ sources: [] }));
+    const sites = new DocsSites({
+      now: () => now,
+      source: {
+        headSha: async () => repo.head(),
+        files: (_project, sha) => readDocsFiles({ url: repo.dir, sha, token: 'unused' }),
+      },
+    });
+    app = await startTestApp({
+      provider: 'sqlite',
+      routes: ({ analytics }) => [mcpRoutes({ analytics, sites }), analyticsBreakdownRoutes({ analytics })],
+      env: { SCRIBE_AI_RANGES_FILE: path.join(dir, 'ranges.json'), SCRIBE_KEY_DIRECTORY_ALLOW: '127.0.0.1/32' },
+      clock: () => new Date(now),
+    });
+    await app.services.analytics.importRangesAndDirectories([
+      {
+        name: 'directories.json',
+        retrievedAt: '2026-11-20T00:00:00Z',
+        text: JSON.stringify({
+          directories: [
+            {
+              url: `${origin}/.well-known/http-message-signatures-directory`,
+              operator: 'OpenAI',
+              agents: ['ChatGPT-User'],
+            },
+          ],
+        }),
+      },
+    ]);
+    Object.assign(signing, { key, origin });
+  });
+  const signing = {} as { key: Awaited<ReturnType<typeof operatorKey>>; origin: string };
+  afterAll(async () => {
+    await app.close();
+    await new Promise((resolve) => directory.close(resolve));
+    fs.rmSync(repo.dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('verifies the Web Bot Auth signature of the request that read the page', async () => {
+    const projectId = (await app.project()).id;
+    const readKey = await app.key(projectId, 'read');
+    const url = `${app.url}/mcp/${projectId}/pages/guide/install.md`;
+    const headers = await signedHeaders({
+      url,
+      signer: signing.key.signer,
+      signatureAgent: `"${signing.origin}"`,
+      created: now - 5_000,
+      expires: now + 55_000,
+    });
+    const chatgpt =
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot';
+    const read = (extra: Record<string, string>) =>
+      fetch(url, { headers: { authorization: `Bearer ${readKey}`, 'user-agent': chatgpt, ...extra } });
+    expect((await read(headers as Record<string, string>)).status).toBe(200);
+    // a forged signature on the same read: spoofed
+    const forged = {
+      ...(headers as Record<string, string>),
+      signature: `sig1=:${Buffer.alloc(64).toString('base64')}:`,
+    };
+    expect((await read(forged)).status).toBe(200);
+    const agents = (await (
+      await fetch(`${app.url}/v1/analytics/${projectId}/agents?dateFrom=2026-11-21&dateTo=2026-11-22`, {
+        headers: { authorization: `Bearer ${readKey}` },
+      })
+    ).json()) as { agents: { agent: string; verifiedViews: unknown }[]; spoofed: { agent: string; views: number }[] };
+    expect(agents.agents).toEqual([
+      expect.objectContaining({ agent: 'ChatGPT-User', verifiedViews: { signature: 1, ipRange: 0, reverseDns: 0 } }),
+    ]);
+    expect(agents.spoofed).toEqual([expect.objectContaining({ agent: 'ChatGPT-User', views: 1 })]);
   });
 });
