@@ -95,6 +95,8 @@ export interface AiRangesConfig {
   keyDirectoryFetch?: boolean;
   /** CIDRs a key directory may resolve to although private (a mirror; the tests' local directory) */
   keyDirectoryAllow?: string[];
+  /** fetch each project host's robots.txt hourly (`on`), or only keep imported copies */
+  robotsFetch?: boolean;
 }
 
 export const AI_RANGES_DEFAULTS: AiRangesConfig = {
@@ -225,6 +227,7 @@ const schemas = {
   ),
   SCRIBE_AI_REVERSE_DNS: z.enum(['on', 'off']).default('on'),
   SCRIBE_KEY_DIRECTORY_FETCH: z.enum(['on', 'off']).default('on'),
+  SCRIBE_ROBOTS_FETCH: z.enum(['on', 'off']).default('on'),
   SCRIBE_KEY_DIRECTORY_ALLOW: optionalText.refine(
     (v) => v === undefined || v.split(',').every((c) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(c.trim())),
     'must be comma-separated CIDRs such as 127.0.0.1/32,::1/128',
@@ -326,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
         urlOverride: read(env, 'SCRIBE_AI_RANGES_URL_OVERRIDE')?.replace(/\/+$/, ''),
         reverseDns: read(env, 'SCRIBE_AI_REVERSE_DNS') === 'on',
         keyDirectoryFetch: read(env, 'SCRIBE_KEY_DIRECTORY_FETCH') === 'on',
+        robotsFetch: read(env, 'SCRIBE_ROBOTS_FETCH') === 'on',
         keyDirectoryAllow: read(env, 'SCRIBE_KEY_DIRECTORY_ALLOW')
           ?.split(',')
           .map((c) => c.trim()),

@@ -35,6 +35,7 @@ import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js'
 import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
 import { analyticsAiRoutes } from './http/routes/analytics-ai.js';
 import { mcpRoutes } from './http/routes/mcp.js';
+import { listProjects } from './projects/projects.js';
 import { analyticsRobotsRoutes } from './http/routes/analytics-robots.js';
 import { analyticsCoverageRoutes } from './http/routes/analytics-coverage.js';
 import { DocsSites } from './http/mcp/docs-sites.js';
@@ -185,6 +186,12 @@ function openAnalytics(base: Base): Analytics {
   void analytics.startBackfill();
   // in the background: fetching the operators' lists must not hold up the start (its failures are logged)
   void analytics.startRangesRefresh();
+  if (config.analytics.aiRanges?.robotsFetch !== false)
+    analytics.startRobotsRefresh(async () =>
+      (await listProjects(base.db))
+        .filter((p) => !p.disabledAt)
+        .flatMap((p) => p.hostnames.map((host) => ({ projectId: p.id, host }))),
+    );
   return analytics;
 }
 

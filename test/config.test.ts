@@ -119,6 +119,7 @@ describe('loadConfig', () => {
       reverseDns: true,
       keyDirectoryFetch: true,
       keyDirectoryAllow: undefined,
+      robotsFetch: true,
     });
     expect(
       loadConfig({
@@ -128,6 +129,7 @@ describe('loadConfig', () => {
         SCRIBE_AI_REVERSE_DNS: 'off',
         SCRIBE_KEY_DIRECTORY_FETCH: 'off',
         SCRIBE_KEY_DIRECTORY_ALLOW: '127.0.0.1/32, ::1/128',
+        SCRIBE_ROBOTS_FETCH: 'off',
       }).analytics.aiRanges,
     ).toEqual({
       refresh: 'off',
@@ -136,6 +138,7 @@ describe('loadConfig', () => {
       reverseDns: false,
       keyDirectoryFetch: false,
       keyDirectoryAllow: ['127.0.0.1/32', '::1/128'],
+      robotsFetch: false,
     });
   });
 

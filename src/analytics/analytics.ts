@@ -34,6 +34,8 @@ import {
   robotsVersions,
 } from './store/robots-txt.js';
 import { aiRobots, type RobotsReport } from './reports/ai-robots.js';
+import { refreshRobotsTxt } from './ingest/refresh-robots-txt.js';
+import { robotsFetches } from './store/robots-fetches.js';
 import { aiCoverage, type CoverageReport, type CoverageSection } from './reports/ai-coverage.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
@@ -116,6 +118,7 @@ export class Analytics {
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
+  private robotsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly params: {
@@ -562,6 +565,35 @@ export class Analytics {
     return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }
 
+  /**
+   * Fetches each project host's robots.txt once an hour (one replica per host and hour, see refresh-robots-txt.ts),
+   * now and then every few minutes to catch the hour: failures are logged, never thrown.
+   */
+  startRobotsRefresh(hosts: () => Promise<{ projectId: string; host: string }[]>): void {
+    const round = () =>
+      this.refreshRobots(hosts).catch((err: unknown) =>
+        this.params.logger.error({ err }, 'fetching robots.txt of project hosts failed'),
+      );
+    void round();
+    this.robotsTimer = setInterval(round, 5 * 60_000);
+    this.robotsTimer.unref();
+  }
+
+  /** One round of the robots.txt fetch (tests; the timer's). */
+  async refreshRobots(
+    hosts: () => Promise<{ projectId: string; host: string }[]>,
+    urlOf?: (host: string) => string,
+  ): Promise<number> {
+    const allow = this.params.config.aiRanges?.keyDirectoryAllow;
+    return refreshRobotsTxt({
+      sql: this.sql,
+      hosts: await hosts(),
+      now: this.params.clock().getTime(),
+      allow: allow ? addressAllowList(allow) : undefined,
+      urlOf,
+    });
+  }
+
   /** Keeps a copy of a project host's robots.txt seen at `seenAt` (`scribe robots import`). */
   importRobotsTxt(params: { projectId: string; host: string; content: string; seenAt: number }) {
     return recordRobotsVersion(this.sql, params);
@@ -574,12 +606,13 @@ export class Analytics {
   async aiRobots(projectId: string, range: TimeRange): Promise<RobotsReport> {
     if (this.clickhouse)
       throw new Unavailable('The robots.txt report reads raw views from the primary database, not from ClickHouse');
-    const [versions, views, readers] = await Promise.all([
+    const [versions, views, readers, fetches] = await Promise.all([
       robotsVersions(this.sql, projectId),
       agentViews(this.sql, { projectId, range }),
       robotsReaders(this.sql, projectId),
+      robotsFetches(this.sql, projectId),
     ]);
-    return aiRobots({ versions, views, readers });
+    return aiRobots({ versions, views, readers, fetches });
   }
 
   /**
@@ -605,6 +638,7 @@ export class Analytics {
 
   async close(): Promise<void> {
     this.closing = true;
+    clearInterval(this.robotsTimer);
     await this.refresher?.stop();
     clearTimeout(this.foldTimer);
     await this.backfilling;

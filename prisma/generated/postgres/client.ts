@@ -152,6 +152,11 @@ export type AnalyticsRobotsVersion = Prisma.AnalyticsRobotsVersionModel
  */
 export type AnalyticsRobotsReader = Prisma.AnalyticsRobotsReaderModel
 /**
+ * Model AnalyticsRobotsFetch
+ * 
+ */
+export type AnalyticsRobotsFetch = Prisma.AnalyticsRobotsFetchModel
+/**
  * Model AutomationConfig
  * 
  */

@@ -69,26 +69,52 @@ export function publicAddress(address: string, allow?: net.BlockList): boolean {
 
 /**
  * Fetches a key directory as the webbotauth draft asks: one GET, a 200 answer only (a redirect is refused, never
- * followed), at most `maxBytes` and `maxKeys`, within `timeoutMs`, from a public address. The address is checked
- * where the socket connects (the lookup), so a name that resolves to a private address cannot slip through between
- * a check and the connection. Throws an Error saying why the directory is not usable.
+ * followed), at most `maxBytes` and `maxKeys`, within `timeoutMs`, from a public address (see guardedGet). Throws an
+ * Error saying why the directory is not usable.
  */
-export function fetchKeyDirectory(params: {
+export async function fetchKeyDirectory(params: {
   url: string;
   allow?: net.BlockList;
   limits?: Partial<typeof DIRECTORY_LIMITS>;
 }): Promise<FetchedDirectory> {
   const limits = { ...DIRECTORY_LIMITS, ...params.limits };
-  const url = new URL(params.url);
+  const answer = await guardedGet({
+    url: params.url,
+    allow: params.allow,
+    timeoutMs: limits.timeoutMs,
+    maxBytes: limits.maxBytes,
+    accept: 'application/http-message-signatures-directory+json, application/json',
+  });
+  if (answer.status !== 200) throw new Error(`answered ${answer.status}, not 200`);
+  return { keys: parseDirectory(answer.body, limits.maxKeys), maxAgeMs: cacheAge(answer.cacheControl, limits) };
+}
+
+/**
+ * One GET of a URL outside Scribe: no redirect followed (its status is the answer), at most `maxBytes` of a 200's
+ * body, within `timeoutMs`, from a public address unless `allow` lists it (plain http only from an allowed one). The
+ * address is checked where the socket connects (the lookup), so a name that resolves to a private address cannot
+ * slip through between a check and the connection. Throws an Error saying why nothing usable came back.
+ */
+export function guardedGet(params: {
+  url: string;
+  allow?: net.BlockList;
+  timeoutMs: number;
+  maxBytes: number;
+  accept: string;
+}): Promise<{ status: number; cacheControl: string | undefined; body: string }> {
+  const { allow, timeoutMs, maxBytes } = params;
+  let url: URL;
+  try {
+    url = new URL(params.url);
+  } catch {
+    return Promise.reject(new Error('not a URL'));
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.reject(new Error('not an http(s) URL'));
   const refusal = (addresses: { address: string; family: number }[]) => {
-    const refused = addresses.find((a) => !publicAddress(a.address, params.allow));
+    const refused = addresses.find((a) => !publicAddress(a.address, allow));
     if (refused || !addresses.length) return `resolves to a private address (${refused?.address ?? 'none'})`;
-    // a plain-text directory is accepted only from an allowed address (a test's or a mirror's)
-    if (
-      url.protocol === 'http:' &&
-      !addresses.every((a) => params.allow?.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))
-    )
+    // plain text is accepted only from an allowed address (a test's or a mirror's)
+    if (url.protocol === 'http:' && !addresses.every((a) => allow?.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4')))
       return 'http is accepted only from SCRIBE_KEY_DIRECTORY_ALLOW addresses';
     return undefined;
   };
@@ -113,42 +139,33 @@ export function fetchKeyDirectory(params: {
   return new Promise((resolve, reject) => {
     const request = client.get(
       url,
-      {
-        lookup,
-        // no pooled socket: a directory is fetched rarely, and a kept-alive one would outlive the fetch
-        agent: false,
-        timeout: limits.timeoutMs,
-        headers: { accept: 'application/http-message-signatures-directory+json, application/json' },
-      },
+      // no pooled socket: such fetches are rare, and a kept-alive one would outlive the fetch
+      { lookup, agent: false, timeout: timeoutMs, headers: { accept: params.accept } },
       (response) => {
         const fail = (message: string) => {
           response.destroy();
           reject(new Error(message));
         };
-        if (response.statusCode !== 200) return fail(`answered ${response.statusCode}, not 200`);
-        if (Number(response.headers['content-length'] ?? 0) > limits.maxBytes)
-          return fail(`answered more than ${limits.maxBytes} bytes`);
+        const status = response.statusCode ?? 0;
+        const cacheControl = response.headers['cache-control'];
+        if (status !== 200) {
+          response.destroy();
+          return resolve({ status, cacheControl, body: '' });
+        }
+        if (Number(response.headers['content-length'] ?? 0) > maxBytes)
+          return fail(`answered more than ${maxBytes} bytes`);
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > limits.maxBytes) fail(`answered more than ${limits.maxBytes} bytes`);
+          if (size > maxBytes) fail(`answered more than ${maxBytes} bytes`);
           else chunks.push(chunk);
         });
         response.on('error', (err) => reject(err));
-        response.on('end', () => {
-          try {
-            resolve({
-              keys: parseDirectory(Buffer.concat(chunks).toString('utf8'), limits.maxKeys),
-              maxAgeMs: cacheAge(response.headers['cache-control'], limits),
-            });
-          } catch (err) {
-            reject(err);
-          }
-        });
+        response.on('end', () => resolve({ status, cacheControl, body: Buffer.concat(chunks).toString('utf8') }));
       },
     );
-    const deadline = setTimeout(() => request.destroy(new Error('timed out')), limits.timeoutMs);
+    const deadline = setTimeout(() => request.destroy(new Error('timed out')), timeoutMs);
     request.on('close', () => clearTimeout(deadline));
     request.on('timeout', () => request.destroy(new Error('timed out')));
     request.on('error', (err) => reject(err));

@@ -1,6 +1,7 @@
 import robotsParserModule from 'robots-parser';
 import { KIND } from '../store/day-sets.js';
 import type { AgentView, RobotsVersion } from '../store/robots-txt.js';
+import type { RobotsFetch } from '../store/robots-fetches.js';
 import { isVerified, UNVERIFIED_PREFIX } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
 
@@ -20,8 +21,12 @@ export interface RobotsViolations {
 }
 
 export interface RobotsReport {
-  /** per host, the versions of robots.txt known, oldest first: when each was in force */
-  hosts: { host: string; versions: { hash: string; firstSeenAt: string; lastSeenAt: string }[] }[];
+  /** per host, the versions of robots.txt known, oldest first (when each was in force), and the last fetch */
+  hosts: {
+    host: string;
+    versions: { hash: string; firstSeenAt: string; lastSeenAt: string }[];
+    lastFetch: { at: string; status: number | null; error: string | null } | null;
+  }[];
   /** per AI agent, the views of paths its robots.txt group disallowed when they were read */
   agents: ({ agent: string; views: number; fetchedRobotsTxt: boolean } & Record<Standing, RobotsViolations>)[];
   /** AI agents that asked for robots.txt (ever), and those seen in the range that never did */
@@ -45,6 +50,7 @@ export function aiRobots(params: {
   versions: RobotsVersion[];
   views: AgentView[];
   readers: { agent: string }[];
+  fetches?: RobotsFetch[];
 }): RobotsReport {
   const byHost = new Map<string, Parsed[]>();
   for (const version of params.versions) {
@@ -100,15 +106,23 @@ export function aiRobots(params: {
     for (const standing of ['verified', 'unverified', 'spoofed'] as const)
       entry[standing].paths.sort((a, b) => b.views - a.views || compareCodePoints(a.path, b.path));
   }
+  const fetches = new Map((params.fetches ?? []).filter((f) => f.checkedAt > 0).map((f) => [f.host, f]));
+  const hosts = [...new Set([...byHost.keys(), ...fetches.keys()])].sort(compareCodePoints);
   return {
-    hosts: [...byHost].map(([host, versions]) => ({
-      host,
-      versions: versions.map(({ version }) => ({
-        hash: version.hash,
-        firstSeenAt: new Date(version.firstSeenAt).toISOString(),
-        lastSeenAt: new Date(version.lastSeenAt).toISOString(),
-      })),
-    })),
+    hosts: hosts.map((host) => {
+      const fetch = fetches.get(host);
+      return {
+        host,
+        versions: (byHost.get(host) ?? []).map(({ version }) => ({
+          hash: version.hash,
+          firstSeenAt: new Date(version.firstSeenAt).toISOString(),
+          lastSeenAt: new Date(version.lastSeenAt).toISOString(),
+        })),
+        lastFetch: fetch
+          ? { at: new Date(fetch.checkedAt).toISOString(), status: fetch.status, error: fetch.error }
+          : null,
+      };
+    }),
     agents: [...agents.values()].sort(
       (a, b) =>
         b.verified.views +

@@ -24,6 +24,10 @@ export const RobotsResponse = z.object({
       z.object({
         host: z.string(),
         versions: z.array(z.object({ hash: z.string(), firstSeenAt: z.string(), lastSeenAt: z.string() })),
+        lastFetch: z
+          .object({ at: z.string(), status: z.number().int().nullable(), error: z.string().nullable() })
+          .nullable()
+          .describe("the hourly fetch's last attempt: its status, or why it got none (the host's availability)"),
       }),
     )
     .describe('per host, every version of robots.txt seen, oldest first: when each was in force'),

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { analyticsRoutes } from '../../../src/http/routes/analytics.js';
@@ -111,6 +113,8 @@ describe.each(PROVIDERS)('robots.txt compliance on %s', (provider) => {
           expect.objectContaining({ firstSeenAt: '2026-11-20T00:00:00.000Z', lastSeenAt: '2026-11-20T06:00:00.000Z' }),
           expect.objectContaining({ firstSeenAt: '2026-11-20T12:00:00.000Z' }),
         ],
+        // imported only: never fetched
+        lastFetch: null,
       },
     ]);
     const gpt = report.agents.find((a: any) => a.agent === 'GPTBot');
@@ -144,5 +148,68 @@ describe.each(PROVIDERS)('robots.txt compliance on %s', (provider) => {
     });
     expect(bad.status).toBe(400);
     expect((await fetch(`${app.url}/v1/analytics/${projectId}/ai/robots`)).status).toBe(401);
+  });
+});
+
+describe('the hourly robots.txt fetch', () => {
+  let app: TestApp;
+  let server: http.Server;
+  let base: string;
+  let answer: { status: number; body: string } = { status: 200, body: V1 };
+  let now = Date.parse('2026-11-21T00:00:00Z');
+  let hits = 0;
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => {
+      hits++;
+      res.writeHead(answer.status, { 'content-type': 'text/plain' });
+      res.end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    app = await startTestApp({
+      provider: 'sqlite',
+      routes: ({ analytics }) => [analyticsRobotsRoutes({ analytics })],
+      env: { SCRIBE_KEY_DIRECTORY_ALLOW: '127.0.0.1/32' },
+      clock: () => new Date(now),
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('keeps each version once an hour, a missing robots.txt as no rules, a failure as the host unavailable', async () => {
+    const projectId = (await app.project()).id;
+    const readKey = await app.key(projectId, 'read');
+    const hosts = async () => [{ projectId, host: 'docs.example.com' }];
+    const round = () => app.services.analytics.refreshRobots(hosts, () => `${base}/robots.txt`);
+    const report = async () =>
+      (await (
+        await fetch(`${app.url}/v1/analytics/${projectId}/ai/robots?dateFrom=2026-11-20&dateTo=2026-11-22`, {
+          headers: { authorization: `Bearer ${readKey}` },
+        })
+      ).json()) as any;
+    expect(await round()).toBe(1);
+    // within the hour, no replica fetches again
+    expect(await round()).toBe(0);
+    expect(hits).toBe(1);
+    now += 3_600_000;
+    answer = { status: 404, body: 'gone' };
+    expect(await round()).toBe(1);
+    now += 3_600_000;
+    answer = { status: 503, body: '' };
+    expect(await round()).toBe(1);
+    const { hosts: seen } = await report();
+    expect(seen).toEqual([
+      {
+        host: 'docs.example.com',
+        versions: [
+          expect.objectContaining({ firstSeenAt: '2026-11-21T00:00:00.000Z' }),
+          // no robots.txt: an empty version, nothing disallowed from then on
+          expect.objectContaining({ firstSeenAt: '2026-11-21T01:00:00.000Z' }),
+        ],
+        lastFetch: { at: '2026-11-21T02:00:00.000Z', status: 503, error: 'answered 503' },
+      },
+    ]);
   });
 });

@@ -419,6 +419,7 @@ export const ModelName = {
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
   AnalyticsRobotsVersion: 'AnalyticsRobotsVersion',
   AnalyticsRobotsReader: 'AnalyticsRobotsReader',
+  AnalyticsRobotsFetch: 'AnalyticsRobotsFetch',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -455,7 +456,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
+    modelProps: "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2084,6 +2085,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsRobotsReaderCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsReaderCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsRobotsFetch: {
+      payload: Prisma.$AnalyticsRobotsFetchPayload<ExtArgs>
+      fields: Prisma.AnalyticsRobotsFetchFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsRobotsFetchFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsRobotsFetchFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsRobotsFetchFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsRobotsFetchFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsRobotsFetchFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsRobotsFetchCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsRobotsFetchCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsRobotsFetchCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsRobotsFetchDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsRobotsFetchUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsRobotsFetchDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsRobotsFetchUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsRobotsFetchUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsRobotsFetchUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsRobotsFetchAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsRobotsFetch>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsRobotsFetchGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsFetchGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsRobotsFetchCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsFetchCountAggregateOutputType> | number
         }
       }
     }
@@ -3921,6 +3996,17 @@ export const AnalyticsRobotsReaderScalarFieldEnum = {
 export type AnalyticsRobotsReaderScalarFieldEnum = (typeof AnalyticsRobotsReaderScalarFieldEnum)[keyof typeof AnalyticsRobotsReaderScalarFieldEnum]
 
 
+export const AnalyticsRobotsFetchScalarFieldEnum = {
+  projectId: 'projectId',
+  host: 'host',
+  checkedAt: 'checkedAt',
+  status: 'status',
+  error: 'error'
+} as const
+
+export type AnalyticsRobotsFetchScalarFieldEnum = (typeof AnalyticsRobotsFetchScalarFieldEnum)[keyof typeof AnalyticsRobotsFetchScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -4494,6 +4580,7 @@ export type GlobalOmitConfig = {
   analyticsKeyDirectory?: Prisma.AnalyticsKeyDirectoryOmit
   analyticsRobotsVersion?: Prisma.AnalyticsRobotsVersionOmit
   analyticsRobotsReader?: Prisma.AnalyticsRobotsReaderOmit
+  analyticsRobotsFetch?: Prisma.AnalyticsRobotsFetchOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit

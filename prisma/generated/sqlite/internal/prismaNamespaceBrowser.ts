@@ -73,6 +73,7 @@ export const ModelName = {
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
   AnalyticsRobotsVersion: 'AnalyticsRobotsVersion',
   AnalyticsRobotsReader: 'AnalyticsRobotsReader',
+  AnalyticsRobotsFetch: 'AnalyticsRobotsFetch',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
@@ -351,6 +352,17 @@ export const AnalyticsRobotsReaderScalarFieldEnum = {
 } as const
 
 export type AnalyticsRobotsReaderScalarFieldEnum = (typeof AnalyticsRobotsReaderScalarFieldEnum)[keyof typeof AnalyticsRobotsReaderScalarFieldEnum]
+
+
+export const AnalyticsRobotsFetchScalarFieldEnum = {
+  projectId: 'projectId',
+  host: 'host',
+  checkedAt: 'checkedAt',
+  status: 'status',
+  error: 'error'
+} as const
+
+export type AnalyticsRobotsFetchScalarFieldEnum = (typeof AnalyticsRobotsFetchScalarFieldEnum)[keyof typeof AnalyticsRobotsFetchScalarFieldEnum]
 
 
 export const AutomationConfigScalarFieldEnum = {
