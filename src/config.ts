@@ -91,6 +91,12 @@ export interface AiRangesConfig {
   urlOverride: string | undefined;
   /** forward-confirmed reverse DNS for operators that document it */
   reverseDns: boolean;
+  /** Web Bot Auth key directories: fetched at run time (`on`), or the shipped and imported copies only */
+  keyDirectoryFetch?: boolean;
+  /** CIDRs a key directory may resolve to although private (a mirror; the tests' local directory) */
+  keyDirectoryAllow?: string[];
+  /** fetch each project host's robots.txt hourly (`on`), or only keep imported copies */
+  robotsFetch?: boolean;
 }
 
 export const AI_RANGES_DEFAULTS: AiRangesConfig = {
@@ -220,6 +226,12 @@ const schemas = {
     'must be an http(s) URL',
   ),
   SCRIBE_AI_REVERSE_DNS: z.enum(['on', 'off']).default('on'),
+  SCRIBE_KEY_DIRECTORY_FETCH: z.enum(['on', 'off']).default('on'),
+  SCRIBE_ROBOTS_FETCH: z.enum(['on', 'off']).default('on'),
+  SCRIBE_KEY_DIRECTORY_ALLOW: optionalText.refine(
+    (v) => v === undefined || v.split(',').every((c) => /^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(c.trim())),
+    'must be comma-separated CIDRs such as 127.0.0.1/32,::1/128',
+  ),
   CLICKHOUSE_URL: optionalText.refine(
     (v) => v === undefined || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)),
     'must be an http(s) URL such as http://default:secret@clickhouse:8123/scribe',
@@ -316,6 +328,11 @@ export function loadConfig(env: Env = process.env): Config {
         maxAgeDays: read(env, 'SCRIBE_AI_RANGES_MAX_AGE_DAYS'),
         urlOverride: read(env, 'SCRIBE_AI_RANGES_URL_OVERRIDE')?.replace(/\/+$/, ''),
         reverseDns: read(env, 'SCRIBE_AI_REVERSE_DNS') === 'on',
+        keyDirectoryFetch: read(env, 'SCRIBE_KEY_DIRECTORY_FETCH') === 'on',
+        robotsFetch: read(env, 'SCRIBE_ROBOTS_FETCH') === 'on',
+        keyDirectoryAllow: read(env, 'SCRIBE_KEY_DIRECTORY_ALLOW')
+          ?.split(',')
+          .map((c) => c.trim()),
       },
       clickhouse: readClickHouse(env),
     },
@@ -586,6 +603,21 @@ const VARIABLE_DOCS: Record<keyof typeof schemas | 'DATABASE_URL', VariableDoc> 
     example: 'off',
     meaning:
       'Forward-confirmed reverse DNS for operators that document it (Google, Apple, Common Crawl, Amazon); `off` decides by the lists alone.',
+  },
+  SCRIBE_KEY_DIRECTORY_FETCH: {
+    example: 'off',
+    meaning:
+      'Web Bot Auth: `on` fetches the key directories (`/.well-known/http-message-signatures-directory`) that signed AI views name, when the shipped or imported snapshot holds no keys for them (200 only, no redirects, 64 KiB and 32 keys at most, kept for their `Cache-Control` lifetime); `off` verifies with the snapshot and imported directories alone.',
+  },
+  SCRIBE_ROBOTS_FETCH: {
+    example: 'off',
+    meaning:
+      "`on`: one replica fetches each project host's `/robots.txt` at most hourly and keeps every version it sees, for the `ai/robots` report; `off`: only versions imported with `scribe robots import`.",
+  },
+  SCRIBE_KEY_DIRECTORY_ALLOW: {
+    example: '127.0.0.1/32,::1/128',
+    meaning:
+      'Addresses (comma-separated CIDRs) a key directory or robots.txt fetch may connect to although they are private or loopback; unset refuses every private, loopback, link-local and metadata address.',
   },
   CLICKHOUSE_URL: {
     default: '— (analytics in the primary database)',

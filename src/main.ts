@@ -34,6 +34,12 @@ import { analyticsRoutes } from './http/routes/analytics.js';
 import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
 import { analyticsAiRoutes } from './http/routes/analytics-ai.js';
+import { mcpRoutes } from './http/routes/mcp.js';
+import { listProjects } from './projects/projects.js';
+import { analyticsRobotsRoutes } from './http/routes/analytics-robots.js';
+import { analyticsCoverageRoutes } from './http/routes/analytics-coverage.js';
+import { DocsSites } from './http/mcp/docs-sites.js';
+import { gitHubDocsSource } from './http/mcp/github-docs-source.js';
 import { dashboardRoutes } from './http/routes/dashboard.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { apiDocsRoutes } from './http/routes/api-docs.js';
@@ -190,6 +196,12 @@ function openAnalytics(base: Base): Analytics {
   void analytics.startBackfill();
   // in the background: fetching the operators' lists must not hold up the start (its failures are logged)
   void analytics.startRangesRefresh();
+  if (config.analytics.aiRanges?.robotsFetch !== false)
+    analytics.startRobotsRefresh(async () =>
+      (await listProjects(base.db))
+        .filter((p) => !p.disabledAt)
+        .flatMap((p) => p.hostnames.map((host) => ({ projectId: p.id, host }))),
+    );
   return analytics;
 }
 
@@ -288,6 +300,8 @@ async function serveEdges(params: {
     tasks: github.tasks,
     onJobPullRequestClosed: (closed) => problems.problems.onJobPullRequestClosed(closed),
   });
+  // one index of each project's docs, for the agents reading them (MCP) and the coverage report alike
+  const docsSites = new DocsSites({ source: gitHubDocsSource(github.app), now: () => clock().getTime() });
   const streams = new AbortController(); // ends open event streams at shutdown, so closing the server does not wait on them
   const routes = [
     healthRoutesWith([() => analytics.readiness()]),
@@ -297,6 +311,9 @@ async function serveEdges(params: {
     analyticsAiRoutes({ analytics }),
     problemRoutes(problems),
     analyticsMissBeaconRoutes({ analytics }),
+    analyticsRobotsRoutes({ analytics }),
+    analyticsCoverageRoutes({ analytics, sites: docsSites }),
+    mcpRoutes({ analytics, sites: docsSites }),
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,

@@ -117,6 +117,9 @@ describe('loadConfig', () => {
       maxAgeDays: 30,
       urlOverride: undefined,
       reverseDns: true,
+      keyDirectoryFetch: true,
+      keyDirectoryAllow: undefined,
+      robotsFetch: true,
     });
     expect(
       loadConfig({
@@ -124,8 +127,23 @@ describe('loadConfig', () => {
         SCRIBE_AI_RANGES_MAX_AGE_DAYS: '7',
         SCRIBE_AI_RANGES_URL_OVERRIDE: 'http://mirror.internal:8080/ranges/',
         SCRIBE_AI_REVERSE_DNS: 'off',
+        SCRIBE_KEY_DIRECTORY_FETCH: 'off',
+        SCRIBE_KEY_DIRECTORY_ALLOW: '127.0.0.1/32, ::1/128',
+        SCRIBE_ROBOTS_FETCH: 'off',
       }).analytics.aiRanges,
-    ).toEqual({ refresh: 'off', maxAgeDays: 7, urlOverride: 'http://mirror.internal:8080/ranges', reverseDns: false });
+    ).toEqual({
+      refresh: 'off',
+      maxAgeDays: 7,
+      urlOverride: 'http://mirror.internal:8080/ranges',
+      reverseDns: false,
+      keyDirectoryFetch: false,
+      keyDirectoryAllow: ['127.0.0.1/32', '::1/128'],
+      robotsFetch: false,
+    });
+  });
+
+  it('refuses a key directory allow-list that is not CIDRs', () => {
+    expect(() => loadConfig({ SCRIBE_KEY_DIRECTORY_ALLOW: 'localhost' })).toThrow('SCRIBE_KEY_DIRECTORY_ALLOW');
   });
 
   it.each([

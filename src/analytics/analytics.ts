@@ -21,12 +21,29 @@ import { recordAiMisses, type Miss } from './ingest/record-ai-misses.js';
 import { storePageViews } from './ingest/store-page-views.js';
 import { AgentRanges } from './ingest/verify-agent.js';
 import { AgentVerifier } from './ingest/agent-verifier.js';
+import { KeyDirectories } from './ingest/key-directories.js';
+import { addressAllowList, fetchKeyDirectory, type FetchedDirectory } from './ingest/fetch-key-directory.js';
+import { type DirectoryImport, importKeyDirectoryFiles, isDirectoryFile } from './ingest/import-key-directories.js';
+import { readKeyDirectories } from './store/key-directories.js';
+import { robotsTxtReaders } from './ingest/robots-txt-readers.js';
+import {
+  agentViews,
+  recordRobotsReaders,
+  recordRobotsVersion,
+  robotsReaders,
+  robotsVersions,
+} from './store/robots-txt.js';
+import { aiRobots, type RobotsReport } from './reports/ai-robots.js';
+import { refreshRobotsTxt } from './ingest/refresh-robots-txt.js';
+import { robotsFetches } from './store/robots-fetches.js';
+import { aiCoverage, type CoverageReport, type CoverageSection } from './reports/ai-coverage.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
 import type { RangeFile } from './ingest/ai-user-agents/update-ai-ranges.js';
 import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
+import { aiVerification, verificationOfAgents, type VerificationViews } from './reports/ai-verification.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
 import { aiMisses, type AiMissRow } from './reports/ai-misses.js';
 import { type PurposeCounts, purposeSplit, type PurposeSplit, purposeViews } from './reports/ai-purposes.js';
@@ -92,6 +109,8 @@ export class Analytics {
   private currentRanges: AgentRanges;
   private readonly shippedRanges: AgentRanges;
   private readonly verifier: AgentVerifier;
+  /** Web Bot Auth key directories trusted for AI agents: shipped, imported, fetched */
+  readonly keyDirectories: KeyDirectories;
   private refresher: AiRangesRefresher | undefined;
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
@@ -102,6 +121,7 @@ export class Analytics {
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
+  private robotsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly params: {
@@ -115,6 +135,8 @@ export class Analytics {
       resolver?: DnsResolver;
       /** fetches operators' range lists (default: global fetch) */
       fetch?: typeof fetch;
+      /** fetches a Web Bot Auth key directory (default: fetch-key-directory.ts with SCRIBE_KEY_DIRECTORY_ALLOW) */
+      fetchDirectory?: (url: string) => Promise<FetchedDirectory>;
     },
   ) {
     this.sql = openSql(params.target);
@@ -134,7 +156,16 @@ export class Analytics {
           now: () => params.clock().getTime(),
         })
       : undefined;
-    this.verifier = new AgentVerifier({ ranges: () => this.currentRanges, dns });
+    const allow = aiRanges.keyDirectoryAllow ? addressAllowList(aiRanges.keyDirectoryAllow) : undefined;
+    this.keyDirectories = new KeyDirectories(KeyDirectories.readSnapshot(), {
+      now: () => params.clock().getTime(),
+      fetchDirectory:
+        aiRanges.keyDirectoryFetch === false
+          ? undefined
+          : (params.fetchDirectory ?? ((url) => fetchKeyDirectory({ url, allow }))),
+      onError: (url, err) => params.logger.warn({ url, err: err.message }, 'fetching a key directory failed'),
+    });
+    this.verifier = new AgentVerifier({ ranges: () => this.currentRanges, dns, directories: this.keyDirectories });
     if (params.config.clickhouse) {
       this.clickhouse = new ClickHouseEvents({
         sql: this.sql,
@@ -157,7 +188,8 @@ export class Analytics {
    * Uses the range lists kept in the database, and keeps them current (a refresh each day with
    * SCRIBE_AI_RANGES_REFRESH=daily, a reload of other replicas' copies each hour). Resolves after the first round.
    */
-  startRangesRefresh(): Promise<void> {
+  async startRangesRefresh(): Promise<void> {
+    await this.loadKeyDirectories();
     return this.rangesRefresher().start();
   }
 
@@ -168,14 +200,32 @@ export class Analytics {
 
   /** Uses the range lists kept in the database (imported, or refreshed by a replica), fetching nothing. */
   async loadStoredRanges(): Promise<AgentRanges> {
+    await this.loadKeyDirectories();
     return this.rangesRefresher().reload({ quiet: true });
   }
 
-  /** Keeps downloaded range list files as the stored copies every replica uses (`scribe ranges import`). */
+  /** Uses the key directories kept in the database (imported), beside the shipped snapshot. */
+  private async loadKeyDirectories(): Promise<void> {
+    this.keyDirectories.use(await readKeyDirectories(this.sql));
+  }
+
+  /**
+   * Keeps downloaded range list files, and key directory snapshots, as the stored copies every replica uses
+   * (`scribe ranges import`).
+   */
   async importRanges(files: RangeFile[]): Promise<RangeImport[]> {
-    const imported = await importRangeFiles(this.sql, files);
+    return (await this.importRangesAndDirectories(files)).ranges;
+  }
+
+  async importRangesAndDirectories(
+    files: RangeFile[],
+  ): Promise<{ ranges: RangeImport[]; directories: DirectoryImport[] }> {
+    const directoryFiles = files.filter(isDirectoryFile);
+    const rangeFiles = files.filter((f) => !directoryFiles.includes(f));
+    const directories = await importKeyDirectoryFiles(this.sql, directoryFiles);
+    const ranges = rangeFiles.length ? await importRangeFiles(this.sql, rangeFiles) : [];
     await this.loadStoredRanges();
-    return imported;
+    return { ranges, directories };
   }
 
   private rangesRefresher(): AiRangesRefresher {
@@ -369,6 +419,8 @@ export class Analytics {
    * batch may wait for reverse DNS of AI agents' addresses (the tracker passes 0).
    */
   async ingest(projectId: string, views: PageView[], options: { dnsWaitMs?: number } = {}): Promise<BatchResult> {
+    const readers = robotsTxtReaders(views);
+    if (readers.length) await recordRobotsReaders(this.sql, { projectId, readers });
     const result = await storePageViews({
       store: this.clickhouse ?? this.store,
       hasher: this.hasher,
@@ -536,8 +588,80 @@ export class Analytics {
     return aiAgents({ store: this.store, cache: this.cache, projectId, range });
   }
 
+  /**
+   * Fetches each project host's robots.txt once an hour (one replica per host and hour, see refresh-robots-txt.ts),
+   * now and then every few minutes to catch the hour: failures are logged, never thrown.
+   */
+  startRobotsRefresh(hosts: () => Promise<{ projectId: string; host: string }[]>): void {
+    const round = () =>
+      this.refreshRobots(hosts).catch((err: unknown) =>
+        this.params.logger.error({ err }, 'fetching robots.txt of project hosts failed'),
+      );
+    void round();
+    this.robotsTimer = setInterval(round, 5 * 60_000);
+    this.robotsTimer.unref();
+  }
+
+  /** One round of the robots.txt fetch (tests; the timer's). */
+  async refreshRobots(
+    hosts: () => Promise<{ projectId: string; host: string }[]>,
+    urlOf?: (host: string) => string,
+  ): Promise<number> {
+    const allow = this.params.config.aiRanges?.keyDirectoryAllow;
+    return refreshRobotsTxt({
+      sql: this.sql,
+      hosts: await hosts(),
+      now: this.params.clock().getTime(),
+      allow: allow ? addressAllowList(allow) : undefined,
+      urlOf,
+    });
+  }
+
+  /** Keeps a copy of a project host's robots.txt seen at `seenAt` (`scribe robots import`). */
+  importRobotsTxt(params: { projectId: string; host: string; content: string; seenAt: number }) {
+    return recordRobotsVersion(this.sql, params);
+  }
+
+  /**
+   * AI views of paths robots.txt disallowed for their agent at the time, per agent and standing; the hosts' versions;
+   * who asked for robots.txt. Read from the raw views of the primary database (not kept there with ClickHouse).
+   */
+  async aiRobots(projectId: string, range: TimeRange): Promise<RobotsReport> {
+    if (this.clickhouse)
+      throw new Unavailable('The robots.txt report reads raw views from the primary database, not from ClickHouse');
+    const [versions, views, readers, fetches] = await Promise.all([
+      robotsVersions(this.sql, projectId),
+      agentViews(this.sql, { projectId, range }),
+      robotsReaders(this.sql, projectId),
+      robotsFetches(this.sql, projectId),
+    ]);
+    return aiRobots({ versions, views, readers, fetches });
+  }
+
+  /**
+   * How much of the docs navigation (`sections`, read at the project's ref by the caller) each AI operator reads per
+   * purpose, and its AI views against the humans its assistants sent. Raw views of the primary database.
+   */
+  async aiCoverage(projectId: string, range: TimeRange, sections: CoverageSection[]): Promise<CoverageReport> {
+    if (this.clickhouse)
+      throw new Unavailable('The coverage report reads raw views from the primary database, not from ClickHouse');
+    const [views, referrals] = await Promise.all([
+      agentViews(this.sql, { projectId, range }),
+      this.aiReferrals(projectId, range),
+    ]);
+    return aiCoverage({ sections, views, referrals: referrals.assistants });
+  }
+
+  /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */
+  async aiVerification(projectId: string, range: TimeRange): Promise<VerificationViews> {
+    if (this.clickhouse) return verificationOfAgents(await this.aiAgents(projectId, range));
+    await this.fold();
+    return aiVerification({ store: this.store, cache: this.cache, projectId, range });
+  }
+
   async close(): Promise<void> {
     this.closing = true;
+    clearInterval(this.robotsTimer);
     await this.refresher?.stop();
     clearTimeout(this.foldTimer);
     await this.backfilling;

@@ -24,7 +24,10 @@ function readRangeFiles(dir: string, retrieved: string | undefined): RangeFile[]
   });
 }
 
-/** `scribe ranges import`: downloaded AI agent range lists become the copies every replica uses. */
+/**
+ * `scribe ranges import`: downloaded AI agent range lists, and key directory snapshots (key-directories.json's
+ * format), become the copies every replica uses.
+ */
 export const rangesCommands: Record<string, Command> = {
   'ranges import': {
     usage: 'ranges import [--retrieved <ISO time>] <dir>',
@@ -40,7 +43,11 @@ export const rangesCommands: Record<string, Command> = {
       const files = readRangeFiles(dir, retrieved);
       const database = await db();
       await withAnalytics({ config, clock }, database, async (analytics) => {
-        const imported = await analytics.importRanges(files);
+        const { ranges: imported, directories } = await analytics.importRangesAndDirectories(files);
+        for (const d of directories)
+          io.out(
+            `${d.outcome === 'imported' ? 'imported' : 'skipped '}  ${d.url}: ${d.keys} keys, retrieved ${d.retrievedAt}${d.outcome === 'imported' ? '' : ` (${d.outcome})`}`,
+          );
         for (const r of imported)
           io.out(
             `${r.outcome === 'imported' ? 'imported' : 'skipped '}  ${r.url}: ${r.prefixes} prefixes, retrieved ${r.retrievedAt}${r.outcome === 'imported' ? '' : ` (${r.outcome})`}`,

@@ -11,6 +11,8 @@ import { JobCommandFailed, jobCommands } from './job-commands.js';
 import { logsCommands } from './logs-import.js';
 import { analyticsCommands } from './analytics-rebuild.js';
 import { rangesCommands } from './ranges-import.js';
+import { docsAccessCommands } from './docs-access.js';
+import { robotsCommands } from './robots-import.js';
 import { analyticsCopyCommands } from './analytics-copy.js';
 import { automationCommands } from './automation-commands.js';
 
@@ -31,6 +33,8 @@ export const commands: Record<string, Command> = {
   ...logsCommands,
   ...analyticsCommands,
   ...rangesCommands,
+  ...docsAccessCommands,
+  ...robotsCommands,
   ...analyticsCopyCommands,
 };
 

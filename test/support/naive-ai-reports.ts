@@ -127,7 +127,9 @@ export function naiveAgents(all: RawEvent[], range: TimeRange): AgentsReport {
     ),
   ].map(([agent, list]) => {
     const { views, visitors } = count(list);
-    const verifiedVisitors = count(list.filter((e) => e.verification === 1)).visitors;
+    // stored 1: by the operator's addresses, 3: by reverse DNS, 4: by a Web Bot Auth signature
+    const verifiedVisitors = count(list.filter((e) => [1, 3, 4].includes(e.verification ?? 0))).visitors;
+    const viewsBy = (v: number) => list.filter((e) => e.verification === v).length;
     return {
       agent,
       kind: aiKindOf(agent) ?? ('unknown' as const),
@@ -135,6 +137,7 @@ export function naiveAgents(all: RawEvent[], range: TimeRange): AgentsReport {
       verifiedVisitors,
       unverifiableVisitors: visitors - verifiedVisitors,
       views,
+      verifiedViews: { signature: viewsBy(4), ipRange: viewsBy(1), reverseDns: viewsBy(3) },
     };
   });
   const spoofed = [...groupBy(events.filter(isSpoofed), (e) => e.agent!.slice('unverified '.length))].map(

@@ -57,7 +57,7 @@ export function routedOperations(app: Express): string[] {
     }[]) {
       if (layer.route) {
         for (const method of Object.keys(layer.route.methods))
-          found.push(`${method} ${layer.route.path.replace(/:(\w+)/g, '{$1}')}`);
+          found.push(`${method} ${layer.route.path.replace(/[:*](\w+)/g, '{$1}')}`);
       } else if (layer.handle?.stack) {
         walk(layer.handle.stack);
       }

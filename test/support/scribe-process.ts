@@ -38,6 +38,7 @@ export function scribeEnv(params: ScribeEnvParams): Record<string, string> {
     // never the operators' real sites or DNS: what a test counts must not depend on today's lists
     SCRIBE_AI_RANGES_REFRESH: 'off',
     SCRIBE_AI_REVERSE_DNS: 'off',
+    SCRIBE_ROBOTS_FETCH: 'off',
     ...(params.github
       ? {
           APP_ID: String(params.github.app.id),

@@ -142,6 +142,26 @@ export type AnalyticsAiRangeList = Prisma.AnalyticsAiRangeListModel
  */
 export type AnalyticsOutbox = Prisma.AnalyticsOutboxModel
 /**
+ * Model AnalyticsKeyDirectory
+ * 
+ */
+export type AnalyticsKeyDirectory = Prisma.AnalyticsKeyDirectoryModel
+/**
+ * Model AnalyticsRobotsVersion
+ * 
+ */
+export type AnalyticsRobotsVersion = Prisma.AnalyticsRobotsVersionModel
+/**
+ * Model AnalyticsRobotsReader
+ * 
+ */
+export type AnalyticsRobotsReader = Prisma.AnalyticsRobotsReaderModel
+/**
+ * Model AnalyticsRobotsFetch
+ * 
+ */
+export type AnalyticsRobotsFetch = Prisma.AnalyticsRobotsFetchModel
+/**
  * Model AutomationConfig
  * 
  */
@@ -166,6 +186,11 @@ export type ApiKey = Prisma.ApiKeyModel
  * 
  */
 export type Setting = Prisma.SettingModel
+/**
+ * Model ProjectDocsAccess
+ * 
+ */
+export type ProjectDocsAccess = Prisma.ProjectDocsAccessModel
 /**
  * Model WebhookDelivery
  * 

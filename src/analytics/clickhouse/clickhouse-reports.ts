@@ -166,7 +166,8 @@ export async function clickHouseAgents(params: {
   const result = await client.query({
     query: `SELECT kind,
               if(kind = 2, if(agent = '', 'unknown', agent), substring(agent, ${UNVERIFIED_PREFIX.length + 1})) AS name,
-              groupBitmapMerge(v) AS visitors, groupBitmapMergeIf(v, verification = 1) AS verified, sum(n) AS views
+              groupBitmapMerge(v) AS visitors, groupBitmapMergeIf(v, verification IN (1, 3, 4)) AS verified, sum(n) AS views,
+              sumIf(n, verification = 4) AS bySignature, sumIf(n, verification = 1) AS byRange, sumIf(n, verification = 3) AS byDns
             FROM (${selects.join('\nUNION ALL\n')}) GROUP BY kind, name`,
     query_params: query,
     format: 'JSONEachRow',
@@ -177,6 +178,9 @@ export async function clickHouseAgents(params: {
     visitors: string;
     verified: string;
     views: string;
+    bySignature: string;
+    byRange: string;
+    byDns: string;
   }[];
   const agents: AgentCounts[] = [];
   const spoofed: SpoofedCounts[] = [];
@@ -195,6 +199,7 @@ export async function clickHouseAgents(params: {
       verifiedVisitors,
       unverifiableVisitors: visitors - verifiedVisitors,
       views,
+      verifiedViews: { signature: Number(r.bySignature), ipRange: Number(r.byRange), reverseDns: Number(r.byDns) },
     });
   }
   const byCounts = <T extends { agent: string; visitors: number; views: number }>(a: T, b: T) =>

@@ -1,5 +1,7 @@
 import type { PageView } from './prepare-event.js';
 import { civilToEpochMs, parseIsoDateTime } from '../../calendar.js';
+import { signatureHeadersOf } from './signature-headers.js';
+import type { SignatureHeaders } from './verify-signature.js';
 
 /** The formats a log import reads; `auto` detects one of the others from the first readable line. */
 export const LOG_FORMATS = ['auto', 'combined', 'cloudflare', 'vercel'] as const;
@@ -110,6 +112,7 @@ function request_(r: {
   ip?: string;
   userAgent?: string;
   referrer?: string;
+  headers?: SignatureHeaders;
 }): ParsedLine {
   if (!r.method || !r.target) return { error: 'no request method and path' };
   if (r.method.toUpperCase() !== 'GET') return { skip: `method ${r.method.toUpperCase()}` };
@@ -119,6 +122,7 @@ function request_(r: {
     userAgent: r.userAgent,
     ip: r.ip || undefined,
     referrer: r.referrer && r.referrer !== '-' ? r.referrer : null,
+    ...(r.headers && { headers: r.headers }),
   });
   if (!(r.status >= 200 && r.status < 400)) {
     const skip = `status ${r.status}`;
@@ -156,6 +160,7 @@ function parseCloudflare(r: Record<string, unknown>): ParsedLine {
     ip: text(r.ClientIP),
     userAgent: text(r.ClientRequestUserAgent),
     referrer: text(r.ClientRequestReferer),
+    headers: signatureHeadersOf(r.RequestHeaders, text(r.ClientRequestHost)),
   });
 }
 
@@ -172,5 +177,6 @@ function parseVercel(r: Record<string, unknown>): ParsedLine {
     ip: text(p.clientIp),
     userAgent,
     referrer: text(p.referer),
+    headers: signatureHeadersOf(p.requestHeaders ?? r.requestHeaders, text(p.host) ?? text(r.host)),
   });
 }

@@ -6,7 +6,8 @@ import { DAY_MS, EARLIEST_MS } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import { UNVERIFIED_PREFIX, VERIFICATION, type NewEvent } from '../store/write-events.js';
 import type { VisitorHasher, VisitorIdentity } from './visitor-hash.js';
-import type { Verification } from './verify-agent.js';
+import type { SignatureHeaders } from './verify-signature.js';
+import type { AgentCheck, Verification, VerifiedBy } from './verify-agent.js';
 
 export const UNIDENTIFIED_AGENT = 'unidentified agent';
 
@@ -21,7 +22,16 @@ export interface PageView {
   referrer?: string | null;
   /** idempotency key */
   key?: string;
+  /** Web Bot Auth headers of the request, when the source carries them */
+  headers?: SignatureHeaders;
+  /** the URL the request was sent to, when not `url` (a page read over MCP): what a signature covers */
+  requestUrl?: string;
+  /** the agent the source names (an MCP client's name), when its user agent names none */
+  agent?: string;
 }
+
+/** What the ingest asks of each view: the agent its user agent claims (none for a browser or an unnamed agent). */
+export type CheckAgent = (params: { view: PageView; agent: string | undefined; ip: string | undefined }) => AgentCheck;
 
 /**
  * How far ahead of the server's clock a page view may be stamped: log lines come from other machines' clocks and
@@ -35,8 +45,8 @@ export function prepareEvent(params: {
   view: PageView;
   hasher: VisitorHasher;
   now: number;
-  /** the outcome of an AI view's check against its operator's lists (see verify-agent.ts); none: unverifiable */
-  verify?: (agent: string, ip: string) => Verification;
+  /** the outcome of a view's signature and an AI view's addresses (see agent-verifier.ts); none: unverifiable */
+  verify?: CheckAgent;
 }): NewEvent | { error: string } {
   const { projectId, view, hasher, now, verify } = params;
   // day numbers and visitor-key periods count from 1970; a time far ahead is a wrong clock, not a view
@@ -50,8 +60,12 @@ export function prepareEvent(params: {
     if (!ip) return { error: 'ip is not a valid IP address' };
   }
   let classification = readerOf(view);
+  const named = classification.class === 'ai' && classification.agent !== UNIDENTIFIED_AGENT;
+  const check = verify?.({ view, agent: named ? (classification as { agent: string }).agent : undefined, ip });
+  // a signed agent behind a browser's user agent (ChatGPT's agent sends Chrome's) is read as the agent it proved
+  if (check?.agent && classification.class !== 'bot') classification = { class: 'ai', agent: check.agent };
   let verification: Verification | undefined;
-  if (classification.class === 'ai') verification = ip && verify ? verify(classification.agent, ip) : 'unverifiable';
+  if (classification.class === 'ai') verification = check?.verification ?? 'unverifiable';
   let identity: VisitorIdentity | undefined;
   if (view.visitorId !== undefined) identity = { type: 'given', visitorId: view.visitorId };
   else if (ip && classification.class === 'human') identity = { type: 'human', ip, userAgent: view.userAgent ?? '' };
@@ -78,19 +92,29 @@ export function prepareEvent(params: {
     agent: classification.class === 'human' ? referredBy(view.referrer, view.url) : classification.agent,
     referrer: normalizeReferrer(view.referrer),
     key: view.key ?? null,
-    verification: verification && !spoofed ? VERIFICATION[verification as 'verified' | 'unverifiable'] : null,
+    verification: verification && !spoofed ? storedVerification(verification, check?.by) : null,
   };
 }
 
 /**
  * The user agent's class — except that raw Markdown (`.md` pages, llms.txt) read by a client that is neither a
  * listed AI agent nor a known bot is AI traffic of an unidentified agent, never a human: browsers render the HTML
- * page, agents fetch the Markdown (as the hosted service counts it).
+ * page, agents fetch the Markdown (as the hosted service counts it). A source that names the agent (an MCP client)
+ * has it counted under that name.
  */
 function readerOf(view: PageView): Reader {
   const classification = classifyUserAgent(view.userAgent);
+  // an MCP client reads for an agent, whatever library its user agent names (node, python-httpx)
+  if (classification.class !== 'ai' && view.agent) return { class: 'ai', agent: view.agent };
   if (classification.class === 'human' && isRawMarkdown(view.url)) return { class: 'ai', agent: UNIDENTIFIED_AGENT };
   return classification;
+}
+
+/** The stored value of an AI view's outcome (see VERIFICATION): how it was verified, or unverifiable. */
+function storedVerification(verification: Verification, by: VerifiedBy | undefined): number {
+  if (verification !== 'verified') return VERIFICATION.unverifiable;
+  if (by === 'signature') return VERIFICATION.signature;
+  return by === 'reverse-dns' ? VERIFICATION.reverseDns : VERIFICATION.verified;
 }
 
 /** Who read a page; an unidentified agent has no kind (the agents breakdown reports it as "unknown"). */

@@ -1,10 +1,9 @@
 import type { StoredPageMiss } from '../store/page-misses.js';
 import { KIND } from '../store/day-sets.js';
-import { VERIFICATION } from '../store/write-events.js';
-import { prepareEvent } from './prepare-event.js';
+import { isVerified } from '../store/write-events.js';
+import { type CheckAgent, prepareEvent } from './prepare-event.js';
 import type { Miss } from './record-ai-misses.js';
 import type { VisitorHasher } from './visitor-hash.js';
-import type { Verification } from './verify-agent.js';
 
 /** What a missing page is: a URL answered "not found" or "gone" (a 5xx is the server's failure, not a missing page). */
 const MISSING = new Set([404, 410]);
@@ -18,7 +17,7 @@ export function pageMisses(params: {
   misses: Miss[];
   hasher: VisitorHasher;
   now: number;
-  verify?: (agent: string, ip: string) => Verification;
+  verify?: CheckAgent;
 }): StoredPageMiss[] {
   const kept: StoredPageMiss[] = [];
   for (const miss of params.misses) {
@@ -32,7 +31,7 @@ export function pageMisses(params: {
       path: event.path,
       class: ai ? 'ai' : 'human',
       agent: ai ? event.agent : null,
-      verified: ai ? event.verification === VERIFICATION.verified : null,
+      verified: ai ? isVerified(event.verification) : null,
       status: miss.status,
       visitorHash: event.visitorHash,
     });

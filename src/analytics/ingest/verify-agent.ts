@@ -10,6 +10,18 @@ import { matchesGlob } from './ai-user-agents/parse-range-files.js';
  */
 export type Verification = 'verified' | 'unverified' | 'unverifiable';
 
+/** How a view was verified: a Web Bot Auth signature, the operator's published addresses, or its reverse DNS. */
+export type VerifiedBy = 'signature' | 'ip-range' | 'reverse-dns';
+
+/** A view's outcome; `agent` when a signature named the agent its user agent did not (a browser's user agent). */
+export interface AgentCheck {
+  verification: Verification;
+  by?: VerifiedBy;
+  agent?: string;
+  /** why a signature made the view spoofed */
+  reason?: string;
+}
+
 /** One published list, as `ai-ranges.json` (and `SCRIBE_AI_RANGES_FILE`) holds it. */
 export interface RangesSource {
   /** where the operator publishes the list: its identity, and what a refresh fetches */
@@ -117,12 +129,18 @@ export class AgentRanges {
    * forward-confirmed reverse DNS found for it (undefined when not looked up or not answered in time).
    */
   verify(agent: string, ip: string, params: { now: number; confirmedHosts?: readonly string[] }): Verification {
+    return this.check(agent, ip, params).verification;
+  }
+
+  /** As `verify`, saying which check verified the view. */
+  check(agent: string, ip: string, params: { now: number; confirmedHosts?: readonly string[] }): AgentCheck {
     const lists = this.byAgent.get(agent.toLowerCase()) ?? [];
     const trusted = lists.filter((l) => this.fresh(l, params.now));
-    if (trusted.some((l) => inside(l, ip))) return 'verified';
+    if (trusted.some((l) => inside(l, ip))) return { verification: 'verified', by: 'ip-range' };
     const patterns = lists.flatMap((l) => l.source.rdnsPatterns ?? []);
-    if (params.confirmedHosts?.some((host) => patterns.some((p) => matchesGlob(host, p)))) return 'verified';
-    return trusted.length ? 'unverified' : 'unverifiable';
+    if (params.confirmedHosts?.some((host) => patterns.some((p) => matchesGlob(host, p))))
+      return { verification: 'verified', by: 'reverse-dns' };
+    return { verification: trusted.length ? 'unverified' : 'unverifiable' };
   }
 
   /** An authoritative list with prefixes whose copy is younger than the maximum age. */

@@ -3,7 +3,7 @@ import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
 import { KIND, SITE_PAGE } from '../store/day-sets.js';
 import { agentColumn, agentName, cellColumn, verifiedColumn } from '../store/rollups/agent-columns.js';
 import type { DayCache } from '../store/day-cache.js';
-import { UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
+import { isVerified, UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { type RangeCell, siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
 
@@ -17,6 +17,15 @@ export interface AgentCounts {
   /** the others: never verified in the range (`visitors - verifiedVisitors`) */
   unverifiableVisitors: number;
   views: number;
+  /** the agent's views by how they were verified (the rest of `views` unverifiable) */
+  verifiedViews: VerifiedViews;
+}
+
+/** Views by verification method: a Web Bot Auth signature, the operator's published addresses, reverse DNS. */
+export interface VerifiedViews {
+  signature: number;
+  ipRange: number;
+  reverseDns: number;
 }
 
 /** AI user agents from outside their operator's published ranges, by the agent they claimed. */
@@ -80,7 +89,7 @@ export async function aiAgents(params: {
         const visitors = site(agentColumn(agent), group);
         const verifiedVisitors = site(
           verifiedColumn(agent),
-          group.filter((d) => d.cell.verification === VERIFICATION.verified),
+          group.filter((d) => isVerified(d.cell.verification)),
         );
         return {
           agent,
@@ -89,6 +98,11 @@ export async function aiAgents(params: {
           verifiedVisitors,
           unverifiableVisitors: visitors - verifiedVisitors,
           views: totalViews(group),
+          verifiedViews: {
+            signature: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.signature)),
+            ipRange: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.verified)),
+            reverseDns: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.reverseDns)),
+          },
         };
       });
       return { agents: rows.sort(byCounts), spoofed: spoofed.sort(byCounts) };

@@ -19,8 +19,15 @@ export interface NewEvent {
   verification?: number | null;
 }
 
-/** Stored values of `AnalyticsEvent.verification` (see prisma/models/analytics.prisma). */
-export const VERIFICATION = { verified: 1, unverifiable: 2 } as const;
+/**
+ * Stored values of `AnalyticsEvent.verification` (see prisma/models/analytics.prisma): `verified` is by the
+ * operator's published addresses (and, before the method was kept, by reverse DNS too).
+ */
+export const VERIFICATION = { verified: 1, unverifiable: 2, reverseDns: 3, signature: 4 } as const;
+
+/** Whether a stored verification says the view was verified, by any method. */
+export const isVerified = (v: number | null | undefined) =>
+  v === VERIFICATION.verified || v === VERIFICATION.reverseDns || v === VERIFICATION.signature;
 
 /**
  * Stores events in one transaction, numbering new paths and visitors; returns the indexes of those skipped as

@@ -6,6 +6,9 @@ import { analyticsFeedbackOperations } from '../routes/analytics-feedback-docs.j
 import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
 import { automationOperations } from '../routes/automations-docs.js';
 import { problemsOperations } from '../routes/problems-docs.js';
+import { mcpOperations } from '../routes/mcp-docs.js';
+import { analyticsRobotsOperations } from '../routes/analytics-robots.js';
+import { analyticsCoverageOperations } from '../routes/analytics-coverage.js';
 
 /** Every operation of the API, in the order the reference shows them. */
 export const apiOperations: OperationDoc[] = [
@@ -13,7 +16,10 @@ export const apiOperations: OperationDoc[] = [
   ...automationOperations,
   ...analyticsOperations,
   ...analyticsAiOperations,
+  ...analyticsRobotsOperations,
+  ...analyticsCoverageOperations,
   ...analyticsFeedbackOperations,
   ...problemsOperations,
+  ...mcpOperations,
   ...serviceOperations,
 ];

@@ -26,6 +26,15 @@ export const PurposesResponse = z.object({
   totals: Split,
   pages: z.array(Split.extend({ path: z.string() })),
   hasMore: z.boolean(),
+  verification: z
+    .object({
+      signature: count.describe("AI views signed with Web Bot Auth by a key of the operator's directory"),
+      ipRange: count.describe("AI views from inside the operator's fresh published address list"),
+      reverseDns: count.describe('AI views confirmed by forward-confirmed reverse DNS'),
+      unverifiable: count.describe('AI views nothing could verify or refute'),
+      spoofed: count.describe('unverifiedAiViews: outside the published list, or a failing signature'),
+    })
+    .describe('AI views over the range by how they were verified (totals.views.aiViews = the first four)'),
 });
 export const PurposesQuery = z.object({
   format: z.enum(['json', 'csv']).optional().describe('`csv` (or `Accept: text/csv`): every page as CSV, no paging'),

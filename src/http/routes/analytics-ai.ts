@@ -83,8 +83,11 @@ export const analyticsAiRoutes =
       const { format } = parseInput(PurposesQuery, { format: req.query.format }, 'query parameters');
       const projectId = authenticatedProject(res).id;
       if (wantsCsv(req, format)) return sendCsv(res, await analytics.aiPurposeViews(projectId, range));
-      const split = await analytics.aiPurposes(projectId, range, page);
-      res.json({ totals: split.totals, pages: split.pages, hasMore: split.hasMore } satisfies z.input<
+      const [split, verification] = await Promise.all([
+        analytics.aiPurposes(projectId, range, page),
+        analytics.aiVerification(projectId, range),
+      ]);
+      res.json({ totals: split.totals, pages: split.pages, hasMore: split.hasMore, verification } satisfies z.input<
         typeof PurposesResponse
       >);
     });

@@ -24,6 +24,13 @@ export const AgentsResponse = z.object({
           'the other visitors (never verified in the range: the operator publishes no usable list, or the list is stale); verifiedVisitors + unverifiableVisitors = visitors',
         ),
       views: z.number().int(),
+      verifiedViews: z
+        .object({
+          signature: z.number().int().describe("signed with Web Bot Auth by a key of the operator's directory"),
+          ipRange: z.number().int().describe("from inside the operator's fresh published address list"),
+          reverseDns: z.number().int().describe('confirmed by forward-confirmed reverse DNS'),
+        })
+        .describe("the agent's views by how they were verified; the rest of views are unverifiable"),
     }),
   ),
   spoofed: z
@@ -35,6 +42,6 @@ export const AgentsResponse = z.object({
       }),
     )
     .describe(
-      "AI user agents from outside their operator's fresh published ranges (spoofed): counted neither as AI nor as human; most visitors first",
+      "AI user agents from outside their operator's fresh published ranges, or whose Web Bot Auth signature failed (spoofed): counted neither as AI nor as human; most visitors first",
     ),
 });

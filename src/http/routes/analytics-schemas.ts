@@ -62,6 +62,15 @@ export const ServerEvent = z
     ip: z.string().max(64).optional(),
     visitorId: z.string().min(1).max(200).optional(),
     referrer: z.string().max(2048).nullable().optional(),
+    /** the request's Web Bot Auth headers (names in lower case), to verify a signed agent; host: its @authority */
+    headers: z
+      .object({
+        signature: z.string().max(8192).optional(),
+        'signature-input': z.string().max(8192).optional(),
+        'signature-agent': z.string().max(2048).optional(),
+        host: z.string().max(255).optional(),
+      })
+      .optional(),
   })
   .refine((e) => e.ip !== undefined || e.visitorId !== undefined, 'one of ip or visitorId is required');
 

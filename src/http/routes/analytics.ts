@@ -97,6 +97,7 @@ function pageViews(params: {
       ip: e.ip,
       visitorId: e.visitorId,
       referrer: e.referrer,
+      headers: e.headers,
       key: e.id === undefined ? undefined : `id:${e.id}`,
     });
     indexes.push(index);

@@ -170,9 +170,9 @@ describe.each(PROVIDERS)('what is stored of an AI view on %s', (provider) => {
       ['/spoof', 0, 'unverified GPTBot', 'id', null],
       ['/nolist', 2, 'ClaudeBot', 'id', 2],
       ['/given', 2, 'GPTBot', 'id', 2],
-      ['/fcrdns', 2, 'Applebot', 'id', 1],
+      ['/fcrdns', 2, 'Applebot', 'id', 3],
       ['/stale', 2, 'Applebot', 'id', 2],
-      ['/fcrdns', 2, 'CCBot', 'id', 1],
+      ['/fcrdns', 2, 'CCBot', 'id', 3],
       ['/spoof', 0, 'unverified CCBot', 'id', null],
       ['/human', 1, null, 'id', null],
       ['/bot', 0, 'Mozilla/5.0 (compatible; Googlebot/2.1)', null, null],
@@ -215,7 +215,7 @@ describe.each(PROVIDERS)('what is stored of an AI view on %s', (provider) => {
     await analytics.ingest('prj_t', [view], { dnsWaitMs: 0 });
     expect((await stored('prj_t')).map((r) => [r.agent, r.verification])).toEqual([
       ['unverified CCBot', null],
-      ['CCBot', 1],
+      ['CCBot', 3],
     ]);
   });
 

@@ -19,6 +19,9 @@ describe.each(PROVIDERS)('agents: verified, unverifiable and spoofed visitors on
       event({ ts: day(19), kind: 2, visitorHash: 'both', agent: 'GPTBot', verification: 2 }),
       event({ ts: day(20), kind: 2, visitorHash: 'both', agent: 'GPTBot', verification: 1 }),
       event({ ts: day(20), kind: 2, visitorHash: 'listed', agent: 'GPTBot', verification: 1 }),
+      // verified by reverse DNS (3) and by a Web Bot Auth signature (4): verified visitors, counted by method
+      event({ ts: day(20), kind: 2, visitorHash: 'dns', agent: 'GPTBot', verification: 3 }),
+      event({ ts: day(20), kind: 2, visitorHash: 'signed', agent: 'GPTBot', verification: 4 }),
       // stored before verification was kept: unverifiable
       event({ ts: day(20), kind: 2, visitorHash: 'old', agent: 'GPTBot', verification: null }),
       event({ ts: day(20), kind: 0, visitorHash: 'fake', agent: 'unverified GPTBot' }),
@@ -31,7 +34,15 @@ describe.each(PROVIDERS)('agents: verified, unverifiable and spoofed visitors on
       aiAgents({ ...ctx(), range: { from: Date.UTC(2026, 10, from), to: Date.UTC(2026, 10, to) } });
     expect(await report(19, 21)).toEqual({
       agents: [
-        { agent: 'GPTBot', kind: 'crawler', visitors: 3, verifiedVisitors: 2, unverifiableVisitors: 1, views: 4 },
+        {
+          agent: 'GPTBot',
+          kind: 'crawler',
+          visitors: 5,
+          verifiedVisitors: 4,
+          unverifiableVisitors: 1,
+          views: 6,
+          verifiedViews: { signature: 1, ipRange: 2, reverseDns: 1 },
+        },
       ],
       spoofed: [
         { agent: 'GPTBot', visitors: 1, views: 2 },
@@ -40,7 +51,15 @@ describe.each(PROVIDERS)('agents: verified, unverifiable and spoofed visitors on
     });
     // on the first day alone that visitor was only ever unverifiable
     expect((await report(19, 20)).agents).toEqual([
-      { agent: 'GPTBot', kind: 'crawler', visitors: 1, verifiedVisitors: 0, unverifiableVisitors: 1, views: 1 },
+      {
+        agent: 'GPTBot',
+        kind: 'crawler',
+        visitors: 1,
+        verifiedVisitors: 0,
+        unverifiableVisitors: 1,
+        views: 1,
+        verifiedViews: { signature: 0, ipRange: 0, reverseDns: 0 },
+      },
     ]);
   });
 });

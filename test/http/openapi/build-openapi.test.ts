@@ -8,6 +8,10 @@ import { apiDocsRoutes } from '../../../src/http/routes/api-docs.js';
 import { healthRoutes } from '../../../src/http/routes/health.js';
 import { metricsRoutes } from '../../../src/http/routes/metrics.js';
 import { automationRoutes } from '../../../src/http/routes/automations.js';
+import { mcpRoutes } from '../../../src/http/routes/mcp.js';
+import { analyticsRobotsRoutes } from '../../../src/http/routes/analytics-robots.js';
+import { analyticsCoverageRoutes } from '../../../src/http/routes/analytics-coverage.js';
+import { DocsSites } from '../../../src/http/mcp/docs-sites.js';
 import { openApiConformance, routedOperations } from '../../support/openapi-conformance.js';
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
 import { testAppPrivateKey } from '../../support/app-private-key.js';
@@ -27,6 +31,11 @@ const NOT_API = new Set([
   'options /api/feedback',
   'options /api/search',
 ]);
+
+const sites = new DocsSites({
+  now: Date.now,
+  source: { headSha: async () => 'c0ffee', files: async () => [{ path: 'index.md', text: '# Home\n' }] },
+});
 
 describe('the OpenAPI document', () => {
   let app: TestApp;
@@ -54,6 +63,9 @@ describe('the OpenAPI document', () => {
         automationRoutes({ automations: null }),
         problemRoutesFor({ analytics, pages: [{ path: '/limits', file: 'limits.mdx', title: 'Rate limits' }] }),
         analyticsMissBeaconRoutes({ analytics }),
+        analyticsRobotsRoutes({ analytics }),
+        analyticsCoverageRoutes({ analytics, sites }),
+        mcpRoutes({ analytics, sites }),
       ],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });

@@ -417,11 +417,16 @@ export const ModelName = {
   AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
+  AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
+  AnalyticsRobotsVersion: 'AnalyticsRobotsVersion',
+  AnalyticsRobotsReader: 'AnalyticsRobotsReader',
+  AnalyticsRobotsFetch: 'AnalyticsRobotsFetch',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
+  ProjectDocsAccess: 'ProjectDocsAccess',
   WebhookDelivery: 'WebhookDelivery',
   JobPullRequest: 'JobPullRequest',
   GitHubTrigger: 'GitHubTrigger',
@@ -454,7 +459,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
+    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1938,6 +1943,302 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    AnalyticsKeyDirectory: {
+      payload: Prisma.$AnalyticsKeyDirectoryPayload<ExtArgs>
+      fields: Prisma.AnalyticsKeyDirectoryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsKeyDirectoryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsKeyDirectoryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsKeyDirectoryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsKeyDirectoryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsKeyDirectoryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsKeyDirectoryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsKeyDirectoryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsKeyDirectoryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsKeyDirectoryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsKeyDirectoryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsKeyDirectoryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsKeyDirectoryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsKeyDirectoryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsKeyDirectoryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsKeyDirectoryPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsKeyDirectoryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsKeyDirectory>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsKeyDirectoryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsKeyDirectoryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsKeyDirectoryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsKeyDirectoryCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsRobotsVersion: {
+      payload: Prisma.$AnalyticsRobotsVersionPayload<ExtArgs>
+      fields: Prisma.AnalyticsRobotsVersionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsRobotsVersionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsRobotsVersionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsRobotsVersionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsRobotsVersionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsRobotsVersionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsRobotsVersionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsRobotsVersionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsRobotsVersionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsRobotsVersionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsRobotsVersionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsRobotsVersionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsRobotsVersionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsRobotsVersionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsRobotsVersionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsVersionPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsRobotsVersionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsRobotsVersion>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsRobotsVersionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsVersionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsRobotsVersionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsVersionCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsRobotsReader: {
+      payload: Prisma.$AnalyticsRobotsReaderPayload<ExtArgs>
+      fields: Prisma.AnalyticsRobotsReaderFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsRobotsReaderFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsRobotsReaderFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsRobotsReaderFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsRobotsReaderFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsRobotsReaderFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsRobotsReaderCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsRobotsReaderCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsRobotsReaderCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsRobotsReaderDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsRobotsReaderUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsRobotsReaderDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsRobotsReaderUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsRobotsReaderUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsRobotsReaderUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsReaderPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsRobotsReaderAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsRobotsReader>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsRobotsReaderGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsReaderGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsRobotsReaderCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsReaderCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsRobotsFetch: {
+      payload: Prisma.$AnalyticsRobotsFetchPayload<ExtArgs>
+      fields: Prisma.AnalyticsRobotsFetchFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsRobotsFetchFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsRobotsFetchFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsRobotsFetchFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsRobotsFetchFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsRobotsFetchFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsRobotsFetchCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsRobotsFetchCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsRobotsFetchCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsRobotsFetchDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsRobotsFetchUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsRobotsFetchDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsRobotsFetchUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsRobotsFetchUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsRobotsFetchUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsRobotsFetchPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsRobotsFetchAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsRobotsFetch>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsRobotsFetchGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsFetchGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsRobotsFetchCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsRobotsFetchCountAggregateOutputType> | number
+        }
+      }
+    }
     AutomationConfig: {
       payload: Prisma.$AutomationConfigPayload<ExtArgs>
       fields: Prisma.AutomationConfigFieldRefs
@@ -2305,6 +2606,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.SettingCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.SettingCountAggregateOutputType> | number
+        }
+      }
+    }
+    ProjectDocsAccess: {
+      payload: Prisma.$ProjectDocsAccessPayload<ExtArgs>
+      fields: Prisma.ProjectDocsAccessFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProjectDocsAccessFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProjectDocsAccessFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        findFirst: {
+          args: Prisma.ProjectDocsAccessFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProjectDocsAccessFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        findMany: {
+          args: Prisma.ProjectDocsAccessFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>[]
+        }
+        create: {
+          args: Prisma.ProjectDocsAccessCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        createMany: {
+          args: Prisma.ProjectDocsAccessCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProjectDocsAccessCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>[]
+        }
+        delete: {
+          args: Prisma.ProjectDocsAccessDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        update: {
+          args: Prisma.ProjectDocsAccessUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        deleteMany: {
+          args: Prisma.ProjectDocsAccessDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProjectDocsAccessUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProjectDocsAccessUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>[]
+        }
+        upsert: {
+          args: Prisma.ProjectDocsAccessUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProjectDocsAccessPayload>
+        }
+        aggregate: {
+          args: Prisma.ProjectDocsAccessAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProjectDocsAccess>
+        }
+        groupBy: {
+          args: Prisma.ProjectDocsAccessGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectDocsAccessGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProjectDocsAccessCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProjectDocsAccessCountAggregateOutputType> | number
         }
       }
     }
@@ -3827,6 +4202,51 @@ export const AnalyticsOutboxScalarFieldEnum = {
 export type AnalyticsOutboxScalarFieldEnum = (typeof AnalyticsOutboxScalarFieldEnum)[keyof typeof AnalyticsOutboxScalarFieldEnum]
 
 
+export const AnalyticsKeyDirectoryScalarFieldEnum = {
+  url: 'url',
+  operator: 'operator',
+  agents: 'agents',
+  keys: 'keys',
+  retrievedAt: 'retrievedAt'
+} as const
+
+export type AnalyticsKeyDirectoryScalarFieldEnum = (typeof AnalyticsKeyDirectoryScalarFieldEnum)[keyof typeof AnalyticsKeyDirectoryScalarFieldEnum]
+
+
+export const AnalyticsRobotsVersionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  host: 'host',
+  hash: 'hash',
+  content: 'content',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsVersionScalarFieldEnum = (typeof AnalyticsRobotsVersionScalarFieldEnum)[keyof typeof AnalyticsRobotsVersionScalarFieldEnum]
+
+
+export const AnalyticsRobotsReaderScalarFieldEnum = {
+  projectId: 'projectId',
+  agent: 'agent',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsReaderScalarFieldEnum = (typeof AnalyticsRobotsReaderScalarFieldEnum)[keyof typeof AnalyticsRobotsReaderScalarFieldEnum]
+
+
+export const AnalyticsRobotsFetchScalarFieldEnum = {
+  projectId: 'projectId',
+  host: 'host',
+  checkedAt: 'checkedAt',
+  status: 'status',
+  error: 'error'
+} as const
+
+export type AnalyticsRobotsFetchScalarFieldEnum = (typeof AnalyticsRobotsFetchScalarFieldEnum)[keyof typeof AnalyticsRobotsFetchScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -3903,6 +4323,15 @@ export const SettingScalarFieldEnum = {
 } as const
 
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
+
+
+export const ProjectDocsAccessScalarFieldEnum = {
+  projectId: 'projectId',
+  public: 'public',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ProjectDocsAccessScalarFieldEnum = (typeof ProjectDocsAccessScalarFieldEnum)[keyof typeof ProjectDocsAccessScalarFieldEnum]
 
 
 export const WebhookDeliveryScalarFieldEnum = {
@@ -4416,11 +4845,16 @@ export type GlobalOmitConfig = {
   analyticsCountsDay?: Prisma.AnalyticsCountsDayOmit
   analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   analyticsOutbox?: Prisma.AnalyticsOutboxOmit
+  analyticsKeyDirectory?: Prisma.AnalyticsKeyDirectoryOmit
+  analyticsRobotsVersion?: Prisma.AnalyticsRobotsVersionOmit
+  analyticsRobotsReader?: Prisma.AnalyticsRobotsReaderOmit
+  analyticsRobotsFetch?: Prisma.AnalyticsRobotsFetchOmit
   automationConfig?: Prisma.AutomationConfigOmit
   automationRun?: Prisma.AutomationRunOmit
   project?: Prisma.ProjectOmit
   apiKey?: Prisma.ApiKeyOmit
   setting?: Prisma.SettingOmit
+  projectDocsAccess?: Prisma.ProjectDocsAccessOmit
   webhookDelivery?: Prisma.WebhookDeliveryOmit
   jobPullRequest?: Prisma.JobPullRequestOmit
   gitHubTrigger?: Prisma.GitHubTriggerOmit

@@ -71,11 +71,16 @@ export const ModelName = {
   AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
+  AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
+  AnalyticsRobotsVersion: 'AnalyticsRobotsVersion',
+  AnalyticsRobotsReader: 'AnalyticsRobotsReader',
+  AnalyticsRobotsFetch: 'AnalyticsRobotsFetch',
   AutomationConfig: 'AutomationConfig',
   AutomationRun: 'AutomationRun',
   Project: 'Project',
   ApiKey: 'ApiKey',
   Setting: 'Setting',
+  ProjectDocsAccess: 'ProjectDocsAccess',
   WebhookDelivery: 'WebhookDelivery',
   JobPullRequest: 'JobPullRequest',
   GitHubTrigger: 'GitHubTrigger',
@@ -333,6 +338,51 @@ export const AnalyticsOutboxScalarFieldEnum = {
 export type AnalyticsOutboxScalarFieldEnum = (typeof AnalyticsOutboxScalarFieldEnum)[keyof typeof AnalyticsOutboxScalarFieldEnum]
 
 
+export const AnalyticsKeyDirectoryScalarFieldEnum = {
+  url: 'url',
+  operator: 'operator',
+  agents: 'agents',
+  keys: 'keys',
+  retrievedAt: 'retrievedAt'
+} as const
+
+export type AnalyticsKeyDirectoryScalarFieldEnum = (typeof AnalyticsKeyDirectoryScalarFieldEnum)[keyof typeof AnalyticsKeyDirectoryScalarFieldEnum]
+
+
+export const AnalyticsRobotsVersionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  host: 'host',
+  hash: 'hash',
+  content: 'content',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsVersionScalarFieldEnum = (typeof AnalyticsRobotsVersionScalarFieldEnum)[keyof typeof AnalyticsRobotsVersionScalarFieldEnum]
+
+
+export const AnalyticsRobotsReaderScalarFieldEnum = {
+  projectId: 'projectId',
+  agent: 'agent',
+  firstSeenAt: 'firstSeenAt',
+  lastSeenAt: 'lastSeenAt'
+} as const
+
+export type AnalyticsRobotsReaderScalarFieldEnum = (typeof AnalyticsRobotsReaderScalarFieldEnum)[keyof typeof AnalyticsRobotsReaderScalarFieldEnum]
+
+
+export const AnalyticsRobotsFetchScalarFieldEnum = {
+  projectId: 'projectId',
+  host: 'host',
+  checkedAt: 'checkedAt',
+  status: 'status',
+  error: 'error'
+} as const
+
+export type AnalyticsRobotsFetchScalarFieldEnum = (typeof AnalyticsRobotsFetchScalarFieldEnum)[keyof typeof AnalyticsRobotsFetchScalarFieldEnum]
+
+
 export const AutomationConfigScalarFieldEnum = {
   projectId: 'projectId',
   sha: 'sha',
@@ -409,6 +459,15 @@ export const SettingScalarFieldEnum = {
 } as const
 
 export type SettingScalarFieldEnum = (typeof SettingScalarFieldEnum)[keyof typeof SettingScalarFieldEnum]
+
+
+export const ProjectDocsAccessScalarFieldEnum = {
+  projectId: 'projectId',
+  public: 'public',
+  updatedAt: 'updatedAt'
+} as const
+
+export type ProjectDocsAccessScalarFieldEnum = (typeof ProjectDocsAccessScalarFieldEnum)[keyof typeof ProjectDocsAccessScalarFieldEnum]
 
 
 export const WebhookDeliveryScalarFieldEnum = {

@@ -1,5 +1,5 @@
 import { KIND } from '../day-sets.js';
-import { UNVERIFIED_PREFIX, VERIFICATION } from '../write-events.js';
+import { isVerified, UNVERIFIED_PREFIX, VERIFICATION } from '../write-events.js';
 
 /** The agent rollup's cells (see agent-days.ts): what a view counts in, and the cell's key. */
 
@@ -8,14 +8,14 @@ export interface AgentCell {
   kind: number;
   /** "" for an unnamed AI agent, and for humans no assistant sent */
   agent: string;
-  /** AI: VERIFICATION.verified or .unverifiable (a stored null is unverifiable); 0 for the other kinds */
+  /** AI: how it was verified (VERIFICATION), or .unverifiable (so is a stored null); 0 for the other kinds */
   verification: number;
 }
 
 /** The cell an event counts in, or undefined for another bot's view. */
 export function cellOf(e: { kind: number; agent: string | null; verification: number | null }): AgentCell | undefined {
   if (e.kind === KIND.ai) {
-    const verification = e.verification === VERIFICATION.verified ? VERIFICATION.verified : VERIFICATION.unverifiable;
+    const verification = isVerified(e.verification) ? e.verification! : VERIFICATION.unverifiable;
     return { kind: KIND.ai, agent: e.agent ?? '', verification };
   }
   if (e.kind === KIND.human) return { kind: KIND.human, agent: e.agent ?? '', verification: 0 };

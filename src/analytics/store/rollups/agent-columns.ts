@@ -1,6 +1,6 @@
 import { aiKindOf, operatorOf } from '../../ingest/classify-user-agent.js';
 import { KIND } from '../day-sets.js';
-import { VERIFICATION } from '../write-events.js';
+import { isVerified } from '../write-events.js';
 import type { GapColumn } from '../keep-gap-counts.js';
 import { type AgentCell, cellKey, isPlainHuman } from './agent-cell.js';
 
@@ -58,7 +58,7 @@ export function columnsOfCell(cell: AgentCell): string[] {
   const columns = [cellColumn(cell)];
   if (cell.kind === KIND.ai) {
     columns.push(agentColumn(agentName(cell)), operatorColumn(operatorOf(agentName(cell))));
-    if (cell.verification === VERIFICATION.verified) columns.push(verifiedColumn(agentName(cell)));
+    if (isVerified(cell.verification)) columns.push(verifiedColumn(agentName(cell)));
   }
   for (const group of purposeGroupsOf(cell.kind, cell.agent))
     if (group !== 'human' && group !== 'ai') columns.push(purposeColumn(group));

@@ -75,8 +75,17 @@ describe.each(PROVIDERS)('raw Markdown reads on %s', (provider) => {
         verifiedVisitors: 0,
         unverifiableVisitors: 3,
         views: 4,
+        verifiedViews: { signature: 0, ipRange: 0, reverseDns: 0 },
       },
-      { agent: 'GPTBot', kind: 'crawler', visitors: 1, verifiedVisitors: 0, unverifiableVisitors: 1, views: 1 },
+      {
+        agent: 'GPTBot',
+        kind: 'crawler',
+        visitors: 1,
+        verifiedVisitors: 0,
+        unverifiableVisitors: 1,
+        views: 1,
+        verifiedViews: { signature: 0, ipRange: 0, reverseDns: 0 },
+      },
     ]);
   });
 

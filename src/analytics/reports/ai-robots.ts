@@ -1,0 +1,153 @@
+import robotsParserModule from 'robots-parser';
+import { KIND } from '../store/day-sets.js';
+import type { AgentView, RobotsVersion } from '../store/robots-txt.js';
+import type { RobotsFetch } from '../store/robots-fetches.js';
+import { isVerified, UNVERIFIED_PREFIX } from '../store/write-events.js';
+import { compareCodePoints } from './compare-code-points.js';
+
+/** robots-parser's own typings declare no call signature for its CommonJS export: its API, as its README gives it */
+interface Robot {
+  isDisallowed(url: string, ua?: string): boolean | undefined;
+  getMatchingLineNumber(url: string, ua?: string): number;
+}
+const robotsParser = robotsParserModule as unknown as (url: string, contents: string) => Robot;
+
+type Standing = 'verified' | 'unverified' | 'spoofed';
+
+export interface RobotsViolations {
+  views: number;
+  /** the disallowed paths read, most views first */
+  paths: { host: string; path: string; rule: string; views: number }[];
+}
+
+export interface RobotsReport {
+  /** per host, the versions of robots.txt known, oldest first (when each was in force), and the last fetch */
+  hosts: {
+    host: string;
+    versions: { hash: string; firstSeenAt: string; lastSeenAt: string }[];
+    lastFetch: { at: string; status: number | null; error: string | null } | null;
+  }[];
+  /** per AI agent, the views of paths its robots.txt group disallowed when they were read */
+  agents: ({ agent: string; views: number; fetchedRobotsTxt: boolean } & Record<Standing, RobotsViolations>)[];
+  /** AI agents that asked for robots.txt (ever), and those seen in the range that never did */
+  fetchedRobotsTxt: string[];
+  neverFetchedRobotsTxt: string[];
+}
+
+interface Parsed {
+  version: RobotsVersion;
+  robot: Robot;
+  lines: string[];
+}
+
+/**
+ * Which AI views read paths robots.txt disallowed for the agent, judged by the version in force on the view's host
+ * when it was read (the latest first seen by then; none before the first: nothing is disallowed). An agent is matched
+ * by its name as a robots.txt user-agent token (robots-parser's rules: the most specific group, `*` otherwise).
+ * Views are split by standing: verified, unverified (nothing could tell) and spoofed user agents.
+ */
+export function aiRobots(params: {
+  versions: RobotsVersion[];
+  views: AgentView[];
+  readers: { agent: string }[];
+  fetches?: RobotsFetch[];
+}): RobotsReport {
+  const byHost = new Map<string, Parsed[]>();
+  for (const version of params.versions) {
+    const list = byHost.get(version.host) ?? [];
+    list.push({
+      version,
+      robot: robotsParser(`https://${version.host}/robots.txt`, version.content),
+      lines: version.content.split(/\r?\n/),
+    });
+    byHost.set(version.host, list);
+  }
+  const agents = new Map<string, RobotsReport['agents'][number]>();
+  const rows = new Map<string, RobotsViolations['paths'][number]>();
+  const judged = new Map<string, string | null>();
+  for (const view of params.views) {
+    const spoofed = view.kind === KIND.bot;
+    const name = spoofed ? view.agent.slice(UNVERIFIED_PREFIX.length) : view.agent || 'unknown';
+    const standing: Standing = spoofed ? 'spoofed' : isVerified(view.verification) ? 'verified' : 'unverified';
+    let entry = agents.get(name);
+    if (!entry) {
+      entry = { agent: name, views: 0, fetchedRobotsTxt: false, verified: none(), unverified: none(), spoofed: none() };
+      agents.set(name, entry);
+    }
+    entry.views++;
+    for (const [host, versions] of byHost) {
+      const parsed = inForce(versions, view.ts);
+      if (!parsed) continue;
+      const key = `${parsed.version.hash}\0${name}\0${view.path}`;
+      let rule = judged.get(key);
+      if (rule === undefined) {
+        const url = `https://${host}${view.path}`;
+        rule = parsed.robot.isDisallowed(url, name)
+          ? (parsed.lines[parsed.robot.getMatchingLineNumber(url, name) - 1] ?? '').trim()
+          : null;
+        judged.set(key, rule);
+      }
+      if (rule === null) continue;
+      const violations = entry[standing];
+      violations.views++;
+      const rowKey = `${name}\0${standing}\0${host}\0${view.path}\0${rule}`;
+      const row = rows.get(rowKey);
+      if (row) row.views++;
+      else {
+        const added = { host, path: view.path, rule, views: 1 };
+        rows.set(rowKey, added);
+        violations.paths.push(added);
+      }
+    }
+  }
+  const fetched = new Set(params.readers.map((r) => r.agent));
+  for (const entry of agents.values()) {
+    entry.fetchedRobotsTxt = fetched.has(entry.agent);
+    for (const standing of ['verified', 'unverified', 'spoofed'] as const)
+      entry[standing].paths.sort((a, b) => b.views - a.views || compareCodePoints(a.path, b.path));
+  }
+  const fetches = new Map((params.fetches ?? []).filter((f) => f.checkedAt > 0).map((f) => [f.host, f]));
+  const hosts = [...new Set([...byHost.keys(), ...fetches.keys()])].sort(compareCodePoints);
+  return {
+    hosts: hosts.map((host) => {
+      const fetch = fetches.get(host);
+      return {
+        host,
+        versions: (byHost.get(host) ?? []).map(({ version }) => ({
+          hash: version.hash,
+          firstSeenAt: new Date(version.firstSeenAt).toISOString(),
+          lastSeenAt: new Date(version.lastSeenAt).toISOString(),
+        })),
+        lastFetch: fetch
+          ? { at: new Date(fetch.checkedAt).toISOString(), status: fetch.status, error: fetch.error }
+          : null,
+      };
+    }),
+    agents: [...agents.values()].sort(
+      (a, b) =>
+        b.verified.views +
+          b.unverified.views +
+          b.spoofed.views -
+          (a.verified.views + a.unverified.views + a.spoofed.views) || compareCodePoints(a.agent, b.agent),
+    ),
+    fetchedRobotsTxt: [...fetched].sort(compareCodePoints),
+    neverFetchedRobotsTxt: [...agents.keys()].filter((a) => !fetched.has(a)).sort(compareCodePoints),
+  };
+}
+
+const none = (): RobotsViolations => ({ views: 0, paths: [] });
+
+/** The version first seen last at or before `ts`, by binary search over versions oldest first. */
+function inForce(versions: Parsed[], ts: number): Parsed | undefined {
+  let lo = 0;
+  let hi = versions.length - 1;
+  let found: Parsed | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (versions[mid].version.firstSeenAt <= ts) {
+      found = versions[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
