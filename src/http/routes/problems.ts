@@ -42,8 +42,8 @@ function problemBody(p: Problem): z.input<typeof ProblemResponse> {
 }
 
 /**
- * The problems queue (read key to list, write key to fix and dismiss) and a page's whole story. `problems` is null
- * on a server without the service (never in main.ts: it needs no model or App to list).
+ * The problems queue (read key to list, write key to fix and dismiss) and a page's whole story. Listing needs neither
+ * the App nor the model; a fix is a job request, refused (503) while agent jobs are not configured.
  */
 export const problemRoutes =
   ({ problems, story }: { problems: Problems; story: PageStory }): RouteModule =>
