@@ -10,7 +10,6 @@ import { openSql, type Sql } from './store/sql.js';
 import { AnalyticsStore } from './store/event-store.js';
 import { DayCache } from './store/day-cache.js';
 import { CountsCache } from './store/counts-cache.js';
-import { GapWindows } from './store/keep-gap-counts.js';
 import type { BatchResult } from './ingest/batch-result.js';
 import { BrowserCollector } from './ingest/collect-browser.js';
 import { importLogs, type LogImportSummary } from './ingest/import-logs.js';
@@ -93,9 +92,7 @@ export class Analytics {
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
-  /** unions over past days the gap counts read beside each fold's chunks, kept across folds */
-  private readonly gapWindows = new GapWindows();
-  private readonly folds = new CoalescedRuns(() => this.store.fold({ cache: this.cache, windows: this.gapWindows }));
+  private readonly folds = new CoalescedRuns(() => this.store.fold());
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
@@ -424,10 +421,8 @@ export class Analytics {
 
   /**
    * Catches rollups added since the stored events were folded up with the fold, in the background, a chunk per
-   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. Then
-   * recounts the gap counts of projects folded before they existed, a day per transaction (their exports unite day
-   * sets meanwhile). The promise settles (never rejects: a failure is logged) once both are done or the service
-   * closes.
+   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. The
+   * promise settles (never rejects: a failure is logged) once it is done or the service closes.
    */
   startBackfill(): Promise<void> {
     const { logger } = this.params;
@@ -437,12 +432,7 @@ export class Analytics {
       .then((events) => {
         if (events) logger.info({ events }, 'analytics rollups caught up with the stored events');
       })
-      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'))
-      .then(() => this.store.recountGaps({ stop }))
-      .then((days) => {
-        if (days) logger.info({ days }, 'analytics gap counts recounted from the stored day sets');
-      })
-      .catch((err: unknown) => logger.error({ err }, 'recounting analytics gap counts failed'));
+      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'));
     this.backfilling = run;
     return run;
   }

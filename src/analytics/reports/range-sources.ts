@@ -1,7 +1,6 @@
-import type { PageFigures } from '../store/page-counts.js';
 import type { TimeRange } from '../../calendar.js';
 import { splitRange } from '../store/split-range.js';
-import { addPageCardinalities, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import { KIND, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import {
   decodeDaySets,
@@ -82,21 +81,6 @@ export function unionOf(list: Bitmap[]): Bitmap {
   const union = list[largest].clone();
   for (let i = 0; i < list.length; i++) if (i !== largest) union.orInPlace(list[i]);
   return union;
-}
-
-/**
- * Adds to `into`, per page of the part, the pairs of `edges` that none of `seen` holds: a range's partial-day edges
- * against its whole days, what a count from gap counts adds for the edges.
- */
-export function addUnseenPairs(part: number, edges: Bitmap[], seen: Bitmap[], into: PageFigures): void {
-  if (!edges.length) return;
-  const unseen = RoaringBitmap32.orMany(edges);
-  try {
-    for (const set of seen) unseen.andNotInPlace(set);
-    addPageCardinalities(part, unseen, into);
-  } finally {
-    unseen.dispose();
-  }
 }
 
 async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeRange[]) {

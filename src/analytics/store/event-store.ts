@@ -4,10 +4,6 @@ import { Dictionaries } from './dictionaries.js';
 import { catchUpRollups, foldEvents } from './fold-events.js';
 import { derivedReady } from './rollups/rollup-marks.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
-import type { RollupContext } from './rollups/rollup.js';
-import { DAY_SET_GAPS } from './day-set-gaps.js';
-import { AGENT_CELL_GAPS } from './rollups/agent-gaps.js';
-import { gapCountsReady, rangeGapCounts, recountGapCounts } from './keep-gap-counts.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
 import { rawEvents } from './read-events.js';
@@ -17,7 +13,6 @@ import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
 import type { CountsCache } from './counts-cache.js';
-import type { DayCache } from './day-cache.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -36,40 +31,9 @@ export class AnalyticsStore {
     return insertEvents({ sql: this.sql, dictionaries: this.dictionaries, projectId, events });
   }
 
-  /**
-   * Folds raw events after the watermark into the day sets and view counts; returns how many it read. The context
-   * keeps what the gap counts read beside each chunk across folds (decoded days: the reports' cache, the same days
-   * under the same keys; unions over past days).
-   */
-  fold(options: RollupContext = {}): Promise<number> {
-    return foldEvents(this.sql, options);
-  }
-
-  /** Recounts the gap counts of projects folded before they existed, a day per transaction (keep-gap-counts.ts). */
-  recountGaps(options: { stop?: () => boolean; onProgress?: (projectId: string, day: number) => void } = {}) {
-    return recountGapCounts(this.sql, { ...options, families: [DAY_SET_GAPS, AGENT_CELL_GAPS] });
-  }
-
-  /** Whether a project's gap counts are complete (not being recounted). */
-  gapCountsReady(projectId: string): Promise<boolean> {
-    return gapCountsReady(this.sql, projectId);
-  }
-
-  /**
-   * Distinct visitors per page of gap-count columns over up to 32 whole days (see keep-gap-counts.ts): the day sets'
-   * columns, or with `agents` the agent rollup's; with `pages` (ascending) those pages' figures alone; rows kept in
-   * `cache`.
-   */
-  rangeGapCounts(
-    projectId: string,
-    fromDay: number,
-    toDay: number,
-    columns: string[],
-    options: { agents?: boolean; pages?: readonly number[]; cache?: DayCache } = {},
-  ) {
-    const table = (options.agents ? AGENT_CELL_GAPS : DAY_SET_GAPS).table;
-    const { pages, cache } = options;
-    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns, pages, cache });
+  /** Folds raw events after the watermark into the day sets, view counts and rollups; returns how many it read. */
+  fold(): Promise<number> {
+    return foldEvents(this.sql);
   }
 
   /**
