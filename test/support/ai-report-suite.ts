@@ -1,7 +1,7 @@
 import { DAY_MS, type TimeRange } from '../../src/calendar.js';
 import { openSql, type Sql } from '../../src/analytics/store/sql.js';
 import { AnalyticsStore } from '../../src/analytics/store/event-store.js';
-import { DayCache } from '../../src/analytics/store/day-cache.js';
+import { type CacheLease, DayCache } from '../../src/analytics/store/day-cache.js';
 import { VERIFICATION, type NewEvent } from '../../src/analytics/store/write-events.js';
 import { migrateDatabase } from '../../src/db/migrate.js';
 import { agentDaysRollup } from '../../src/analytics/store/rollups/agent-days.js';
@@ -78,7 +78,7 @@ function ranges(next: (n: number) => number): [string, TimeRange][] {
 
 export interface ReportContext {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
 }
 
@@ -98,7 +98,7 @@ export function describeAiReport<T>(params: {
       database = await createEmptyDatabase(provider);
       await migrateDatabase(database.target);
       sql = openSql(database.target);
-      ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
+      ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
       const other = new AnalyticsStore(sql);
       // folded in several batches; the second half arrives late (its timestamps are older than folded events')
       for (let batch = 0; batch < 4; batch++) {
@@ -160,7 +160,7 @@ export function useReportStore(provider: (typeof PROVIDERS)[number]): () => Repo
     database = await createEmptyDatabase(provider);
     await migrateDatabase(database.target);
     sql = openSql(database.target);
-    ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
+    ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
   });
   afterAll(async () => {
     await sql?.close();

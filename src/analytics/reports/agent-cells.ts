@@ -2,8 +2,8 @@ import { agentDaysRollup } from '../store/rollups/agent-days.js';
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
-import { addToCells, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
+import type { Cached, CacheLease } from '../store/day-cache.js';
+import { addToCells, type CellData } from '../store/rollups/agent-days.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
 import { unionOf } from './range-sources.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
@@ -24,9 +24,8 @@ export interface RangeCells {
 }
 
 /** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
-interface SegmentCells {
+interface SegmentCells extends Cached {
   cells: Map<string, CellData<Bitmap>>;
-  bytes: number;
 }
 
 /**
@@ -46,8 +45,6 @@ const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>, viewsOnly: boolea
         })),
       ),
     ),
-  encode: (data) => encodeCells(data.cells.values()),
-  decode: (blob) => ({ cells: new Map(decodeCells(blob).map((c) => [cellKey(c.cell), c])), bytes: blob.length }),
 });
 
 /** Cells of the same key merged: views added, bitmaps united per part (a single bitmap is shared, not copied). */
@@ -64,18 +61,20 @@ function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
     for (const [part, bitmaps] of data.parts) target.parts.set(part, [...(target.parts.get(part) ?? []), ...bitmaps]);
   }
   const cells = new Map<string, CellData<Bitmap>>();
+  const owned: Bitmap[] = [];
   let bytes = 0;
   for (const [key, data] of grouped) {
     const parts = new Map<number, Bitmap>();
     for (const [part, bitmaps] of data.parts) {
       const union = bitmaps.length === 1 ? bitmaps[0] : unionOf(bitmaps);
+      if (union !== bitmaps[0]) owned.push(union);
       bytes += union.getSerializationSizeInBytes(true);
       parts.set(part, union);
     }
     bytes += data.views.size * 64; // a Map entry, roughly
     cells.set(key, { cell: data.cell, parts, views: data.views });
   }
-  return { cells, bytes };
+  return { cells, bytes, owned };
 }
 
 /**
@@ -83,11 +82,8 @@ function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
  * rollup (cached unions of aligned segments of days), its partial-day edges from raw events (see splitRange).
  */
 export async function gatherAgentCells(params: {
-  store: Pick<
-    AnalyticsStore,
-    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment'
-  >;
-  cache: DayCache;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'planRange'>;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   /** the whole days' views alone, no bitmaps (the edges' bitmaps are built all the same) */

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { operatorOf } from '../ingest/classify-user-agent.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { agentName } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
@@ -32,7 +32,7 @@ export interface AgentPage {
  */
 export async function agentPages(params: {
   store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   by: 'agent' | 'operator';

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
 import { KIND } from '../store/day-sets.js';
 import { agentName } from '../store/rollups/agent-columns.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { type RangeCell, siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
@@ -40,7 +40,7 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  */
 export async function aiAgents(params: {
   store: AgentReportStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {

@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
 import {
@@ -96,7 +96,7 @@ const OTHER_CELL = { kind: KIND.ai, agent: '', verification: 0 };
  */
 export async function purposeSplit(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   /** one page of the pages' rows (the JSON answer); absent: every row */
@@ -111,7 +111,7 @@ export async function purposeSplit(params: {
  */
 export async function purposeViews(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<{ path: string; views: PurposeCounts }[]> {

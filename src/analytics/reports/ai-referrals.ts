@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
 import {
@@ -31,7 +31,7 @@ export interface Referrals {
  */
 export async function aiReferrals(params: {
   store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   page?: { limit: number; offset: number };

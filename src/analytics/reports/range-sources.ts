@@ -2,16 +2,9 @@ import type { TimeRange } from '../../calendar.js';
 import { splitRange } from '../store/split-range.js';
 import { KIND, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import {
-  decodeDaySets,
-  decodeDayViews,
-  encodeDaySets,
-  encodeDayViews,
-  type StoredDaySets,
-  type StoredDayViews,
-} from '../store/read-days.js';
+import type { StoredDaySets, StoredDayViews } from '../store/read-days.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { Cached, CacheLease } from '../store/day-cache.js';
 
 /**
  * What the page-view reports read: the day sets (visitors) or day views of the range's whole days — the sets as
@@ -34,6 +27,7 @@ const SETS = (store: AnalyticsStore): SegmentFamily<StoredDaySets> => ({
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
   unite(quarters) {
     const sets = new Map<number, Map<number, Bitmap>>();
+    const owned: Bitmap[] = [];
     let bytes = 0;
     for (const kind of [KIND.human, KIND.ai]) {
       const byPart = new Map<number, Bitmap[]>();
@@ -49,13 +43,12 @@ const SETS = (store: AnalyticsStore): SegmentFamily<StoredDaySets> => ({
         const union = unionOf(list);
         bytes += union.getSerializationSizeInBytes(true);
         unions.set(part, union);
+        owned.push(union);
       }
       sets.set(kind, unions);
     }
-    return { sets, bytes };
+    return { sets, bytes, owned };
   },
-  encode: encodeDaySets,
-  decode: decodeDaySets,
 });
 
 /** Day views: a segment's views are its days' added up per page and class. */
@@ -67,8 +60,6 @@ const VIEWS = (store: AnalyticsStore): SegmentFamily<StoredDayViews> => ({
     for (const quarter of quarters) for (const [key, n] of quarter.views) views.set(key, (views.get(key) ?? 0) + n);
     return { views, bytes: views.size * 32 };
   },
-  encode: encodeDayViews,
-  decode: decodeDayViews,
 });
 
 /**
@@ -89,9 +80,9 @@ async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeR
   return raw;
 }
 
-type Params = { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange };
+type Params = { store: AnalyticsStore; cache: CacheLease; projectId: string; range: TimeRange };
 
-async function gather<T extends { bytes: number }>(params: Params, family: SegmentFamily<T>) {
+async function gather<T extends Cached>(params: Params, family: SegmentFamily<T>) {
   const { segments, edges } = await rangeSegments(params, family);
   return { segments, edges: await edgeEvents(params.store, params.projectId, edges) };
 }

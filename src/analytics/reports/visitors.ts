@@ -2,7 +2,7 @@ import type { PageFigures } from '../store/page-counts.js';
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { gatherSets, unionOf, type Sources } from './range-sources.js';
 
 export interface Counts {
@@ -24,7 +24,7 @@ export interface RangeCounts {
  */
 export async function countVisitors(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   pages?: readonly number[];

@@ -3,16 +3,15 @@ import type { Sql } from './sql.js';
 import { Dictionaries } from './dictionaries.js';
 import { catchUpRollups, foldEvents } from './fold-events.js';
 import { derivedReady } from './rollups/rollup-marks.js';
+import { planRange, type RangePlan } from './split-range.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
 import { rawEvents } from './read-events.js';
-import { readSegment, writeSegment } from './segments.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
-import type { CountsCache } from './counts-cache.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -22,9 +21,23 @@ import type { CountsCache } from './counts-cache.js';
  * always equal a function of a prefix of the raw events — never half of a batch.
  */
 export class AnalyticsStore {
-  private readonly dictionaries = new Dictionaries();
+  constructor(
+    private readonly sql: Sql,
+    private readonly dictionaries = new Dictionaries(),
+  ) {}
 
-  constructor(private readonly sql: Sql) {}
+  /**
+   * Runs `read` over one snapshot of the database (see Sql.snapshot): every part of an answer — the watermark, the
+   * derived rows, the raw events — comes from the same committed state, and no write lock is taken.
+   */
+  snapshot<T>(read: (store: AnalyticsStore) => Promise<T>): Promise<T> {
+    return this.sql.snapshot((tx) => read(new AnalyticsStore(tx, this.dictionaries)));
+  }
+
+  /** How the range is answered: derived whole days and raw rows (see split-range.ts planRange). */
+  planRange(projectId: string, range: TimeRange, rollups?: string[]): Promise<RangePlan> {
+    return planRange(this.sql, { projectId, range, rollups });
+  }
 
   /** Stores events; returns the indexes of those skipped as duplicates of an earlier idempotency key. */
   insertEvents(projectId: string, events: NewEvent[]): Promise<Set<number>> {
@@ -67,15 +80,6 @@ export class AnalyticsStore {
     return loadDayViews(this.sql, { projectId, day });
   }
 
-  /** A stored union of several days (see segments.ts), if built from this version of its days. */
-  segment(projectId: string, name: string, version: string): Promise<Buffer | undefined> {
-    return readSegment(this.sql, { projectId, name, version });
-  }
-
-  saveSegment(projectId: string, name: string, version: string, data: Buffer): Promise<void> {
-    return writeSegment(this.sql, { projectId, name, version, data });
-  }
-
   /** Counted (human and AI) raw events in the range, for the partial days at the edges of a range. */
   rawEvents(projectId: string, range: TimeRange) {
     return rawEvents(this.sql, { projectId, range });
@@ -100,10 +104,10 @@ export class AnalyticsStore {
     return insertAiMisses(this.sql, { projectId, misses });
   }
 
-  /** Misses in the range by path, agent and status, whole days read through `counts`. */
-  async aiMissCounts(projectId: string, range: TimeRange, counts: CountsCache) {
+  /** Misses in the range by path, agent and status. */
+  async aiMissCounts(projectId: string, range: TimeRange) {
     const raw = !(await this.derivedReady(projectId));
-    return aiMissCounts(this.sql, counts, { projectId, range, raw });
+    return aiMissCounts(this.sql, { projectId, range, raw });
   }
 
   /** Paths of the given page ids. */

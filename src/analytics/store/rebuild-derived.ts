@@ -9,7 +9,7 @@ import { FOLDED, readMarks, rebuildMark, rollupMark, writeMarks } from './rollup
 const REBUILD_CHUNK = 100_000;
 
 /** Derived tables every rebuild clears, beside the rollups' own (those of misses and reader signals are recounted). */
-const DERIVED_TABLES = ['AnalyticsDaySet', 'AnalyticsDayViews', 'AnalyticsSegment'];
+const DERIVED_TABLES = ['AnalyticsDaySet', 'AnalyticsDayViews'];
 
 export interface RebuildProgress {
   projectId: string;

@@ -2,7 +2,6 @@ import type { Param, Sql } from '../sql.js';
 import { addPair, frozenBitmap, RoaringBitmap32, type Bitmap } from '../day-sets.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
-import { RecordReader, RecordWriter } from '../segments.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
 
 /**
@@ -148,30 +147,6 @@ export async function loadAgentDays(
     const list = parts.get(Number(part));
     if (list) list.push(bitmap);
     else parts.set(Number(part), [bitmap]);
-  }
-  return cells;
-}
-
-/** United cells as one stored segment (see segments.ts): per cell its key, views and (part, portable bitmap) pairs. */
-export function encodeCells(cells: Iterable<CellData<Bitmap>>): Buffer {
-  const out = new RecordWriter();
-  for (const { cell, parts, views } of cells) {
-    out.u32(cell.kind).u32(cell.verification).text(cell.agent).bytes(encodeViews(views)).u32(parts.size);
-    for (const [part, bitmap] of parts) out.u32(part).bytes(bitmap.serialize(true) as Uint8Array);
-  }
-  return out.finish();
-}
-
-export function decodeCells(blob: Buffer): CellData<Bitmap>[] {
-  const cells: CellData<Bitmap>[] = [];
-  const input = new RecordReader(blob);
-  while (!input.done) {
-    const cell = { kind: input.u32(), verification: input.u32(), agent: input.text() };
-    const views = new Map<number, number>();
-    addDecodedViews(input.bytes(), views);
-    const parts = new Map<number, Bitmap>();
-    for (let n = input.u32(); n > 0; n--) parts.set(input.u32(), frozenBitmap(input.bytes()));
-    cells.push({ cell, parts, views });
   }
   return cells;
 }
