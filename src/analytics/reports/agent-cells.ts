@@ -79,7 +79,7 @@ function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
 
 /**
  * The agent rollup's cells over a range, answered as the visitors export answers a range: its whole days from the
- * rollup (cached unions of aligned segments of days), its partial-day edges from raw events (see splitRange).
+ * rollup (cached unions of aligned segments of days), the rest from raw events (see planRange).
  */
 export async function gatherAgentCells(params: {
   store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'planRange'>;

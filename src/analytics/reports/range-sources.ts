@@ -1,5 +1,4 @@
 import type { TimeRange } from '../../calendar.js';
-import { splitRange } from '../store/split-range.js';
 import { KIND, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { StoredDaySets, StoredDayViews } from '../store/read-days.js';
@@ -7,11 +6,9 @@ import { rangeSegments, type SegmentFamily } from './segments.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 
 /**
- * What the page-view reports read: the day sets (visitors) or day views of the range's whole days — the sets as
- * cached unions of aligned segments of days — and the raw events of its partial-day edges.
+ * What the page-view reports read: the day sets (visitors) or day views of the range's derived whole days — as
+ * cached unions of aligned segments of days — and the raw events of the rest (see store/split-range.ts planRange).
  */
-
-export { splitRange };
 
 type EdgeEvent = { pageId: number; visitorId: number; kind: number };
 

@@ -69,9 +69,6 @@ export class KeyIds {
    */
   private readonly columns: Param[][] = [];
   private count = 0;
-  /** each key's first column as a small number (its value's index in `firstValues`), by key id */
-  private firsts = new Int32Array(1024);
-  private readonly firstValues = new Map<Param, number>();
 
   id(key: Param[]): number {
     return this.idOfRow(key, key.length);
@@ -95,45 +92,8 @@ export class KeyIds {
       id = this.count++;
       level.set(last, id);
       for (let c = 0; c < width; c++) (this.columns[c] ??= []).push(keyValue(row[c]));
-      const value = this.columns[0][id];
-      let first = this.firstValues.get(value);
-      if (first === undefined) this.firstValues.set(value, (first = this.firstValues.size));
-      if (id >= this.firsts.length) {
-        const grown = new Int32Array(this.firsts.length * 2);
-        grown.set(this.firsts);
-        this.firsts = grown;
-      }
-      this.firsts[id] = first;
     }
     return id;
-  }
-
-  /**
-   * Key `id`'s first column as a small number (< firstCount): reading it costs no look-up of the key's text, which
-   * lies scattered in memory (a pass over many keys' text costs several times more than over their numbers).
-   */
-  firstOf(id: number): number {
-    return this.firsts[id];
-  }
-
-  /** The number of a first-column value (see firstOf); undefined when no key has it. */
-  firstNumber(value: Param): number | undefined {
-    return this.firstValues.get(value);
-  }
-
-  /** how many first-column values the keys have (their numbers are below it) */
-  get firstCount(): number {
-    return this.firstValues.size;
-  }
-
-  /** The keys' first-column values as a mask by their numbers (values never seen are left out: no key has them). */
-  firstMask(values: Iterable<Param>): Uint8Array {
-    const mask = new Uint8Array(this.firstCount);
-    for (const value of values) {
-      const first = this.firstNumber(value);
-      if (first !== undefined) mask[first] = 1;
-    }
-    return mask;
   }
 
   /** Key `id`'s value in column `c`. */

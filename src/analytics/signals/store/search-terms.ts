@@ -130,18 +130,14 @@ export interface TermClicks {
 export function termClicks(clicks: RangeCounts, queries: string[]): Map<string, TermClicks> {
   const { keys } = clicks;
   const [count] = clicks.values;
-  // each term's place in `queries` by the number of its text (see KeyIds.firstOf), -1 for the others
-  const slots = new Int32Array(keys.firstCount).fill(-1);
-  queries.forEach((query, slot) => {
-    const first = keys.firstNumber(query);
-    if (first !== undefined) slots[first] = slot;
-  });
+  // each term's place in `queries`
+  const slots = new Map(queries.map((query, slot) => [query, slot]));
   const sums = new Float64Array(queries.length);
   const best = new Float64Array(queries.length).fill(-1);
   const topPaths: string[] = queries.map(() => '');
   for (const id of clicks.present) {
-    const slot = slots[keys.firstOf(id)];
-    if (slot < 0) continue;
+    const slot = slots.get(keys.value(id, 0) as string);
+    if (slot === undefined) continue;
     const n = count[id];
     sums[slot] += n;
     if (n < best[slot]) continue;
