@@ -41,8 +41,9 @@ export async function planRange(
   const { days, edges } = splitRange(range);
   if (!days) return { days: [], raw: edges };
   // events after the watermark are few (the fold runs a second after ingestion): read along the primary key, not
-  // the project's index over every event it has (the unary plus keeps SQLite's planner off that index)
-  const project = sql.provider === 'sqlite' ? '+"projectId"' : '"projectId"';
+  // the project's index over every event it has, which both planners prefer on stale statistics (an expression over
+  // the column keeps them off it)
+  const project = sql.provider === 'sqlite' ? '+"projectId"' : '("projectId" || \'\')';
   const rows = await sql.rows(
     `SELECT DISTINCT CAST("ts" / ${DAY_MS} AS INTEGER) FROM "AnalyticsEvent" WHERE "id" > ? AND ${project} = ?`,
     [mark, projectId],
