@@ -242,7 +242,7 @@ if (RANGES_TABLE && !SKIP_AI_REPORTS) {
 
 if (!SKIP_AI_REPORTS) {
   console.log(
-    `\nIssue 20's targets, 30-day range (first call, nothing stored: the first request to a new server process with no stored segments, the report's first computation; first call after a restart: the first request to another new process, with the segments that computation stored; warm p50 over ${TARGET_REPS} requests after ${TARGET_WARM_UPS} untimed ones that follow it; raw scan: the report as answered on 2026-11-24, bench/raw-scan-reports.ts, on a new connection, p50 over ${RAW_REPS} after its first; ✗ marks a missed target):\n`,
+    `\nReport targets, 30-day range (first call: the first request to a new server process, twice, in two new processes — nothing derived outlives a process but the per-day rows; warm p50 over ${TARGET_REPS} requests after ${TARGET_WARM_UPS} untimed ones that follow it; raw scan: the report as answered on 2026-11-24, bench/raw-scan-reports.ts, on a new connection, p50 over ${RAW_REPS} after its first; ✗ marks a missed target):\n`,
   );
   console.log(targetsTable(results, Math.min(...SIZES)));
   const mismatches = results.flatMap((r) =>

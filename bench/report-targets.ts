@@ -147,24 +147,9 @@ export async function measureTargets(params: {
   const { range, dates } = thirtyDays(endDay);
   const timings: TargetTiming[] = [];
   for (const report of TARGET_REPORTS) {
-    // first with no stored segments (the report's very first computation, which stores them), then in another new
-    // process (what a restart, a deploy or another replica sees): that first call is the target's
-    const { firstMs: coldMs } = await timeOnNewServer({
-      restart,
-      projectId,
-      key,
-      report,
-      dates,
-      reps: 0,
-      beforeFirst: async () => {
-        const admin = openSql(target);
-        try {
-          await admin.run('DELETE FROM "AnalyticsSegment" WHERE "projectId" = ?', [projectId]);
-        } finally {
-          await admin.close();
-        }
-      },
-    });
+    // the first call in a new process twice (what a restart, a deploy or another replica sees): nothing derived is
+    // kept across processes but the per-day rows, so both are the report's very first computation
+    const { firstMs: coldMs } = await timeOnNewServer({ restart, projectId, key, report, dates, reps: 0 });
     const timing = { restart, projectId, key, report, dates, reps, warmUps };
     const { firstMs, p50, body: firstBody } = await timeOnNewServer(timing);
 
@@ -212,16 +197,16 @@ const ratio = (x: number) => `${x < 10 ? x.toFixed(2) : Math.round(x).toLocaleSt
 const check = (ok: boolean) => (ok ? '' : ' ✗');
 
 /**
- * The targets table: per database, size and report the first call (target ≤ 1 s), warm p50 and its ratio to the
- * export's (≤ 2×), growth from the smallest size in the run (≤ 2×), and both times as ratios to the raw scan's.
+ * The targets table: per database, size and report the first call (target ≤ 1 s), warm p50 (≤ 150 ms) and its ratio
+ * to the export's, growth from the smallest size in the run, and both times as ratios to the raw scan's.
  */
 export function targetsTable(
   results: { provider: string; size: number; sizeLabel?: string; targets: TargetTiming[] }[],
   smallest: number,
 ): string {
   const lines = [
-    '| database | page views | report | first call, nothing stored ms | first call after a restart ms (≤ 1 s) | warm p50 ms | ÷ export p50 (≤ 2×) | growth from ' +
-      `${smallest.toLocaleString('en')} (≤ 2×) | raw scan first ms | raw scan p50 ms | first ÷ raw first | p50 ÷ raw p50 | same answer |`,
+    '| database | page views | report | first call in a new process ms | again in another new process ms (≤ 1 s) | warm p50 ms (≤ 150 ms) | ÷ export p50 | growth from ' +
+      `${smallest.toLocaleString('en')} | raw scan first ms | raw scan p50 ms | first ÷ raw first | p50 ÷ raw p50 | same answer |`,
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
@@ -231,8 +216,8 @@ export function targetsTable(
       const small = r.size === smallest ? undefined : base?.targets.find((b) => b.report === t.report);
       const growth = small ? t.p50 / small.p50 : undefined;
       lines.push(
-        `| ${r.provider} | ${r.sizeLabel ?? r.size.toLocaleString('en')} | ${t.report} | ${ms(t.coldMs)} | ${ms(t.firstMs)}${check(t.firstMs <= 1000)} | ${ms(t.p50)} | ` +
-          `${ratio(t.p50 / exportP50)}${check(t.p50 <= 2 * exportP50)} | ${growth === undefined ? '—' : `${ratio(growth)}${check(growth <= 2)}`} | ` +
+        `| ${r.provider} | ${r.sizeLabel ?? r.size.toLocaleString('en')} | ${t.report} | ${ms(t.coldMs)}${check(t.coldMs <= 1000)} | ${ms(t.firstMs)}${check(t.firstMs <= 1000)} | ${ms(t.p50)}${check(t.p50 <= 150)} | ` +
+          `${ratio(t.p50 / exportP50)} | ${growth === undefined ? '—' : ratio(growth)} | ` +
           `${ms(t.rawFirstMs)} | ${ms(t.rawP50)} | ${ratio(t.firstMs / t.rawFirstMs)} | ${ratio(t.p50 / t.rawP50)} | ${t.same ? 'yes' : '**NO**'} |`,
       );
     }

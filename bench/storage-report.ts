@@ -25,10 +25,7 @@ const GROUPS: Record<string, string> = {
   AnalyticsDaySet: 'day sets',
   AnalyticsDay: 'day sets',
   AnalyticsDayViews: 'day views',
-  AnalyticsSegment: 'stored segments',
-  AnalyticsGapCounts: 'gap counts',
   // kept by the agent rollup, shown apart from its cells
-  AnalyticsAgentGapCounts: 'gap counts (agent rollup)',
 };
 
 function groupOf(table: string): string {

@@ -8,9 +8,7 @@ import { ReaderSignals } from './signals/reader-signals.js';
 import type { FeedbackStoredListener } from './signals/feedback-stored.js';
 import { openSql, type Sql } from './store/sql.js';
 import { AnalyticsStore } from './store/event-store.js';
-import { DayCache } from './store/day-cache.js';
-import { CountsCache } from './store/counts-cache.js';
-import { GapWindows } from './store/keep-gap-counts.js';
+import { type CacheLease, DayCache } from './store/day-cache.js';
 import type { BatchResult } from './ingest/batch-result.js';
 import { BrowserCollector } from './ingest/collect-browser.js';
 import { importLogs, type LogImportSummary } from './ingest/import-logs.js';
@@ -80,6 +78,11 @@ import { problemSignals, type ProblemSignals } from './reports/problem-signals.j
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
+/**
+ * And on this schedule whatever the ingest: events another replica stored and did not fold (it stopped first) are
+ * folded here. Reports never wait for a fold: they read the events after its watermark raw.
+ */
+const FOLD_EVERY_MS = 60_000;
 
 /**
  * How long a batch of server-side events or log lines may wait for reverse DNS of AI agents' addresses; the tracker
@@ -98,8 +101,6 @@ const refusedDatabase = (reason: string) =>
 export class Analytics {
   private readonly store: AnalyticsStore;
   private readonly cache: DayCache;
-  /** per-day counts other than page views (misses, searches), read through the same cache */
-  private readonly countsCache: CountsCache;
   private readonly hasher: VisitorHasher;
   private readonly sql: Sql;
   private signals: ReaderSignals | undefined;
@@ -115,13 +116,12 @@ export class Analytics {
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
-  /** unions over past days the gap counts read beside each fold's chunks, kept across folds */
-  private readonly gapWindows = new GapWindows();
-  private readonly folds = new CoalescedRuns(() => this.store.fold({ cache: this.cache, windows: this.gapWindows }));
+  private readonly folds = new CoalescedRuns(() => this.store.fold());
   private backfilling: Promise<unknown> = Promise.resolve();
   private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
   private robotsTimer: NodeJS.Timeout | undefined;
+  private foldSchedule: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly params: {
@@ -140,9 +140,12 @@ export class Analytics {
     },
   ) {
     this.sql = openSql(params.target);
+    if (params.autoFold !== false) {
+      this.foldSchedule = setInterval(() => this.scheduleFold(), FOLD_EVERY_MS);
+      this.foldSchedule.unref();
+    }
     this.store = new AnalyticsStore(this.sql);
     this.cache = new DayCache(params.config.cacheMb * 1024 * 1024);
-    this.countsCache = new CountsCache(this.cache);
     this.hasher = createVisitorHasher({ secret: params.secret, rotation: params.config.saltRotation });
     const aiRanges = params.config.aiRanges ?? AI_RANGES_DEFAULTS;
     this.shippedRanges = AgentRanges.load({
@@ -262,7 +265,7 @@ export class Analytics {
   }
 
   /**
-   * ClickHouse, with every page view accepted so far shipped (as the embedded reports fold first): a report never
+   * ClickHouse, with every page view accepted so far shipped (as the embedded reports read unfolded events): a report never
    * misses a view its caller was answered 202 for.
    */
   private async shippedClickHouse(): Promise<ClickHouseEvents> {
@@ -295,8 +298,7 @@ export class Analytics {
       const { rows, hasMore } = offsetPage(split.pages, page);
       return { totals: split.totals, pages: rows, hasMore };
     }
-    await this.fold();
-    return purposeSplit({ store: this.store, cache: this.cache, projectId, range, page });
+    return this.read((store, cache) => purposeSplit({ store, cache, projectId, range, page }));
   }
 
   /** Every page's views by purpose (the CSV): no visitors are counted. */
@@ -306,8 +308,7 @@ export class Analytics {
       const split = await clickHousePurposes({ client, database, projectId, range, purposeOf });
       return split.pages.map(({ path, views }) => ({ path, views }));
     }
-    await this.fold();
-    return purposeViews({ store: this.store, cache: this.cache, projectId, range });
+    return this.read((store, cache) => purposeViews({ store, cache, projectId, range }));
   }
 
   /** One page of which pages each AI agent (or operator) reads. */
@@ -321,8 +322,7 @@ export class Analytics {
       const { client, database } = await this.shippedClickHouse();
       return offsetPage(await clickHouseAgentPages({ client, database, projectId, range, by, operatorOf }), page);
     }
-    await this.fold();
-    return agentPages({ store: this.store, cache: this.cache, projectId, range, by, page });
+    return this.read((store, cache) => agentPages({ store, cache, projectId, range, by, page }));
   }
 
   /** Humans an AI assistant sent, per assistant, and one page of the per-page rows (every row when none is asked for). */
@@ -338,8 +338,7 @@ export class Analytics {
       const { rows, hasMore } = offsetPage(referrals.pages, page);
       return { assistants: referrals.assistants, pages: rows, hasMore };
     }
-    await this.fold();
-    return aiReferrals({ store: this.store, cache: this.cache, projectId, range, page });
+    return this.read((store, cache) => aiReferrals({ store, cache, projectId, range, page }));
   }
 
   /** One page of the AI requests answered 404, 410 or 5xx, from imported logs. */
@@ -348,7 +347,7 @@ export class Analytics {
     range: TimeRange,
     page: { limit: number; offset: number },
   ): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
-    return aiMisses({ store: this.store, counts: this.countsCache, projectId, range, page });
+    return this.read((store) => aiMisses({ store, projectId, range, page }));
   }
 
   /** Keeps AI requests that logs show were answered 404, 410 or 5xx (once per log line). */
@@ -388,7 +387,6 @@ export class Analytics {
       );
     this.signals = new ReaderSignals({
       sql: this.sql,
-      counts: this.countsCache,
       secret: this.params.secret,
       hasher: this.hasher,
       clock: this.params.clock,
@@ -491,7 +489,7 @@ export class Analytics {
 
   /**
    * Folds every stored event into the day sets now: one fold at a time per process, the calls made during a fold
-   * sharing the next one (see CoalescedRuns; every report folds first).
+   * sharing the next one (see CoalescedRuns). Runs after ingestion and on a schedule; reports never call it.
    */
   fold(): Promise<number> {
     return this.folds.run();
@@ -499,10 +497,8 @@ export class Analytics {
 
   /**
    * Catches rollups added since the stored events were folded up with the fold, in the background, a chunk per
-   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. Then
-   * recounts the gap counts of projects folded before they existed, a day per transaction (their exports unite day
-   * sets meanwhile). The promise settles (never rejects: a failure is logged) once both are done or the service
-   * closes.
+   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. The
+   * promise settles (never rejects: a failure is logged) once it is done or the service closes.
    */
   startBackfill(): Promise<void> {
     const { logger } = this.params;
@@ -512,12 +508,7 @@ export class Analytics {
       .then((events) => {
         if (events) logger.info({ events }, 'analytics rollups caught up with the stored events');
       })
-      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'))
-      .then(() => this.store.recountGaps({ stop }))
-      .then((days) => {
-        if (days) logger.info({ days }, 'analytics gap counts recounted from the stored day sets');
-      })
-      .catch((err: unknown) => logger.error({ err }, 'recounting analytics gap counts failed'));
+      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'));
     this.backfilling = run;
     return run;
   }
@@ -539,6 +530,15 @@ export class Analytics {
     return result;
   }
 
+  /**
+   * Runs a report over one snapshot of the database with a lease on the cache: it reads derived rows up to the
+   * fold's watermark and raw events after it (see store/split-range.ts), never folds, and takes no write lock.
+   */
+  private read<T>(report: (store: AnalyticsStore, cache: CacheLease) => Promise<T>): Promise<T> {
+    const lease = this.cache.lease();
+    return this.store.snapshot((store) => report(store, lease)).finally(() => lease.release());
+  }
+
   private scheduleFold(): void {
     if (this.foldTimer || this.params.autoFold === false) return;
     this.foldTimer = setTimeout(() => {
@@ -553,9 +553,10 @@ export class Analytics {
       const { client, database } = await this.shippedClickHouse();
       return clickHouseExport({ client, database, projectId, range, measure: 'visitors', page });
     }
-    await this.fold();
-    const counts = await countVisitors({ store: this.store, cache: this.cache, projectId, range });
-    return exportPage({ store: this.store, projectId, counts, page });
+    return this.read(async (store, cache) => {
+      const counts = await countVisitors({ store, cache, projectId, range });
+      return exportPage({ store, projectId, counts, page });
+    });
   }
 
   async views(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
@@ -563,9 +564,10 @@ export class Analytics {
       const { client, database } = await this.shippedClickHouse();
       return clickHouseExport({ client, database, projectId, range, measure: 'views', page });
     }
-    await this.fold();
-    const counts = await countViews({ store: this.store, cache: this.cache, projectId, range });
-    return exportPage({ store: this.store, projectId, counts, page });
+    return this.read(async (store, cache) => {
+      const counts = await countViews({ store, cache, projectId, range });
+      return exportPage({ store, projectId, counts, page });
+    });
   }
 
   /** Unique visitors for each UTC day the range touches (see reports/daily-visitors.ts). */
@@ -574,8 +576,7 @@ export class Analytics {
       const { client, database } = await this.shippedClickHouse();
       return clickHouseDailyVisitors({ client, database, projectId, range });
     }
-    await this.fold();
-    return dailyVisitors({ store: this.store, cache: this.cache, projectId, range });
+    return this.read((store, cache) => dailyVisitors({ store, cache, projectId, range }));
   }
 
   /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
@@ -584,8 +585,7 @@ export class Analytics {
       const { client, database } = await this.shippedClickHouse();
       return clickHouseAgents({ client, database, projectId, range });
     }
-    await this.fold();
-    return aiAgents({ store: this.store, cache: this.cache, projectId, range });
+    return this.read((store, cache) => aiAgents({ store, cache, projectId, range }));
   }
 
   /**
@@ -655,8 +655,7 @@ export class Analytics {
   /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */
   async aiVerification(projectId: string, range: TimeRange): Promise<VerificationViews> {
     if (this.clickhouse) return verificationOfAgents(await this.aiAgents(projectId, range));
-    await this.fold();
-    return aiVerification({ store: this.store, cache: this.cache, projectId, range });
+    return this.read((store, cache) => aiVerification({ store, cache, projectId, range }));
   }
 
   async close(): Promise<void> {
@@ -664,6 +663,7 @@ export class Analytics {
     clearInterval(this.robotsTimer);
     await this.refresher?.stop();
     clearTimeout(this.foldTimer);
+    clearInterval(this.foldSchedule);
     await this.backfilling;
     await this.folds.settled();
     await this.clickhouseStarting;

@@ -1,7 +1,7 @@
 import { DAY_MS, type TimeRange } from '../../src/calendar.js';
 import { openSql, type Sql } from '../../src/analytics/store/sql.js';
 import { AnalyticsStore } from '../../src/analytics/store/event-store.js';
-import { DayCache } from '../../src/analytics/store/day-cache.js';
+import { type CacheLease, DayCache } from '../../src/analytics/store/day-cache.js';
 import { VERIFICATION, type NewEvent } from '../../src/analytics/store/write-events.js';
 import { agentDaysRollup } from '../../src/analytics/store/rollups/agent-days.js';
 import { rollupMark } from '../../src/analytics/store/rollups/rollup-marks.js';
@@ -77,7 +77,7 @@ function ranges(next: (n: number) => number): [string, TimeRange][] {
 
 export interface ReportContext {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
 }
 
@@ -96,7 +96,7 @@ export function describeAiReport<T>(params: {
     beforeAll(async () => {
       database = await createMigratedDatabase(provider);
       sql = openSql(database.target);
-      ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
+      ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
       const other = new AnalyticsStore(sql);
       // folded in several batches; the second half arrives late (its timestamps are older than folded events')
       for (let batch = 0; batch < 4; batch++) {
@@ -157,7 +157,7 @@ export function useReportStore(provider: (typeof PROVIDERS)[number]): () => Repo
   beforeAll(async () => {
     database = await createMigratedDatabase(provider);
     sql = openSql(database.target);
-    ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
+    ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
   });
   afterAll(async () => {
     await sql?.close();

@@ -82,21 +82,6 @@ export type AnalyticsDaySet = Prisma.AnalyticsDaySetModel
  */
 export type AnalyticsSiteDay = Prisma.AnalyticsSiteDayModel
 /**
- * Model AnalyticsGapCounts
- * 
- */
-export type AnalyticsGapCounts = Prisma.AnalyticsGapCountsModel
-/**
- * Model AnalyticsAgentGapCounts
- * 
- */
-export type AnalyticsAgentGapCounts = Prisma.AnalyticsAgentGapCountsModel
-/**
- * Model AnalyticsSegment
- * 
- */
-export type AnalyticsSegment = Prisma.AnalyticsSegmentModel
-/**
  * Model AnalyticsDay
  * 
  */
@@ -126,11 +111,6 @@ export type AnalyticsAgentDayViews = Prisma.AnalyticsAgentDayViewsModel
  * 
  */
 export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
-/**
- * Model AnalyticsCountsDay
- * 
- */
-export type AnalyticsCountsDay = Prisma.AnalyticsCountsDayModel
 /**
  * Model AnalyticsAiRangeList
  * 

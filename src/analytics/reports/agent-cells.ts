@@ -2,12 +2,10 @@ import { agentDaysRollup } from '../store/rollups/agent-days.js';
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
-import { addToCells, decodeCells, encodeCells, type CellData } from '../store/rollups/agent-days.js';
+import type { Cached, CacheLease } from '../store/day-cache.js';
+import { addToCells, type CellData } from '../store/rollups/agent-days.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
-import { addUnseenPairs, splitRange, unionOf } from './range-sources.js';
-import { GAP_DAYS } from '../store/gap-counts.js';
-import { columnsOfCell } from '../store/rollups/agent-columns.js';
+import { unionOf } from './range-sources.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
 import { PageCounts } from '../store/page-counts.js';
 
@@ -22,16 +20,12 @@ export interface RangeCell extends CellData<Bitmap[]> {
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
   cells: RangeCell[];
-  /** by cellKey: the whole days' bitmaps per part (segments), and the partial-day edges' */
-  wholeDays: Map<string, Map<number, Bitmap[]>>;
-  edges: Map<string, Map<number, Bitmap>>;
   dispose(): void;
 }
 
 /** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
-interface SegmentCells {
+interface SegmentCells extends Cached {
   cells: Map<string, CellData<Bitmap>>;
-  bytes: number;
 }
 
 /**
@@ -51,8 +45,6 @@ const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>, viewsOnly: boolea
         })),
       ),
     ),
-  encode: (data) => encodeCells(data.cells.values()),
-  decode: (blob) => ({ cells: new Map(decodeCells(blob).map((c) => [cellKey(c.cell), c])), bytes: blob.length }),
 });
 
 /** Cells of the same key merged: views added, bitmaps united per part (a single bitmap is shared, not copied). */
@@ -69,30 +61,29 @@ function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
     for (const [part, bitmaps] of data.parts) target.parts.set(part, [...(target.parts.get(part) ?? []), ...bitmaps]);
   }
   const cells = new Map<string, CellData<Bitmap>>();
+  const owned: Bitmap[] = [];
   let bytes = 0;
   for (const [key, data] of grouped) {
     const parts = new Map<number, Bitmap>();
     for (const [part, bitmaps] of data.parts) {
       const union = bitmaps.length === 1 ? bitmaps[0] : unionOf(bitmaps);
+      if (union !== bitmaps[0]) owned.push(union);
       bytes += union.getSerializationSizeInBytes(true);
       parts.set(part, union);
     }
     bytes += data.views.size * 64; // a Map entry, roughly
     cells.set(key, { cell: data.cell, parts, views: data.views });
   }
-  return { cells, bytes };
+  return { cells, bytes, owned };
 }
 
 /**
  * The agent rollup's cells over a range, answered as the visitors export answers a range: its whole days from the
- * rollup (cached unions of aligned segments of days), its partial-day edges from raw events (see splitRange).
+ * rollup (cached unions of aligned segments of days), the rest from raw events (see planRange).
  */
 export async function gatherAgentCells(params: {
-  store: Pick<
-    AnalyticsStore,
-    'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'derivedReady' | 'segment' | 'saveSegment'
-  >;
-  cache: DayCache;
+  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'planRange'>;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   /** the whole days' views alone, no bitmaps (the edges' bitmaps are built all the same) */
@@ -122,10 +113,6 @@ export async function gatherAgentCells(params: {
       for (const [part, bitmap] of data.parts) addBitmap(target, part, bitmap);
     }
   }
-  // the whole days' bitmaps per cell, before the edges' join them
-  const wholeDays = new Map(
-    [...cells].map(([key, data]) => [key, new Map([...data.parts].map(([p, l]) => [p, [...l]]))]),
-  );
   const pending = new Map<string, CellData<number[]>>();
   for (const edge of edges) {
     for (const e of await store.agentEdgeEvents(projectId, edge)) {
@@ -135,23 +122,17 @@ export async function gatherAgentCells(params: {
   }
   // the edges' bitmaps are built here and are the only ones the caller frees
   const owned: Bitmap[] = [];
-  const edgeSets = new Map<string, Map<number, Bitmap>>();
-  for (const [key, data] of pending) {
+  for (const data of pending.values()) {
     const target = cellFor(data);
     addViews(target, data.views);
-    const byPart = new Map<number, Bitmap>();
-    edgeSets.set(key, byPart);
     for (const [part, keys] of data.parts) {
       const bitmap = new RoaringBitmap32(keys);
       owned.push(bitmap);
-      byPart.set(part, bitmap);
       addBitmap(target, part, bitmap);
     }
   }
   return {
     cells: [...cells.values()],
-    wholeDays,
-    edges: edgeSets,
     dispose: () => {
       for (const bitmap of owned) bitmap.dispose();
     },
@@ -173,103 +154,20 @@ function rangeCell(cell: AgentCell): RangeCell {
   };
 }
 
-/** What the AI reports read from the store: the agent rollup's cells and gap counts. */
-export type AgentReportStore = Pick<
-  AnalyticsStore,
-  | 'agentDays'
-  | 'agentEdgeEvents'
-  | 'dayGenerations'
-  | 'derivedReady'
-  | 'segment'
-  | 'saveSegment'
-  | 'gapCountsReady'
-  | 'rangeGapCounts'
->;
-
-type CellParams = Parameters<typeof gatherAgentCells>[0] & { store: AgentReportStore };
+/** What the AI reports read from the store: the agent rollup's cells. */
+export type AgentReportStore = Parameters<typeof gatherAgentCells>[0]['store'];
 
 /**
- * Distinct visitors per page (page 0: the site) of gap-count columns (store/rollups/agent-columns.ts) over the range:
- * a sum over its whole days, whatever the pairs, plus the partial-day edges' pairs that no whole day holds (as the
- * export adds them). Undefined when they cannot answer — a range within one day or over 32 days, the rollup catching
- * up, a rebuild or a recount under way — and the caller unites the cells instead. With `pages` (ascending, distinct:
- * see sortedPages), those pages' figures alone: a report showing one page of rows sums only the days' counts of its
- * rows' pages.
+ * Runs `read` over the range's cells and frees the bitmaps built for it afterwards; `viewsOnly`: the whole days'
+ * views alone, no bitmaps (a report that counts no visitors).
  */
-export type GapColumns = (
-  columns: string[],
-  options?: { pages?: readonly number[] },
-) => Promise<Map<string, PageCounts> | undefined>;
-
-function gapColumns(params: CellParams, range: RangeCells): GapColumns {
-  return async (columns, options = {}) => {
-    const { store, projectId } = params;
-    const { days } = splitRange(params.range);
-    if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
-    if (!(await store.derivedReady(projectId, [agentDaysRollup.name]))) return undefined;
-    if (!(await store.gapCountsReady(projectId))) return undefined;
-    const counts = await store.rangeGapCounts(projectId, days[0], days[1], columns, {
-      agents: true,
-      cache: params.cache,
-      ...options,
-    });
-    if (!range.edges.size) return counts;
-    addEdgePairs(range, counts);
-    // the edges' pairs reach every page they hold: only the pages asked for are whole
-    const { pages } = options;
-    return pages ? new Map([...counts].map(([column, sums]) => [column, sums.only(pages)])) : counts;
-  };
-}
-
-/** Adds to each column's counts the edges' pairs of its member cells that none of them holds on the whole days. */
-function addEdgePairs(range: RangeCells, counts: Map<string, PageCounts>): void {
-  const members = new Map<string, string[]>();
-  for (const { cell } of range.cells)
-    for (const column of columnsOfCell(cell))
-      if (counts.has(column)) members.set(column, [...(members.get(column) ?? []), cellKey(cell)]);
-  for (const [column, keys] of members) {
-    const parts = new Set(keys.flatMap((key) => [...(range.edges.get(key)?.keys() ?? [])]));
-    for (const part of parts) {
-      const edges = keys.flatMap((key) => range.edges.get(key)?.get(part) ?? []);
-      const wholeDays = keys.flatMap((key) => range.wholeDays.get(key)?.get(part) ?? []);
-      addUnseenPairs(part, edges, wholeDays, counts.get(column)!);
-    }
-  }
-}
-
-/**
- * Which bitmaps of the cells a report reads: every one (`all`); none, for views only (`none`); none when the gap
- * counts can answer its visitors (`unless-gaps`: a range of whole days, 33 at most), the cells' bitmaps read after
- * all if they then cannot (the rollup catching up, a rebuild under way). A new process reads a month's cells with
- * their bitmaps as megabytes of segments, most of a report's first call.
- */
-export type CellBitmaps = 'all' | 'none' | 'unless-gaps';
-
-/** thrown by a views-only read's gap columns when they cannot answer: the read starts over with bitmaps */
-class BitmapsNeeded extends Error {}
-
-/** Runs `read` over the range's cells (and their gap-count columns) and frees the cells' bitmaps afterwards. */
 export async function withAgentCells<T>(
-  params: CellParams,
-  read: (cells: RangeCell[], columns: GapColumns) => T | Promise<T>,
-  bitmaps: CellBitmaps = 'all',
+  params: Parameters<typeof gatherAgentCells>[0],
+  read: (cells: RangeCell[]) => T | Promise<T>,
 ): Promise<T> {
-  const { days, edges } = splitRange(params.range);
-  // with edges, the gap counts need the whole days' bitmaps (addEdgePairs)
-  const gapsMayAnswer = days !== null && !edges.length && days[1] - days[0] <= GAP_DAYS + 1;
-  const viewsOnly = bitmaps === 'none' || (bitmaps === 'unless-gaps' && gapsMayAnswer);
-  const range = await gatherAgentCells({ ...params, viewsOnly });
+  const range = await gatherAgentCells(params);
   try {
-    const columns = gapColumns(params, range);
-    if (!viewsOnly || bitmaps === 'none') return await read(range.cells, columns);
-    return await read(range.cells, async (names, options) => {
-      const counts = await columns(names, options);
-      if (!counts) throw new BitmapsNeeded();
-      return counts;
-    });
-  } catch (err) {
-    if (err instanceof BitmapsNeeded) return withAgentCells(params, read, 'all');
-    throw err;
+    return await read(range.cells);
   } finally {
     range.dispose();
   }

@@ -2,12 +2,11 @@ import type { TimeRange } from '../../calendar.js';
 import { operatorOf } from '../ingest/classify-user-agent.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
-import { agentColumn, agentName, operatorColumn } from '../store/rollups/agent-columns.js';
+import type { CacheLease } from '../store/day-cache.js';
+import { agentName } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
-import { sortedPages } from '../store/gap-counts.js';
-import { PageCounts, type PageFigures } from '../store/page-counts.js';
+import type { PageFigures } from '../store/page-counts.js';
 import {
   distinctByPage,
   pageRows,
@@ -28,63 +27,50 @@ export interface AgentPage {
 /**
  * One page of which pages each AI agent (or each operator) reads, with views and distinct visitors — an operator's
  * visitors are the union of its agents' (one visitor id seen with two of its agents counts once); most views first,
- * then agent and path in code-point order. The rows are chosen by their views, then only their visitors are counted:
- * from the agents' (operators') gap-count columns, the rows' pages alone, where they can answer, else from the union
- * of each agent's cells. Only the rows that can be on the page are sorted and built.
+ * then agent and path in code-point order. The rows are chosen by their views, then the visitors of the rows' agents
+ * are counted from the union of each one's cells. Only the rows that can be on the page are sorted and built.
  */
 export async function agentPages(params: {
   store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   by: 'agent' | 'operator';
   page: { limit: number; offset: number };
 }): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
   const { store, projectId, by } = params;
-  // the cells' bitmaps are read only when the gap counts cannot answer
-  return withAgentCells(
-    params,
-    async (cells, gapColumns) => {
-      const groups = new Map<string, RangeCell[]>();
-      for (const data of cells) {
-        if (data.cell.kind !== KIND.ai) continue;
-        const name = agentName(data.cell);
-        const group = by === 'operator' ? operatorOf(name) : name;
-        groups.set(group, [...(groups.get(group) ?? []), data]);
-      }
-      const counted = [...groups].map(([agent, group]) => ({ agent, group, views: viewsByPage(group) }));
-      const { groupAt: agentAt, pageAt, viewsAt } = pageRows(counted.map(({ views }) => views));
-      // the paths of the rows that can be on the page alone, for their tie order
-      const page = await pageByPath({
-        weights: viewsAt,
-        pageOf: (i) => pageAt[i],
-        paths: (ids) => store.paths(projectId, ids),
-        tieOrder: (a, b, pathOf) =>
-          compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
-          compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
-        page: params.page,
-      });
-      const { pathOf } = page;
-      // the visitors of the rows' agents on the rows' pages
-      const shown = [...new Set(page.rows.map((i) => agentAt[i]))];
-      const column = (agent: number) => (by === 'operator' ? operatorColumn : agentColumn)(counted[agent].agent);
-      const columns = await gapColumns(shown.map(column), { pages: sortedPages(page.rows.map((i) => pageAt[i])) });
-      const visitors = new Map<number, PageFigures>(
-        shown.map((agent) => [
-          agent,
-          columns ? (columns.get(column(agent)) ?? new PageCounts()) : distinctByPage(counted[agent].group),
-        ]),
-      );
-      return {
-        rows: page.rows.map((i) => ({
-          agent: counted[agentAt[i]].agent,
-          path: pathOf(pageAt[i]),
-          views: viewsAt[i],
-          visitors: visitors.get(agentAt[i])!.get(pageAt[i]) ?? 0,
-        })),
-        hasMore: page.hasMore,
-      };
-    },
-    'unless-gaps',
-  );
+  return withAgentCells(params, async (cells) => {
+    const groups = new Map<string, RangeCell[]>();
+    for (const data of cells) {
+      if (data.cell.kind !== KIND.ai) continue;
+      const name = agentName(data.cell);
+      const group = by === 'operator' ? operatorOf(name) : name;
+      groups.set(group, [...(groups.get(group) ?? []), data]);
+    }
+    const counted = [...groups].map(([agent, group]) => ({ agent, group, views: viewsByPage(group) }));
+    const { groupAt: agentAt, pageAt, viewsAt } = pageRows(counted.map(({ views }) => views));
+    // the paths of the rows that can be on the page alone, for their tie order
+    const page = await pageByPath({
+      weights: viewsAt,
+      pageOf: (i) => pageAt[i],
+      paths: (ids) => store.paths(projectId, ids),
+      tieOrder: (a, b, pathOf) =>
+        compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
+        compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
+      page: params.page,
+    });
+    const { pathOf } = page;
+    // the visitors of the rows' agents on the rows' pages
+    const shown = [...new Set(page.rows.map((i) => agentAt[i]))];
+    const visitors = new Map<number, PageFigures>(shown.map((agent) => [agent, distinctByPage(counted[agent].group)]));
+    return {
+      rows: page.rows.map((i) => ({
+        agent: counted[agentAt[i]].agent,
+        path: pathOf(pageAt[i]),
+        views: viewsAt[i],
+        visitors: visitors.get(agentAt[i])!.get(pageAt[i]) ?? 0,
+      })),
+      hasMore: page.hasMore,
+    };
+  });
 }

@@ -1,8 +1,8 @@
 import type { TimeRange } from '../../calendar.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
-import { KIND, SITE_PAGE } from '../store/day-sets.js';
-import { agentColumn, agentName, cellColumn, verifiedColumn } from '../store/rollups/agent-columns.js';
-import type { DayCache } from '../store/day-cache.js';
+import { KIND } from '../store/day-sets.js';
+import { agentName } from '../store/rollups/agent-columns.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { isVerified, UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { type RangeCell, siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
@@ -49,64 +49,44 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  */
 export async function aiAgents(params: {
   store: AgentReportStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {
-  // the visitors from the gap counts when they answer: the cells' bitmaps are read only when they cannot
-  return withAgentCells(
-    params,
-    async (cells, gapColumns) => {
-      const agents = new Map<string, RangeCell[]>();
-      const spoofedCells: RangeCell[] = [];
-      for (const data of cells) {
-        if (data.cell.kind === KIND.bot) spoofedCells.push(data);
-        else if (data.cell.kind === KIND.ai) {
-          const name = agentName(data.cell);
-          agents.set(name, [...(agents.get(name) ?? []), data]);
-        }
+  return withAgentCells(params, (cells) => {
+    const agents = new Map<string, RangeCell[]>();
+    const spoofedCells: RangeCell[] = [];
+    for (const data of cells) {
+      if (data.cell.kind === KIND.bot) spoofedCells.push(data);
+      else if (data.cell.kind === KIND.ai) {
+        const name = agentName(data.cell);
+        agents.set(name, [...(agents.get(name) ?? []), data]);
       }
-      const names = [...agents.keys()];
-      const counts = await gapColumns(
-        [
-          ...names.flatMap((name) => [agentColumn(name), verifiedColumn(name)]),
-          ...spoofedCells.map((data) => cellColumn(data.cell)),
-        ],
-        // only the site's figures are shown
-        { pages: [SITE_PAGE] },
-      );
-      /** the site's distinct visitors of a column, or of the union of its cells */
-      const site = (column: string, group: RangeCell[]) =>
-        counts ? (counts.get(column)?.get(SITE_PAGE) ?? 0) : siteDistinct(group);
-      const spoofed = spoofedCells.map(
-        (data): SpoofedCounts => ({
-          agent: data.cell.agent.slice(UNVERIFIED_PREFIX.length),
-          visitors: site(cellColumn(data.cell), [data]),
-          views: totalViews([data]),
-        }),
-      );
-      const rows = [...agents].map(([agent, group]): AgentCounts => {
-        const visitors = site(agentColumn(agent), group);
-        const verifiedVisitors = site(
-          verifiedColumn(agent),
-          group.filter((d) => isVerified(d.cell.verification)),
-        );
-        return {
-          agent,
-          kind: aiKindOf(agent) ?? 'unknown',
-          visitors,
-          verifiedVisitors,
-          unverifiableVisitors: visitors - verifiedVisitors,
-          views: totalViews(group),
-          verifiedViews: {
-            signature: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.signature)),
-            ipRange: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.verified)),
-            reverseDns: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.reverseDns)),
-          },
-        };
-      });
-      return { agents: rows.sort(byCounts), spoofed: spoofed.sort(byCounts) };
-    },
-    'unless-gaps',
-  );
+    }
+    const spoofed = spoofedCells.map(
+      (data): SpoofedCounts => ({
+        agent: data.cell.agent.slice(UNVERIFIED_PREFIX.length),
+        visitors: siteDistinct([data]),
+        views: totalViews([data]),
+      }),
+    );
+    const rows = [...agents].map(([agent, group]): AgentCounts => {
+      const visitors = siteDistinct(group);
+      const verifiedVisitors = siteDistinct(group.filter((d) => isVerified(d.cell.verification)));
+      return {
+        agent,
+        kind: aiKindOf(agent) ?? 'unknown',
+        visitors,
+        verifiedVisitors,
+        unverifiableVisitors: visitors - verifiedVisitors,
+        views: totalViews(group),
+        verifiedViews: {
+          signature: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.signature)),
+          ipRange: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.verified)),
+          reverseDns: totalViews(group.filter((d) => d.cell.verification === VERIFICATION.reverseDns)),
+        },
+      };
+    });
+    return { agents: rows.sort(byCounts), spoofed: spoofed.sort(byCounts) };
+  });
 }

@@ -1,5 +1,4 @@
 import type { TimeRange } from '../../calendar.js';
-import type { CountsCache } from '../store/counts-cache.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
@@ -17,12 +16,11 @@ export interface AiMissRow {
  */
 export async function aiMisses(params: {
   store: Pick<AnalyticsStore, 'aiMissCounts'>;
-  counts: CountsCache;
   projectId: string;
   range: TimeRange;
   page: { limit: number; offset: number };
 }): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
-  const counts = await params.store.aiMissCounts(params.projectId, params.range, params.counts);
+  const counts = await params.store.aiMissCounts(params.projectId, params.range);
   const [count] = counts.values;
   const { keys } = counts;
   const page = weightedPage(

@@ -1,11 +1,10 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
 import {
-  type GapColumns,
   pageCardinalities,
   partUnions,
   type RangeCell,
@@ -14,9 +13,8 @@ import {
   withAgentCells,
 } from './agent-cells.js';
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
-import { sortedPages } from '../store/gap-counts.js';
-import { type PurposeGroup, purposeColumn, purposeGroupsOf } from '../store/rollups/agent-columns.js';
-import { countVisitors, type Counts, type RangeCounts } from './visitors.js';
+import { type PurposeGroup, purposeGroupsOf } from '../store/rollups/agent-columns.js';
+import { countVisitors, type Counts } from './visitors.js';
 
 /** The compatible export's columns, plus the assistant/agent split that `otherAiViews` sums. */
 export interface PurposeCounts {
@@ -61,21 +59,6 @@ function groupCells(cells: RangeCell[]) {
   return { members, unidentified };
 }
 
-/**
- * Distinct visitors per page (page 0: the site) of each purpose column: from the purposes' gap-count columns where
- * they can answer (the pages asked for alone), else from unions of the cells (every page).
- */
-async function groupVisitors(
-  cells: ReturnType<typeof groupCells>,
-  gapColumns: GapColumns,
-  pages: readonly number[],
-): Promise<Map<Group, PageFigures>> {
-  const counted = GROUPS.filter((g) => !VIEWS_ONLY.has(g));
-  const figures = await gapColumns(counted.map(purposeColumn), { pages });
-  if (!figures) return unitedGroups(cells.members, cells.unidentified);
-  return new Map(counted.map((g) => [g, figures.get(purposeColumn(g)) ?? new PageCounts()]));
-}
-
 /** Each purpose column's visitors (but human and AI's) as unions of its cells. */
 function unitedGroups(members: Map<Group, RangeCell[]>, unidentified: RangeCell[]): Map<Group, PageFigures> {
   const built: Bitmap[] = [];
@@ -109,12 +92,11 @@ const OTHER_CELL = { kind: KIND.ai, agent: '', verification: 0 };
  * its whole cell: `totalViews` is the visitors export's `total` (a visitor id seen as a browser and as an AI agent
  * counts once), `aiViews` its `ai` (a visitor id used by two agents counts once), and each purpose column the union
  * of its agents. Human, AI and total visitors come from the day sets (as in the export), everything else from the
- * agent rollup; both answer whole days from derived data (gap counts over up to 32 days, else unions of sets) and
- * partial-day edges from raw events.
+ * agent rollup; both answer whole days from derived data and partial-day edges from raw events.
  */
 export async function purposeSplit(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   /** one page of the pages' rows (the JSON answer); absent: every row */
@@ -129,7 +111,7 @@ export async function purposeSplit(params: {
  */
 export async function purposeViews(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<{ path: string; views: PurposeCounts }[]> {
@@ -137,34 +119,18 @@ export async function purposeViews(params: {
   return pages.map(({ path, views }) => ({ path, views }));
 }
 
-/** The visitors of the asked pages (and the site): the export's columns, and each purpose column's. */
-function countRowVisitors(
-  params: Parameters<typeof purposeSplit>[0],
-  grouped: ReturnType<typeof groupCells>,
-  gapColumns: GapColumns,
-  pages: readonly number[],
-): Promise<[RangeCounts, Map<Group, PageFigures>]> {
-  return Promise.all([countVisitors({ ...params, pages }), groupVisitors(grouped, gapColumns, pages)]);
-}
-
 async function splitPurposes(
   params: Parameters<typeof purposeSplit>[0],
   viewsOnly: boolean,
 ): Promise<PurposeSplit & { hasMore: boolean }> {
-  // the views from the cells; the visitors of the rows on the page from the gap counts, or from the cells' bitmaps
-  // when they cannot answer
-  return withAgentCells(
-    params,
-    (cells, gapColumns) => splitCells(params, cells, viewsOnly ? undefined : gapColumns),
-    viewsOnly ? 'none' : 'unless-gaps',
-  );
+  return withAgentCells({ ...params, viewsOnly }, (cells) => splitCells(params, cells, !viewsOnly));
 }
 
-/** The split from the range's cells: rows chosen by views first, then their visitors counted (none without columns). */
+/** The split from the range's cells: rows chosen by views first, then their visitors counted (unless `visitors` is false). */
 async function splitCells(
   params: Parameters<typeof purposeSplit>[0],
   cells: RangeCell[],
-  gapColumns: GapColumns | undefined,
+  countVisitorsToo: boolean,
 ): Promise<PurposeSplit & { hasMore: boolean }> {
   const { store, projectId } = params;
   const grouped = groupCells(cells);
@@ -202,8 +168,11 @@ async function splitCells(
   });
   const chosen = { rows: order.map((i) => ({ id: pageIds[i], path: pathOf(pageIds[i]) })), hasMore };
   // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
-  const [people, visitors] = gapColumns
-    ? await countRowVisitors(params, grouped, gapColumns, sortedPages([SITE_PAGE, ...chosen.rows.map((r) => r.id)]))
+  const [people, visitors] = countVisitorsToo
+    ? [
+        await countVisitors({ ...params, pages: chosen.rows.map((r) => r.id) }),
+        unitedGroups(grouped.members, grouped.unidentified),
+      ]
     : [undefined, new Map<Group, PageFigures>()];
   const at = (group: Group, page: number) => visitors.get(group)?.get(page) ?? 0;
   const visitorCounts = (page: number, counts: Counts | undefined): PurposeCounts => ({

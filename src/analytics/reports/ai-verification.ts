@@ -1,5 +1,5 @@
 import type { TimeRange } from '../../calendar.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { KIND } from '../store/day-sets.js';
 import { VERIFICATION } from '../store/write-events.js';
 import { type AgentReportStore, totalViews, withAgentCells } from './agent-cells.js';
@@ -19,32 +19,28 @@ export interface VerificationViews {
   spoofed: number;
 }
 
-/** The views of the range's agent cells by verification: views only, no visitor bitmap is read. */
+/** The views of the range's agent cells by verification. */
 export function aiVerification(params: {
   store: AgentReportStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<VerificationViews> {
-  return withAgentCells(
-    params,
-    (cells) => {
-      const of = (kind: number, verification?: number) =>
-        totalViews(
-          cells.filter(
-            (d) => d.cell.kind === kind && (verification === undefined || d.cell.verification === verification),
-          ),
-        );
-      return {
-        signature: of(KIND.ai, VERIFICATION.signature),
-        ipRange: of(KIND.ai, VERIFICATION.verified),
-        reverseDns: of(KIND.ai, VERIFICATION.reverseDns),
-        unverifiable: of(KIND.ai, VERIFICATION.unverifiable),
-        spoofed: of(KIND.bot),
-      };
-    },
-    'none',
-  );
+  return withAgentCells(params, (cells) => {
+    const of = (kind: number, verification?: number) =>
+      totalViews(
+        cells.filter(
+          (d) => d.cell.kind === kind && (verification === undefined || d.cell.verification === verification),
+        ),
+      );
+    return {
+      signature: of(KIND.ai, VERIFICATION.signature),
+      ipRange: of(KIND.ai, VERIFICATION.verified),
+      reverseDns: of(KIND.ai, VERIFICATION.reverseDns),
+      unverifiable: of(KIND.ai, VERIFICATION.unverifiable),
+      spoofed: of(KIND.bot),
+    };
+  });
 }
 
 /** The same figures summed from the agents report (ClickHouse answers that one already). */

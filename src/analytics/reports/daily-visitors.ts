@@ -1,7 +1,6 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
-import { splitRange } from '../store/split-range.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { siteDaysRollup } from '../store/rollups/site-days.js';
 import { countVisitors, type Counts } from './visitors.js';
 
@@ -16,28 +15,29 @@ const NOBODY: Counts = { human: 0, ai: 0, total: 0 };
 
 /**
  * Site-wide unique visitors for each UTC day the range touches (a partial first or last day counts only the part
- * inside the range). Each day is the same exact count the visitors export gives for that day alone: whole days are
- * read from the site rollup (a few rows per day), partial days are counted like the export counts them. While the
- * rollup is behind or the project is being rebuilt, every day is counted like the export.
+ * inside the range). Each day is the same exact count the visitors export gives for that day alone: the whole days
+ * the range's plan derives are read from the site rollup (a few rows per day), every other day is counted like the
+ * export counts it.
  */
 export async function dailyVisitors(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<DayCounts[]> {
   const { store, cache, projectId, range } = params;
-  const { days: whole } = splitRange(range);
-  const rolled =
-    whole && (await store.derivedReady(projectId, [siteDaysRollup.name]))
-      ? { from: whole[0], to: whole[1], counts: await store.siteDays(projectId, whole[0], whole[1]) }
-      : undefined;
+  const { days: runs } = await store.planRange(projectId, range, [siteDaysRollup.name]);
+  const rolled = new Map<number, Counts>();
+  for (const [from, to] of runs) {
+    const counts = await store.siteDays(projectId, from, to);
+    for (let day = from; day < to; day++) rolled.set(day, counts.get(day) ?? NOBODY);
+  }
   const days: DayCounts[] = [];
   for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
     const date = new Date(start).toISOString().slice(0, 10);
-    const day = start / DAY_MS;
-    if (rolled && day >= rolled.from && day < rolled.to) {
-      days.push({ date, ...(rolled.counts.get(day) ?? NOBODY) });
+    const counts = rolled.get(start / DAY_MS);
+    if (counts) {
+      days.push({ date, ...counts });
       continue;
     }
     const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };

@@ -1,25 +1,14 @@
-import type { PageFigures } from '../store/page-counts.js';
 import type { TimeRange } from '../../calendar.js';
-import { splitRange } from '../store/split-range.js';
-import { addPageCardinalities, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import { KIND, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import {
-  decodeDaySets,
-  decodeDayViews,
-  encodeDaySets,
-  encodeDayViews,
-  type StoredDaySets,
-  type StoredDayViews,
-} from '../store/read-days.js';
+import type { StoredDaySets, StoredDayViews } from '../store/read-days.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { Cached, CacheLease } from '../store/day-cache.js';
 
 /**
- * What the page-view reports read: the day sets (visitors) or day views of the range's whole days — the sets as
- * cached unions of aligned segments of days — and the raw events of its partial-day edges.
+ * What the page-view reports read: the day sets (visitors) or day views of the range's derived whole days — as
+ * cached unions of aligned segments of days — and the raw events of the rest (see store/split-range.ts planRange).
  */
-
-export { splitRange };
 
 type EdgeEvent = { pageId: number; visitorId: number; kind: number };
 
@@ -35,6 +24,7 @@ const SETS = (store: AnalyticsStore): SegmentFamily<StoredDaySets> => ({
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
   unite(quarters) {
     const sets = new Map<number, Map<number, Bitmap>>();
+    const owned: Bitmap[] = [];
     let bytes = 0;
     for (const kind of [KIND.human, KIND.ai]) {
       const byPart = new Map<number, Bitmap[]>();
@@ -50,13 +40,12 @@ const SETS = (store: AnalyticsStore): SegmentFamily<StoredDaySets> => ({
         const union = unionOf(list);
         bytes += union.getSerializationSizeInBytes(true);
         unions.set(part, union);
+        owned.push(union);
       }
       sets.set(kind, unions);
     }
-    return { sets, bytes };
+    return { sets, bytes, owned };
   },
-  encode: encodeDaySets,
-  decode: decodeDaySets,
 });
 
 /** Day views: a segment's views are its days' added up per page and class. */
@@ -68,8 +57,6 @@ const VIEWS = (store: AnalyticsStore): SegmentFamily<StoredDayViews> => ({
     for (const quarter of quarters) for (const [key, n] of quarter.views) views.set(key, (views.get(key) ?? 0) + n);
     return { views, bytes: views.size * 32 };
   },
-  encode: encodeDayViews,
-  decode: decodeDayViews,
 });
 
 /**
@@ -84,30 +71,15 @@ export function unionOf(list: Bitmap[]): Bitmap {
   return union;
 }
 
-/**
- * Adds to `into`, per page of the part, the pairs of `edges` that none of `seen` holds: a range's partial-day edges
- * against its whole days, what a count from gap counts adds for the edges.
- */
-export function addUnseenPairs(part: number, edges: Bitmap[], seen: Bitmap[], into: PageFigures): void {
-  if (!edges.length) return;
-  const unseen = RoaringBitmap32.orMany(edges);
-  try {
-    for (const set of seen) unseen.andNotInPlace(set);
-    addPageCardinalities(part, unseen, into);
-  } finally {
-    unseen.dispose();
-  }
-}
-
 async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeRange[]) {
   const raw = [];
   for (const edge of edges) raw.push(...(await store.rawEvents(projectId, edge)));
   return raw;
 }
 
-type Params = { store: AnalyticsStore; cache: DayCache; projectId: string; range: TimeRange };
+type Params = { store: AnalyticsStore; cache: CacheLease; projectId: string; range: TimeRange };
 
-async function gather<T extends { bytes: number }>(params: Params, family: SegmentFamily<T>) {
+async function gather<T extends Cached>(params: Params, family: SegmentFamily<T>) {
   const { segments, edges } = await rangeSegments(params, family);
   return { segments, edges: await edgeEvents(params.store, params.projectId, edges) };
 }

@@ -1,8 +1,6 @@
 import type { TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import { segmentKey, type DayCache } from '../store/day-cache.js';
-import { settledSegment } from '../store/segments.js';
-import { splitRange } from '../store/split-range.js';
+import { type Cached, type CacheLease, segmentKey } from '../store/day-cache.js';
 
 /** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
 const SEGMENT_DAYS = [16, 4, 1];
@@ -34,19 +32,16 @@ export function segmentsWithData(days: [number, number], generations: Map<number
 }
 
 /** What a report reads per day, and how several days of it become one segment. */
-export interface SegmentFamily<T extends { bytes: number }> {
-  /** names its entries in the memory cache and its rows in `AnalyticsSegment` */
+export interface SegmentFamily<T extends Cached> {
+  /** names its entries in the cache */
   name: string;
   loadDay(projectId: string, day: number): Promise<T>;
   /** one segment from its (non-empty) quarters; shares or copies, never changes them (they stay cached) */
   unite(quarters: T[]): T;
-  encode(data: T): Buffer;
-  decode(blob: Buffer): T;
 }
 
 export interface SegmentContext {
-  store: Pick<AnalyticsStore, 'segment' | 'saveSegment'>;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   /** generation of each day with data in the range */
   generations: Map<number, number>;
@@ -55,10 +50,9 @@ export interface SegmentContext {
 /**
  * The family's data for `size` days from `start` (undefined when none of them has data): a day as loaded, a longer
  * segment united from its four quarter segments. Each is cached under the generations of its days, so a segment over
- * past days is built once and rebuilt only when one of them changes: in memory, and — for days past the late events
- * (see store/segments.ts) — in the database too, for the next process.
+ * past days is built once and rebuilt only when one of them changes.
  */
-export async function segmentOf<T extends { bytes: number }>(
+export async function segmentOf<T extends Cached>(
   ctx: SegmentContext,
   family: SegmentFamily<T>,
   start: number,
@@ -75,13 +69,6 @@ export async function segmentOf<T extends { bytes: number }>(
     ctx.cache.set(key, version, day);
     return day;
   }
-  const name = `${family.name}:${size}:${start}`;
-  const stored = await ctx.store.segment(ctx.projectId, name, version);
-  if (stored) {
-    const data = family.decode(stored);
-    ctx.cache.set(key, version, data);
-    return data;
-  }
   const quarter = size / 4;
   const quarters: T[] = [];
   for (let i = 0; i < 4; i++) {
@@ -90,19 +77,18 @@ export async function segmentOf<T extends { bytes: number }>(
   }
   const data = family.unite(quarters);
   ctx.cache.set(key, version, data);
-  if (settledSegment(start + size)) await ctx.store.saveSegment(ctx.projectId, name, version, family.encode(data));
   return data;
 }
 
 /**
- * A range as a report reads it: the family's segments over its whole days, and the partial-day edges (the caller
- * reads their raw rows). While the day sets — or a rollup the family reads (`rollups`) — are being rebuilt or caught
- * up, no segment is read and the whole range is an edge.
+ * A range as a report reads it (see store/split-range.ts planRange): the family's segments over its derived whole
+ * days, and the ranges read from raw rows (`edges`: the caller reads them) — partial-day edges, days with events
+ * not folded yet, or the whole range while the family's derived rows (`rollups`) cannot answer.
  */
-export async function rangeSegments<T extends { bytes: number }>(
+export async function rangeSegments<T extends Cached>(
   params: {
-    store: Pick<AnalyticsStore, 'derivedReady' | 'dayGenerations' | 'segment' | 'saveSegment'>;
-    cache: DayCache;
+    store: Pick<AnalyticsStore, 'planRange' | 'dayGenerations'>;
+    cache: CacheLease;
     projectId: string;
     range: TimeRange;
   },
@@ -110,15 +96,17 @@ export async function rangeSegments<T extends { bytes: number }>(
   rollups?: string[],
 ): Promise<{ segments: T[]; edges: TimeRange[] }> {
   const { store, projectId, range } = params;
-  const ready = await store.derivedReady(projectId, rollups);
-  const { days, edges } = ready ? splitRange(range) : { days: null, edges: [range] };
+  const plan = await store.planRange(projectId, range, rollups);
   const segments: T[] = [];
-  if (days) {
-    const ctx = { ...params, generations: await store.dayGenerations(projectId, days[0], days[1]) };
-    for (const [start, size] of segmentsWithData(days, ctx.generations)) {
-      const segment = await segmentOf(ctx, family, start, size);
-      if (segment) segments.push(segment);
+  if (plan.days.length) {
+    const [first, end] = [plan.days[0][0], plan.days[plan.days.length - 1][1]];
+    const ctx = { ...params, generations: await store.dayGenerations(projectId, first, end) };
+    for (const run of plan.days) {
+      for (const [start, size] of segmentsWithData(run, ctx.generations)) {
+        const segment = await segmentOf(ctx, family, start, size);
+        if (segment) segments.push(segment);
+      }
     }
   }
-  return { segments, edges };
+  return { segments, edges: plan.raw };
 }

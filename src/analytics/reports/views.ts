@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import { viewKeyParts } from '../store/read-days.js';
 import { gatherViews } from './range-sources.js';
 import type { Counts, RangeCounts } from './visitors.js';
@@ -9,7 +9,7 @@ import type { Counts, RangeCounts } from './visitors.js';
 /** Page views per page and site-wide over a range. */
 export async function countViews(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCounts> {

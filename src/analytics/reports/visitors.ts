@@ -2,9 +2,8 @@ import type { PageFigures } from '../store/page-counts.js';
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayCache } from '../store/day-cache.js';
-import { addUnseenPairs, gatherSets, splitRange, unionOf, type Sources } from './range-sources.js';
-import { GAP_DAYS } from '../store/gap-counts.js';
+import type { CacheLease } from '../store/day-cache.js';
+import { gatherSets, unionOf, type Sources } from './range-sources.js';
 
 export interface Counts {
   human: number;
@@ -19,20 +18,17 @@ export interface RangeCounts {
 }
 
 /**
- * Exact distinct visitors per page and site-wide over a range: from the gap counts for up to 32 whole days (see
- * countFromGaps), else per part the union of the range's day sets (and of the edges' pairs) per class and across
- * classes, each page's count its container's cardinality. With `pages` (ascending, distinct: sortedPages), those
- * pages' counts alone (and the totals): the gap counts sum theirs alone, the unions count every page and keep theirs.
+ * Exact distinct visitors per page and site-wide over a range: per part the union of the range's day sets (and of
+ * the edges' pairs) per class and across classes, each page's count its container's cardinality. With `pages`, those
+ * pages' counts alone (and the totals).
  */
 export async function countVisitors(params: {
   store: AnalyticsStore;
-  cache: DayCache;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   pages?: readonly number[];
 }): Promise<RangeCounts> {
-  const counted = await countFromGaps(params);
-  if (counted) return counted;
   const { byKind, owned } = groupByPart(await gatherSets(params));
   let distinct: ReturnType<typeof countDistinct>;
   try {
@@ -65,57 +61,6 @@ function rangeCounts(
       add(page);
     });
   return { totals: counts(SITE_PAGE), pages: byPage };
-}
-
-/**
- * The same counts from the day sets' gap counts (store/gap-counts.ts), for a range of up to 32 whole days: a sum over
- * its days' counts, whatever the number of pairs. A partial-day edge adds its pairs not seen on the whole days: the
- * edges' pairs minus the whole days' (cached) segment unions. Undefined when the counts cannot answer (a longer
- * range, a rebuild or a recount under way): the caller unites the day sets instead.
- */
-async function countFromGaps(params: {
-  store: AnalyticsStore;
-  cache: DayCache;
-  projectId: string;
-  range: TimeRange;
-  pages?: readonly number[];
-}): Promise<RangeCounts | undefined> {
-  const { store, projectId, range, pages } = params;
-  const { days, edges } = splitRange(range);
-  if (!days || days[1] - days[0] > GAP_DAYS + 1) return undefined;
-  if (!(await store.derivedReady(projectId)) || !(await store.gapCountsReady(projectId))) return undefined;
-  const counted = await store.rangeGapCounts(projectId, days[0], days[1], [...COLUMNS], { cache: params.cache, pages });
-  const columns = { human: counted.get('human')!, ai: counted.get('ai')!, total: counted.get('total')! };
-  // the edges' pairs reach every page they hold: only the pages asked for are whole, and kept
-  if (edges.length) addEdgePairs(await gatherSets(params), columns);
-  return rangeCounts(columns, pages);
-}
-
-/** Adds the edges' pairs that no whole day of the range holds, per class and for both, to the counts. */
-function addEdgePairs(sources: Sources, counts: Record<(typeof COLUMNS)[number], PageFigures>) {
-  const { byKind, owned } = groupByPart({ segments: [], edges: sources.edges });
-  try {
-    const wholeDays = (kind: number, part: number) =>
-      sources.segments.flatMap((segment) => {
-        const set = segment.sets.get(kind)?.get(part);
-        return set ? [set] : [];
-      });
-    const parts = new Set([...byKind.get(KIND.human)!.keys(), ...byKind.get(KIND.ai)!.keys()]);
-    for (const part of parts) {
-      const human = byKind.get(KIND.human)!.get(part) ?? [];
-      const ai = byKind.get(KIND.ai)!.get(part) ?? [];
-      addUnseenPairs(part, human, wholeDays(KIND.human, part), counts.human);
-      addUnseenPairs(part, ai, wholeDays(KIND.ai, part), counts.ai);
-      addUnseenPairs(
-        part,
-        [...human, ...ai],
-        [...wholeDays(KIND.human, part), ...wholeDays(KIND.ai, part)],
-        counts.total,
-      );
-    }
-  } finally {
-    for (const bitmap of owned) bitmap.dispose();
-  }
 }
 
 type ByKind = Map<number, Map<number, Bitmap[]>>;

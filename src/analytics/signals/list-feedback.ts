@@ -1,4 +1,3 @@
-import type { CountsCache } from '../store/counts-cache.js';
 import type { Sql } from '../store/sql.js';
 import type { CursorPage, CursorPaging, Keyset, PageRequest } from './cursor-paging.js';
 import { describeFilter, type FeedbackFilter } from './feedback-filter.js';
@@ -25,13 +24,13 @@ export function listFeedback(deps: ListingDeps, params: FeedbackListParams): Pro
 
 /** Feedback counts per page, most feedback first (ties: path in code-point order), one page at a time. */
 export function listFeedbackByPage(
-  deps: ListingDeps & { counts: CountsCache },
+  deps: ListingDeps,
   params: FeedbackListParams,
 ): Promise<CursorPage<PageFeedbackCounts>> {
   return feedbackListing<PageFeedbackCounts, PageCountsKey>(deps, {
     ...params,
     name: 'feedback-by-page',
-    select: (sql, selected) => selectFeedbackCountsByPage(sql, deps.counts, selected),
+    select: selectFeedbackCountsByPage,
     keyOf: (p) => [p.total, p.path],
   });
 }

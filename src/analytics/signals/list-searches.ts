@@ -1,4 +1,4 @@
-import type { CountsCache, RangeCounts } from '../store/counts-cache.js';
+import type { RangeCounts } from '../store/day-counts.js';
 import type { Sql } from '../store/sql.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
@@ -34,13 +34,13 @@ export interface SearchReport extends CursorPage<SearchTerm> {
  * once as far as the cap goes); `topClickedPage` is the result clicked most (ties: first path in code-point order).
  */
 export async function listSearches(
-  deps: { sql: Sql; counts: CountsCache; paging: CursorPaging },
+  deps: { sql: Sql; paging: CursorPaging },
   params: { projectId: string; query: PageRequest },
 ): Promise<SearchReport> {
   // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
   let tally: Promise<RangeCounts> | undefined;
   const tallied = (window: ListWindow) => {
-    tally ??= tallySearches(deps.sql, deps.counts, window);
+    tally ??= tallySearches(deps.sql, window);
     return tally;
   };
   const page = await deps.paging.page<SearchTermRow, SearchTermKey>({
@@ -57,7 +57,7 @@ export async function listSearches(
   });
   const counted = await tallied(page.window);
   const queries = page.rows.map((t) => t.query);
-  const clicks = termClicks(await tallyClicks(deps.sql, deps.counts, page.window, queries), queries);
+  const clicks = termClicks(await tallyClicks(deps.sql, page.window, queries), queries);
   return { ...page, rows: page.rows.map((t) => searchTerm(t, clicks)), totalSearches: totalSearches(counted) };
 }
 

@@ -8,7 +8,6 @@ import type { FeedbackStoredListener } from './feedback-stored.js';
 import { listFeedback, listFeedbackByPage } from './list-feedback.js';
 
 import { listSearches, type SearchReport } from './list-searches.js';
-import type { CountsCache } from '../store/counts-cache.js';
 import { setFeedbackStatus } from './set-feedback-status.js';
 import type { FeedbackEntry } from './store/feedback-entries.js';
 import type { PageFeedbackCounts } from './store/feedback-counts-by-page.js';
@@ -35,8 +34,6 @@ export class ReaderSignals {
   constructor(
     private readonly deps: {
       sql: Sql;
-      /** per-day counts kept in memory (the searches' and feedback-by-page listings') */
-      counts: CountsCache;
       secret: string;
       hasher: VisitorHasher;
       clock: Clock;
@@ -68,14 +65,11 @@ export class ReaderSignals {
   }
 
   feedbackByPage(projectId: string, query: PageRequest & FeedbackFilter): Promise<CursorPage<PageFeedbackCounts>> {
-    return listFeedbackByPage(
-      { sql: this.deps.sql, counts: this.deps.counts, paging: this.paging },
-      { projectId, query },
-    );
+    return listFeedbackByPage({ sql: this.deps.sql, paging: this.paging }, { projectId, query });
   }
 
   searches(projectId: string, query: PageRequest): Promise<SearchReport> {
-    return listSearches({ sql: this.deps.sql, counts: this.deps.counts, paging: this.paging }, { projectId, query });
+    return listSearches({ sql: this.deps.sql, paging: this.paging }, { projectId, query });
   }
 
   /** Pages' feedback windows: rows after each page's `afterId` that arrived since `receivedSince` (epoch ms). */

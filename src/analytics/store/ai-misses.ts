@@ -1,15 +1,9 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
-import {
-  bumpAllCountsDays,
-  bumpCountsDays,
-  type CountsFamily,
-  type CountsCache,
-  type RangeCounts,
-} from './counts-cache.js';
+import { type CountsFamily, RangeCounts, readDayCounts } from './day-counts.js';
 import type { Sql } from './sql.js';
 import { splitRange } from './split-range.js';
 
-/** The misses per day, path, agent and status, as the report reads them through the day cache. */
+/** The misses per day, path, agent and status, as the report reads them. */
 export const MISS_COUNTS: CountsFamily = {
   name: 'misses',
   table: 'AnalyticsDayAiMisses',
@@ -69,8 +63,6 @@ export async function insertAiMisses(sql: Sql, params: { projectId: string; miss
       rows: [...counts].map(([cell, n]) => [projectId, ...(JSON.parse(cell) as [number, string, string, number]), n]),
       suffix: `ON CONFLICT ("projectId", "day", "path", "agent", "status") DO UPDATE SET "count" = "AnalyticsDayAiMisses"."count" + excluded."count"`,
     });
-    const days = [...counts.keys()].map((cell) => (JSON.parse(cell) as [number])[0]);
-    await bumpCountsDays(tx, { family: MISS_COUNTS, projectId, days });
     return inserted.length;
   });
 }
@@ -85,7 +77,6 @@ export async function recountAiMisses(tx: Sql, projectId: string): Promise<void>
       GROUP BY "projectId", ${day}, "path", "agent", "status"`,
     [projectId],
   );
-  await bumpAllCountsDays(tx, { family: MISS_COUNTS, projectId });
 }
 
 /**
@@ -95,14 +86,13 @@ export async function recountAiMisses(tx: Sql, projectId: string): Promise<void>
  */
 export async function aiMissCounts(
   sql: Sql,
-  counts: CountsCache,
   params: { projectId: string; range: TimeRange; raw?: boolean },
 ): Promise<RangeCounts> {
   const { projectId, range } = params;
   const { days, edges } = params.raw ? { days: null, edges: [range] } : splitRange(range);
   const found = days
-    ? await counts.read(sql, { family: MISS_COUNTS, projectId, fromDay: days[0], toDay: days[1] })
-    : counts.empty(MISS_COUNTS, projectId);
+    ? await readDayCounts(sql, { family: MISS_COUNTS, projectId, fromDay: days[0], toDay: days[1] })
+    : new RangeCounts(MISS_COUNTS);
   for (const edge of edges) {
     const rows = await sql.rows(
       `SELECT "path", "agent", "status", COUNT(*) FROM "AnalyticsAiMiss"

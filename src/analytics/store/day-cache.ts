@@ -1,49 +1,104 @@
+import { LRUCache } from 'lru-cache';
+import type { Bitmap } from './day-sets.js';
+
 /** The cache key of a family's segment of `size` days from `start` (size 1: a day as loaded). */
 export const segmentKey = (projectId: string, family: string, size: number, start: number) =>
   `${projectId}:${family}:${size}:${start}`;
 
+/** What the cache holds: its size for the byte budget, and the native bitmaps it alone owns (unions it built). */
+export interface Cached {
+  bytes: number;
+  /** freed when the entry leaves the cache and no reader holds it; frozen views over blobs are the collector's */
+  owned?: Bitmap[];
+}
+
+interface Entry {
+  version: string;
+  data: Cached;
+  /** leases holding the entry now */
+  readers: number;
+  /** out of the cache (evicted, replaced, stale): freed by the last reader to let go */
+  gone: boolean;
+}
+
+const free = (entry: Entry) => {
+  for (const bitmap of entry.data.owned ?? []) bitmap.dispose();
+};
+
 /**
- * Decoded day sets and multi-day unions kept in memory. Every entry carries the version of the data it was built
- * from (the generations of its days) and is only returned for that same version: a day whose events were folded
- * again since is reloaded, and unions over it are rebuilt. Least recently used entries go first when over the
- * byte budget.
+ * Decoded days and multi-day unions kept in memory, one cache for every report. The one invalidation rule: an entry
+ * is kept under the generations of its days (`version`, see store/derive-events.ts bumpDayGenerations) and is only
+ * returned for those same generations; generations only grow, so an old copy never matches a newer day. Least
+ * recently used entries leave first when over the byte budget; their native bitmaps are freed then, or — while a
+ * report still reads them — when the last lease holding them is released.
  */
 export class DayCache {
-  private entries = new Map<string, { version: string; data: { bytes: number } }>();
-  private bytes = 0;
+  private readonly lru: LRUCache<string, Entry>;
 
-  constructor(private readonly budgetBytes: number) {}
-
-  /** Entries of other shapes (e.g. the agent rollup's cells) live under their own key prefixes. */
-  get<T extends { bytes: number }>(key: string, version: string): T | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    if (entry.version !== version) {
-      this.bytes -= entry.data.bytes;
-      return undefined;
-    }
-    this.entries.set(key, entry);
-    return entry.data as T;
+  constructor(private readonly budgetBytes: number) {
+    this.lru = new LRUCache<string, Entry>({
+      maxSize: budgetBytes,
+      sizeCalculation: (entry) => Math.max(1, entry.data.bytes),
+      dispose: (entry) => {
+        entry.gone = true;
+        if (entry.readers === 0) free(entry);
+      },
+    });
   }
 
-  set(key: string, version: string, data: { bytes: number }): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.data.bytes;
-    }
-    if (data.bytes > this.budgetBytes) return;
-    this.entries.set(key, { version, data });
-    this.bytes += data.bytes;
-    for (const [k, entry] of this.entries) {
-      if (this.bytes <= this.budgetBytes) break;
-      this.entries.delete(k);
-      this.bytes -= entry.data.bytes;
-    }
+  /** A reader's hold on what it gets and sets, until `release()`: what it reads is not freed under it. */
+  lease(): CacheLease {
+    return new CacheLease(this.lru, this.budgetBytes);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.lru.size;
+  }
+
+  /** bytes held (the budget's measure) */
+  get bytes(): number {
+    return this.lru.calculatedSize;
+  }
+}
+
+export class CacheLease {
+  private readonly held: Entry[] = [];
+
+  constructor(
+    private readonly lru: LRUCache<string, Entry>,
+    private readonly budgetBytes: number,
+  ) {}
+
+  /** The entry built from this version of its days, if cached. */
+  get<T extends Cached>(key: string, version: string): T | undefined {
+    const entry = this.lru.get(key);
+    if (!entry) return undefined;
+    if (entry.version !== version) {
+      this.lru.delete(key);
+      return undefined;
+    }
+    this.hold(entry);
+    return entry.data as T;
+  }
+
+  set(key: string, version: string, data: Cached): void {
+    const entry: Entry = { version, data, readers: 0, gone: false };
+    this.hold(entry);
+    // larger than the whole budget: this reader's alone, freed when it lets go
+    if (data.bytes > this.budgetBytes) entry.gone = true;
+    else this.lru.set(key, entry);
+  }
+
+  /** Lets go of every entry held; those out of the cache meanwhile are freed now. */
+  release(): void {
+    for (const entry of this.held.splice(0)) {
+      entry.readers--;
+      if (entry.readers === 0 && entry.gone) free(entry);
+    }
+  }
+
+  private hold(entry: Entry): void {
+    entry.readers++;
+    this.held.push(entry);
   }
 }

@@ -1,9 +1,7 @@
 import type { Param, Sql } from './sql.js';
 import { addPair, KIND, RoaringBitmap32 } from './day-sets.js';
-import { DAY_SET_GAPS } from './day-set-gaps.js';
-import { type AddedSets, addAdded, disposeAdded, keepFamilyGaps } from './keep-gap-counts.js';
 import { DAY_MS } from '../../calendar.js';
-import type { FoldedEvent, Rollup, RollupContext } from './rollups/rollup.js';
+import type { FoldedEvent, Rollup } from './rollups/rollup.js';
 
 /** An event row as the fold and the rebuild select it (`EVENT_COLUMNS`, in order). */
 export type EventRow = [
@@ -31,20 +29,14 @@ export async function deriveEvents(
   tx: Sql,
   rows: EventRow[],
   rollups: { rollup: Rollup; upTo?: number }[],
-  options: RollupContext = {},
 ): Promise<void> {
   const { pairs, views, days } = groupChunk(rows);
-  const added = await mergeDaySets(tx, pairs);
-  try {
-    await keepFamilyGaps(tx, { family: DAY_SET_GAPS, added, context: options });
-  } finally {
-    disposeAdded(added);
-  }
+  await mergeDaySets(tx, pairs);
   if (rollups.length) {
     const events = rows.map(foldedEvent);
     for (const { rollup, upTo } of rollups) {
       const seen = upTo === undefined ? events : events.filter((e) => e.id <= upTo);
-      if (seen.length) await rollup.add(tx, seen, options);
+      if (seen.length) await rollup.add(tx, seen);
     }
   }
   await tx.insertMany({
@@ -135,12 +127,8 @@ function groupChunk(rows: EventRow[]) {
   return { pairs, views, days };
 }
 
-/**
- * Adds pending pairs to the stored day sets (a read, a union and a write per part); returns what each set gained
- * (project → day → part → kind → bitmap, for the gap counts; the caller disposes of them).
- */
-async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>): Promise<AddedSets> {
-  const gained: AddedSets = new Map();
+/** Adds pending pairs to the stored day sets: a read, a union and a write per part. */
+async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>): Promise<void> {
   for (const [setKey, parts] of pairs) {
     const [projectId, dayText, kind] = setKey.split('\0');
     const day = Number(dayText);
@@ -151,10 +139,7 @@ async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>):
         params,
       );
       const bitmap = existing ? RoaringBitmap32.deserialize(existing.pairs, true) : new RoaringBitmap32();
-      const added = new RoaringBitmap32(keys);
-      added.andNotInPlace(bitmap);
-      addAdded(gained, { projectId, day, part, member: kind }, added);
-      bitmap.orInPlace(added);
+      bitmap.addMany(keys);
       const blob = Buffer.from(bitmap.serialize(true) as Uint8Array);
       bitmap.dispose(); // native memory: do not wait for the garbage collector
       await tx.run(
@@ -164,5 +149,4 @@ async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>):
       );
     }
   }
-  return gained;
 }

@@ -3,21 +3,15 @@ import type { Sql } from './sql.js';
 import { Dictionaries } from './dictionaries.js';
 import { catchUpRollups, foldEvents } from './fold-events.js';
 import { derivedReady } from './rollups/rollup-marks.js';
+import { planRange, type RangePlan } from './split-range.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
-import type { RollupContext } from './rollups/rollup.js';
-import { DAY_SET_GAPS } from './day-set-gaps.js';
-import { AGENT_CELL_GAPS } from './rollups/agent-gaps.js';
-import { gapCountsReady, rangeGapCounts, recountGapCounts } from './keep-gap-counts.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
 import { rawEvents } from './read-events.js';
-import { readSegment, writeSegment } from './segments.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
-import type { CountsCache } from './counts-cache.js';
-import type { DayCache } from './day-cache.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -27,49 +21,32 @@ import type { DayCache } from './day-cache.js';
  * always equal a function of a prefix of the raw events — never half of a batch.
  */
 export class AnalyticsStore {
-  private readonly dictionaries = new Dictionaries();
+  constructor(
+    private readonly sql: Sql,
+    private readonly dictionaries = new Dictionaries(),
+  ) {}
 
-  constructor(private readonly sql: Sql) {}
+  /**
+   * Runs `read` over one snapshot of the database (see Sql.snapshot): every part of an answer — the watermark, the
+   * derived rows, the raw events — comes from the same committed state, and no write lock is taken.
+   */
+  snapshot<T>(read: (store: AnalyticsStore) => Promise<T>): Promise<T> {
+    return this.sql.snapshot((tx) => read(new AnalyticsStore(tx, this.dictionaries)));
+  }
+
+  /** How the range is answered: derived whole days and raw rows (see split-range.ts planRange). */
+  planRange(projectId: string, range: TimeRange, rollups?: string[]): Promise<RangePlan> {
+    return planRange(this.sql, { projectId, range, rollups });
+  }
 
   /** Stores events; returns the indexes of those skipped as duplicates of an earlier idempotency key. */
   insertEvents(projectId: string, events: NewEvent[]): Promise<Set<number>> {
     return insertEvents({ sql: this.sql, dictionaries: this.dictionaries, projectId, events });
   }
 
-  /**
-   * Folds raw events after the watermark into the day sets and view counts; returns how many it read. The context
-   * keeps what the gap counts read beside each chunk across folds (decoded days: the reports' cache, the same days
-   * under the same keys; unions over past days).
-   */
-  fold(options: RollupContext = {}): Promise<number> {
-    return foldEvents(this.sql, options);
-  }
-
-  /** Recounts the gap counts of projects folded before they existed, a day per transaction (keep-gap-counts.ts). */
-  recountGaps(options: { stop?: () => boolean; onProgress?: (projectId: string, day: number) => void } = {}) {
-    return recountGapCounts(this.sql, { ...options, families: [DAY_SET_GAPS, AGENT_CELL_GAPS] });
-  }
-
-  /** Whether a project's gap counts are complete (not being recounted). */
-  gapCountsReady(projectId: string): Promise<boolean> {
-    return gapCountsReady(this.sql, projectId);
-  }
-
-  /**
-   * Distinct visitors per page of gap-count columns over up to 32 whole days (see keep-gap-counts.ts): the day sets'
-   * columns, or with `agents` the agent rollup's; with `pages` (ascending) those pages' figures alone; rows kept in
-   * `cache`.
-   */
-  rangeGapCounts(
-    projectId: string,
-    fromDay: number,
-    toDay: number,
-    columns: string[],
-    options: { agents?: boolean; pages?: readonly number[]; cache?: DayCache } = {},
-  ) {
-    const table = (options.agents ? AGENT_CELL_GAPS : DAY_SET_GAPS).table;
-    const { pages, cache } = options;
-    return rangeGapCounts(this.sql, { table, projectId, fromDay, toDay, columns, pages, cache });
+  /** Folds raw events after the watermark into the day sets, view counts and rollups; returns how many it read. */
+  fold(): Promise<number> {
+    return foldEvents(this.sql);
   }
 
   /**
@@ -103,15 +80,6 @@ export class AnalyticsStore {
     return loadDayViews(this.sql, { projectId, day });
   }
 
-  /** A stored union of several days (see segments.ts), if built from this version of its days. */
-  segment(projectId: string, name: string, version: string): Promise<Buffer | undefined> {
-    return readSegment(this.sql, { projectId, name, version });
-  }
-
-  saveSegment(projectId: string, name: string, version: string, data: Buffer): Promise<void> {
-    return writeSegment(this.sql, { projectId, name, version, data });
-  }
-
   /** Counted (human and AI) raw events in the range, for the partial days at the edges of a range. */
   rawEvents(projectId: string, range: TimeRange) {
     return rawEvents(this.sql, { projectId, range });
@@ -136,10 +104,10 @@ export class AnalyticsStore {
     return insertAiMisses(this.sql, { projectId, misses });
   }
 
-  /** Misses in the range by path, agent and status, whole days read through `counts`. */
-  async aiMissCounts(projectId: string, range: TimeRange, counts: CountsCache) {
+  /** Misses in the range by path, agent and status. */
+  async aiMissCounts(projectId: string, range: TimeRange) {
     const raw = !(await this.derivedReady(projectId));
-    return aiMissCounts(this.sql, counts, { projectId, range, raw });
+    return aiMissCounts(this.sql, { projectId, range, raw });
   }
 
   /** Paths of the given page ids. */

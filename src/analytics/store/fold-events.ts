@@ -1,7 +1,7 @@
 import type { Sql } from './sql.js';
 import { deriveEvents, EVENT_COLUMNS, type EventRow, foldedEvent } from './derive-events.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
-import type { Rollup, RollupContext } from './rollups/rollup.js';
+import type { Rollup } from './rollups/rollup.js';
 import { FOLDED, readMarks, rollupMark, writeMarks } from './rollups/rollup-marks.js';
 
 const FOLD_CHUNK = 200_000;
@@ -12,11 +12,8 @@ const CATCH_UP_CHUNK = 50_000;
  * Folds raw events after the watermark into the day sets, view counts and the rollups that are caught up, chunk by
  * chunk, each chunk in the transaction that advances the watermarks; returns how many events it read.
  */
-export async function foldEvents(
-  sql: Sql,
-  options: { rollups?: Rollup[]; chunk?: number } & RollupContext = {},
-): Promise<number> {
-  const { rollups = ROLLUPS, chunk = FOLD_CHUNK, cache, windows } = options;
+export async function foldEvents(sql: Sql, options: { rollups?: Rollup[]; chunk?: number } = {}): Promise<number> {
+  const { rollups = ROLLUPS, chunk = FOLD_CHUNK } = options;
   // the common case, nothing new, costs one read and no write lock
   const [pending] = await sql.query<{ mark: unknown; top: unknown }>(
     'SELECT (SELECT "value" FROM "AnalyticsState" WHERE "name" = ?) AS mark, (SELECT MAX("id") FROM "AnalyticsEvent") AS top',
@@ -25,13 +22,13 @@ export async function foldEvents(
   if (pending.top === null || Number(pending.top) <= Number(pending.mark ?? 0)) return 0;
   let total = 0;
   for (;;) {
-    const n = await sql.transaction((tx) => foldChunk(tx, rollups, chunk, { cache, windows }));
+    const n = await sql.transaction((tx) => foldChunk(tx, rollups, chunk));
     total += n;
     if (n < chunk) return total;
   }
 }
 
-async function foldChunk(tx: Sql, rollups: Rollup[], chunk: number, context: RollupContext): Promise<number> {
+async function foldChunk(tx: Sql, rollups: Rollup[], chunk: number): Promise<number> {
   const marks = await readMarks(tx, [FOLDED, ...rollups.map((r) => rollupMark(r.name))]);
   const mark = marks.get(FOLDED)!;
   const rows = (await tx.rows(`SELECT ${EVENT_COLUMNS} FROM "AnalyticsEvent" WHERE "id" > ? ORDER BY "id" LIMIT ?`, [
@@ -46,7 +43,6 @@ async function foldChunk(tx: Sql, rollups: Rollup[], chunk: number, context: Rol
     tx,
     rows,
     current.map((rollup) => ({ rollup })),
-    context,
   );
   const last = Number(rows[rows.length - 1][0]);
   await writeMarks(tx, [[FOLDED, last], ...current.map((r): [string, number] => [rollupMark(r.name), last])]);

@@ -1,6 +1,5 @@
 import type { Sql } from './sql.js';
 import { frozenBitmap, KIND, type Bitmap } from './day-sets.js';
-import { RecordReader, RecordWriter } from './segments.js';
 
 /** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
 export interface StoredDaySets {
@@ -61,48 +60,4 @@ export async function loadDayViews(sql: Sql, params: { projectId: string; day: n
   const views = new Map<number, number>();
   for (const [pageId, kind, n] of rows) views.set(viewKey(Number(pageId), Number(kind)), Number(n));
   return { views, bytes: rows.length * 32 };
-}
-
-/** A union of day sets as one stored segment (see segments.ts): (kind, part, portable bitmap) records. */
-export function encodeDaySets(data: StoredDaySets): Buffer {
-  const out = new RecordWriter();
-  for (const [kind, parts] of data.sets)
-    for (const [part, bitmap] of parts)
-      out
-        .u32(kind)
-        .u32(part)
-        .bytes(bitmap.serialize(true) as Uint8Array);
-  return out.finish();
-}
-
-export function decodeDaySets(blob: Buffer): StoredDaySets {
-  const sets = emptySets();
-  const input = new RecordReader(blob);
-  while (!input.done) {
-    const kind = input.u32();
-    const part = input.u32();
-    sets.get(kind)?.set(part, frozenBitmap(input.bytes()));
-  }
-  return { sets, bytes: blob.length };
-}
-
-/** Several days' views as one stored segment: (page, class) as uint32 and views as a float64 (no 2^32 cap), per entry. */
-export function encodeDayViews(data: StoredDayViews): Buffer {
-  const out = Buffer.alloc(data.views.size * 16);
-  let at = 0;
-  for (const [key, n] of data.views) {
-    const { pageId, kind } = viewKeyParts(key);
-    out.writeUInt32LE(pageId, at);
-    out.writeUInt32LE(kind, at + 4);
-    out.writeDoubleLE(n, at + 8);
-    at += 16;
-  }
-  return out;
-}
-
-export function decodeDayViews(blob: Buffer): StoredDayViews {
-  const views = new Map<number, number>();
-  for (let at = 0; at + 16 <= blob.length; at += 16)
-    views.set(viewKey(blob.readUInt32LE(at), blob.readUInt32LE(at + 4)), blob.readDoubleLE(at + 8));
-  return { views, bytes: views.size * 32 };
 }

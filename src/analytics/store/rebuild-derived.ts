@@ -4,17 +4,12 @@ import { recountAiMisses } from './ai-misses.js';
 import { recountSignals } from '../signals/store/signal-rollups.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
-import { DayCache } from './day-cache.js';
-import { bumpAllGapDays, GapWindows, gapRecountMark } from './keep-gap-counts.js';
 import { FOLDED, readMarks, rebuildMark, rollupMark, writeMarks } from './rollups/rollup-marks.js';
 
 const REBUILD_CHUNK = 100_000;
 
 /** Derived tables every rebuild clears, beside the rollups' own (those of misses and reader signals are recounted). */
-const DERIVED_TABLES = ['AnalyticsDaySet', 'AnalyticsDayViews', 'AnalyticsSegment', 'AnalyticsGapCounts'];
-
-/** Decoded day sets the gap counts read beside each chunk (the days around it), kept across the chunks of a rebuild. */
-const REBUILD_CACHE_BYTES = 256 * 1024 * 1024;
+const DERIVED_TABLES = ['AnalyticsDaySet', 'AnalyticsDayViews'];
 
 export interface RebuildProgress {
   projectId: string;
@@ -50,10 +45,6 @@ async function rebuildProject(
     await writeMarks(tx, [[rebuildMark(projectId), 1]]);
     for (const table of [...DERIVED_TABLES, ...rollups.flatMap((r) => r.tables)])
       await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
-    // with no sets left, the gap counts are exact and the chunks below keep them so: nothing left to recount
-    await tx.run('DELETE FROM "AnalyticsState" WHERE "name" = ?', [gapRecountMark(projectId)]);
-    // copies of the deleted gap rows kept in memory must not match their days again
-    await bumpAllGapDays(tx, projectId);
     // kept and bumped, never reset: a cached copy made under an old generation must not match a new one
     await tx.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', [projectId]);
     // derived from rows that are never folded: recounted whole, in this transaction
@@ -69,7 +60,6 @@ async function rebuildProject(
   const total = Number(count.n);
   const feeds = rollups.map((rollup) => ({ rollup, upTo: limits.get(rollupMark(rollup.name))! }));
   let done = 0;
-  const context = { cache: new DayCache(REBUILD_CACHE_BYTES), windows: new GapWindows() };
   // walked in (ts, id) order along the (projectId, ts) index, which holds the row id on both databases' plans
   let after = { ts: -1, id: 0 };
   onProgress?.({ projectId, done, total });
@@ -79,7 +69,7 @@ async function rebuildProject(
         `SELECT ${EVENT_COLUMNS} FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND NOT ("ts" = ? AND "id" <= ?) AND "id" <= ? ORDER BY "ts", "id" LIMIT ?`,
         [projectId, after.ts, after.ts, after.id, folded, chunk],
       )) as EventRow[];
-      if (chunkRows.length) await deriveEvents(tx, chunkRows, feeds, context);
+      if (chunkRows.length) await deriveEvents(tx, chunkRows, feeds);
       return chunkRows;
     });
     done += rows.length;

@@ -1,8 +1,10 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
+import type { Sql } from './sql.js';
+import { derivedMark } from './rollups/rollup-marks.js';
 
 /**
  * Whole UTC days inside a range ([first, end) day numbers, null when none), and the partial-day edges every report
- * reads from raw rows: the one rule by which reports split a range between derived rows and raw ones.
+ * reads from raw rows.
  */
 export function splitRange({ from, to }: TimeRange): { days: [number, number] | null; edges: TimeRange[] } {
   const firstDay = Math.ceil(from / DAY_MS);
@@ -12,4 +14,50 @@ export function splitRange({ from, to }: TimeRange): { days: [number, number] | 
   if (from < firstDay * DAY_MS) edges.push({ from, to: firstDay * DAY_MS });
   if (to > endDay * DAY_MS) edges.push({ from: endDay * DAY_MS, to });
   return { days: [firstDay, endDay], edges };
+}
+
+/** How a report answers a range: whole days from derived rows, the rest from raw events. */
+export interface RangePlan {
+  /** runs of whole days [first, end) read from derived rows */
+  days: [number, number][];
+  /** ranges read from raw events */
+  raw: TimeRange[];
+}
+
+/**
+ * The one rule by which every page-view report splits a range, read in the caller's snapshot: whole days come from
+ * derived rows, which hold every event up to the fold's watermark; the partial-day edges, and the whole days that
+ * have events after the watermark (not folded yet), come from raw events. While derived rows cannot answer (a rebuild
+ * of the project, or a rollup the report reads catching up: see derivedMark) the whole range is raw. So an answer
+ * is exact for the snapshot's events, whether or not the fold has caught up, and a report never folds.
+ */
+export async function planRange(
+  sql: Sql,
+  params: { projectId: string; range: TimeRange; rollups?: string[] },
+): Promise<RangePlan> {
+  const { projectId, range } = params;
+  const mark = await derivedMark(sql, params);
+  if (mark === undefined) return { days: [], raw: [range] };
+  const { days, edges } = splitRange(range);
+  if (!days) return { days: [], raw: edges };
+  // events after the watermark are few (the fold runs a second after ingestion): read along the primary key, not
+  // the project's index over every event it has, which both planners prefer on stale statistics (an expression over
+  // the column keeps them off it)
+  const project = sql.provider === 'sqlite' ? '+"projectId"' : '("projectId" || \'\')';
+  const rows = await sql.rows(
+    `SELECT DISTINCT CAST("ts" / ${DAY_MS} AS INTEGER) FROM "AnalyticsEvent" WHERE "id" > ? AND ${project} = ?`,
+    [mark, projectId],
+  );
+  const late = rows
+    .map(([day]) => Number(day))
+    .filter((day) => day >= days[0] && day < days[1])
+    .sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  let start = days[0];
+  for (const day of late) {
+    if (day > start) runs.push([start, day]);
+    start = day + 1;
+  }
+  if (start < days[1]) runs.push([start, days[1]]);
+  return { days: runs, raw: [...edges, ...late.map((day) => ({ from: day * DAY_MS, to: (day + 1) * DAY_MS }))] };
 }

@@ -34,6 +34,12 @@ export interface Sql {
   dictionaryIds(params: DictionaryKeys): Promise<Map<string, number>>;
   /** one transaction holding the analytics write lock (across processes), run exclusively in this process */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Reads in one snapshot of the database, taking no write lock: every statement of `fn` sees the same committed
+   * state (PostgreSQL: a REPEATABLE READ READ ONLY transaction; SQLite: a read transaction on a read-only connection
+   * of its own, whose shared lock holds the state until it ends). Inside a transaction or snapshot: that one.
+   */
+  snapshot<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -64,14 +70,8 @@ export function openSql(target: DatabaseTarget): Sql {
   return target.provider === 'sqlite' ? openSqlite(target.filePath) : openPostgres(target.url);
 }
 
-function openSqlite(filePath: string): Sql {
-  // no synchronous busy wait: see retryWhileBusy
-  const db = new Database(filePath, { timeout: 0 });
-  // No WAL: Prisma's schema engine cannot migrate a WAL database while another connection has it open (it times
-  // out), and operator commands migrate first. With the rollback journal, readers still proceed during our write
-  // transactions until their brief commit.
-  // the visitor index takes random inserts (hashes); SQLite's default 2 MB page cache would thrash on it (96 MB: the index of 1M visitors)
-  db.pragma('cache_size = -98304');
+/** A better-sqlite3 connection as a Sql whose statements run directly (the caller serialises and retries them). */
+function sqliteStatements(db: Database.Database): Sql {
   const statements = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
@@ -82,7 +82,6 @@ function openSqlite(filePath: string): Sql {
     }
     return statement;
   };
-  const mutex = new Mutex();
   const direct: Sql = {
     provider: 'sqlite',
     async query<T>(text: string, params: Param[] = []) {
@@ -113,8 +112,60 @@ function openSqlite(filePath: string): Sql {
     },
     dictionaryIds: async (params) => sqliteDictionaryIds(prepare, params),
     transaction: (fn) => fn(direct),
+    snapshot: (fn) => fn(direct),
     close: async () => undefined,
   };
+  return direct;
+}
+
+/**
+ * Snapshots on SQLite: a read-only connection of their own, so a report neither waits for this process's writes nor
+ * holds them up beyond SQLite's own locking (a commit waits for the readers' shared lock: the rollback journal).
+ */
+function sqliteSnapshots(filePath: string): Pick<Sql, 'snapshot' | 'close'> {
+  let db: Database.Database | undefined;
+  let reads: Sql | undefined;
+  const mutex = new Mutex();
+  return {
+    snapshot: (fn) =>
+      mutex.run(async () => {
+        db ??= new Database(filePath, { readonly: true, timeout: 0 });
+        reads ??= sqliteStatements(db);
+        const direct = reads;
+        db.prepare('BEGIN').run();
+        // the first read takes the shared lock and may find a writer committing: only it can be busy, and it is
+        // retried whole; from then on the state is held until COMMIT
+        let first = true;
+        const retried = <T>(statement: () => Promise<T>) =>
+          first ? retryWhileBusy(statement).finally(() => (first = false)) : statement();
+        const tx: Sql = {
+          ...direct,
+          query: (text, params) => retried(() => direct.query(text, params)),
+          rows: (text, params) => retried(() => direct.rows(text, params)),
+          transaction: (inner) => inner(tx),
+          snapshot: (inner) => inner(tx),
+        };
+        try {
+          return await fn(tx);
+        } finally {
+          if (db.inTransaction) db.prepare('COMMIT').run();
+        }
+      }),
+    close: () => mutex.run(async () => void db?.close()),
+  };
+}
+
+function openSqlite(filePath: string): Sql {
+  // no synchronous busy wait: see retryWhileBusy
+  const db = new Database(filePath, { timeout: 0 });
+  // No WAL: Prisma's schema engine cannot migrate a WAL database while another connection has it open (it times
+  // out), and operator commands migrate first. With the rollback journal, readers still proceed during our write
+  // transactions until their brief commit.
+  // the visitor index takes random inserts (hashes); SQLite's default 2 MB page cache would thrash on it (96 MB: the index of 1M visitors)
+  db.pragma('cache_size = -98304');
+  const direct = sqliteStatements(db);
+  const snapshots = sqliteSnapshots(filePath);
+  const mutex = new Mutex();
   // One connection: statements outside a transaction wait for it, so they never see its uncommitted writes.
   return {
     provider: 'sqlite',
@@ -125,19 +176,21 @@ function openSqlite(filePath: string): Sql {
     insertMany: (params) => mutex.run(() => inTransaction(() => direct.insertMany(params))),
     dictionaryIds: (params) => mutex.run(() => inTransaction(() => direct.dictionaryIds(params))),
     transaction: (fn) => mutex.run(() => inTransaction(() => fn(direct))),
+    snapshot: snapshots.snapshot,
     async close() {
+      await snapshots.close();
       await mutex.run(async () => db.close());
     },
   };
 
   async function inTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    await retryWhileBusy(() => prepare('BEGIN IMMEDIATE').run());
+    await retryWhileBusy(() => db.prepare('BEGIN IMMEDIATE').run());
     try {
       const result = await fn();
-      await retryWhileBusy(() => prepare('COMMIT').run());
+      await retryWhileBusy(() => db.prepare('COMMIT').run());
       return result;
     } catch (err) {
-      if (db.inTransaction) prepare('ROLLBACK').run();
+      if (db.inTransaction) db.prepare('ROLLBACK').run();
       throw err;
     }
   }
@@ -164,7 +217,7 @@ function statementName(text: string): string {
 
 const PG_TYPES: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]' };
 
-function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'transaction' | 'close'>): Sql {
+function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'transaction' | 'snapshot' | 'close'>): Sql {
   return {
     provider: 'postgresql',
     async query<T>(text: string, params: Param[] = []) {
@@ -202,14 +255,18 @@ function openPostgres(url: string): Sql {
   // a dropped database or restarted server surfaces on the next query; an idle client's error must not crash us
   pool.on('error', () => undefined);
   const mutex = new Mutex();
-  const base: Pick<Sql, 'transaction' | 'close'> = {
+  const base: Pick<Sql, 'transaction' | 'snapshot' | 'close'> = {
     transaction(fn) {
       return mutex.run(async () => {
         const client = await pool.connect();
         try {
           // one round trip: a commit waits for each, and the event loop answering requests delays every answer
           await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_ID})`);
-          const tx = postgresSql(client, { transaction: (inner) => inner(tx), close: async () => undefined });
+          const tx: Sql = postgresSql(client, {
+            transaction: (inner) => inner(tx),
+            snapshot: (inner) => inner(tx),
+            close: async () => undefined,
+          });
           const result = await fn(tx);
           await client.query('COMMIT');
           return result;
@@ -220,6 +277,25 @@ function openPostgres(url: string): Sql {
           client.release();
         }
       });
+    },
+    async snapshot(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const tx: Sql = postgresSql(client, {
+          transaction: (inner) => inner(tx),
+          snapshot: (inner) => inner(tx),
+          close: async () => undefined,
+        });
+        const result = await fn(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
     },
     close: () => pool.end(),
   };

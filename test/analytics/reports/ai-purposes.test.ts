@@ -3,7 +3,6 @@ import { describeAiReport, event, useReportStore } from '../../support/ai-report
 import { PROVIDERS } from '../../support/databases.js';
 import { naivePurposes } from '../../support/naive-ai-reports.js';
 import { offsetPage } from '../../../src/analytics/reports/offset-page.js';
-import { DayCache } from '../../../src/analytics/store/day-cache.js';
 
 describeAiReport({
   name: 'ai/purposes',
@@ -61,40 +60,5 @@ describe.each(PROVIDERS)('ai/purposes visitors on %s', (provider) => {
       totalViews: 2,
     });
     expect(pages.find((p) => p.path === '/a')!.visitors).toMatchObject({ humanViews: 1, aiViews: 2, totalViews: 2 });
-  });
-
-  it('reads no bitmaps of the agent cells when the gap counts answer, and reads them when they cannot', async () => {
-    const { store } = ctx();
-    const projectId = 'p-bitmaps';
-    await store.insertEvents(projectId, [
-      event({ kind: 2, ts: Date.UTC(2026, 10, 22, 9), visitorHash: 'v-1', agent: 'GPTBot', verification: 1 }),
-      event({ kind: 2, ts: Date.UTC(2026, 10, 23, 9), visitorHash: 'v-1', agent: 'GPTBot', verification: 1 }),
-      event({ kind: 2, ts: Date.UTC(2026, 10, 23, 9), visitorHash: 'v-2', agent: 'ClaudeBot', verification: 1 }),
-      event({ kind: 1, ts: Date.UTC(2026, 10, 24, 9), visitorHash: 'v-3', path: '/b' }),
-    ]);
-    await store.fold();
-    // whole days, 32 of them
-    const range = { from: Date.UTC(2026, 10, 1), to: Date.UTC(2026, 11, 3) };
-    const read: { bitmaps: boolean; segment: string }[] = [];
-    const spied = Object.create(store) as typeof store;
-    spied.agentDays = (id, from, to, options = {}) => {
-      read.push({ bitmaps: !options.viewsOnly, segment: '' });
-      return store.agentDays(id, from, to, options);
-    };
-    spied.segment = (id, name, version) => {
-      read.push({ bitmaps: name.startsWith('agents:'), segment: name });
-      return store.segment(id, name, version);
-    };
-    const fromGaps = await purposeSplit({ store: spied, cache: new DayCache(1 << 24), projectId, range });
-    expect(read.length).toBeGreaterThan(0);
-    expect(read.filter((r) => r.bitmaps)).toEqual([]);
-    // v-1 as GPTBot on two days and v-2 as ClaudeBot: two AI visitors, both training crawlers; v-3 a reader
-    expect(fromGaps.totals.visitors).toMatchObject({ trainingViews: 2, aiViews: 2, humanViews: 1, totalViews: 3 });
-    expect(fromGaps.totals.views).toMatchObject({ trainingViews: 3, aiViews: 3, humanViews: 1 });
-    // a rebuild under way: the gap counts cannot answer, so the same call unites the cells' bitmaps, to the same answer
-    read.length = 0;
-    spied.gapCountsReady = async () => false;
-    expect(await purposeSplit({ store: spied, cache: new DayCache(1 << 24), projectId, range })).toEqual(fromGaps);
-    expect(read.filter((r) => r.bitmaps).length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,5 @@
 import { countVisitors, type Counts } from '../../../src/analytics/reports/visitors.js';
 import { SITE_PAGE } from '../../../src/analytics/store/day-sets.js';
-import { sortedPages } from '../../../src/analytics/store/gap-counts.js';
 import { describeAiReport } from '../../support/ai-report-suite.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
@@ -20,7 +19,7 @@ describeAiReport({
     const ids = [...(await ctx.store.paths(ctx.projectId, [...every.pages.keys()]))]
       .filter(([, path]) => SHOWN.includes(path))
       .map(([id]) => id);
-    const some = await countVisitors({ ...ctx, range, pages: sortedPages([SITE_PAGE, ...ids]) });
+    const some = await countVisitors({ ...ctx, range, pages: [SITE_PAGE, ...ids] });
     const paths = await ctx.store.paths(ctx.projectId, [...some.pages.keys()]);
     return {
       totals: some.totals,

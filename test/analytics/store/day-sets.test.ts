@@ -6,7 +6,7 @@ import {
   RoaringBitmap32,
   SITE_PAGE,
 } from '../../../src/analytics/store/day-sets.js';
-import { splitRange } from '../../../src/analytics/reports/range-sources.js';
+import { splitRange } from '../../../src/analytics/store/split-range.js';
 import { segmentsOf } from '../../../src/analytics/reports/segments.js';
 
 describe('day sets', () => {

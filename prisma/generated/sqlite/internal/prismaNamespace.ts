@@ -405,16 +405,12 @@ export const ModelName = {
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
-  AnalyticsGapCounts: 'AnalyticsGapCounts',
-  AnalyticsAgentGapCounts: 'AnalyticsAgentGapCounts',
-  AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
-  AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
@@ -459,7 +455,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsGapCounts" | "analyticsAgentGapCounts" | "analyticsSegment" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsCountsDay" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
+    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1055,228 +1051,6 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
-    AnalyticsGapCounts: {
-      payload: Prisma.$AnalyticsGapCountsPayload<ExtArgs>
-      fields: Prisma.AnalyticsGapCountsFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.AnalyticsGapCountsFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.AnalyticsGapCountsFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
-        }
-        findFirst: {
-          args: Prisma.AnalyticsGapCountsFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.AnalyticsGapCountsFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
-        }
-        findMany: {
-          args: Prisma.AnalyticsGapCountsFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>[]
-        }
-        create: {
-          args: Prisma.AnalyticsGapCountsCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
-        }
-        createMany: {
-          args: Prisma.AnalyticsGapCountsCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.AnalyticsGapCountsCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>[]
-        }
-        delete: {
-          args: Prisma.AnalyticsGapCountsDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
-        }
-        update: {
-          args: Prisma.AnalyticsGapCountsUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
-        }
-        deleteMany: {
-          args: Prisma.AnalyticsGapCountsDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.AnalyticsGapCountsUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.AnalyticsGapCountsUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>[]
-        }
-        upsert: {
-          args: Prisma.AnalyticsGapCountsUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsGapCountsPayload>
-        }
-        aggregate: {
-          args: Prisma.AnalyticsGapCountsAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsGapCounts>
-        }
-        groupBy: {
-          args: Prisma.AnalyticsGapCountsGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsGapCountsGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.AnalyticsGapCountsCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsGapCountsCountAggregateOutputType> | number
-        }
-      }
-    }
-    AnalyticsAgentGapCounts: {
-      payload: Prisma.$AnalyticsAgentGapCountsPayload<ExtArgs>
-      fields: Prisma.AnalyticsAgentGapCountsFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.AnalyticsAgentGapCountsFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.AnalyticsAgentGapCountsFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
-        }
-        findFirst: {
-          args: Prisma.AnalyticsAgentGapCountsFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.AnalyticsAgentGapCountsFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
-        }
-        findMany: {
-          args: Prisma.AnalyticsAgentGapCountsFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>[]
-        }
-        create: {
-          args: Prisma.AnalyticsAgentGapCountsCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
-        }
-        createMany: {
-          args: Prisma.AnalyticsAgentGapCountsCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.AnalyticsAgentGapCountsCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>[]
-        }
-        delete: {
-          args: Prisma.AnalyticsAgentGapCountsDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
-        }
-        update: {
-          args: Prisma.AnalyticsAgentGapCountsUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
-        }
-        deleteMany: {
-          args: Prisma.AnalyticsAgentGapCountsDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.AnalyticsAgentGapCountsUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.AnalyticsAgentGapCountsUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>[]
-        }
-        upsert: {
-          args: Prisma.AnalyticsAgentGapCountsUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsAgentGapCountsPayload>
-        }
-        aggregate: {
-          args: Prisma.AnalyticsAgentGapCountsAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsAgentGapCounts>
-        }
-        groupBy: {
-          args: Prisma.AnalyticsAgentGapCountsGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentGapCountsGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.AnalyticsAgentGapCountsCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentGapCountsCountAggregateOutputType> | number
-        }
-      }
-    }
-    AnalyticsSegment: {
-      payload: Prisma.$AnalyticsSegmentPayload<ExtArgs>
-      fields: Prisma.AnalyticsSegmentFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.AnalyticsSegmentFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.AnalyticsSegmentFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
-        }
-        findFirst: {
-          args: Prisma.AnalyticsSegmentFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.AnalyticsSegmentFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
-        }
-        findMany: {
-          args: Prisma.AnalyticsSegmentFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>[]
-        }
-        create: {
-          args: Prisma.AnalyticsSegmentCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
-        }
-        createMany: {
-          args: Prisma.AnalyticsSegmentCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.AnalyticsSegmentCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>[]
-        }
-        delete: {
-          args: Prisma.AnalyticsSegmentDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
-        }
-        update: {
-          args: Prisma.AnalyticsSegmentUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
-        }
-        deleteMany: {
-          args: Prisma.AnalyticsSegmentDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.AnalyticsSegmentUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.AnalyticsSegmentUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>[]
-        }
-        upsert: {
-          args: Prisma.AnalyticsSegmentUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsSegmentPayload>
-        }
-        aggregate: {
-          args: Prisma.AnalyticsSegmentAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsSegment>
-        }
-        groupBy: {
-          args: Prisma.AnalyticsSegmentGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSegmentGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.AnalyticsSegmentCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsSegmentCountAggregateOutputType> | number
-        }
-      }
-    }
     AnalyticsDay: {
       payload: Prisma.$AnalyticsDayPayload<ExtArgs>
       fields: Prisma.AnalyticsDayFieldRefs
@@ -1718,80 +1492,6 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsDayAiMissesCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesCountAggregateOutputType> | number
-        }
-      }
-    }
-    AnalyticsCountsDay: {
-      payload: Prisma.$AnalyticsCountsDayPayload<ExtArgs>
-      fields: Prisma.AnalyticsCountsDayFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.AnalyticsCountsDayFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.AnalyticsCountsDayFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
-        }
-        findFirst: {
-          args: Prisma.AnalyticsCountsDayFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.AnalyticsCountsDayFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
-        }
-        findMany: {
-          args: Prisma.AnalyticsCountsDayFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>[]
-        }
-        create: {
-          args: Prisma.AnalyticsCountsDayCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
-        }
-        createMany: {
-          args: Prisma.AnalyticsCountsDayCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.AnalyticsCountsDayCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>[]
-        }
-        delete: {
-          args: Prisma.AnalyticsCountsDayDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
-        }
-        update: {
-          args: Prisma.AnalyticsCountsDayUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
-        }
-        deleteMany: {
-          args: Prisma.AnalyticsCountsDayDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.AnalyticsCountsDayUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.AnalyticsCountsDayUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>[]
-        }
-        upsert: {
-          args: Prisma.AnalyticsCountsDayUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsCountsDayPayload>
-        }
-        aggregate: {
-          args: Prisma.AnalyticsCountsDayAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsCountsDay>
-        }
-        groupBy: {
-          args: Prisma.AnalyticsCountsDayGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsCountsDayGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.AnalyticsCountsDayCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsCountsDayCountAggregateOutputType> | number
         }
       }
     }
@@ -4067,36 +3767,6 @@ export const AnalyticsSiteDayScalarFieldEnum = {
 export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
 
 
-export const AnalyticsGapCountsScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  column: 'column',
-  counts: 'counts'
-} as const
-
-export type AnalyticsGapCountsScalarFieldEnum = (typeof AnalyticsGapCountsScalarFieldEnum)[keyof typeof AnalyticsGapCountsScalarFieldEnum]
-
-
-export const AnalyticsAgentGapCountsScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  column: 'column',
-  counts: 'counts'
-} as const
-
-export type AnalyticsAgentGapCountsScalarFieldEnum = (typeof AnalyticsAgentGapCountsScalarFieldEnum)[keyof typeof AnalyticsAgentGapCountsScalarFieldEnum]
-
-
-export const AnalyticsSegmentScalarFieldEnum = {
-  projectId: 'projectId',
-  name: 'name',
-  version: 'version',
-  data: 'data'
-} as const
-
-export type AnalyticsSegmentScalarFieldEnum = (typeof AnalyticsSegmentScalarFieldEnum)[keyof typeof AnalyticsSegmentScalarFieldEnum]
-
-
 export const AnalyticsDayScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
@@ -4161,16 +3831,6 @@ export const AnalyticsDayAiMissesScalarFieldEnum = {
 } as const
 
 export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
-
-
-export const AnalyticsCountsDayScalarFieldEnum = {
-  projectId: 'projectId',
-  family: 'family',
-  day: 'day',
-  generation: 'generation'
-} as const
-
-export type AnalyticsCountsDayScalarFieldEnum = (typeof AnalyticsCountsDayScalarFieldEnum)[keyof typeof AnalyticsCountsDayScalarFieldEnum]
 
 
 export const AnalyticsAiRangeListScalarFieldEnum = {
@@ -4833,16 +4493,12 @@ export type GlobalOmitConfig = {
   analyticsDayViews?: Prisma.AnalyticsDayViewsOmit
   analyticsDaySet?: Prisma.AnalyticsDaySetOmit
   analyticsSiteDay?: Prisma.AnalyticsSiteDayOmit
-  analyticsGapCounts?: Prisma.AnalyticsGapCountsOmit
-  analyticsAgentGapCounts?: Prisma.AnalyticsAgentGapCountsOmit
-  analyticsSegment?: Prisma.AnalyticsSegmentOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit
   analyticsAgentDaySet?: Prisma.AnalyticsAgentDaySetOmit
   analyticsAgentDayViews?: Prisma.AnalyticsAgentDayViewsOmit
   analyticsDayAiMisses?: Prisma.AnalyticsDayAiMissesOmit
-  analyticsCountsDay?: Prisma.AnalyticsCountsDayOmit
   analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   analyticsOutbox?: Prisma.AnalyticsOutboxOmit
   analyticsKeyDirectory?: Prisma.AnalyticsKeyDirectoryOmit

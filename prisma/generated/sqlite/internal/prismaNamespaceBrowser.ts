@@ -59,16 +59,12 @@ export const ModelName = {
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
-  AnalyticsGapCounts: 'AnalyticsGapCounts',
-  AnalyticsAgentGapCounts: 'AnalyticsAgentGapCounts',
-  AnalyticsSegment: 'AnalyticsSegment',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
   AnalyticsAiMiss: 'AnalyticsAiMiss',
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
   AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
-  AnalyticsCountsDay: 'AnalyticsCountsDay',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
@@ -203,36 +199,6 @@ export const AnalyticsSiteDayScalarFieldEnum = {
 export type AnalyticsSiteDayScalarFieldEnum = (typeof AnalyticsSiteDayScalarFieldEnum)[keyof typeof AnalyticsSiteDayScalarFieldEnum]
 
 
-export const AnalyticsGapCountsScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  column: 'column',
-  counts: 'counts'
-} as const
-
-export type AnalyticsGapCountsScalarFieldEnum = (typeof AnalyticsGapCountsScalarFieldEnum)[keyof typeof AnalyticsGapCountsScalarFieldEnum]
-
-
-export const AnalyticsAgentGapCountsScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  column: 'column',
-  counts: 'counts'
-} as const
-
-export type AnalyticsAgentGapCountsScalarFieldEnum = (typeof AnalyticsAgentGapCountsScalarFieldEnum)[keyof typeof AnalyticsAgentGapCountsScalarFieldEnum]
-
-
-export const AnalyticsSegmentScalarFieldEnum = {
-  projectId: 'projectId',
-  name: 'name',
-  version: 'version',
-  data: 'data'
-} as const
-
-export type AnalyticsSegmentScalarFieldEnum = (typeof AnalyticsSegmentScalarFieldEnum)[keyof typeof AnalyticsSegmentScalarFieldEnum]
-
-
 export const AnalyticsDayScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
@@ -297,16 +263,6 @@ export const AnalyticsDayAiMissesScalarFieldEnum = {
 } as const
 
 export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
-
-
-export const AnalyticsCountsDayScalarFieldEnum = {
-  projectId: 'projectId',
-  family: 'family',
-  day: 'day',
-  generation: 'generation'
-} as const
-
-export type AnalyticsCountsDayScalarFieldEnum = (typeof AnalyticsCountsDayScalarFieldEnum)[keyof typeof AnalyticsCountsDayScalarFieldEnum]
 
 
 export const AnalyticsAiRangeListScalarFieldEnum = {

@@ -1,4 +1,4 @@
-import type { CountsCache, RangeCounts } from '../../store/counts-cache.js';
+import { RangeCounts, readDayCounts } from '../../store/day-counts.js';
 import type { Sql } from '../../store/sql.js';
 import { compareCodePoints } from '../../reports/compare-code-points.js';
 import { weightedPage } from '../../reports/weighted-page.js';
@@ -22,31 +22,30 @@ export type PageCountsKey = [number, string];
 
 /**
  * Feedback counts per page, most feedback first, then path in code-point order, after the keyset position when given.
- * Whole days come from the per-day counts (through the counts cache), the partial days at the edges and days with
- * entries stored or changed since the listing's first page from the entries as they stood then; read under the
- * write lock, so no write falls between finding those days and reading.
+ * Whole days come from the per-day counts (one GROUP BY), the partial days at the edges and days with
+ * entries stored or changed since the listing's first page from the entries as they stood then; read in one
+ * snapshot, so no write falls between finding those days and reading.
  */
 export function selectFeedbackCountsByPage(
   sql: Sql,
-  counts: CountsCache,
   params: { window: ListWindow; filter: FeedbackFilter; after: PageCountsKey | undefined; limit: number },
 ): Promise<PageFeedbackCounts[]> {
   const { window, filter } = params;
-  return sql.transaction(async (tx) => {
+  return sql.snapshot(async (tx) => {
     const stale = [
       ...(await daysStoredSince(tx, { table: 'AnalyticsFeedback', window })),
       ...(await daysChangedSince(tx, window)),
     ];
     const split = splitWindow(window, stale);
     const tally = split.days
-      ? await counts.readIn(tx, {
+      ? await readDayCounts(tx, {
           family: FEEDBACK_COUNTS,
           projectId: window.projectId,
           fromDay: split.days[0],
           toDay: split.days[1],
           skip: new Set(split.stale),
         })
-      : counts.empty(FEEDBACK_COUNTS, window.projectId);
+      : new RangeCounts(FEEDBACK_COUNTS);
     const raw = rawRanges(split);
     if (raw.params.length) {
       const { from, where, params: values } = feedbackWhere(window, filter);

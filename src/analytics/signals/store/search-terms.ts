@@ -1,4 +1,4 @@
-import type { CountsCache, CountsFamily, RangeCounts } from '../../store/counts-cache.js';
+import { type CountsFamily, RangeCounts, readDayCounts } from '../../store/day-counts.js';
 import type { Sql } from '../../store/sql.js';
 import { compareCodePoints } from '../../reports/compare-code-points.js';
 import { weightedPage } from '../../reports/weighted-page.js';
@@ -47,12 +47,11 @@ const CLICKS: StoredTally = {
 
 /**
  * Tallies a window's searches, result clicks apart (keys `[query]`: hits, last): whole days from the per-day counts
- * (through the day cache), the partial days at the edges and days with searches stored since the listing's first
- * page from the rows up to its snapshot. One transaction under the write lock, so no write falls between finding
- * those days and reading. The clicks are tallied apart (tallyClicks), for the terms of a page only.
+ * (one GROUP BY), the partial days at the edges and days with searches stored since the listing's first
+ * page from the rows up to its snapshot. One snapshot, so no write falls between finding those days and reading. The clicks are tallied apart (tallyClicks), for the terms of a page only.
  */
-export function tallySearches(sql: Sql, counts: CountsCache, window: ListWindow): Promise<RangeCounts> {
-  return readWindow(sql, counts, window, SEARCHES);
+export function tallySearches(sql: Sql, window: ListWindow): Promise<RangeCounts> {
+  return readWindow(sql, window, SEARCHES);
 }
 
 /**
@@ -61,29 +60,18 @@ export function tallySearches(sql: Sql, counts: CountsCache, window: ListWindow)
  * are the same, so the answers agree. It finds the days stored since the snapshot again rather than taking the
  * other's: a day that gained searches between the two transactions has per-day counts past the snapshot now.
  */
-export function tallyClicks(
-  sql: Sql,
-  counts: CountsCache,
-  window: ListWindow,
-  queries: string[],
-): Promise<RangeCounts> {
-  return readWindow(sql, counts, window, CLICKS, queries);
+export function tallyClicks(sql: Sql, window: ListWindow, queries: string[]): Promise<RangeCounts> {
+  return readWindow(sql, window, CLICKS, queries);
 }
 
 /** One family over the window: whole days from the per-day counts, the rest from the rows up to the snapshot. */
-function readWindow(
-  sql: Sql,
-  counts: CountsCache,
-  window: ListWindow,
-  stored: StoredTally,
-  queries?: string[],
-): Promise<RangeCounts> {
+function readWindow(sql: Sql, window: ListWindow, stored: StoredTally, queries?: string[]): Promise<RangeCounts> {
   const { projectId } = window;
   const { family } = stored;
-  return sql.transaction(async (tx) => {
+  return sql.snapshot(async (tx) => {
     const split = splitWindow(window, await daysStoredSince(tx, { table: 'AnalyticsSearch', window }));
     const tally = split.days
-      ? await counts.readIn(tx, {
+      ? await readDayCounts(tx, {
           family,
           projectId,
           fromDay: split.days[0],
@@ -91,7 +79,7 @@ function readWindow(
           skip: new Set(split.stale),
           firsts: queries,
         })
-      : counts.empty(family, projectId);
+      : new RangeCounts(family);
     const raw = rawRanges(split);
     if (!raw.params.length || queries?.length === 0) return tally;
     const only = queries ? ` AND "query" IN (${queries.map(() => '?').join(', ')})` : '';
@@ -142,18 +130,14 @@ export interface TermClicks {
 export function termClicks(clicks: RangeCounts, queries: string[]): Map<string, TermClicks> {
   const { keys } = clicks;
   const [count] = clicks.values;
-  // each term's place in `queries` by the number of its text (see KeyIds.firstOf), -1 for the others
-  const slots = new Int32Array(keys.firstCount).fill(-1);
-  queries.forEach((query, slot) => {
-    const first = keys.firstNumber(query);
-    if (first !== undefined) slots[first] = slot;
-  });
+  // each term's place in `queries`
+  const slots = new Map(queries.map((query, slot) => [query, slot]));
   const sums = new Float64Array(queries.length);
   const best = new Float64Array(queries.length).fill(-1);
   const topPaths: string[] = queries.map(() => '');
   for (const id of clicks.present) {
-    const slot = slots[keys.firstOf(id)];
-    if (slot < 0) continue;
+    const slot = slots.get(keys.value(id, 0) as string);
+    if (slot === undefined) continue;
     const n = count[id];
     sums[slot] += n;
     if (n < best[slot]) continue;

@@ -1,5 +1,5 @@
 import { DAY_MS, type TimeRange } from '../../../calendar.js';
-import { bumpAllCountsDays, bumpCountsDays, type CountsFamily } from '../../store/counts-cache.js';
+import type { CountsFamily } from '../../store/day-counts.js';
 import { inChunks, type Param, type Sql } from '../../store/sql.js';
 import { splitRange } from '../../store/split-range.js';
 import type { ListWindow } from './list-window.js';
@@ -81,10 +81,6 @@ export async function countFeedbackChanges(
     add(before, -1);
     add(after, 1);
   }
-  const days = [
-    ...new Set(changes.flatMap(({ before, after }) => [before, after].flatMap((f) => (f ? [dayOf(f.ts)] : [])))),
-  ];
-  await bumpCountsDays(tx, { family: FEEDBACK_COUNTS, projectId, days });
   const changed = [...cells.values()].filter(({ up, down, total }) => up || down || total);
   await tx.insertMany({
     table: 'AnalyticsDayFeedback',
@@ -201,9 +197,6 @@ export async function countStoredSearches(
     suffix:
       'ON CONFLICT ("projectId", "day", "query", "path") DO UPDATE SET "clicks" = "AnalyticsDaySearchClicks"."clicks" + excluded."clicks"',
   });
-  const days = (cells: Iterable<{ day: number }>) => [...cells].map((c) => c.day);
-  await bumpCountsDays(tx, { family: SEARCH_COUNTS, projectId, days: days(terms.values()) });
-  await bumpCountsDays(tx, { family: CLICK_COUNTS, projectId, days: days(clicks.values()) });
 }
 
 /** A project's per-day feedback and search counts recounted from its rows (a rebuild), in the caller's transaction. */
@@ -229,8 +222,6 @@ export async function recountSignals(tx: Sql, projectId: string): Promise<void> 
       WHERE "projectId" = ? AND "clickedPath" IS NOT NULL GROUP BY "projectId", ${DAY}, "query", "clickedPath"`,
     [projectId],
   );
-  for (const family of [FEEDBACK_COUNTS, SEARCH_COUNTS, CLICK_COUNTS])
-    await bumpAllCountsDays(tx, { family, projectId });
 }
 
 /**

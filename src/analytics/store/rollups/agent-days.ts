@@ -1,11 +1,8 @@
 import type { Param, Sql } from '../sql.js';
 import { addPair, frozenBitmap, RoaringBitmap32, type Bitmap } from '../day-sets.js';
-import type { FoldedEvent, Rollup, RollupContext } from './rollup.js';
+import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
-import { RecordReader, RecordWriter } from '../segments.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
-import { AGENT_CELL_GAPS } from './agent-gaps.js';
-import { type AddedSets, addAdded, disposeAdded, keepFamilyGaps } from '../keep-gap-counts.js';
 
 /**
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
@@ -55,13 +52,8 @@ export function addDecodedViews(blob: Buffer, into: Map<number, number>): void {
 
 const CELL_WHERE = '"projectId" = ? AND "day" = ? AND "kind" = ? AND "agent" = ? AND "verification" = ?';
 
-/** Merges a chunk's cell into its stored rows; returns what its visitor sets gained, by part (the caller disposes). */
-async function mergeCell(
-  tx: Sql,
-  projectId: string,
-  day: number,
-  data: CellData<number[]>,
-): Promise<Map<number, Bitmap>> {
+/** Merges a chunk's cell into its stored rows. */
+async function mergeCell(tx: Sql, projectId: string, day: number, data: CellData<number[]>): Promise<void> {
   const { kind, agent, verification } = data.cell;
   const params: Param[] = [projectId, day, kind, agent, verification];
   const [stored] = await tx.query<{ views: Buffer }>(
@@ -76,8 +68,7 @@ async function mergeCell(
       'ON CONFLICT ("projectId", "day", "kind", "agent", "verification") DO UPDATE SET "views" = excluded."views"',
     [...params, encodeViews(views)],
   );
-  const gained = new Map<number, Bitmap>();
-  if (!data.parts.size) return gained;
+  if (!data.parts.size) return;
   const existing = await tx.query<{ part: number; pairs: Buffer }>(
     `SELECT "part", "pairs" FROM "AnalyticsAgentDaySet" WHERE ${CELL_WHERE}`,
     params,
@@ -86,10 +77,7 @@ async function mergeCell(
   for (const [part, keys] of data.parts) {
     const blob = storedParts.get(part);
     const bitmap = blob ? RoaringBitmap32.deserialize(blob, true) : new RoaringBitmap32();
-    const added = new RoaringBitmap32(keys);
-    added.andNotInPlace(bitmap);
-    gained.set(part, added);
-    bitmap.orInPlace(added);
+    bitmap.addMany(keys);
     const pairs = Buffer.from(bitmap.serialize(true) as Uint8Array);
     bitmap.dispose(); // native memory: do not wait for the garbage collector
     await tx.run(
@@ -98,13 +86,12 @@ async function mergeCell(
       [...params, part, pairs],
     );
   }
-  return gained;
 }
 
 export const agentDaysRollup: Rollup = {
   name: 'agent days',
-  tables: ['AnalyticsAgentDaySet', 'AnalyticsAgentDayViews', 'AnalyticsAgentGapCounts'],
-  async add(tx: Sql, events: FoldedEvent[], context: RollupContext = {}): Promise<void> {
+  tables: ['AnalyticsAgentDaySet', 'AnalyticsAgentDayViews'],
+  async add(tx: Sql, events: FoldedEvent[]): Promise<void> {
     const byDay = new Map<string, Map<string, CellData<number[]>>>(); // project\0day → cells
     for (const e of events) {
       const cell = cellOf(e);
@@ -114,21 +101,9 @@ export const agentDaysRollup: Rollup = {
       if (!cells) byDay.set(dayKey, (cells = new Map()));
       addToCells(cells, cell, e);
     }
-    // what the chunk added to each cell's sets, for the gap counts
-    const added: AddedSets = new Map();
-    try {
-      for (const [dayKey, cells] of byDay) {
-        const [projectId, dayText] = dayKey.split('\0');
-        const day = Number(dayText);
-        for (const data of cells.values()) {
-          const gained = await mergeCell(tx, projectId, day, data);
-          for (const [part, bitmap] of gained)
-            addAdded(added, { projectId, day, part, member: cellKey(data.cell) }, bitmap);
-        }
-      }
-      await keepFamilyGaps(tx, { family: AGENT_CELL_GAPS, added, context });
-    } finally {
-      disposeAdded(added);
+    for (const [dayKey, cells] of byDay) {
+      const [projectId, day] = dayKey.split('\0');
+      for (const data of cells.values()) await mergeCell(tx, projectId, Number(day), data);
     }
     // cached copies of a day are checked against its generation: days with only spoofed views change here alone
     await bumpDayGenerations(tx, byDay.keys());
@@ -137,7 +112,7 @@ export const agentDaysRollup: Rollup = {
 
 /**
  * The stored cells of the days [fromDay, toDay) of a project, each with every day's bitmaps per part; `viewsOnly`:
- * their views alone, no bitmaps (a report whose visitors come from the gap counts).
+ * their views alone, no bitmaps (a report that counts no visitors).
  */
 export async function loadAgentDays(
   sql: Sql,
@@ -172,30 +147,6 @@ export async function loadAgentDays(
     const list = parts.get(Number(part));
     if (list) list.push(bitmap);
     else parts.set(Number(part), [bitmap]);
-  }
-  return cells;
-}
-
-/** United cells as one stored segment (see segments.ts): per cell its key, views and (part, portable bitmap) pairs. */
-export function encodeCells(cells: Iterable<CellData<Bitmap>>): Buffer {
-  const out = new RecordWriter();
-  for (const { cell, parts, views } of cells) {
-    out.u32(cell.kind).u32(cell.verification).text(cell.agent).bytes(encodeViews(views)).u32(parts.size);
-    for (const [part, bitmap] of parts) out.u32(part).bytes(bitmap.serialize(true) as Uint8Array);
-  }
-  return out.finish();
-}
-
-export function decodeCells(blob: Buffer): CellData<Bitmap>[] {
-  const cells: CellData<Bitmap>[] = [];
-  const input = new RecordReader(blob);
-  while (!input.done) {
-    const cell = { kind: input.u32(), verification: input.u32(), agent: input.text() };
-    const views = new Map<number, number>();
-    addDecodedViews(input.bytes(), views);
-    const parts = new Map<number, Bitmap>();
-    for (let n = input.u32(); n > 0; n--) parts.set(input.u32(), frozenBitmap(input.bytes()));
-    cells.push({ cell, parts, views });
   }
   return cells;
 }

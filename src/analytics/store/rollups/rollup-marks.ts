@@ -34,14 +34,22 @@ export async function writeMarks(tx: Sql, marks: [name: string, value: number][]
 }
 
 /**
- * Whether a project's reports may read its derived rows: no rebuild of the project is under way and each named
- * rollup has caught up with the fold (`rollups` names event rollups; the day sets need none). When not, the
- * report answers from raw rows, as it did before derived rows existed: slower, never wrong.
+ * The fold's watermark when a project's reports may read its derived rows — no rebuild of the project is under way
+ * and each named rollup has caught up with the fold (`rollups` names event rollups; the day sets need none) — else
+ * undefined: the report answers from raw rows, as it did before derived rows existed: slower, never wrong.
  */
-export async function derivedReady(sql: Sql, params: { projectId: string; rollups?: string[] }): Promise<boolean> {
+export async function derivedMark(
+  sql: Sql,
+  params: { projectId: string; rollups?: string[] },
+): Promise<number | undefined> {
   const names = params.rollups ?? [];
   const marks = await readMarks(sql, [FOLDED, rebuildMark(params.projectId), ...names.map(rollupMark)]);
-  if (marks.get(rebuildMark(params.projectId))) return false;
+  if (marks.get(rebuildMark(params.projectId))) return undefined;
   const folded = marks.get(FOLDED)!;
-  return names.every((n) => marks.get(rollupMark(n))! >= folded);
+  return names.every((n) => marks.get(rollupMark(n))! >= folded) ? folded : undefined;
+}
+
+/** Whether a project's reports may read its derived rows (see derivedMark). */
+export async function derivedReady(sql: Sql, params: { projectId: string; rollups?: string[] }): Promise<boolean> {
+  return (await derivedMark(sql, params)) !== undefined;
 }

@@ -1,6 +1,4 @@
 import type { Sql } from '../sql.js';
-import type { DayCache } from '../day-cache.js';
-import type { GapWindows } from '../keep-gap-counts.js';
 
 /** A raw page view as the fold reads it, with its UTC day number. */
 export interface FoldedEvent {
@@ -21,14 +19,6 @@ export interface FoldedEvent {
   referrer: string | null;
 }
 
-/** What the fold lends the derived tables beside the events: state kept across its chunks. */
-export interface RollupContext {
-  /** decoded days (the reports' cache), for derived tables that read the days around a chunk */
-  cache?: DayCache;
-  /** unions over past days for the gap counts (see keep-gap-counts.ts) */
-  windows?: GapWindows;
-}
-
 /**
  * A table family derived from raw page views. The fold hands each rollup every chunk of new events inside the
  * transaction that advances the watermark, so a report reading a rollup never sees half a batch.
@@ -42,5 +32,5 @@ export interface Rollup {
    * project's rows and adds its old events again while the fold goes on adding newer ones, so chunks of one project
    * may arrive out of id order
    */
-  add(tx: Sql, events: FoldedEvent[], context?: RollupContext): Promise<void>;
+  add(tx: Sql, events: FoldedEvent[]): Promise<void>;
 }
