@@ -35,7 +35,7 @@ import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js'
 import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
 import { analyticsAiRoutes } from './http/routes/analytics-ai.js';
 import { mcpRoutes } from './http/routes/mcp.js';
-import { listProjects } from './projects/projects.js';
+import { getProject, listProjects } from './projects/projects.js';
 import { analyticsRobotsRoutes } from './http/routes/analytics-robots.js';
 import { analyticsCoverageRoutes } from './http/routes/analytics-coverage.js';
 import { DocsSites } from './http/mcp/docs-sites.js';
@@ -49,6 +49,8 @@ import { automationRoutes } from './http/routes/automations.js';
 import { problemRoutes } from './http/routes/problems.js';
 import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
 import { createProblems } from './problems/problems.js';
+import { createOutcomes } from './outcomes/outcomes.js';
+import { outcomeRoutes } from './http/routes/outcomes.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
 import { PROBLEM_AUTOMATIONS_EVERY_MS, runProblemAutomations } from './problems/run-problem-automations.js';
@@ -269,6 +271,13 @@ function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analyti
   return {
     problems: createProblems({ db, clock, signals, jobs: jobs.requests, pages }),
     story: createPageStory({ db, clock, signals, pages }),
+    outcomes: createOutcomes({
+      db,
+      clock,
+      pages: async (projectId) => (await pages(await getProject(db, projectId))).map((p) => p.file),
+      counts: (query) => analytics.outcomeCounts(query),
+      deployDelayMs: base.config.outcomes.deployDelayMs,
+    }),
   };
 }
 type ProblemsQueue = ReturnType<typeof startProblems>;
@@ -298,7 +307,10 @@ async function serveEdges(params: {
     docsDrafts,
     reviews,
     tasks: github.tasks,
-    onJobPullRequestClosed: (closed) => problems.problems.onJobPullRequestClosed(closed),
+    onJobPullRequestClosed: async (closed) => {
+      await problems.problems.onJobPullRequestClosed(closed);
+      await problems.outcomes.onJobPullRequestClosed(closed);
+    },
   });
   // one index of each project's docs, for the agents reading them (MCP) and the coverage report alike
   const docsSites = new DocsSites({ source: gitHubDocsSource(github.app), now: () => clock().getTime() });
@@ -310,6 +322,7 @@ async function serveEdges(params: {
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
     problemRoutes(problems),
+    outcomeRoutes(problems),
     analyticsMissBeaconRoutes({ analytics }),
     analyticsRobotsRoutes({ analytics }),
     analyticsCoverageRoutes({ analytics, sites: docsSites }),
@@ -317,7 +330,12 @@ async function serveEdges(params: {
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,
-    agentJobRoutes({ jobs: jobs.requests, events: jobs.events, shutdown: streams.signal }),
+    agentJobRoutes({
+      jobs: jobs.requests,
+      events: jobs.events,
+      shutdown: streams.signal,
+      outcomes: problems.outcomes,
+    }),
     automationRoutes({ automations, config: reviews && ((projectId) => reviews.config(projectId)) }),
   ];
   const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
