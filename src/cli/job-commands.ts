@@ -32,13 +32,13 @@ interface Outcome {
   mergedAt: string;
   liveAt: string;
   verdict: string;
-  windows: ({
+  windows: {
     days: number;
     status: string;
     daysSoFar: number;
     total: Measured;
     pages: (Measured & { path: string; change: string })[];
-  })[];
+  }[];
 }
 
 const POLL_MS = 1000;
