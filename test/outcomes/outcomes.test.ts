@@ -241,6 +241,10 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       expect(w.total.changes.misses).toBe('improved');
       expect(w.total.verdict).toBe('helped');
     }
+    // readers of several changed pages count once for the whole: the total is not the pages' sum
+    const month = outcome.windows[2];
+    const summed = month.pages.reduce((n, p) => n + p.humanVisitors.after, 0);
+    expect(month.total.humanVisitors.after).toBeLessThan(summed);
     expect(outcome.verdict).toBe('helped');
   });
 
@@ -330,6 +334,41 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       ['p-feedback', 'fixed'],
       ['p-miss', 'verified'],
     ]);
+  });
+
+  it('judges a page whose readers halve regressed, and moves a stale-page problem fixed by it to regressed', async () => {
+    const hits: Hit[] = [];
+    for (let i = 0; i < 80; i++)
+      hits.push({
+        ip: `10.8.0.${i + 1}`,
+        ua: CHROME,
+        path: '/guides/setup',
+        status: 200,
+        ts: LIVE_AT - DAY_MS - i * 1000,
+      });
+    for (let i = 0; i < 40; i++)
+      hits.push({
+        ip: `10.8.1.${i + 1}`,
+        ua: CHROME,
+        path: '/guides/setup',
+        status: 200,
+        ts: LIVE_AT + DAY_MS + i * 1000,
+      });
+    await importHits(hits);
+    const job = await mergedJob({
+      calls: [{ tool: 'str_replace_based_edit_tool', command: 'str_replace', path: 'docs/guides/setup.mdx', ok: true }],
+    });
+    const { db, clock } = app.ctx;
+    await assignJob({ db, clock, projectId, problems: [{ id: 'p-stale', kind: 'stale-page' }], jobId: job.id });
+    await settleJob({ db, clock, jobId: job.id, merged: true });
+    const { body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
+    const [seven] = body.outcome.windows;
+    expect(seven.total.humanVisitors).toEqual({ before: 80, after: 40, ratio: 0.5 });
+    expect(seven.total.changes.traffic).toBe('worse');
+    expect(body.outcome.verdict).toBe('regressed');
+    expect((await db.problemState.findFirstOrThrow({ where: { projectId, id: 'p-stale' } })).status).toBe('regressed');
+    const listed = await get(`/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01`);
+    expect(listed.body.summary).toEqual({ helped: 0, noEffect: 0, regressed: 1 });
   });
 
   it('lists merged pull requests newest first with a summary, pages by cursor and refuses bad input', async () => {
