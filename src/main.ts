@@ -260,7 +260,8 @@ function startReviews(base: Base, github: GitHub): Reviews | null {
 
 /**
  * The problems queue and the page story, derived from the analytics' signals; redirect candidates read the docs
- * through the App (none until it is configured). A fix is an ordinary job request.
+ * through the App (none until it is configured). A fix is an ordinary job request. Outcomes keep a merged docs pull
+ * request's pages (placed by the same docs pages) and measure them with the analytics.
  */
 function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
   const { base, github, jobs, analytics } = params;
