@@ -50,6 +50,7 @@ import { problemRoutes } from './http/routes/problems.js';
 import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
 import { createProblems } from './problems/problems.js';
 import { createOutcomes } from './outcomes/outcomes.js';
+import { gitHubPullRequestFiles } from './outcomes/github-pull-request-files.js';
 import { outcomeRoutes } from './http/routes/outcomes.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
@@ -276,6 +277,7 @@ function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analyti
       db,
       clock,
       pages: async (projectId) => (await pages(await getProject(db, projectId))).map((p) => p.file),
+      pullRequestFiles: app ? gitHubPullRequestFiles({ db, github: app }) : async () => [],
       counts: (query) => analytics.outcomeCounts(query),
       deployDelayMs: base.config.outcomes.deployDelayMs,
     }),

@@ -3,9 +3,9 @@ import type { Clock } from '../clock.js';
 import { queryRange, type TimeRange } from '../calendar.js';
 import type { Project } from '../projects/projects.js';
 import type { WindowCounts } from '../analytics/reports/outcome-counts.js';
-import { listEvents } from '../jobs/job-store.js';
 import { settleOutcome } from '../problems/problem-store.js';
-import { changedPages, type ToolCall } from './changed-pages.js';
+import { changedPages } from './changed-pages.js';
+import type { ReadPullRequestFiles } from './github-pull-request-files.js';
 import { computeOutcome, measuredOf, outcomeRanges, type Outcome } from './compute-outcome.js';
 import { findDocsMerge, listDocsMerges, recordDocsMerge, type DocsMerge } from './merge-store.js';
 import { WINDOW_DAYS } from './outcome-rules.js';
@@ -55,8 +55,6 @@ export interface Outcomes {
   }>;
 }
 
-const EVENTS_PAGE = 1000;
-
 /**
  * Did a docs pull request help: its merge is kept (time, changed pages), and its outcome computed from the analytics
  * each time it is read, so a late page view or a rebuilt rollup is never out of step with a stored result.
@@ -66,20 +64,12 @@ export function createOutcomes(deps: {
   clock: Clock;
   /** the site's pages after the merge: they place the docs root for page paths */
   pages: (projectId: string) => Promise<string[]>;
+  /** the merged pull request's files, as GitHub lists them */
+  pullRequestFiles: ReadPullRequestFiles;
   counts: ReadOutcomeCounts;
   deployDelayMs: number;
 }): Outcomes {
   const { db, clock } = deps;
-
-  const toolCalls = async (jobId: string): Promise<ToolCall[]> => {
-    const calls: ToolCall[] = [];
-    for (let afterId = 0; ; ) {
-      const events = await listEvents({ db, jobId, afterId, limit: EVENTS_PAGE });
-      for (const e of events) if (e.type === 'tool_call') calls.push(e as unknown as ToolCall);
-      if (events.length < EVENTS_PAGE) return calls;
-      afterId = events[events.length - 1].id;
-    }
-  };
 
   const outcomeOf = async (merge: DocsMerge): Promise<Outcome> => {
     const now = clock().getTime();
@@ -102,7 +92,7 @@ export function createOutcomes(deps: {
   return {
     async onJobPullRequestClosed(event) {
       if (!event.merged) return;
-      const [calls, siteFiles] = await Promise.all([toolCalls(event.jobId), deps.pages(event.projectId)]);
+      const [files, siteFiles] = await Promise.all([deps.pullRequestFiles(event), deps.pages(event.projectId)]);
       await recordDocsMerge({
         db,
         clock,
@@ -112,7 +102,7 @@ export function createOutcomes(deps: {
           repository: event.repository,
           number: event.number,
           mergedAt: event.mergedAt ? new Date(event.mergedAt) : clock(),
-          pages: changedPages(calls, siteFiles),
+          pages: changedPages(files, siteFiles),
         },
       });
     },

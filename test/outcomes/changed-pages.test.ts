@@ -1,21 +1,18 @@
 import { changedPages } from '../../src/outcomes/changed-pages.js';
 
-const edit = (command: string, path: string, ok = true) => ({ tool: 'str_replace_based_edit_tool', command, path, ok });
-
 describe('changedPages', () => {
   const site = ['docs/index.mdx', 'docs/guides/setup.md', 'docs/guides/renamed.mdx', 'docs/new.mdx'];
 
-  it('maps the files a run wrote, moved and deleted to the paths the site serves them at', () => {
+  it("maps a pull request's added, modified, renamed and removed files to the paths the site serves them at", () => {
     expect(
       changedPages(
         [
-          edit('view', 'docs/index.mdx'),
-          edit('str_replace', 'docs/guides/setup.md'),
-          edit('insert', 'docs/guides/setup.md'),
-          edit('create', 'docs/new.mdx'),
-          { tool: 'move_file', path: 'docs/guides/old.mdx -> docs/guides/renamed.mdx', ok: true },
-          { tool: 'delete_file', path: 'docs/guides/gone/index.md', ok: true },
-          edit('str_replace', 'docs/docs.json'),
+          { filename: 'docs/guides/setup.md', status: 'modified' },
+          { filename: 'docs/new.mdx', status: 'added' },
+          { filename: 'docs/guides/renamed.mdx', status: 'renamed', previousFilename: 'docs/guides/old.mdx' },
+          { filename: 'docs/guides/gone/index.md', status: 'removed' },
+          { filename: 'docs/docs.json', status: 'modified' },
+          { filename: 'docs/images/flow.png', status: 'added' },
         ],
         site,
       ),
@@ -27,29 +24,25 @@ describe('changedPages', () => {
     ]);
   });
 
-  it('ignores failed calls, and a page added then deleted (or moved) in one run is what it became', () => {
+  it('reads a page renamed from a file that was no page as added, and one renamed in place as edited', () => {
     expect(
       changedPages(
         [
-          edit('str_replace', 'docs/guides/setup.md', false),
-          edit('create', 'docs/tmp.mdx'),
-          { tool: 'delete_file', path: 'docs/tmp.mdx', ok: true },
-          edit('create', 'docs/draft.mdx'),
-          { tool: 'move_file', path: 'docs/draft.mdx -> docs/new.mdx', ok: true },
-          { tool: 'move_file', path: 'docs/a.mdx -> docs/b.mdx', ok: true },
-          { tool: 'move_file', path: 'docs/b.mdx -> docs/guides/renamed.mdx', ok: true },
+          { filename: 'docs/new.mdx', status: 'renamed', previousFilename: 'docs/new.txt' },
+          { filename: 'docs/guides/renamed.mdx', status: 'renamed', previousFilename: 'docs/guides/renamed.md' },
+          { filename: 'docs/index.mdx', status: 'unchanged' },
         ],
         site,
       ),
     ).toEqual([
-      { path: '/guides/renamed', change: 'moved', from: '/a' },
+      { path: '/guides/renamed', change: 'edited' },
       { path: '/new', change: 'added' },
     ]);
   });
 
   it('reads pages at the repository root when the site has no shared docs folder', () => {
-    expect(changedPages([edit('str_replace', 'guides/README.md')], ['index.md', 'guides/README.md'])).toEqual([
-      { path: '/guides', change: 'edited' },
-    ]);
+    expect(
+      changedPages([{ filename: 'guides/README.md', status: 'modified' }], ['index.md', 'guides/README.md']),
+    ).toEqual([{ path: '/guides', change: 'edited' }]);
   });
 });

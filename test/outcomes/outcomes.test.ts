@@ -5,9 +5,10 @@ import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
 import { outcomeRoutes } from '../../src/http/routes/outcomes.js';
 import { createJobEventNotifier } from '../../src/jobs/job-event-notifier.js';
 import { createJobRequests } from '../../src/jobs/job-requests.js';
-import { appendEvent, createJob } from '../../src/jobs/job-store.js';
+import { createJob } from '../../src/jobs/job-store.js';
 import { createOutcomes, type Outcomes } from '../../src/outcomes/outcomes.js';
 import type { Outcome } from '../../src/outcomes/compute-outcome.js';
+import type { PullRequestFile } from '../../src/outcomes/changed-pages.js';
 import { assignJob, settleJob } from '../../src/problems/problem-store.js';
 import { DAY_MS } from '../../src/calendar.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -104,6 +105,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
   let ranges: ReturnType<typeof writeRangesFile>;
   let now = new Date(LIVE_AT + 40 * DAY_MS);
   let outcomes: Outcomes;
+  let prFiles: PullRequestFile[] = [];
   let projectId: string;
   let read: string;
   let write: string;
@@ -113,6 +115,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       db: ctx.db,
       clock: ctx.clock,
       pages: async () => SITE_FILES,
+      pullRequestFiles: async () => prFiles,
       counts: (query) => app.services.analytics.outcomeCounts(query),
       deployDelayMs: ctx.config.outcomes.deployDelayMs,
     });
@@ -165,8 +168,8 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       expect(sent.status).toBe(202);
     }
   };
-  /** A job whose agent edited setup, created new and moved old → renamed, merged at MERGED_AT (plus `shift`). */
-  const mergedJob = async (params: { merged?: boolean; shift?: number; calls?: object[] } = {}) => {
+  /** A job whose pull request edited setup, added new and moved old → renamed, merged at MERGED_AT (plus `shift`). */
+  const mergedJob = async (params: { merged?: boolean; shift?: number; files?: PullRequestFile[] } = {}) => {
     const { db, clock } = app.ctx;
     const job = await createJob({
       db,
@@ -179,15 +182,12 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       draft: false,
       prompt: 'fix the guides',
     });
-    const calls = params.calls ?? [
-      { tool: 'str_replace_based_edit_tool', command: 'view', path: 'docs/index.mdx', ok: true },
-      { tool: 'str_replace_based_edit_tool', command: 'str_replace', path: 'docs/guides/setup.mdx', ok: true },
-      { tool: 'str_replace_based_edit_tool', command: 'create', path: 'docs/guides/new.mdx', ok: true },
-      { tool: 'move_file', path: 'docs/guides/old.mdx -> docs/guides/renamed.mdx', ok: true },
-      { tool: 'delete_file', path: 'docs/guides/gone.mdx', ok: false },
+    prFiles = params.files ?? [
+      { filename: 'docs/guides/setup.mdx', status: 'modified' },
+      { filename: 'docs/guides/new.mdx', status: 'added' },
+      { filename: 'docs/guides/renamed.mdx', status: 'renamed', previousFilename: 'docs/guides/old.mdx' },
+      { filename: 'docs/docs.json', status: 'modified' },
     ];
-    for (const data of calls)
-      await appendEvent({ db, clock, jobId: job.id, type: 'tool_call', data: data as Record<string, unknown> });
     await outcomes.onJobPullRequestClosed({
       jobId: job.id,
       projectId,
@@ -294,9 +294,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       });
     }
     await importHits(hits);
-    const job = await mergedJob({
-      calls: [{ tool: 'str_replace_based_edit_tool', command: 'insert', path: 'docs/guides/setup.mdx', ok: true }],
-    });
+    const job = await mergedJob({ files: [{ filename: 'docs/guides/setup.mdx', status: 'modified' }] });
     const { body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
     const [seven] = body.outcome.windows;
     expect(seven.total.humanVisitors).toEqual({ before: 10, after: 10, ratio: null });
@@ -355,9 +353,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
         ts: LIVE_AT + DAY_MS + i * 1000,
       });
     await importHits(hits);
-    const job = await mergedJob({
-      calls: [{ tool: 'str_replace_based_edit_tool', command: 'str_replace', path: 'docs/guides/setup.mdx', ok: true }],
-    });
+    const job = await mergedJob({ files: [{ filename: 'docs/guides/setup.mdx', status: 'modified' }] });
     const { db, clock } = app.ctx;
     await assignJob({ db, clock, projectId, problems: [{ id: 'p-stale', kind: 'stale-page' }], jobId: job.id });
     await settleJob({ db, clock, jobId: job.id, merged: true });

@@ -5,7 +5,8 @@ import { createOutcomes, type Outcomes } from '../../src/outcomes/outcomes.js';
 import type { Analytics } from '../../src/analytics/analytics.js';
 
 /**
- * Outcomes as main.ts wires them, on a test app's context (the docs files given): `routes` is the outcomes list,
+ * Outcomes as main.ts wires them, on a test app's context (the docs files given; a merge read through them changes no
+ * page, as a merge is recorded directly in these tests): `routes` is the outcomes list,
  * `of` what the job routes are given (`jobRoutes({ outcomes: … })`) for a job's `outcome`.
  */
 export function outcomesFor(params: { analytics: Analytics; files?: string[] }): {
@@ -20,6 +21,7 @@ export function outcomesFor(params: { analytics: Analytics; files?: string[] }):
         db: ctx.db,
         clock: ctx.clock,
         pages: async () => params.files ?? [],
+        pullRequestFiles: async () => [],
         counts: (query) => params.analytics.outcomeCounts(query),
         deployDelayMs: ctx.config.outcomes.deployDelayMs,
       });
