@@ -16,7 +16,7 @@ import ts from 'typescript';
 export const LAYERS: readonly (readonly string[])[] = [
   ['main.ts', 'cli'],
   ['http', 'webhooks'],
-  ['automations', 'conversations', 'reviews', 'problems'],
+  ['automations', 'conversations', 'reviews', 'problems', 'outcomes'],
   ['jobs'],
   ['agent', 'analytics'],
   ['github', 'projects', 'keys', 'settings'],

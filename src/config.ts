@@ -32,6 +32,8 @@ export interface Config {
   automations: { runsPerDay: number; schedulePollMs: number };
   /** docs reviews of source pull requests: the input-token cap of the one model call that judges the findings */
   reviews: { maxInputTokens: number };
+  /** how long after a docs pull request merges its pages are live: where an outcome's before and after windows meet */
+  outcomes: { deployDelayMs: number };
   analytics: AnalyticsConfig;
   trackerCommit: TrackerCommitConfig;
   /** what the CLI's job commands use to call a running Scribe through its public API */
@@ -205,6 +207,7 @@ const schemas = {
   SCRIBE_JOB_LEASE_SECONDS: seconds(30),
   SCRIBE_JOB_HEARTBEAT_SECONDS: seconds(2),
   SCRIBE_JOB_POLL_SECONDS: seconds(1),
+  SCRIBE_DOCS_DEPLOY_DELAY: z.coerce.number().min(0, 'must be a number of minutes, 0 or more').default(10),
   SCRIBE_JOB_MAX_ATTEMPTS: count(3, 1),
   SCRIBE_MAX_TURNS: count(AGENT_LIMIT_DEFAULTS.maxTurns, 1),
   SCRIBE_MAX_OUTPUT_TOKENS: count(AGENT_LIMIT_DEFAULTS.maxOutputTokensPerTurn, 1),
@@ -318,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
       schedulePollMs: read(env, 'AUTOMATION_SCHEDULE_POLL_SECONDS') * 1000,
     },
     reviews: { maxInputTokens: read(env, 'SCRIBE_REVIEW_MAX_INPUT_TOKENS') },
+    outcomes: { deployDelayMs: read(env, 'SCRIBE_DOCS_DEPLOY_DELAY') * 60_000 },
     analytics: {
       saltRotation: read(env, 'SCRIBE_VISITOR_SALT_ROTATION'),
       trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),
@@ -537,6 +541,11 @@ const VARIABLE_DOCS: Record<keyof typeof schemas | 'DATABASE_URL', VariableDoc> 
   SCRIBE_JOB_HEARTBEAT_SECONDS: {
     example: '5',
     meaning: 'Lease renewal, and how fast an archive stops a running agent.',
+  },
+  SCRIBE_DOCS_DEPLOY_DELAY: {
+    example: '30',
+    meaning:
+      'Minutes from a docs pull request merging to its pages being live (your deploy time): an outcome compares the windows before and after that moment.',
   },
   SCRIBE_JOB_POLL_SECONDS: {
     example: '5',

@@ -35,7 +35,7 @@ import { analyticsBreakdownRoutes } from './http/routes/analytics-breakdowns.js'
 import { analyticsFeedbackRoutes } from './http/routes/analytics-feedback.js';
 import { analyticsAiRoutes } from './http/routes/analytics-ai.js';
 import { mcpRoutes } from './http/routes/mcp.js';
-import { listProjects } from './projects/projects.js';
+import { getProject, listProjects } from './projects/projects.js';
 import { analyticsRobotsRoutes } from './http/routes/analytics-robots.js';
 import { analyticsCoverageRoutes } from './http/routes/analytics-coverage.js';
 import { DocsSites } from './http/mcp/docs-sites.js';
@@ -49,6 +49,9 @@ import { automationRoutes } from './http/routes/automations.js';
 import { problemRoutes } from './http/routes/problems.js';
 import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
 import { createProblems } from './problems/problems.js';
+import { createOutcomes } from './outcomes/outcomes.js';
+import { gitHubPullRequestFiles } from './outcomes/github-pull-request-files.js';
+import { outcomeRoutes } from './http/routes/outcomes.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
 import { PROBLEM_AUTOMATIONS_EVERY_MS, runProblemAutomations } from './problems/run-problem-automations.js';
@@ -258,7 +261,8 @@ function startReviews(base: Base, github: GitHub): Reviews | null {
 
 /**
  * The problems queue and the page story, derived from the analytics' signals; redirect candidates read the docs
- * through the App (none until it is configured). A fix is an ordinary job request.
+ * through the App (none until it is configured). A fix is an ordinary job request. Outcomes keep a merged docs pull
+ * request's pages (placed by the same docs pages) and measure them with the analytics.
  */
 function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
   const { base, github, jobs, analytics } = params;
@@ -269,6 +273,14 @@ function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analyti
   return {
     problems: createProblems({ db, clock, signals, jobs: jobs.requests, pages }),
     story: createPageStory({ db, clock, signals, pages }),
+    outcomes: createOutcomes({
+      db,
+      clock,
+      pages: async (projectId) => (await pages(await getProject(db, projectId))).map((p) => p.file),
+      pullRequestFiles: app ? gitHubPullRequestFiles({ db, github: app }) : async () => [],
+      counts: (query) => analytics.outcomeCounts(query),
+      deployDelayMs: base.config.outcomes.deployDelayMs,
+    }),
   };
 }
 type ProblemsQueue = ReturnType<typeof startProblems>;
@@ -298,7 +310,10 @@ async function serveEdges(params: {
     docsDrafts,
     reviews,
     tasks: github.tasks,
-    onJobPullRequestClosed: (closed) => problems.problems.onJobPullRequestClosed(closed),
+    onJobPullRequestClosed: async (closed) => {
+      await problems.problems.onJobPullRequestClosed(closed);
+      await problems.outcomes.onJobPullRequestClosed(closed);
+    },
   });
   // one index of each project's docs, for the agents reading them (MCP) and the coverage report alike
   const docsSites = new DocsSites({ source: gitHubDocsSource(github.app), now: () => clock().getTime() });
@@ -310,6 +325,7 @@ async function serveEdges(params: {
     analyticsFeedbackRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
     problemRoutes(problems),
+    outcomeRoutes(problems),
     analyticsMissBeaconRoutes({ analytics }),
     analyticsRobotsRoutes({ analytics }),
     analyticsCoverageRoutes({ analytics, sites: docsSites }),
@@ -317,7 +333,12 @@ async function serveEdges(params: {
     dashboardRoutes,
     metricsRoutes,
     apiDocsRoutes,
-    agentJobRoutes({ jobs: jobs.requests, events: jobs.events, shutdown: streams.signal }),
+    agentJobRoutes({
+      jobs: jobs.requests,
+      events: jobs.events,
+      shutdown: streams.signal,
+      outcomes: problems.outcomes,
+    }),
     automationRoutes({ automations, config: reviews && ((projectId) => reviews.config(projectId)) }),
   ];
   const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };

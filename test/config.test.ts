@@ -155,6 +155,7 @@ describe('loadConfig', () => {
       'SCRIBE_AI_RANGES_URL_OVERRIDE: must be an http(s) URL (got "mirror.internal")',
     ],
     ['SCRIBE_AI_REVERSE_DNS', 'yes', 'SCRIBE_AI_REVERSE_DNS: must be one of on, off (got "yes")'],
+    ['SCRIBE_DOCS_DEPLOY_DELAY', '-5', 'SCRIBE_DOCS_DEPLOY_DELAY: must be a number of minutes, 0 or more (got "-5")'],
     ['PORT', 'abc', 'PORT: must be a port number 0..65535 (got "abc")'],
     ['PORT', '70000', 'PORT: must be a port number 0..65535 (got "70000")'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
@@ -186,5 +187,13 @@ describe('loadConfig', () => {
     expect(result.stderr.trim().split('\n')).toEqual([
       'scribe: invalid configuration: PORT: must be a port number 0..65535 (got "eighty")',
     ]);
+  });
+});
+
+describe('SCRIBE_DOCS_DEPLOY_DELAY', () => {
+  it('is in minutes, 10 unless set, and 0 allowed (a site that serves the branch as it merges)', () => {
+    expect(loadConfig({}).outcomes.deployDelayMs).toBe(600_000);
+    expect(loadConfig({ SCRIBE_DOCS_DEPLOY_DELAY: '30' }).outcomes.deployDelayMs).toBe(1_800_000);
+    expect(loadConfig({ SCRIBE_DOCS_DEPLOY_DELAY: '0' }).outcomes.deployDelayMs).toBe(0);
   });
 });

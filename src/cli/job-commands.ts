@@ -20,7 +20,43 @@ interface JobEvent {
   [field: string]: unknown;
 }
 
+type Measured = {
+  humanVisitors: { before: number; after: number; ratio: number | null };
+  aiVisitors: { before: number; after: number };
+  thumbsUp: { before: number; after: number };
+  thumbsDown: { before: number; after: number };
+  misses: { before: number; after: number };
+  verdict: string;
+};
+interface Outcome {
+  mergedAt: string;
+  liveAt: string;
+  verdict: string;
+  windows: {
+    days: number;
+    status: string;
+    daysSoFar: number;
+    total: Measured;
+    pages: (Measured & { path: string; change: string })[];
+  }[];
+}
+
 const POLL_MS = 1000;
+
+/** An outcome as lines: the verdict, then each window's totals and its pages. */
+function describeOutcome(outcome: Outcome): string[] {
+  const side = (m: Measured) =>
+    `humans ${m.humanVisitors.before} → ${m.humanVisitors.after}${m.humanVisitors.ratio === null ? '' : ` (×${m.humanVisitors.ratio.toFixed(2)})`}` +
+    `  AI ${m.aiVisitors.before} → ${m.aiVisitors.after}  misses ${m.misses.before} → ${m.misses.after}` +
+    `  thumbs ${m.thumbsUp.before}/${m.thumbsDown.before} → ${m.thumbsUp.after}/${m.thumbsDown.after}  ${m.verdict}`;
+  const lines = [`verdict: ${outcome.verdict}  (merged ${outcome.mergedAt}, live ${outcome.liveAt})`];
+  for (const w of outcome.windows) {
+    const status = w.status === 'partial' ? `partial, ${w.daysSoFar} days so far` : w.status;
+    lines.push(`${w.days} days (${status}): ${side(w.total)}`);
+    for (const page of w.pages) lines.push(`  ${page.path} (${page.change}): ${side(page)}`);
+  }
+  return lines;
+}
 
 /** One readable line per job event: time, type, then its fields. */
 export function formatEvent(event: JobEvent): string {
@@ -134,6 +170,25 @@ export const jobCommands: Record<string, Command> = {
             `${job.id}\t${job.status}\t${job.createdAt}\t${job.prLink ?? '-'}\t${(job.summary ?? job.error ?? '').slice(0, 80)}`,
           );
         if (hasMore) ctx.io.out('(more: raise --limit)');
+      });
+    },
+  },
+  'job outcome': {
+    usage: 'job outcome <id> --project <id>',
+    summary:
+      "Did the job's docs pull request help: readers, AI visitors, misses and thumbs of the pages it changed over 7, 14 and 28 days before and after it went live, each window's status and the verdict.",
+    options: { project: { type: 'string' } },
+    async run(ctx) {
+      const base = `/v2/agent/${projectOption(ctx.values)}`;
+      const [jobId] = ctx.positionals;
+      if (!jobId) throw new UsageError('give the job id');
+      await withApi(ctx, async (api) => {
+        const job = await api.get<Job & { outcome: Outcome | null }>(`${base}/job/${encodeURIComponent(jobId)}`);
+        if (!job.outcome) {
+          ctx.io.out(`job ${job.id}: no outcome yet (its pull request has not merged)`);
+          return;
+        }
+        for (const line of describeOutcome(job.outcome)) ctx.io.out(line);
       });
     },
   },

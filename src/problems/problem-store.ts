@@ -156,6 +156,38 @@ export async function settleJob(params: { db: Db; clock: Clock; jobId: string; m
   return count;
 }
 
+/** The outcome signal that tells whether the fix of a problem of each kind worked. */
+const METRIC_OF: Record<ProblemKind, 'traffic' | 'misses' | 'helpful'> = {
+  'missing-page': 'misses',
+  'negative-feedback': 'helpful',
+  'search-gap': 'traffic',
+  'stale-page': 'traffic',
+};
+
+/**
+ * A merged fix measured over a complete window: its `fixed` problems become `verified` when their kind's signal
+ * improved and `regressed` when it got worse; otherwise (no change, too little data) they stay `fixed`. A later,
+ * longer window may still move them between the two.
+ */
+export async function settleOutcome(params: {
+  db: Db;
+  clock: Clock;
+  jobId: string;
+  changes: Record<'traffic' | 'misses' | 'helpful', string>;
+}): Promise<void> {
+  const { db, jobId, changes } = params;
+  const now = params.clock();
+  for (const kind of Object.keys(METRIC_OF) as ProblemKind[]) {
+    const change = changes[METRIC_OF[kind]];
+    const status = change === 'improved' ? 'verified' : change === 'worse' ? 'regressed' : null;
+    if (!status) continue;
+    await db.problemState.updateMany({
+      where: { jobId, kind, status: { in: ['fixed', 'verified', 'regressed'] }, NOT: { status } },
+      data: { status, updatedAt: now },
+    });
+  }
+}
+
 /**
  * The problems an automation's run handed to its job (a new one, or its open pull request's): `in_progress` with the
  * job, unless a fix already holds them.

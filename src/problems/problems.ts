@@ -219,7 +219,7 @@ function withState(
 ): Problem {
   let status: ProblemStatus = state?.status ?? 'open';
   if (status === 'dismissed' && state?.dismissedAt && problem.lastSeen > state.dismissedAt.getTime()) status = 'open';
-  const working = status === 'in_progress' || status === 'fixed';
+  const working = status !== 'open' && status !== 'dismissed';
   const jobId = working ? (state?.jobId ?? null) : null;
   return {
     ...problem,

@@ -50,7 +50,15 @@ async function recordOnJob(deps: WebhookDeps, delivery: Delivery<'pull_request'>
     type: `pull_request_${payload.action}`,
     data: { number: pr.number, pr: state },
   });
-  if (payload.action === 'closed') await deps.onJobPullRequestClosed?.({ jobId: job.id, merged: state.merged });
+  if (payload.action === 'closed')
+    await deps.onJobPullRequestClosed?.({
+      jobId: job.id,
+      projectId: job.projectId,
+      repository,
+      number: pr.number,
+      merged: state.merged,
+      mergedAt: state.mergedAt,
+    });
   return done(`job ${job.id}: pull request ${state.merged ? 'merged' : state.state}`);
 }
 

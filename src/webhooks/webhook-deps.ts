@@ -30,7 +30,15 @@ export interface WebhookDeps {
   onJobPullRequestClosed?: JobPullRequestClosed;
 }
 
-export type JobPullRequestClosed = (closed: { jobId: string; merged: boolean }) => Promise<void>;
+export type JobPullRequestClosed = (closed: {
+  jobId: string;
+  projectId: string;
+  repository: string;
+  number: number;
+  merged: boolean;
+  /** ISO, as GitHub sent it */
+  mergedAt: string | null;
+}) => Promise<void>;
 
 /** One delivery as a handler sees it: the payload and an Octokit authenticated as the delivery's installation. */
 export interface Delivery<E extends EmitterWebhookEventName> {

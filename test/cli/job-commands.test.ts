@@ -4,6 +4,8 @@ import { formatEvent } from '../../src/cli/job-commands.js';
 import { appendEvent, archiveJob, listJobs } from '../../src/jobs/job-store.js';
 import { startTestApp, type TestApp, jobRoutes } from '../support/test-app.js';
 import { testAppPrivateKey } from '../support/app-private-key.js';
+import { outcomesFor } from '../support/outcome-routes.js';
+import { recordDocsMerge } from '../../src/outcomes/merge-store.js';
 
 const privateKey = testAppPrivateKey();
 
@@ -14,7 +16,7 @@ describe('scribe job … (the public API as a client)', () => {
   beforeAll(async () => {
     app = await startTestApp({
       provider: 'sqlite',
-      routes: [jobRoutes()],
+      routes: ({ analytics }) => [jobRoutes({ outcomes: outcomesFor({ analytics }).of })],
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test' },
     });
     projectId = (await app.project({ repository: 'acme/cli-docs' })).id;
@@ -51,6 +53,34 @@ describe('scribe job … (the public API as a client)', () => {
     expect(shown.out[0]).toBe(`job ${jobId}  active`);
     expect(shown.out).toContain('  pull request: -');
     expect(shown.out.some((l) => /stage\s+stage=clone/.test(l))).toBe(true);
+  });
+
+  it("job outcome prints a merged pull request's windows and verdict, and says when there is none yet", async () => {
+    const created = await run(['job', 'create', '--project', projectId, 'Explain the setup page']);
+    const jobId = created.out.at(-1)!;
+    const none = await run(['job', 'outcome', jobId, '--project', projectId]);
+    expect(none.out).toEqual([`job ${jobId}: no outcome yet (its pull request has not merged)`]);
+    const mergedAt = new Date(Date.now() - 3.5 * 86_400_000);
+    await recordDocsMerge({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      merge: {
+        jobId,
+        projectId,
+        repository: 'acme/cli-docs',
+        number: 4,
+        mergedAt,
+        pages: [{ path: '/setup', change: 'edited' }],
+      },
+    });
+    const shown = await run(['job', 'outcome', jobId, '--project', projectId]);
+    expect(shown.code).toBe(0);
+    expect(shown.out[0]).toMatch(/^verdict: pending {2}\(merged /);
+    expect(shown.out[1]).toBe(
+      '7 days (partial, 3 days so far): humans 0 → 0  AI 0 → 0  misses 0 → 0  thumbs 0/0 → 0/0  pending',
+    );
+    expect(shown.out[2]).toBe('  /setup (edited): humans 0 → 0  AI 0 → 0  misses 0 → 0  thumbs 0/0 → 0/0  pending');
+    expect(shown.out).toHaveLength(7);
   });
 
   it('--wait follows the event log until the job ends', async () => {

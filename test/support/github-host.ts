@@ -51,6 +51,8 @@ export interface PullRequest extends PullLifeCycle {
   /** a source pull request a person opened (openPullRequest): its author, and the fork its head comes from */
   user?: string;
   fork?: string;
+  /** the base branch's commit when it merged: GitHub still lists a merged pull request's files against it */
+  mergedFrom?: string;
 }
 
 /** A check run as the Checks API keeps it (issue 18: docs reviews). */
@@ -480,7 +482,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
   /** GitHub's pull request files of base...head: status (renames found), counts, and a patch unless binary. */
   function pullFiles(pr: PullRequest): any[] {
     const head = revParse(pr.repository, `refs/heads/${pr.head}`);
-    const base = revParse(pr.repository, `refs/heads/${pr.base}`);
+    const base = pr.mergedFrom ?? revParse(pr.repository, `refs/heads/${pr.base}`);
     if (!head || !base) return [];
     const key = `${pr.repository}#${base}...${head}`;
     const cached = filesCache.get(key);
@@ -1197,6 +1199,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       const pr = pulls.find((p) => p.repository === repository && p.number === number)!;
       if (merge) {
         const head = revParse(repository, `refs/heads/${pr.head}`)!;
+        pr.mergedFrom = revParse(repository, `refs/heads/${pr.base}`) ?? undefined;
         git(repository, ['update-ref', `refs/heads/${pr.base}`, head]);
         pr.headSha = head;
       }

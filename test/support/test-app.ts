@@ -15,6 +15,7 @@ import { addProject, type Project } from '../../src/projects/projects.js';
 import { createApiKey, type Scope } from '../../src/keys/api-keys.js';
 import { createTestDatabase, type Provider } from './databases.js';
 import { Analytics } from '../../src/analytics/analytics.js';
+import type { Outcomes } from '../../src/outcomes/outcomes.js';
 
 /** Services a test app's routes may be given, made from its context on first use and closed with it. */
 export interface TestServices {
@@ -45,7 +46,9 @@ let repoCounter = 0;
 const notifiers = new WeakMap<AppContext, JobEventNotifier>();
 
 /** The agent-job routes as main.ts mounts them, with requests and an event notifier made from the app's context. */
-export function jobRoutes(options: { wake?: () => void } = {}): RouteModule {
+export function jobRoutes(
+  options: { wake?: () => void; outcomes?: (ctx: AppContext) => Pick<Outcomes, 'ofJob'> } = {},
+): RouteModule {
   return (router, ctx) => {
     const jobs = createJobRequests({
       db: ctx.db,
@@ -56,7 +59,7 @@ export function jobRoutes(options: { wake?: () => void } = {}): RouteModule {
     });
     const events = createJobEventNotifier({ db: ctx.db, database: ctx.database, logger: ctx.logger });
     notifiers.set(ctx, events);
-    agentJobRoutes({ jobs, events })(router, ctx);
+    agentJobRoutes({ jobs, events, outcomes: options.outcomes?.(ctx) })(router, ctx);
   };
 }
 

@@ -202,6 +202,11 @@ export type AgentJobMessage = Prisma.AgentJobMessageModel
  */
 export type AgentJobEvent = Prisma.AgentJobEventModel
 /**
+ * Model DocsPullRequestMerge
+ * 
+ */
+export type DocsPullRequestMerge = Prisma.DocsPullRequestMergeModel
+/**
  * Model ProblemState
  * 
  */

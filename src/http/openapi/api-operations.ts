@@ -6,6 +6,7 @@ import { analyticsFeedbackOperations } from '../routes/analytics-feedback-docs.j
 import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
 import { automationOperations } from '../routes/automations-docs.js';
 import { problemsOperations } from '../routes/problems-docs.js';
+import { outcomesOperations } from '../routes/outcomes-docs.js';
 import { mcpOperations } from '../routes/mcp-docs.js';
 import { analyticsRobotsOperations } from '../routes/analytics-robots.js';
 import { analyticsCoverageOperations } from '../routes/analytics-coverage.js';
@@ -20,6 +21,7 @@ export const apiOperations: OperationDoc[] = [
   ...analyticsCoverageOperations,
   ...analyticsFeedbackOperations,
   ...problemsOperations,
+  ...outcomesOperations,
   ...mcpOperations,
   ...serviceOperations,
 ];

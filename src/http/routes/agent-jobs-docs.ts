@@ -1,3 +1,4 @@
+import { JobWithOutcomeResponse } from './outcomes-schemas.js';
 import { z } from 'zod';
 import type { OperationDoc } from '../openapi/operation-doc.js';
 import {
@@ -42,10 +43,12 @@ export const agentJobOperations: OperationDoc[] = [
     path: '/v2/agent/{projectId}/job/{id}',
     operationId: 'getAgentJob',
     summary: 'Get an agent job',
+    description:
+      '`outcome` (a Scribe addition) is null until the pull request merges; then it measures the pages it changed before and after, as `GET /v1/analytics/{projectId}/outcomes` does.',
     tag: 'Agent jobs',
     auth: 'read',
     pathParams: JobPath,
-    responses: { 200: { description: 'The job', schema: JobResponse } },
+    responses: { 200: { description: 'The job', schema: JobWithOutcomeResponse } },
   },
   {
     method: 'post',

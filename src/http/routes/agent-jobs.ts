@@ -11,6 +11,7 @@ import { CreateJobRequest, ListJobsQuery, MessageRequest } from './agent-jobs-sc
 import { jobPresenter, toJobResponse } from './present-jobs.js';
 import { sendJobEvents } from './agent-jobs-events.js';
 import { parseInput } from '../parse-input.js';
+import type { Outcomes } from '../../outcomes/outcomes.js';
 
 /**
  * /v2/agent/:projectId/…: the compatible job API plus Scribe's list, archive and events. Jobs are asked for through
@@ -20,6 +21,8 @@ export function agentJobRoutes(options: {
   jobs: JobRequests;
   events: JobEventNotifier;
   shutdown?: AbortSignal;
+  /** a merged job's outcome (`outcome` on GET job/:id); null when outcomes are not wired */
+  outcomes?: Pick<Outcomes, 'ofJob'> | null;
 }): RouteModule {
   const { jobs } = options;
   return (router: Router, ctx: AppContext) => {
@@ -43,7 +46,10 @@ export function agentJobRoutes(options: {
     });
 
     router.get(`${base}/job/:id`, auth, async (req, res) => {
-      res.json((await present([await getJob(db, authenticatedProject(res).id, String(req.params.id))]))[0]);
+      const projectId = authenticatedProject(res).id;
+      const job = await getJob(db, projectId, String(req.params.id));
+      const outcome = (await options.outcomes?.ofJob(projectId, job.id)) ?? null;
+      res.json({ ...(await present([job]))[0], outcome });
     });
 
     router.post(`${base}/job/:id/message`, auth, ...jsonBody(), async (req, res) => {

@@ -16,6 +16,8 @@ import { openApiConformance, routedOperations } from '../../support/openapi-conf
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
 import { testAppPrivateKey } from '../../support/app-private-key.js';
 import { problemRoutesFor } from '../../support/problem-routes.js';
+import { outcomesFor } from '../../support/outcome-routes.js';
+import { recordDocsMerge } from '../../../src/outcomes/merge-store.js';
 import { analyticsMissBeaconRoutes } from '../../../src/http/routes/analytics-miss-beacon.js';
 
 const privateKey = testAppPrivateKey();
@@ -50,23 +52,27 @@ describe('the OpenAPI document', () => {
   beforeAll(async () => {
     app = await startTestApp({
       provider: 'sqlite',
-      routes: ({ analytics }) => [
-        healthRoutes,
-        metricsRoutes,
-        apiDocsRoutes,
-        analyticsRoutes({ analytics }),
-        analyticsAiRoutes({ analytics }),
-        analyticsBreakdownRoutes({ analytics }),
-        analyticsFeedbackRoutes({ analytics }),
-        dashboardRoutes,
-        jobRoutes(),
-        automationRoutes({ automations: null }),
-        problemRoutesFor({ analytics, pages: [{ path: '/limits', file: 'limits.mdx', title: 'Rate limits' }] }),
-        analyticsMissBeaconRoutes({ analytics }),
-        analyticsRobotsRoutes({ analytics }),
-        analyticsCoverageRoutes({ analytics, sites }),
-        mcpRoutes({ analytics, sites }),
-      ],
+      routes: ({ analytics }) => {
+        const outcomes = outcomesFor({ analytics });
+        return [
+          healthRoutes,
+          metricsRoutes,
+          apiDocsRoutes,
+          analyticsRoutes({ analytics }),
+          analyticsAiRoutes({ analytics }),
+          analyticsBreakdownRoutes({ analytics }),
+          analyticsFeedbackRoutes({ analytics }),
+          dashboardRoutes,
+          jobRoutes({ outcomes: outcomes.of }),
+          automationRoutes({ automations: null }),
+          problemRoutesFor({ analytics, pages: [{ path: '/limits', file: 'limits.mdx', title: 'Rate limits' }] }),
+          outcomes.routes,
+          analyticsMissBeaconRoutes({ analytics }),
+          analyticsRobotsRoutes({ analytics }),
+          analyticsCoverageRoutes({ analytics, sites }),
+          mcpRoutes({ analytics, sites }),
+        ];
+      },
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
     });
     projectId = (await app.project({ hostnames: ['docs.example.com'] })).id;
@@ -425,9 +431,31 @@ describe('the OpenAPI document', () => {
       404,
     );
     const fix = '/v1/analytics/{projectId}/problems/fix';
-    expect(
-      (await call('POST', fix, { path: `${base}/problems/fix`, key: otherWrite, body: { ids: [first] } })).status,
-    ).toBe(202);
+    const fixed = await call('POST', fix, { path: `${base}/problems/fix`, key: otherWrite, body: { ids: [first] } });
+    expect(fixed.status).toBe(202);
+    // its pull request merged: the job and the outcomes list answer an outcome
+    const jobId = (fixed.body as { id: string }).id;
+    const merge = {
+      jobId,
+      projectId: other,
+      repository: 'acme/docs',
+      number: 3,
+      mergedAt: new Date(Date.now() - 3 * 86_400_000),
+    };
+    await recordDocsMerge({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      merge: { ...merge, pages: [{ path: '/limits', change: 'edited' }] },
+    });
+    const job = await call('GET', '/v2/agent/{projectId}/job/{id}', {
+      path: `/v2/agent/${other}/job/${jobId}`,
+      key: otherRead,
+    });
+    expect((job.body as { outcome: { windows: unknown[] } }).outcome.windows).toHaveLength(3);
+    const outcomes = '/v1/analytics/{projectId}/outcomes';
+    const listedOutcomes = await call('GET', outcomes, { path: `${base}/outcomes`, key: otherRead });
+    expect((listedOutcomes.body as { outcomes: unknown[] }).outcomes).toHaveLength(1);
+    expect((await call('GET', outcomes, { path: `${base}/outcomes?cursor=x`, key: otherRead })).status).toBe(400);
     expect(
       (await call('POST', fix, { path: `${base}/problems/fix`, key: otherWrite, body: { ids: [second] } })).status,
     ).toBe(409);

@@ -87,7 +87,8 @@ describe.each(PROVIDERS)('agent job API on %s', (provider) => {
     expect(queued).toBe(before + 1);
     const got = await call(`/v2/agent/${projectId}/job/${job.id}`, { key: readKey });
     expect(got.status).toBe(200);
-    expect(await got.json()).toEqual(job);
+    // the one difference: a job's own answer says how its merged pull request did (null until it merges)
+    expect(await got.json()).toEqual({ ...job, outcome: null });
   });
 
   it('accepts ref, model and draft, and refuses bad input with details', async () => {

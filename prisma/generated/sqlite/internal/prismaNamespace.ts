@@ -429,6 +429,7 @@ export const ModelName = {
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
   AgentJobEvent: 'AgentJobEvent',
+  DocsPullRequestMerge: 'DocsPullRequestMerge',
   ProblemState: 'ProblemState',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
@@ -455,7 +456,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
+    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "docsPullRequestMerge" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2827,6 +2828,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    DocsPullRequestMerge: {
+      payload: Prisma.$DocsPullRequestMergePayload<ExtArgs>
+      fields: Prisma.DocsPullRequestMergeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DocsPullRequestMergeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DocsPullRequestMergeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>
+        }
+        findFirst: {
+          args: Prisma.DocsPullRequestMergeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DocsPullRequestMergeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>
+        }
+        findMany: {
+          args: Prisma.DocsPullRequestMergeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>[]
+        }
+        create: {
+          args: Prisma.DocsPullRequestMergeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>
+        }
+        createMany: {
+          args: Prisma.DocsPullRequestMergeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DocsPullRequestMergeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>[]
+        }
+        delete: {
+          args: Prisma.DocsPullRequestMergeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>
+        }
+        update: {
+          args: Prisma.DocsPullRequestMergeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>
+        }
+        deleteMany: {
+          args: Prisma.DocsPullRequestMergeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DocsPullRequestMergeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DocsPullRequestMergeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>[]
+        }
+        upsert: {
+          args: Prisma.DocsPullRequestMergeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DocsPullRequestMergePayload>
+        }
+        aggregate: {
+          args: Prisma.DocsPullRequestMergeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDocsPullRequestMerge>
+        }
+        groupBy: {
+          args: Prisma.DocsPullRequestMergeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsPullRequestMergeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DocsPullRequestMergeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DocsPullRequestMergeCountAggregateOutputType> | number
+        }
+      }
+    }
     ProblemState: {
       payload: Prisma.$ProblemStatePayload<ExtArgs>
       fields: Prisma.ProblemStateFieldRefs
@@ -4100,6 +4175,19 @@ export const AgentJobEventScalarFieldEnum = {
 export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
 
 
+export const DocsPullRequestMergeScalarFieldEnum = {
+  jobId: 'jobId',
+  projectId: 'projectId',
+  repository: 'repository',
+  number: 'number',
+  mergedAt: 'mergedAt',
+  pages: 'pages',
+  createdAt: 'createdAt'
+} as const
+
+export type DocsPullRequestMergeScalarFieldEnum = (typeof DocsPullRequestMergeScalarFieldEnum)[keyof typeof DocsPullRequestMergeScalarFieldEnum]
+
+
 export const ProblemStateScalarFieldEnum = {
   projectId: 'projectId',
   id: 'id',
@@ -4517,6 +4605,7 @@ export type GlobalOmitConfig = {
   agentJob?: Prisma.AgentJobOmit
   agentJobMessage?: Prisma.AgentJobMessageOmit
   agentJobEvent?: Prisma.AgentJobEventOmit
+  docsPullRequestMerge?: Prisma.DocsPullRequestMergeOmit
   problemState?: Prisma.ProblemStateOmit
   analyticsFeedback?: Prisma.AnalyticsFeedbackOmit
   analyticsFeedbackChange?: Prisma.AnalyticsFeedbackChangeOmit

@@ -83,6 +83,7 @@ export const ModelName = {
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
   AgentJobEvent: 'AgentJobEvent',
+  DocsPullRequestMerge: 'DocsPullRequestMerge',
   ProblemState: 'ProblemState',
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
@@ -530,6 +531,19 @@ export const AgentJobEventScalarFieldEnum = {
 } as const
 
 export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
+
+
+export const DocsPullRequestMergeScalarFieldEnum = {
+  jobId: 'jobId',
+  projectId: 'projectId',
+  repository: 'repository',
+  number: 'number',
+  mergedAt: 'mergedAt',
+  pages: 'pages',
+  createdAt: 'createdAt'
+} as const
+
+export type DocsPullRequestMergeScalarFieldEnum = (typeof DocsPullRequestMergeScalarFieldEnum)[keyof typeof DocsPullRequestMergeScalarFieldEnum]
 
 
 export const ProblemStateScalarFieldEnum = {

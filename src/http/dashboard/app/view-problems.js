@@ -12,7 +12,7 @@ const PROBLEM_KINDS = [
   ['search-gap', 'search gap'],
   ['stale-page', 'stale page'],
 ];
-const PROBLEM_STATUSES = ['open', 'in_progress', 'fixed', 'dismissed'];
+const PROBLEM_STATUSES = ['open', 'in_progress', 'fixed', 'verified', 'regressed', 'dismissed'];
 
 /** The trend as the API computes it: `change` is null when the previous period had no readers. */
 const trend = ({ readers, trend: t }) =>

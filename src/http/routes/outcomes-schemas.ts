@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { DateParam } from './analytics-schemas.js';
+import { wholeNumber } from './paging-schemas.js';
+import { JobResponse } from './agent-jobs-schemas.js';
+
+/** Request and response shapes of docs pull request outcomes (routes/outcomes.ts, and `outcome` on a job). */
+
+const count = z.number().int().min(0);
+const time = z.string().describe('ISO 8601 UTC, with milliseconds');
+const VERDICTS = ['helped', 'no effect', 'regressed', 'too little traffic to tell', 'pending'] as const;
+const CHANGE = z.enum(['improved', 'worse', 'no change', 'too little data']);
+const Pair = z.object({ before: count, after: count });
+const Compared = Pair.extend({
+  ratio: z.number().nullable().describe('after ÷ before; null when either window has fewer readers than the minimum'),
+});
+
+const Measured = z.object({
+  humanVisitors: Compared.describe('Distinct human visitors, exact'),
+  aiVisitors: Compared.describe('Distinct AI visitors, exact'),
+  thumbsUp: Pair,
+  thumbsDown: Pair,
+  helpfulShare: z.object({ before: z.number().nullable(), after: z.number().nullable() }),
+  misses: Pair.describe('404/410 requests of the URLs the pull request created or moved pages for'),
+  changes: z.object({ traffic: CHANGE, misses: CHANGE, helpful: CHANGE }),
+  verdict: z.enum(VERDICTS),
+});
+
+const ChangedPage = z.object({
+  path: z.string().describe('The page as the site serves it'),
+  change: z.enum(['added', 'edited', 'moved', 'deleted']),
+  from: z.string().optional().describe('Where a moved page was served before'),
+});
+
+export const OutcomeResponse = z.object({
+  mergedAt: time,
+  liveAt: time.describe('mergedAt + SCRIBE_DOCS_DEPLOY_DELAY'),
+  verdict: z.enum(VERDICTS).describe('The verdict of the longest complete window; `pending` while none is'),
+  windows: z.array(
+    z.object({
+      days: z.number().int(),
+      status: z.enum(['pending', 'partial', 'complete']),
+      daysSoFar: count,
+      before: z.object({ from: time, to: time }),
+      after: z.object({ from: time, to: time }),
+      total: Measured,
+      pages: z.array(Measured.extend({ path: z.string(), change: ChangedPage.shape.change })),
+      misses: z.array(z.object({ url: z.string(), before: count, after: count })),
+    }),
+  ),
+});
+
+export const JobWithOutcomeResponse = JobResponse.extend({
+  outcome: OutcomeResponse.nullable().describe('Null until the pull request merges (Scribe addition)'),
+});
+
+export const OutcomesQuery = z.object({
+  dateFrom: DateParam.optional().describe(
+    'Merged at or after; `YYYY-MM-DD` or an ISO 8601 date-time (default: `dateTo` − 30 days).',
+  ),
+  dateTo: DateParam.optional().describe('Merged before (default: now).'),
+  limit: wholeNumber('limit', 1, 100).default(20).describe('Pull requests per page, 1–100 (default 20).'),
+  cursor: z.string().max(2000).optional().describe('`nextCursor` of the previous page; opaque.'),
+});
+
+export const OutcomesResponse = z.object({
+  outcomes: z.array(
+    z.object({
+      jobId: z.string(),
+      repository: z.string(),
+      number: z.number().int(),
+      pages: z.array(ChangedPage),
+      outcome: OutcomeResponse,
+    }),
+  ),
+  summary: z
+    .object({ helped: count, noEffect: count, regressed: count })
+    .describe('Verdicts of every merge in the range, not only this page'),
+  nextCursor: z.string().nullable(),
+});

@@ -1,0 +1,143 @@
+import { DAY_MS, type TimeRange } from '../calendar.js';
+import type { WindowCounts } from '../analytics/reports/outcome-counts.js';
+import type { ChangedPage } from './changed-pages.js';
+import {
+  MIN_READERS,
+  WINDOW_DAYS,
+  helpfulChange,
+  missChange,
+  trafficChange,
+  verdictOf,
+  type SignalChange,
+  type Verdict,
+} from './outcome-rules.js';
+
+export type WindowStatus = 'pending' | 'partial' | 'complete';
+type Pair = { before: number; after: number };
+type Compared = Pair & { ratio: number | null };
+
+export interface MeasuredSide {
+  humanVisitors: Compared;
+  aiVisitors: Compared;
+  thumbsUp: Pair;
+  thumbsDown: Pair;
+  helpfulShare: { before: number | null; after: number | null };
+  misses: Pair;
+  changes: { traffic: SignalChange; misses: SignalChange; helpful: SignalChange };
+  /** `pending` until the window is complete */
+  verdict: Verdict;
+}
+
+export interface OutcomeWindow {
+  days: number;
+  status: WindowStatus;
+  /** whole days of the after window passed so far */
+  daysSoFar: number;
+  before: { from: string; to: string };
+  after: { from: string; to: string };
+  total: MeasuredSide;
+  pages: (MeasuredSide & { path: string; change: ChangedPage['change'] })[];
+  misses: { url: string; before: number; after: number }[];
+}
+
+export interface Outcome {
+  mergedAt: string;
+  liveAt: string;
+  /** the verdict of the longest complete window; `pending` while none is */
+  verdict: Verdict;
+  windows: OutcomeWindow[];
+}
+
+/** The ranges one window reads: before ends and after starts at live time; after stops at now while partial. */
+export function outcomeRanges(params: { liveAt: number; now: number; days: number }) {
+  const { liveAt, now, days } = params;
+  const span = days * DAY_MS;
+  const status: WindowStatus = now < liveAt ? 'pending' : now < liveAt + span ? 'partial' : 'complete';
+  const before: TimeRange = { from: liveAt - span, to: liveAt };
+  const after: TimeRange = { from: liveAt, to: Math.max(liveAt, Math.min(now, liveAt + span)) };
+  return { status, before, after, daysSoFar: Math.floor((after.to - after.from) / DAY_MS) };
+}
+
+/** The pages whose traffic is measured (where a page is now) and the URLs whose misses are (where one was missing). */
+export function measuredOf(pages: readonly ChangedPage[]): { paths: string[]; urls: string[] } {
+  const paths = pages.filter((p) => p.change !== 'deleted').map((p) => p.path);
+  const urls = pages.flatMap((p) => (p.change === 'added' ? [p.path] : p.change === 'moved' ? [p.from] : []));
+  return { paths: [...new Set(paths)], urls: [...new Set(urls)] };
+}
+
+const compared = (before: number, after: number): Compared => ({
+  before,
+  after,
+  ratio: before < MIN_READERS || after < MIN_READERS ? null : after / before,
+});
+const share = (up: number, down: number) => (up + down ? up / (up + down) : null);
+type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number };
+const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0 };
+
+function measure(before: Side, after: Side, misses: Pair, status: WindowStatus): MeasuredSide {
+  const changes = {
+    traffic: trafficChange(before.human, after.human),
+    misses: missChange(misses.before, misses.after),
+    helpful: helpfulChange(
+      { up: before.thumbsUp, down: before.thumbsDown },
+      { up: after.thumbsUp, down: after.thumbsDown },
+    ),
+  };
+  return {
+    humanVisitors: compared(before.human, after.human),
+    aiVisitors: compared(before.ai, after.ai),
+    thumbsUp: { before: before.thumbsUp, after: after.thumbsUp },
+    thumbsDown: { before: before.thumbsDown, after: after.thumbsDown },
+    helpfulShare: { before: share(before.thumbsUp, before.thumbsDown), after: share(after.thumbsUp, after.thumbsDown) },
+    misses,
+    changes,
+    verdict: status === 'complete' ? verdictOf(Object.values(changes)) : 'pending',
+  };
+}
+
+/**
+ * The outcome of one merged docs pull request from the counts of each window (pure): per changed page and for the
+ * pull request as a whole. Misses count for the page a URL now leads to and for the whole.
+ */
+export function computeOutcome(params: {
+  mergedAt: number;
+  liveAt: number;
+  now: number;
+  pages: readonly ChangedPage[];
+  counts: ReadonlyMap<number, { before: WindowCounts; after: WindowCounts }>;
+}): Outcome {
+  const { liveAt, now, pages } = params;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const windows = WINDOW_DAYS.map((days): OutcomeWindow => {
+    const { status, before, after, daysSoFar } = outcomeRanges({ liveAt, now, days });
+    const counts = params.counts.get(days);
+    const missesOf = (urls: string[]): Pair => ({
+      before: urls.reduce((n, u) => n + (counts?.before.misses.get(u) ?? 0), 0),
+      after: urls.reduce((n, u) => n + (counts?.after.misses.get(u) ?? 0), 0),
+    });
+    const { urls } = measuredOf(pages);
+    return {
+      days,
+      status,
+      daysSoFar,
+      before: { from: iso(before.from), to: iso(before.to) },
+      after: { from: iso(after.from), to: iso(after.to) },
+      total: measure(counts?.before.total ?? NONE, counts?.after.total ?? NONE, missesOf(urls), status),
+      pages: pages
+        .filter((p) => p.change !== 'deleted')
+        .map((p) => ({
+          path: p.path,
+          change: p.change,
+          ...measure(
+            counts?.before.pages.get(p.path) ?? NONE,
+            counts?.after.pages.get(p.path) ?? NONE,
+            missesOf(measuredOf([p]).urls),
+            status,
+          ),
+        })),
+      misses: urls.map((url) => ({ url, ...missesOf([url]) })),
+    };
+  });
+  const decided = windows.filter((w) => w.status === 'complete').at(-1);
+  return { mergedAt: iso(params.mergedAt), liveAt: iso(liveAt), verdict: decided?.total.verdict ?? 'pending', windows };
+}

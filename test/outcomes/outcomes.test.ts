@@ -1,0 +1,416 @@
+import fs from 'node:fs';
+import type { RouteModule } from '../../src/http/app.js';
+import { analyticsRoutes } from '../../src/http/routes/analytics.js';
+import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
+import { outcomeRoutes } from '../../src/http/routes/outcomes.js';
+import { createJobEventNotifier } from '../../src/jobs/job-event-notifier.js';
+import { createJobRequests } from '../../src/jobs/job-requests.js';
+import { createJob } from '../../src/jobs/job-store.js';
+import { createOutcomes, type Outcomes } from '../../src/outcomes/outcomes.js';
+import type { Outcome } from '../../src/outcomes/compute-outcome.js';
+import type { PullRequestFile } from '../../src/outcomes/changed-pages.js';
+import { assignJob, settleJob } from '../../src/problems/problem-store.js';
+import { DAY_MS } from '../../src/calendar.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { PROVIDERS } from '../support/databases.js';
+import { GPTBOT_RANGE, writeRangesFile } from '../support/ai-traffic.js';
+
+const CHROME =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
+const SITE_FILES = ['docs/guides/setup.mdx', 'docs/guides/new.mdx', 'docs/guides/renamed.mdx', 'docs/index.mdx'];
+const MERGED_AT = Date.UTC(2026, 9, 1); // 2026-10-01T00:00Z
+const LIVE_AT = MERGED_AT + 10 * 60_000; // the default SCRIBE_DOCS_DEPLOY_DELAY
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+interface Hit {
+  ip: string;
+  ua: string;
+  path: string;
+  status: number;
+  ts: number;
+}
+
+const logLine = (h: Hit) => {
+  const d = new Date(h.ts);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const at = `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
+  return `${h.ip} - - [${at}] "GET ${h.path} HTTP/1.1" ${h.status} 512 "-" "${h.ua}"`;
+};
+
+/** Seeded, so a failure replays. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/**
+ * Synthetic traffic whose truth is known: /guides/setup's human readers double after the merge; /guides/old (moved
+ * to /guides/renamed) and /guides/new (added) were 404s before and are not after; some GPTBot reads throughout.
+ * Humans come from a pool of addresses, so the same reader returns on several days (distinct counts must see that); GPTBot from its published range.
+ */
+function syntheticTraffic(seed: number): Hit[] {
+  const next = random(seed);
+  const hits: Hit[] = [];
+  const seen = new Set<string>();
+  const add = (h: Hit) => {
+    const key = `${h.ip}|${h.path}|${Math.floor(h.ts / 1000)}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    hits.push({ ...h, ts: Math.floor(h.ts / 1000) * 1000 });
+  };
+  for (let day = -35; day < 35; day++) {
+    const start = LIVE_AT + day * DAY_MS;
+    const after = day >= 0;
+    const human = () => `10.${1 + Math.floor(next() * 3)}.0.${1 + Math.floor(next() * 120)}`;
+    for (let i = 0; i < (after ? 16 : 8); i++)
+      add({ ip: human(), ua: CHROME, path: '/guides/setup', status: 200, ts: start + next() * DAY_MS });
+    for (let i = 0; i < 3; i++)
+      add({
+        ip: human(),
+        ua: CHROME,
+        path: after ? '/guides/renamed' : '/guides/old',
+        status: after ? 200 : 404,
+        ts: start + next() * DAY_MS,
+      });
+    for (let i = 0; i < 2; i++)
+      add({ ip: human(), ua: CHROME, path: '/guides/new', status: after ? 200 : 404, ts: start + next() * DAY_MS });
+    add({
+      ip: GPTBOT_RANGE.replace('0/24', String(1 + Math.floor(next() * 20))),
+      ua: GPTBOT,
+      path: '/guides/setup',
+      status: 200,
+      ts: start + next() * DAY_MS,
+    });
+  }
+  return hits;
+}
+
+/** The naive recount: straight from the lines sent. */
+function recount(hits: Hit[], paths: string[], from: number, to: number) {
+  const inRange = hits.filter((h) => h.ts >= from && h.ts < to);
+  const views = inRange.filter((h) => h.status === 200 && paths.includes(h.path));
+  return {
+    human: new Set(views.filter((h) => h.ua === CHROME).map((h) => h.ip)).size,
+    ai: new Set(views.filter((h) => h.ua === GPTBOT).map((h) => h.ip)).size,
+    misses: (url: string) => inRange.filter((h) => h.status === 404 && h.path === url).length,
+  };
+}
+
+describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
+  let app: TestApp;
+  let ranges: ReturnType<typeof writeRangesFile>;
+  let now = new Date(LIVE_AT + 40 * DAY_MS);
+  let outcomes: Outcomes;
+  let prFiles: PullRequestFile[] = [];
+  let projectId: string;
+  let read: string;
+  let write: string;
+
+  const outcomesRoutes: RouteModule = (router, ctx) => {
+    outcomes = createOutcomes({
+      db: ctx.db,
+      clock: ctx.clock,
+      pages: async () => SITE_FILES,
+      pullRequestFiles: async () => prFiles,
+      counts: (query) => app.services.analytics.outcomeCounts(query),
+      deployDelayMs: ctx.config.outcomes.deployDelayMs,
+    });
+    const jobs = createJobRequests({
+      db: ctx.db,
+      clock: ctx.clock,
+      jobs: ctx.config.jobs,
+      missing: [],
+      wake: () => {},
+    });
+    const events = createJobEventNotifier({ db: ctx.db, database: ctx.database, logger: ctx.logger });
+    agentJobRoutes({ jobs, events, outcomes })(router, ctx);
+    outcomeRoutes({ outcomes })(router, ctx);
+  };
+
+  beforeAll(async () => {
+    ranges = writeRangesFile();
+    app = await startTestApp({
+      provider,
+      env: { SCRIBE_AI_RANGES_FILE: ranges.file, SCRIBE_AI_REVERSE_DNS: 'off' },
+      clock: () => now,
+      routes: ({ analytics }) => [analyticsRoutes({ analytics }), outcomesRoutes],
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(ranges.dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    now = new Date(LIVE_AT + 40 * DAY_MS);
+    projectId = (await app.project()).id;
+    read = await app.key(projectId, 'read');
+    write = await app.key(projectId, 'write');
+  });
+
+  const get = async <T = any>(path: string, key = read) => {
+    const res = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+  const importHits = async (hits: Hit[]) => {
+    for (let i = 0; i < hits.length; i += 2000) {
+      const sent = await fetch(`${app.url}/v1/analytics/${projectId}/logs`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${write}`, 'content-type': 'text/plain' },
+        body: `${hits
+          .slice(i, i + 2000)
+          .map(logLine)
+          .join('\n')}\n`,
+      });
+      expect(sent.status).toBe(202);
+    }
+  };
+  /** A job whose pull request edited setup, added new and moved old → renamed, merged at MERGED_AT (plus `shift`). */
+  const mergedJob = async (params: { merged?: boolean; shift?: number; files?: PullRequestFile[] } = {}) => {
+    const { db, clock } = app.ctx;
+    const job = await createJob({
+      db,
+      clock,
+      projectId,
+      repository: 'acme/docs',
+      baseRef: 'main',
+      branch: (id) => `scribe/${id}`,
+      model: 'm',
+      draft: false,
+      prompt: 'fix the guides',
+    });
+    prFiles = params.files ?? [
+      { filename: 'docs/guides/setup.mdx', status: 'modified' },
+      { filename: 'docs/guides/new.mdx', status: 'added' },
+      { filename: 'docs/guides/renamed.mdx', status: 'renamed', previousFilename: 'docs/guides/old.mdx' },
+      { filename: 'docs/docs.json', status: 'modified' },
+    ];
+    await outcomes.onJobPullRequestClosed({
+      jobId: job.id,
+      projectId,
+      repository: 'acme/docs',
+      number: 7,
+      merged: params.merged ?? true,
+      mergedAt: new Date(MERGED_AT + (params.shift ?? 0)).toISOString(),
+    });
+    return job;
+  };
+
+  it('keeps the pages a merged pull request changed, by the paths the site serves, and measures them exactly', async () => {
+    const hits = syntheticTraffic(provider === 'sqlite' ? 7 : 11);
+    await importHits(hits);
+    const job = await mergedJob();
+    const { status, body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
+    expect(status).toBe(200);
+    const outcome = body.outcome;
+    expect(outcome).toMatchObject({
+      mergedAt: new Date(MERGED_AT).toISOString(),
+      liveAt: new Date(LIVE_AT).toISOString(),
+    });
+    expect(outcome.windows.map((w) => [w.days, w.status])).toEqual([
+      [7, 'complete'],
+      [14, 'complete'],
+      [28, 'complete'],
+    ]);
+    const pages = ['/guides/new', '/guides/renamed', '/guides/setup'];
+    for (const w of outcome.windows) {
+      const span = w.days * DAY_MS;
+      const before = recount(hits, pages, LIVE_AT - span, LIVE_AT);
+      const after = recount(hits, pages, LIVE_AT, LIVE_AT + span);
+      expect(w.total.humanVisitors).toMatchObject({ before: before.human, after: after.human });
+      expect(w.total.aiVisitors).toMatchObject({ before: before.ai, after: after.ai });
+      expect(w.misses).toEqual([
+        { url: '/guides/new', before: before.misses('/guides/new'), after: 0 },
+        { url: '/guides/old', before: before.misses('/guides/old'), after: 0 },
+      ]);
+      for (const page of w.pages) {
+        const b = recount(hits, [page.path], LIVE_AT - span, LIVE_AT);
+        const a = recount(hits, [page.path], LIVE_AT, LIVE_AT + span);
+        expect([page.path, page.humanVisitors.before, page.humanVisitors.after]).toEqual([page.path, b.human, a.human]);
+      }
+      const setup = w.pages.find((p) => p.path === '/guides/setup')!;
+      expect(setup.change).toBe('edited');
+      expect(setup.changes.traffic).toBe('improved');
+      const setupBefore = recount(hits, ['/guides/setup'], LIVE_AT - span, LIVE_AT).human;
+      const setupAfter = recount(hits, ['/guides/setup'], LIVE_AT, LIVE_AT + span).human;
+      expect(setupAfter / setupBefore).toBeGreaterThan(1.5); // the traffic doubles, so the page must show it
+      expect(setup.humanVisitors.ratio).toBeCloseTo(setupAfter / setupBefore, 10);
+      expect(w.total.changes.misses).toBe('improved');
+      expect(w.total.verdict).toBe('helped');
+    }
+    // readers of several changed pages count once for the whole: the total is not the pages' sum
+    const month = outcome.windows[2];
+    const summed = month.pages.reduce((n, p) => n + p.humanVisitors.after, 0);
+    expect(month.total.humanVisitors.after).toBeLessThan(summed);
+    expect(outcome.verdict).toBe('helped');
+  });
+
+  it('shows windows pending before live time and partial with their days so far, with no verdict yet', async () => {
+    const hits = syntheticTraffic(3);
+    await importHits(hits);
+    now = new Date(MERGED_AT + 5 * 60_000);
+    const job = await mergedJob();
+    let outcome = (await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`)).body.outcome;
+    expect(outcome.verdict).toBe('pending');
+    expect(outcome.windows.every((w) => w.status === 'pending' && w.daysSoFar === 0)).toBe(true);
+
+    now = new Date(LIVE_AT + 3.5 * DAY_MS);
+    outcome = (await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`)).body.outcome;
+    expect(outcome.windows.map((w) => [w.status, w.daysSoFar, w.total.verdict])).toEqual([
+      ['partial', 3, 'pending'],
+      ['partial', 3, 'pending'],
+      ['partial', 3, 'pending'],
+    ]);
+    const [seven] = outcome.windows;
+    expect(seven.after.to).toBe(now.toISOString());
+    const soFar = recount(hits, ['/guides/new', '/guides/renamed', '/guides/setup'], LIVE_AT, now.getTime());
+    expect(seven.total.humanVisitors.after).toBe(soFar.human);
+
+    now = new Date(LIVE_AT + 10 * DAY_MS);
+    outcome = (await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`)).body.outcome;
+    expect(outcome.windows.map((w) => w.status)).toEqual(['complete', 'partial', 'partial']);
+    expect(outcome.verdict).toBe(outcome.windows[0].total.verdict);
+  });
+
+  it('says too little traffic to tell instead of a ratio below the minimum of readers', async () => {
+    const hits: Hit[] = [];
+    for (let i = 0; i < 10; i++) {
+      hits.push({
+        ip: `10.9.0.${i + 1}`,
+        ua: CHROME,
+        path: '/guides/setup',
+        status: 200,
+        ts: LIVE_AT - DAY_MS - i * 1000,
+      });
+      hits.push({
+        ip: `10.9.1.${i + 1}`,
+        ua: CHROME,
+        path: '/guides/setup',
+        status: 200,
+        ts: LIVE_AT + DAY_MS + i * 1000,
+      });
+    }
+    await importHits(hits);
+    const job = await mergedJob({ files: [{ filename: 'docs/guides/setup.mdx', status: 'modified' }] });
+    const { body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
+    const [seven] = body.outcome.windows;
+    expect(seven.total.humanVisitors).toEqual({ before: 10, after: 10, ratio: null });
+    expect(seven.total.verdict).toBe('too little traffic to tell');
+    expect(body.outcome.verdict).toBe('too little traffic to tell');
+  });
+
+  it('answers outcome null until the pull request merges, and nothing for a pull request closed unmerged', async () => {
+    const job = await mergedJob({ merged: false });
+    const { status, body } = await get(`/v2/agent/${projectId}/job/${job.id}`);
+    expect(status).toBe(200);
+    expect(body.outcome).toBeNull();
+    expect(body).toMatchObject({ id: job.id, prLink: null });
+  });
+
+  it('moves the problems a merged fix claimed to verified when their signal improved', async () => {
+    await importHits(syntheticTraffic(5));
+    const job = await mergedJob();
+    const { db, clock } = app.ctx;
+    await assignJob({
+      db,
+      clock,
+      projectId,
+      problems: [
+        { id: 'p-miss', kind: 'missing-page' },
+        { id: 'p-feedback', kind: 'negative-feedback' },
+      ],
+      jobId: job.id,
+    });
+    await settleJob({ db, clock, jobId: job.id, merged: true });
+    await get(`/v2/agent/${projectId}/job/${job.id}`);
+    const states = await db.problemState.findMany({ where: { projectId }, orderBy: { id: 'asc' } });
+    // misses stopped: verified; no thumbs at all: the feedback problem stays fixed
+    expect(states.map((s) => [s.id, s.status])).toEqual([
+      ['p-feedback', 'fixed'],
+      ['p-miss', 'verified'],
+    ]);
+  });
+
+  it('judges a page whose readers halve regressed, and moves a stale-page problem fixed by it to regressed', async () => {
+    const hits: Hit[] = [];
+    for (let i = 0; i < 80; i++)
+      hits.push({
+        ip: `10.8.0.${i + 1}`,
+        ua: CHROME,
+        path: '/guides/setup',
+        status: 200,
+        ts: LIVE_AT - DAY_MS - i * 1000,
+      });
+    for (let i = 0; i < 40; i++)
+      hits.push({
+        ip: `10.8.1.${i + 1}`,
+        ua: CHROME,
+        path: '/guides/setup',
+        status: 200,
+        ts: LIVE_AT + DAY_MS + i * 1000,
+      });
+    await importHits(hits);
+    const job = await mergedJob({ files: [{ filename: 'docs/guides/setup.mdx', status: 'modified' }] });
+    const { db, clock } = app.ctx;
+    await assignJob({ db, clock, projectId, problems: [{ id: 'p-stale', kind: 'stale-page' }], jobId: job.id });
+    await settleJob({ db, clock, jobId: job.id, merged: true });
+    const { body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
+    const [seven] = body.outcome.windows;
+    expect(seven.total.humanVisitors).toEqual({ before: 80, after: 40, ratio: 0.5 });
+    expect(seven.total.changes.traffic).toBe('worse');
+    expect(body.outcome.verdict).toBe('regressed');
+    expect((await db.problemState.findFirstOrThrow({ where: { projectId, id: 'p-stale' } })).status).toBe('regressed');
+    const listed = await get(`/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01`);
+    expect(listed.body.summary).toEqual({ helped: 0, noEffect: 0, regressed: 1 });
+  });
+
+  it('lists merged pull requests newest first with a summary, pages by cursor and refuses bad input', async () => {
+    await importHits(syntheticTraffic(9));
+    const jobs = [
+      await mergedJob({ shift: 0 }),
+      await mergedJob({ shift: 60_000 }),
+      await mergedJob({ shift: 120_000 }),
+    ];
+    const first = await get(`/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01&limit=2`);
+    expect(first.status).toBe(200);
+    expect(first.body.outcomes.map((o: { jobId: string }) => o.jobId)).toEqual([jobs[2].id, jobs[1].id]);
+    expect(first.body.summary).toEqual({ helped: 3, noEffect: 0, regressed: 0 });
+    expect(first.body.outcomes[0].pages).toEqual([
+      { path: '/guides/new', change: 'added' },
+      { path: '/guides/renamed', change: 'moved', from: '/guides/old' },
+      { path: '/guides/setup', change: 'edited' },
+    ]);
+    const second = await get(
+      `/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01&limit=2&cursor=${first.body.nextCursor}`,
+    );
+    expect(second.body.outcomes.map((o: { jobId: string }) => o.jobId)).toEqual([jobs[0].id]);
+    expect(second.body.nextCursor).toBeNull();
+    // the default range (the last 30 days) holds none of them
+    expect((await get(`/v1/analytics/${projectId}/outcomes`)).body).toEqual({
+      outcomes: [],
+      summary: { helped: 0, noEffect: 0, regressed: 0 },
+      nextCursor: null,
+    });
+
+    const bad = await get(`/v1/analytics/${projectId}/outcomes?cursor=nonsense`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBeDefined();
+    const otherRange = await get(
+      `/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-02&cursor=${first.body.nextCursor}`,
+    );
+    expect(otherRange.status).toBe(400);
+    expect((await get(`/v1/analytics/${projectId}/outcomes?limit=0`)).status).toBe(400);
+    expect((await get(`/v1/analytics/${projectId}/outcomes?dateFrom=yesterday`)).status).toBe(400);
+
+    expect((await get(`/v2/agent/${projectId}/job/job_unknown`)).status).toBe(404);
+    const other = (await app.project()).id;
+    const otherKey = await app.key(other, 'read');
+    expect((await get(`/v2/agent/${other}/job/${jobs[0].id}`, otherKey)).status).toBe(404);
+    const theirs = await get(`/v1/analytics/${other}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01`, otherKey);
+    expect(theirs.body.outcomes).toEqual([]);
+    expect((await get(`/v1/analytics/${other}/outcomes`)).status).toBe(403);
+  });
+});
