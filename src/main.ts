@@ -40,6 +40,10 @@ import { apiDocsRoutes } from './http/routes/api-docs.js';
 import { agentJobRoutes } from './http/routes/agent-jobs.js';
 import { appSetupRoutes } from './http/routes/app-setup.js';
 import { automationRoutes } from './http/routes/automations.js';
+import { outgoingWebhookRoutes } from './http/routes/outgoing-webhooks.js';
+import { eventPresenter } from './http/present-event.js';
+import { createNotifier, type Notifier } from './notifications/notifier.js';
+import { registerNotificationMetrics } from './notifications/notification-metrics.js';
 
 export interface RunningScribe {
   server: Server;
@@ -62,8 +66,10 @@ export async function startScribe(
   const analytics = openAnalytics(base);
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
-  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews });
+  const notifier = startNotifier(base);
+  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews, notifier });
   jobs.worker?.start();
+  notifier.start();
   const schedules = automations && startSchedules(base, automations);
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
 
@@ -75,6 +81,7 @@ export async function startScribe(
       edges.streams.abort();
       await schedules?.stop();
       await jobs.worker?.stop();
+      await notifier.stop();
       await edges.close();
       await github.tasks.drain();
       edges.server.closeAllConnections();
@@ -234,6 +241,27 @@ function startReviews(base: Base, github: GitHub): Reviews | null {
   });
 }
 
+/**
+ * Outgoing webhooks: the stores write each change's event in its own transaction; the notifier fans them out to the
+ * projects' subscriptions and sends them, rendered as the API shows their objects. It needs nothing configured.
+ */
+function startNotifier(base: Base): Notifier {
+  const { config } = base;
+  const stopMetrics = registerNotificationMetrics({ db: base.db });
+  const notifier = createNotifier({
+    db: base.db,
+    database: config.database,
+    clock: base.clock,
+    logger: base.logger.child({ component: 'notifications' }),
+    policy: config.outgoingWebhooks,
+    render: eventPresenter(config),
+    leaseMs: config.jobs.leaseMs,
+    heartbeatMs: config.jobs.heartbeatMs,
+    pollMs: 250,
+  });
+  return { ...notifier, stop: () => notifier.stop().finally(stopMetrics) };
+}
+
 /** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
 async function serveEdges(params: {
   base: Base;
@@ -243,8 +271,9 @@ async function serveEdges(params: {
   automations: Automations | null;
   docsDrafts: DocsDrafts | null;
   reviews: Reviews | null;
+  notifier: Notifier;
 }) {
-  const { base, github, jobs, analytics, automations, docsDrafts, reviews } = params;
+  const { base, github, jobs, analytics, automations, docsDrafts, reviews, notifier } = params;
   const { config, db, clock, logger, secret } = base;
   const webhooks = await startWebhooks({
     db,
@@ -271,6 +300,7 @@ async function serveEdges(params: {
     apiDocsRoutes,
     agentJobRoutes({ jobs: jobs.requests, events: jobs.events, shutdown: streams.signal }),
     automationRoutes({ automations, config: reviews && ((projectId) => reviews.config(projectId)) }),
+    outgoingWebhookRoutes({ wake: () => notifier.wake() }),
   ];
   const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
   const app = createHttpApp({

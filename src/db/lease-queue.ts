@@ -52,9 +52,17 @@ export class LeaseQueue {
     this.q = { ...table, stamp: table.stamp ?? [] };
   }
 
-  /** Claims up to `limit` waiting rows whose lease is free, oldest first; each claim counts an attempt. */
-  async claim(holder: LeaseHolder & { limit: number }): Promise<Claimed[]> {
+  /**
+   * Claims up to `limit` waiting rows whose lease is free, oldest first; each claim counts an attempt. `skip` leaves
+   * out rows whose `column` holds one of `values` (a caller's busy keys, e.g. receivers already at their limit).
+   */
+  async claim(
+    holder: LeaseHolder & { limit: number; skip?: { column: string; values: readonly string[] } },
+  ): Promise<Claimed[]> {
     if (holder.limit <= 0) return [];
+    const { skip } = holder;
+    if (skip && !IDENTIFIER.test(skip.column))
+      throw new Error(`lease queue: "${skip.column}" is not a plain SQL identifier`);
     const now = holder.clock();
     const sql = new Sql(holder.database.provider);
     const { table, orderBy, stamp } = this.q;
@@ -64,7 +72,10 @@ export class LeaseQueue {
       `"attempts" = "attempts" + 1`,
       ...stamp.map((column) => `"${column}" = ${sql.time(now)}`),
     ];
-    const free = `"status" = ${sql.arg(this.q.waiting)} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.time(now)})`;
+    const skipped = skip?.values.length
+      ? ` AND "${skip.column}" NOT IN (${skip.values.map((v) => sql.arg(v)).join(', ')})`
+      : '';
+    const free = `"status" = ${sql.arg(this.q.waiting)} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.time(now)})${skipped}`;
     const lock = sql.postgres ? ' FOR UPDATE SKIP LOCKED' : '';
     const pick = `SELECT "id" FROM "${table}" WHERE ${free} ORDER BY "${orderBy}" ASC, "id" ASC LIMIT ${sql.arg(holder.limit)}${lock}`;
     const rows = await holder.db.$queryRawUnsafe<{ id: string; attempts: number | bigint }[]>(

@@ -1,7 +1,8 @@
-import type { Db } from '../db/client.js';
+import type { Db, DbTransaction } from '../db/client.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import type { Clock } from '../clock.js';
 import { LeaseQueue, type LeaseHolder } from '../db/lease-queue.js';
+import { recordEvent } from '../notifications/record-event.js';
 import { appendEvent, toJobRecord, type JobRecord } from './job-store.js';
 import { statusesBefore, type JobStage } from './job-status.js';
 
@@ -91,7 +92,10 @@ export async function finishRun(
           updatedAt: clock(),
         },
       });
-      if (count === 1) await appendEvent({ db: tx, clock, jobId, type: outcome, data: { prLink: result.prLink } });
+      if (count === 1) {
+        await appendEvent({ db: tx, clock, jobId, type: outcome, data: { prLink: result.prLink } });
+        if (outcome === 'completed') await statusChanged(tx, clock, jobId);
+      }
       return count;
     }, END_TRANSACTION);
     if (count === 1) return outcome;
@@ -119,8 +123,17 @@ export async function failRun(
         updatedAt: clock(),
       },
     });
-    if (count === 1)
+    if (count === 1) {
       await appendEvent({ db: tx, clock, jobId, type: 'failed', data: { stage: params.stage, error: params.error } });
+      await statusChanged(tx, clock, jobId);
+    }
     return count === 1;
   }, END_TRANSACTION);
+}
+
+/** The outgoing webhook's `job.status_changed`, in the transaction that ended the run (an active job's run). */
+async function statusChanged(tx: DbTransaction, clock: Clock, jobId: string): Promise<void> {
+  const job = toJobRecord(await tx.agentJob.findUniqueOrThrow({ where: { id: jobId } }));
+  const data = { job, previousStatus: 'active' };
+  await recordEvent(tx, { projectId: job.projectId, type: 'job.status_changed', at: job.updatedAt, data });
 }

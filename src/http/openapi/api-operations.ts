@@ -5,11 +5,13 @@ import { analyticsOperations } from '../routes/analytics-docs.js';
 import { analyticsFeedbackOperations } from '../routes/analytics-feedback-docs.js';
 import { analyticsAiOperations } from '../routes/analytics-ai-docs.js';
 import { automationOperations } from '../routes/automations-docs.js';
+import { outgoingWebhookOperations } from '../routes/outgoing-webhooks-docs.js';
 
 /** Every operation of the API, in the order the reference shows them. */
 export const apiOperations: OperationDoc[] = [
   ...agentJobOperations,
   ...automationOperations,
+  ...outgoingWebhookOperations,
   ...analyticsOperations,
   ...analyticsAiOperations,
   ...analyticsFeedbackOperations,

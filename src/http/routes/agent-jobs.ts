@@ -16,7 +16,7 @@ import { parseInput } from '../parse-input.js';
  * The job as the API shows it. `repositoryUrl` turns "owner/name" into the web address on the configured GitHub host;
  * `pr` is the recorded state of the job's pull request (a pull request with no recorded event is open).
  */
-function toJobResponse(params: {
+export function toJobResponse(params: {
   job: JobRecord;
   repositoryUrl: (repository: string) => string;
   pr?: PullRequestState;
