@@ -138,7 +138,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     const released = () =>
       waitFor(async () => {
         const m = await database.db.webhookMessage.findFirstOrThrow({ where: { projectId } });
-        return m.leaseOwner === null && m;
+        return m.leaseOwner === null ? m : null;
       }, 'the try to be recorded');
     for (let attempt = 1; attempt <= 7; attempt++) {
       const m = await released();
@@ -174,7 +174,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     await waitFor(() => receiver.received.length === 1, 'the first try');
     const m = await waitFor(async () => {
       const row = await database.db.webhookMessage.findFirstOrThrow({ where: { projectId } });
-      return row.leaseOwner === null && row;
+      return row.leaseOwner === null ? row : null;
     }, 'the try to be recorded');
     expect(m.leaseExpiresAt!.getTime() - clock().getTime()).toBe(120_000);
     receiver.answer = () => ({ status: 500 });
