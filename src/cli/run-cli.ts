@@ -13,6 +13,7 @@ import { analyticsCommands } from './analytics-rebuild.js';
 import { rangesCommands } from './ranges-import.js';
 import { analyticsCopyCommands } from './analytics-copy.js';
 import { automationCommands } from './automation-commands.js';
+import { webhookCommands } from './webhook-commands.js';
 
 /** Every operator command, by "group name". Add a module's commands here. */
 export const commands: Record<string, Command> = {
@@ -27,6 +28,7 @@ export const commands: Record<string, Command> = {
   ...keyCommands,
   ...jobCommands,
   ...automationCommands,
+  ...webhookCommands,
   ...logsCommands,
   ...analyticsCommands,
   ...rangesCommands,
