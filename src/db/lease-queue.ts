@@ -72,10 +72,9 @@ export class LeaseQueue {
       `"attempts" = "attempts" + 1`,
       ...stamp.map((column) => `"${column}" = ${sql.time(now)}`),
     ];
-    const skipped = skip?.values.length
-      ? ` AND "${skip.column}" NOT IN (${skip.values.map((v) => sql.arg(v)).join(', ')})`
-      : '';
-    const free = `"status" = ${sql.arg(this.q.waiting)} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.time(now)})${skipped}`;
+    // arguments are numbered in the order they are added, which must be the order they appear in the statement
+    let free = `"status" = ${sql.arg(this.q.waiting)} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.time(now)})`;
+    if (skip?.values.length) free += ` AND "${skip.column}" NOT IN (${skip.values.map((v) => sql.arg(v)).join(', ')})`;
     const lock = sql.postgres ? ' FOR UPDATE SKIP LOCKED' : '';
     const pick = `SELECT "id" FROM "${table}" WHERE ${free} ORDER BY "${orderBy}" ASC, "id" ASC LIMIT ${sql.arg(holder.limit)}${lock}`;
     const rows = await holder.db.$queryRawUnsafe<{ id: string; attempts: number | bigint }[]>(

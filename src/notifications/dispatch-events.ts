@@ -9,8 +9,8 @@ const EVENTS = new LeaseQueue({ table: 'WebhookEvent', waiting: 'pending', order
 
 /**
  * Fans claimed outbox events out: one message per enabled subscription of the event's project that asks for its type,
- * written in the transaction that removes the event (written once, even if this process dies half-way: the event is
- * then claimed again after its lease). Returns the number of messages written.
+ * written in the transaction that removes the events (written once, even if this process dies half-way: the events
+ * are then claimed again after their lease). Returns the number of events handled (0: none waiting).
  */
 export async function dispatchEvents(holder: LeaseHolder & { db: Db; limit: number }): Promise<number> {
   const claimed = await EVENTS.claim(holder);
@@ -22,31 +22,35 @@ export async function dispatchEvents(holder: LeaseHolder & { db: Db; limit: numb
     select: { id: true, projectId: true, events: true },
   });
   const now = holder.clock();
-  let written = 0;
-  for (const event of events) {
-    const to = subscriptions.filter((s) => {
-      if (s.projectId !== event.projectId) return false;
-      const wanted = JSON.parse(s.events) as string[];
-      return wanted.includes(ALL_EVENTS) || wanted.includes(event.type);
+  const messages = events.flatMap((event) =>
+    subscriptions
+      .filter((s) => {
+        if (s.projectId !== event.projectId) return false;
+        const wanted = JSON.parse(s.events) as string[];
+        return wanted.includes(ALL_EVENTS) || wanted.includes(event.type);
+      })
+      .map((s) => ({
+        id: randomId('msg'),
+        subscriptionId: s.id,
+        projectId: event.projectId,
+        type: event.type,
+        data: event.data,
+        eventAt: event.createdAt,
+        status: 'pending',
+        retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
+        createdAt: now,
+      })),
+  );
+  // one transaction for the batch: every event still held is removed and its messages written, or none is
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.webhookEvent.deleteMany({
+      where: { id: { in: events.map((e) => e.id) }, leaseOwner: holder.owner, status: 'pending' },
     });
-    written += await db.$transaction(async (tx) => {
-      const { count } = await tx.webhookEvent.deleteMany({ where: EVENTS.held(event.id, holder.owner) });
-      if (count !== 1) return 0;
-      await tx.webhookMessage.createMany({
-        data: to.map((s) => ({
-          id: randomId('msg'),
-          subscriptionId: s.id,
-          projectId: event.projectId,
-          type: event.type,
-          data: event.data,
-          eventAt: event.createdAt,
-          status: 'pending',
-          retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
-          createdAt: now,
-        })),
-      });
-      return to.length;
-    });
-  }
-  return written;
+    if (count !== events.length) throw new LeaseLost(`${events.length - count} outbox events were taken over`);
+    await tx.webhookMessage.createMany({ data: messages });
+  });
+  return events.length;
 }
+
+/** A batch's lease ran out under it: nothing was written, and whoever holds the events now fans them out. */
+class LeaseLost extends Error {}

@@ -49,8 +49,8 @@ export const SEND_TIMEOUT_MS = 10_000;
  * processes may run one; a process killed mid-send leaves its messages to be claimed again once their lease ends.
  */
 export function createNotifier(deps: NotifierDeps): Notifier {
-  const concurrency = deps.concurrency ?? 16;
-  const perSubscription = deps.perSubscription ?? 4;
+  const concurrency = deps.concurrency ?? 32;
+  const perSubscription = deps.perSubscription ?? 8;
   const holder: LeaseHolder & { db: Db } = {
     db: deps.db,
     database: deps.database,
@@ -115,7 +115,10 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     const verdict =
       refused && 'error' in result ? { ends: 'failed' as const, why: result.error } : judge(result, deps.clock());
     const settled = await settleAttempt({ ...holder, message, result, verdict, random: deps.random });
-    deps.logger.debug({ message: message.id, type: message.type, settled }, 'webhook message tried');
+    deps.logger.debug(
+      { message: message.id, subscription: message.subscriptionId, settled, durationMs: result.durationMs },
+      'webhook message tried',
+    );
   };
 
   const busy = () => [...inFlight].filter(([, n]) => n >= perSubscription).map(([id]) => id);
@@ -123,11 +126,19 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const look = async () => {
     do {
       again = false;
-      while (running && (await dispatchEvents({ ...holder, limit: 100 })) > 0);
+      // one batch of events per turn, then sends: a steady stream of changes must not starve the deliveries
+      const dispatched = running ? await dispatchEvents({ ...holder, limit: 200 }) : 0;
       const free = concurrency - inHand.size;
-      const claimed = running && free > 0 ? await claimMessages({ ...holder, limit: free, busy: busy() }) : [];
+      // small batches, so one receiver's backlog cannot fill every slot before its limit is seen
+      const limit = Math.min(free, perSubscription);
+      const claimed = running && limit > 0 ? await claimMessages({ ...holder, limit, busy: busy() }) : [];
       for (const c of claimed) {
         const sub = c.message.subscriptionId;
+        if ((inFlight.get(sub) ?? 0) >= perSubscription) {
+          // over this receiver's limit: straight back to the queue, the claim uncounted
+          await MESSAGES.release({ ...holder, id: c.message.id, refund: true });
+          continue;
+        }
         inFlight.set(sub, (inFlight.get(sub) ?? 0) + 1);
         const task = send(c)
           .catch((err: unknown) =>
@@ -142,7 +153,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
           });
         inHand.add(task);
       }
-      if (claimed.length === free && free > 0) again = true;
+      if (claimed.length === limit && limit > 0) again = true;
+      if (dispatched > 0) again = true;
     } while (again && running);
   };
 
@@ -156,6 +168,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       .catch((err: unknown) => deps.logger.error({ err }, 'could not claim webhook work'))
       .finally(() => {
         looking = null;
+        // a wake that came after the loop's last look but before this point would otherwise wait for the poll
+        if (again) wake();
       });
   };
 

@@ -126,6 +126,16 @@ describe.each(PROVIDERS)('the lease queue on %s', (provider) => {
     expect(await items.claim({ ...as('b'), limit: 2 })).toEqual([{ id: 'r000', attempts: 2 }]);
   });
 
+  it('leaves out the rows of the keys a claimer skips', async () => {
+    await add(6);
+    await database.db.$executeRawUnsafe(`UPDATE "LeaseItem" SET "status" = 'waiting'`);
+    const skipSome = { column: 'id', values: ['r005', 'r004', 'r003'] };
+    const claimed = await items.claim({ ...as('a'), limit: 10, skip: skipSome });
+    expect(claimed.map((r) => r.id).sort()).toEqual(['r000', 'r001', 'r002']);
+    const rest = await items.claim({ ...as('a'), limit: 10, skip: { column: 'id', values: ['r005'] } });
+    expect(rest.map((r) => r.id).sort()).toEqual(['r003', 'r004']);
+  });
+
   it('gives the WHERE of the holder’s own writes: the row, its owner and the waiting status', () => {
     expect(items.held('r000', 'a')).toEqual({ id: 'r000', leaseOwner: 'a', status: 'waiting' });
   });

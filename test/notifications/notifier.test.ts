@@ -27,7 +27,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
       db: database.db,
       database: database.target,
       clock,
-      logger: createLogger('silent'),
+      logger: createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
       policy,
       render: eventPresenter(config),
       leaseMs: 30_000,
@@ -213,6 +213,11 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     const first = receiver.received[0];
     expect(String(first.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const s of [old, fresh]) expect(() => new Webhook(s).verify(first.body, first.headers as never)).not.toThrow();
+    // the clock jumps only once the first try is recorded: a jump past a held lease would hand it to another claim
+    await waitFor(
+      async () => (await database.db.webhookMessage.count({ where: { projectId, status: 'delivered' } })) === 1,
+      'the first delivery to be recorded',
+    );
     now += 24 * 3600_000 + 1000;
     await newJob(clock);
     await waitFor(() => receiver.received.length === 2, 'a second delivery');
