@@ -5,7 +5,7 @@
  * transaction) at --rate per second while the notifier runs as main.ts runs it (poll 250 ms). Reports the healthy
  * receiver's latency from the change (the job's createdAt, the body's `timestamp`) to its 2xx: p50/p95/p99/max, and
  * what the slow and failing subscriptions got meanwhile. Target: healthy p50 ≤ 1 s.
- * Flags: --events N (10000), --rate N per second (50), --slow-ms N (2000), --provider sqlite|postgresql (sqlite).
+ * Flags: --events N (10000), --rate N per second (20), --slow-ms N (2000), --provider sqlite|postgresql (sqlite).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +27,7 @@ function arg(name: string, fallback: string): string {
   return i > 0 ? process.argv[i + 1] : fallback;
 }
 const EVENTS = Number(arg('events', '10000'));
-const RATE = Number(arg('rate', '50'));
+const RATE = Number(arg('rate', '20'));
 const SLOW_MS = Number(arg('slow-ms', '2000'));
 const PROVIDER = arg('provider', 'sqlite') as DatabaseTarget['provider'];
 
