@@ -242,7 +242,7 @@ const schemas = {
     .describe('Outgoing webhooks may target plain http:// URLs (https only when false)'),
   SCRIBE_WEBHOOKS_ALLOWED_HOSTS: optionalText
     .refine(
-      (v) => v === undefined || v.split(',').every((h) => /^[A-Za-z0-9.:\[\]-]+$/.test(h.trim())),
+      (v) => v === undefined || v.split(',').every((h) => /^[A-Za-z0-9.:[\]-]+$/.test(h.trim())),
       'must be host names separated by commas',
     )
     .describe(

@@ -94,7 +94,7 @@ export async function finishRun(
       });
       if (count === 1) {
         await appendEvent({ db: tx, clock, jobId, type: outcome, data: { prLink: result.prLink } });
-        if (outcome === 'completed') await statusChanged(tx, clock, jobId);
+        if (outcome === 'completed') await statusChanged(tx, jobId);
       }
       return count;
     }, END_TRANSACTION);
@@ -125,14 +125,14 @@ export async function failRun(
     });
     if (count === 1) {
       await appendEvent({ db: tx, clock, jobId, type: 'failed', data: { stage: params.stage, error: params.error } });
-      await statusChanged(tx, clock, jobId);
+      await statusChanged(tx, jobId);
     }
     return count === 1;
   }, END_TRANSACTION);
 }
 
 /** The outgoing webhook's `job.status_changed`, in the transaction that ended the run (an active job's run). */
-async function statusChanged(tx: DbTransaction, clock: Clock, jobId: string): Promise<void> {
+async function statusChanged(tx: DbTransaction, jobId: string): Promise<void> {
   const job = toJobRecord(await tx.agentJob.findUniqueOrThrow({ where: { id: jobId } }));
   const data = { job, previousStatus: 'active' };
   await recordEvent(tx, { projectId: job.projectId, type: 'job.status_changed', at: job.updatedAt, data });
