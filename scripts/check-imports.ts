@@ -19,7 +19,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['automations', 'conversations', 'reviews', 'problems', 'outcomes'],
   ['jobs'],
   ['agent', 'analytics'],
-  ['github', 'projects', 'keys', 'settings'],
+  ['github', 'projects', 'keys', 'settings', 'notifications'],
   ['git', 'metrics'],
   ['db', 'config.ts', 'logger.ts', 'clock.ts', 'errors.ts', 'ids.ts', 'calendar.ts'],
 ];

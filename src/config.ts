@@ -36,6 +36,11 @@ export interface Config {
   outcomes: { deployDelayMs: number };
   analytics: AnalyticsConfig;
   trackerCommit: TrackerCommitConfig;
+  /**
+   * outgoing webhooks: plain http targets allowed (SCRIBE_WEBHOOKS_ALLOW_HTTP, for tests and private setups) and the
+   * hosts exempt from the refusal of private, loopback and metadata addresses (SCRIBE_WEBHOOKS_ALLOWED_HOSTS)
+   */
+  outgoingWebhooks: { allowHttp: boolean; allowedHosts: string[] };
   /** what the CLI's job commands use to call a running Scribe through its public API */
   client: {
     url: string;
@@ -246,6 +251,18 @@ const schemas = {
   SCRIBE_CLICKHOUSE_OUTBOX_LIMIT: count(1_000_000, 1),
   SCRIBE_TRACKER_COMMIT_EVENTS: count(2000, 1),
   SCRIBE_TRACKER_COMMIT_MS: z.coerce.number().min(0, 'must be at least 0').max(1000, 'must be at most 1000').default(5),
+  SCRIBE_WEBHOOKS_ALLOW_HTTP: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('Outgoing webhooks may target plain http:// URLs (https only when false)'),
+  SCRIBE_WEBHOOKS_ALLOWED_HOSTS: optionalText
+    .refine(
+      (v) => v === undefined || v.split(',').every((h) => /^[A-Za-z0-9.:[\]-]+$/.test(h.trim())),
+      'must be host names separated by commas',
+    )
+    .describe(
+      'Comma-separated hosts outgoing webhooks may reach even when they resolve to private, loopback or link-local addresses',
+    ),
   SCRIBE_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), 'must be an http(s) URL'),
   SCRIBE_API_KEY: optionalText,
 };
@@ -343,6 +360,18 @@ export function loadConfig(env: Env = process.env): Config {
     trackerCommit: {
       maxEvents: read(env, 'SCRIBE_TRACKER_COMMIT_EVENTS'),
       maxDelayMs: read(env, 'SCRIBE_TRACKER_COMMIT_MS'),
+    },
+    outgoingWebhooks: {
+      allowHttp: read(env, 'SCRIBE_WEBHOOKS_ALLOW_HTTP') === 'true',
+      allowedHosts: (read(env, 'SCRIBE_WEBHOOKS_ALLOWED_HOSTS') ?? '')
+        .split(',')
+        .map((h) =>
+          h
+            .trim()
+            .replace(/^\[|\]$/g, '')
+            .toLowerCase(),
+        )
+        .filter(Boolean),
     },
     client: {
       url: (read(env, 'SCRIBE_URL') ?? `http://127.0.0.1:${read(env, 'PORT')}`).replace(/\/+$/, ''),
@@ -612,6 +641,15 @@ const VARIABLE_DOCS: Record<keyof typeof schemas | 'DATABASE_URL', VariableDoc> 
     example: 'off',
     meaning:
       'Forward-confirmed reverse DNS for operators that document it (Google, Apple, Common Crawl, Amazon); `off` decides by the lists alone.',
+  },
+  SCRIBE_WEBHOOKS_ALLOW_HTTP: {
+    example: 'true',
+    meaning: 'Outgoing webhooks may target plain `http://` URLs; `false` (the default) accepts `https://` only.',
+  },
+  SCRIBE_WEBHOOKS_ALLOWED_HOSTS: {
+    example: 'hooks.internal,127.0.0.1',
+    meaning:
+      'Comma-separated hosts an outgoing webhook may target although they resolve to private, loopback, link-local or metadata addresses (checked at subscription and at every delivery); unset refuses them all.',
   },
   SCRIBE_KEY_DIRECTORY_FETCH: {
     example: 'off',

@@ -55,6 +55,10 @@ import { outcomeRoutes } from './http/routes/outcomes.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
 import { PROBLEM_AUTOMATIONS_EVERY_MS, runProblemAutomations } from './problems/run-problem-automations.js';
+import { outgoingWebhookRoutes } from './http/routes/outgoing-webhooks.js';
+import { eventPresenter } from './http/present-event.js';
+import { createNotifier, type Notifier } from './notifications/notifier.js';
+import { registerNotificationMetrics } from './notifications/notification-metrics.js';
 
 export interface RunningScribe {
   server: Server;
@@ -78,8 +82,20 @@ export async function startScribe(
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
   const problems = startProblems({ base, github, jobs, analytics });
-  const edges = await serveEdges({ base, github, jobs, analytics, automations, docsDrafts, reviews, problems });
+  const notifier = startNotifier(base);
+  const edges = await serveEdges({
+    base,
+    github,
+    jobs,
+    analytics,
+    automations,
+    docsDrafts,
+    reviews,
+    problems,
+    notifier,
+  });
   jobs.worker?.start();
+  notifier.start();
   const schedules = automations && startSchedules(base, automations);
   const problemRuns =
     automations && github.app && startProblemRuns({ base, app: github.app, jobs, automations, problems });
@@ -94,6 +110,7 @@ export async function startScribe(
       await schedules?.stop();
       await problemRuns?.stop();
       await jobs.worker?.stop();
+      await notifier.stop();
       await edges.close();
       await github.tasks.drain();
       edges.server.closeAllConnections();
@@ -285,6 +302,27 @@ function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analyti
 }
 type ProblemsQueue = ReturnType<typeof startProblems>;
 
+/**
+ * Outgoing webhooks: the stores write each change's event in its own transaction; the notifier fans them out to the
+ * projects' subscriptions and sends them, rendered as the API shows their objects. It needs nothing configured.
+ */
+function startNotifier(base: Base): Notifier {
+  const { config } = base;
+  const stopMetrics = registerNotificationMetrics({ db: base.db });
+  const notifier = createNotifier({
+    db: base.db,
+    database: config.database,
+    clock: base.clock,
+    logger: base.logger.child({ component: 'notifications' }),
+    policy: config.outgoingWebhooks,
+    render: eventPresenter(config),
+    leaseMs: config.jobs.leaseMs,
+    heartbeatMs: config.jobs.heartbeatMs,
+    pollMs: 250,
+  });
+  return { ...notifier, stop: () => notifier.stop().finally(stopMetrics) };
+}
+
 /** The entry points: webhook handlers and HTTP routes, given the services they use, listening on the port. */
 async function serveEdges(params: {
   base: Base;
@@ -295,8 +333,9 @@ async function serveEdges(params: {
   docsDrafts: DocsDrafts | null;
   reviews: Reviews | null;
   problems: ProblemsQueue;
+  notifier: Notifier;
 }) {
-  const { base, github, jobs, analytics, automations, docsDrafts, reviews, problems } = params;
+  const { base, github, jobs, analytics, automations, docsDrafts, reviews, problems, notifier } = params;
   const { config, db, clock, logger, secret } = base;
   const webhooks = await startWebhooks({
     db,
@@ -340,6 +379,7 @@ async function serveEdges(params: {
       outcomes: problems.outcomes,
     }),
     automationRoutes({ automations, config: reviews && ((projectId) => reviews.config(projectId)) }),
+    outgoingWebhookRoutes({ wake: () => notifier.wake() }),
   ];
   const ctx: AppContext = { config, db, database: config.database, clock, logger, secret };
   const app = createHttpApp({

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
 import { DAY_MS } from '../calendar.js';
+import { recordEvent } from '../notifications/record-event.js';
 
 export type RunStatus =
   | 'running'
@@ -98,7 +99,7 @@ export async function claimRun(
         since: new Date(now.getTime() - DAY_MS),
       });
       const over = started >= runsPerDay;
-      return tx.automationRun.create({
+      const created = await tx.automationRun.create({
         data: {
           id: randomId('arun'),
           ...run,
@@ -110,6 +111,21 @@ export async function claimRun(
           updatedAt: now,
         },
       });
+      // a run skipped over the cap starts and ends at once
+      await recordEvent(tx, {
+        projectId: run.projectId,
+        type: 'automation.run_started',
+        at: now,
+        data: { run: created },
+      });
+      if (over)
+        await recordEvent(tx, {
+          projectId: run.projectId,
+          type: 'automation.run_finished',
+          at: now,
+          data: { run: created },
+        });
+      return created;
     }, CLAIM_TRANSACTION);
     return toRun(row);
   } catch (err) {
@@ -146,9 +162,23 @@ export async function updateRun(params: {
   id: string;
   data: Partial<Pick<AutomationRun, 'status' | 'reason' | 'jobId' | 'seq' | 'prLink'>>;
 }): Promise<AutomationRun> {
-  const row = await params.db.automationRun.update({
+  const now = params.clock();
+  const write = {
     where: { id: params.id },
-    data: { ...params.data, reason: params.data.reason?.slice(0, 1000), updatedAt: params.clock() },
+    data: { ...params.data, reason: params.data.reason?.slice(0, 1000), updatedAt: now },
+  };
+  if (params.data.status === undefined || params.data.status === 'running')
+    return toRun(await params.db.automationRun.update(write));
+  // the run's end and the outgoing webhook's event are one write
+  const row = await params.db.$transaction(async (tx) => {
+    const ended = await tx.automationRun.update(write);
+    await recordEvent(tx, {
+      projectId: ended.projectId,
+      type: 'automation.run_finished',
+      at: now,
+      data: { run: ended },
+    });
+    return ended;
   });
   return toRun(row);
 }

@@ -15,6 +15,7 @@ import { docsAccessCommands } from './docs-access.js';
 import { robotsCommands } from './robots-import.js';
 import { analyticsCopyCommands } from './analytics-copy.js';
 import { automationCommands } from './automation-commands.js';
+import { webhookCommands } from './webhook-commands.js';
 
 /** Every operator command, by "group name". Add a module's commands here. */
 export const commands: Record<string, Command> = {
@@ -30,6 +31,7 @@ export const commands: Record<string, Command> = {
   ...keyCommands,
   ...jobCommands,
   ...automationCommands,
+  ...webhookCommands,
   ...logsCommands,
   ...analyticsCommands,
   ...rangesCommands,

@@ -14,6 +14,7 @@ export class ApiCallError extends Error {
 export interface ScribeApiClient {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
+  delete(path: string): Promise<void>;
 }
 
 /**
@@ -55,5 +56,9 @@ export function createApiClient(client: Config['client'], fetchImpl: typeof fetc
     }
     return parsed as T;
   };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body) };
+  return {
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body),
+    delete: (path) => call('DELETE', path),
+  };
 }

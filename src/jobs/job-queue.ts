@@ -1,6 +1,8 @@
-import type { Db } from '../db/client.js';
+import type { Db, DbTransaction } from '../db/client.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import type { Clock } from '../clock.js';
+import { LeaseQueue, type LeaseHolder } from '../db/lease-queue.js';
+import { recordEvent } from '../notifications/record-event.js';
 import { appendEvent, toJobRecord, type JobRecord } from './job-store.js';
 import { statusesBefore, type JobStage } from './job-status.js';
 
@@ -16,79 +18,42 @@ export interface QueueParams {
   leaseMs: number;
 }
 
-// Prisma's defaults (2 s to start, 5 s to run) are tight for SQLite, where every claimer and writer of the process
-// shares one connection: a busy machine would turn a claim into an error instead of a short wait.
-const CLAIM_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+/** AgentJob as a lease queue: an `active` job with no live lease needs a worker; a claim also marks it updated. */
+const JOBS = new LeaseQueue({ table: 'AgentJob', waiting: 'active', orderBy: 'updatedAt', stamp: ['updatedAt'] });
+
+const holder = (params: QueueParams): LeaseHolder => ({ ...params, owner: params.workerId });
 
 /**
  * A run's end moves the job's status and stores its closing event (`completed`, `requeued`, `failed`) in one
  * transaction: a client that sees the status also sees the event that explains it, never the one without the other.
+ * Prisma's defaults (2 s to start, 5 s to run) are tight for SQLite, where every writer of the process shares one
+ * connection: a busy machine would turn the end into an error instead of a short wait.
  */
-const END_TRANSACTION = CLAIM_TRANSACTION;
+const END_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
 
-/** Claims up to `limit` jobs. On PostgreSQL rows are locked with SKIP LOCKED, so concurrent claimers never collide. */
+/** Claims up to `limit` jobs; concurrent claimers never share one (see db/lease-queue.ts). */
 export async function claimJobs(params: QueueParams & { limit: number }): Promise<JobRecord[]> {
-  const { db, clock, workerId, leaseMs, limit } = params;
-  if (limit <= 0) return [];
-  const now = clock();
-  const lease = { leaseOwner: workerId, leaseExpiresAt: new Date(now.getTime() + leaseMs), updatedAt: now };
-  if (params.database.provider === 'postgresql') {
-    return db.$transaction(async (tx) => {
-      const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `SELECT "id" FROM "AgentJob"
-          WHERE "status" = 'active' AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < $1::timestamp(3))
-          ORDER BY "updatedAt" ASC LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        now.toISOString(),
-        limit,
-      );
-      const ids = rows.map((r) => r.id);
-      if (!ids.length) return [];
-      await tx.agentJob.updateMany({ where: { id: { in: ids } }, data: { ...lease, attempts: { increment: 1 } } });
-      return (await tx.agentJob.findMany({ where: { id: { in: ids } } })).map(toJobRecord);
-    }, CLAIM_TRANSACTION);
-  }
-  // SQLite serialises writers; the conditional update is the compare-and-set that makes a claim exclusive.
-  return db.$transaction(async (tx) => {
-    const candidates = await tx.agentJob.findMany({
-      where: { status: 'active', OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
-      orderBy: { updatedAt: 'asc' },
-      take: limit,
-      select: { id: true, leaseExpiresAt: true },
-    });
-    const claimed: JobRecord[] = [];
-    for (const c of candidates) {
-      const { count } = await tx.agentJob.updateMany({
-        where: { id: c.id, status: 'active', leaseExpiresAt: c.leaseExpiresAt },
-        data: { ...lease, attempts: { increment: 1 } },
-      });
-      if (count === 1) claimed.push(toJobRecord(await tx.agentJob.findUniqueOrThrow({ where: { id: c.id } })));
-    }
-    return claimed;
-  }, CLAIM_TRANSACTION);
+  const claimed = await JOBS.claim({ ...holder(params), limit: params.limit });
+  if (!claimed.length) return [];
+  const rows = await params.db.agentJob.findMany({
+    where: { id: { in: claimed.map((c) => c.id) } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  return rows.map(toJobRecord);
 }
 
 export type HeartbeatResult = 'held' | 'archived' | 'lost';
 
 /** Renews the lease; tells the holder to stop if the job was archived or the lease went to someone else. */
 export async function renewLease(params: QueueParams & { jobId: string }): Promise<HeartbeatResult> {
-  const { db, clock, workerId, leaseMs, jobId } = params;
-  const now = clock();
-  const { count } = await db.agentJob.updateMany({
-    where: { id: jobId, leaseOwner: workerId, status: 'active' },
-    data: { leaseExpiresAt: new Date(now.getTime() + leaseMs) },
-  });
-  if (count === 1) return 'held';
-  const row = await db.agentJob.findUnique({ where: { id: jobId }, select: { status: true } });
+  if (await JOBS.renew({ ...holder(params), id: params.jobId })) return 'held';
+  const row = await params.db.agentJob.findUnique({ where: { id: params.jobId }, select: { status: true } });
   return row?.status === 'archived' ? 'archived' : 'lost';
 }
 
 /** Gives a job back untouched (graceful shutdown): the claim does not count as an attempt. */
 export async function releaseLease(params: QueueParams & { jobId: string }): Promise<void> {
-  const { db, workerId, jobId } = params;
-  await db.agentJob.updateMany({
-    where: { id: jobId, leaseOwner: workerId },
-    data: { leaseOwner: null, leaseExpiresAt: null, attempts: { decrement: 1 } },
-  });
+  await JOBS.release({ ...holder(params), id: params.jobId, refund: true });
 }
 
 /**
@@ -127,7 +92,10 @@ export async function finishRun(
           updatedAt: clock(),
         },
       });
-      if (count === 1) await appendEvent({ db: tx, clock, jobId, type: outcome, data: { prLink: result.prLink } });
+      if (count === 1) {
+        await appendEvent({ db: tx, clock, jobId, type: outcome, data: { prLink: result.prLink } });
+        if (outcome === 'completed') await statusChanged(tx, jobId);
+      }
       return count;
     }, END_TRANSACTION);
     if (count === 1) return outcome;
@@ -155,8 +123,17 @@ export async function failRun(
         updatedAt: clock(),
       },
     });
-    if (count === 1)
+    if (count === 1) {
       await appendEvent({ db: tx, clock, jobId, type: 'failed', data: { stage: params.stage, error: params.error } });
+      await statusChanged(tx, jobId);
+    }
     return count === 1;
   }, END_TRANSACTION);
+}
+
+/** The outgoing webhook's `job.status_changed`, in the transaction that ended the run (an active job's run). */
+async function statusChanged(tx: DbTransaction, jobId: string): Promise<void> {
+  const job = toJobRecord(await tx.agentJob.findUniqueOrThrow({ where: { id: jobId } }));
+  const data = { job, previousStatus: 'active' };
+  await recordEvent(tx, { projectId: job.projectId, type: 'job.status_changed', at: job.updatedAt, data });
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
 import { Conflict, NotFound } from '../errors.js';
 import { isJobStatus, statusesBefore, type JobStatus } from './job-status.js';
+import { recordEvent } from '../notifications/record-event.js';
 
 /** A job as the rest of Scribe sees it (the table is this module's own). */
 export interface JobRecord {
@@ -42,6 +43,9 @@ export interface JobMessage {
 
 const JOB_NOT_FOUND = 'Job not found';
 
+// Writers of one job wait for each other's transaction: more than Prisma's 2 s to start one, on a busy SQLite.
+const MESSAGE_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+
 type JobRow = Awaited<ReturnType<Db['agentJob']['findUniqueOrThrow']>>;
 
 export function toJobRecord(row: JobRow): JobRecord {
@@ -72,8 +76,9 @@ export async function createJob(params: {
   }
   const now = clock();
   const id = randomId('job');
-  const created = db.$transaction([
-    db.agentJob.create({
+  // the job, its first message, its first event and the outgoing webhook's outbox row exist together or not at all
+  const created = db.$transaction(async (tx) => {
+    const row = await tx.agentJob.create({
       data: {
         id,
         projectId: params.projectId,
@@ -87,8 +92,8 @@ export async function createJob(params: {
         createdAt: now,
         updatedAt: now,
       },
-    }),
-    db.agentJobMessage.create({
+    });
+    await tx.agentJobMessage.create({
       data: {
         id: randomId('msg'),
         jobId: id,
@@ -98,19 +103,26 @@ export async function createJob(params: {
         requestKey,
         createdAt: now,
       },
-    }),
-    db.agentJobEvent.create({
+    });
+    await tx.agentJobEvent.create({
       data: {
         jobId: id,
         type: 'created',
         data: JSON.stringify({ model: params.model, ref: params.baseRef }),
         createdAt: now,
       },
-    }),
-  ]);
+    });
+    const job = toJobRecord(row);
+    await recordEvent(tx, {
+      projectId: job.projectId,
+      type: 'job.created',
+      at: now,
+      data: { job, prompt: params.prompt },
+    });
+    return job;
+  }, MESSAGE_TRANSACTION);
   try {
-    const [row] = await created;
-    return toJobRecord(row);
+    return await created;
   } catch (err) {
     // the same request, asked twice at once: the unique key let one in, and this one returns what it created
     const earlier =
@@ -198,9 +210,6 @@ export async function listMessages(db: Db, jobId: string): Promise<JobMessage[]>
   });
 }
 
-// Follow-ups of one job wait for each other's transaction: more than Prisma's 2 s to start one, on a busy SQLite.
-const MESSAGE_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
-
 /**
  * A follow-up instruction. An active job keeps it queued (its worker runs again after the current run); a
  * completed or failed job becomes active again; an archived job refuses it.
@@ -255,7 +264,17 @@ export async function addMessage(params: {
       await tx.agentJobEvent.create({
         data: { jobId, type: 'message', data: JSON.stringify({ seq, queued: !reactivate }), createdAt: now },
       });
-      return { job: toJobRecord(row), seq };
+      const updated = toJobRecord(row);
+      const message = { seq, prompt: params.prompt, createdAt: now };
+      await recordEvent(tx, { projectId, type: 'job.message_added', at: now, data: { job: updated, message } });
+      if (reactivate)
+        await recordEvent(tx, {
+          projectId,
+          type: 'job.status_changed',
+          at: now,
+          data: { job: updated, previousStatus: job.status },
+        });
+      return { job: updated, seq };
     }, MESSAGE_TRANSACTION);
   };
   return pRetry(attempt, {
@@ -279,16 +298,19 @@ export async function archiveJob(params: {
   if (job.status === 'archived') return job;
   const now = clock();
   try {
-    const [row] = await db.$transaction([
-      db.agentJob.update({
+    return await db.$transaction(async (tx) => {
+      const row = await tx.agentJob.update({
         where: { id: jobId, status: { in: statusesBefore('archived') } },
         data: { status: 'archived', archivedAt: now, updatedAt: now },
-      }),
-      db.agentJobEvent.create({
+      });
+      await tx.agentJobEvent.create({
         data: { jobId, type: 'archived', data: JSON.stringify({ from: job.status }), createdAt: now },
-      }),
-    ]);
-    return toJobRecord(row);
+      });
+      const archived = toJobRecord(row);
+      const data = { job: archived, previousStatus: job.status };
+      await recordEvent(tx, { projectId, type: 'job.status_changed', at: now, data });
+      return archived;
+    }, MESSAGE_TRANSACTION);
   } catch (err) {
     // Archived by someone else since it was read: archiving is idempotent.
     if (isRecordNotFound(err)) return getJob(db, projectId, jobId);

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { JobsConfig } from '../config.js';
 import { randomId } from '../ids.js';
+import { startHeartbeat } from '../db/lease-queue.js';
 import { sweepOrphanWorkspaces } from '../git/workspace.js';
 import type { JobRecord } from './job-store.js';
 import { JobEventLog } from './event-log.js';
@@ -126,15 +127,16 @@ export class JobWorker {
       await events.flush();
       return;
     }
-    entry.check = () => {
-      renewLease({ ...this.queue, jobId: job.id }).then(
-        (state) => {
-          if (state !== 'held') controller.abort(state satisfies StopReason);
-        },
-        (err) => log.warn({ err }, 'lease heartbeat failed'),
-      );
-    };
-    const heartbeat = setInterval(entry.check, jobs.heartbeatMs);
+    const heartbeat = startHeartbeat({
+      everyMs: jobs.heartbeatMs,
+      renew: async () => {
+        const state = await renewLease({ ...this.queue, jobId: job.id });
+        return state === 'held' || state;
+      },
+      lost: (state) => controller.abort(state satisfies StopReason),
+      failed: (err) => log.warn({ err }, 'lease heartbeat failed'),
+    });
+    entry.check = heartbeat.beat;
     const timer = jobDuration.startTimer();
     let outcomeLabel = 'failed';
     try {
@@ -157,7 +159,7 @@ export class JobWorker {
       await this.settleFailure(job, controller, err, emit, log);
     } finally {
       timer({ outcome: outcomeLabel });
-      clearInterval(heartbeat);
+      heartbeat.stop();
       await events.flush();
     }
   }

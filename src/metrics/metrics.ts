@@ -91,6 +91,19 @@ export const aiRangesRefreshes = new Counter({
   registers: [registry],
 });
 
+export const webhookSubscriptions = new Gauge({
+  name: 'scribe_webhook_subscriptions',
+  help: 'Outgoing webhook subscriptions by state: enabled, failing (enabled, no success since a failure), disabled_by_scribe (5 days of failures), disabled (from the database, at scrape time)',
+  labelNames: ['state'] as const,
+  registers: [registry],
+});
+
+export const webhookMessagesPending = new Gauge({
+  name: 'scribe_webhook_messages_pending',
+  help: 'Outgoing webhook deliveries waiting to be sent or retried (from the database, at scrape time)',
+  registers: [registry],
+});
+
 type ScrapeCollector = () => Promise<void>;
 const collectors: ScrapeCollector[] = [];
 

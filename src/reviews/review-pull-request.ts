@@ -6,6 +6,7 @@ import {
 } from '../automations/match-pull-request.js';
 import { findProject, type Project } from '../projects/projects.js';
 import { randomId } from '../ids.js';
+import { startHeartbeat } from '../db/lease-queue.js';
 import { claimReview, finishReview, recordCheckRun, renewReview } from './review-store.js';
 import { readPullRequestFiles, type PullRequestFiles } from './read-pull-request-files.js';
 import { brokenAutomations, reportBrokenAutomation } from './report-broken-automations.js';
@@ -113,11 +114,11 @@ async function reviewOne(params: {
       `${automation.id}: the review of ${pr.headSha.slice(0, 7)} is running in another process`,
     );
   const review = claim.claimed;
-  const heartbeat = setInterval(() => {
-    renewReview({ ...lease, id: review.id }).catch((err: unknown) =>
-      deps.logger.warn({ err, review: review.id }, 'could not renew a docs review lease'),
-    );
-  }, deps.heartbeatMs);
+  const heartbeat = startHeartbeat({
+    everyMs: deps.heartbeatMs,
+    renew: () => renewReview({ ...lease, id: review.id }),
+    failed: (err) => deps.logger.warn({ err, review: review.id }, 'could not renew a docs review lease'),
+  });
   try {
     const checkRunId = await openCheckRun({
       octokit,
@@ -217,6 +218,6 @@ async function reviewOne(params: {
     );
     return `${automation.id}: check ${checkRunId} ${outcome.conclusion}: ${outcome.title}${commented}`;
   } finally {
-    clearInterval(heartbeat);
+    heartbeat.stop();
   }
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db/client.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { Clock } from '../clock.js';
 import { randomId } from '../ids.js';
+import { recordEvent } from '../notifications/record-event.js';
 
 /** Which review a row is: one per automation and source commit. */
 export interface ReviewKey {
@@ -128,20 +129,28 @@ export async function finishReview(params: {
   pageCount: number;
   findings: string | null;
 }): Promise<boolean> {
-  const { count } = await params.db.docsReviewCheck.updateMany({
-    where: { id: params.id, status: 'pending', leaseOwner: params.owner },
-    data: {
-      status: params.status,
-      conclusion: params.conclusion,
-      title: params.title,
-      pageCount: params.pageCount,
-      findings: params.findings,
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      updatedAt: params.clock(),
-    },
+  const now = params.clock();
+  // the review's end and the outgoing webhook's `review.completed` are one write
+  return params.db.$transaction(async (tx) => {
+    const { count } = await tx.docsReviewCheck.updateMany({
+      where: { id: params.id, status: 'pending', leaseOwner: params.owner },
+      data: {
+        status: params.status,
+        conclusion: params.conclusion,
+        title: params.title,
+        pageCount: params.pageCount,
+        findings: params.findings,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: now,
+      },
+    });
+    if (count > 0 && params.status === 'completed') {
+      const review = toReview(await tx.docsReviewCheck.findUniqueOrThrow({ where: { id: params.id } }));
+      await recordEvent(tx, { projectId: review.projectId, type: 'review.completed', at: now, data: { review } });
+    }
+    return count > 0;
   });
-  return count > 0;
 }
 
 /** The newest finished review of a pull request by an automation (what a docs draft starts from); null when none. */

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import type { Clock } from '../clock.js';
+import { LeaseQueue, type LeaseHolder } from '../db/lease-queue.js';
 import type { DeliveryStatus } from './deliveries.js';
 
 /**
@@ -31,47 +32,20 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
-const CLAIM_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+/** WebhookDelivery as a lease queue: a `received` delivery whose lease ended (or never began) needs processing. */
+const DELIVERIES = new LeaseQueue({ table: 'WebhookDelivery', waiting: 'received', orderBy: 'receivedAt' });
 
-/** Claims up to `limit` deliveries; PostgreSQL locks rows with SKIP LOCKED, SQLite uses a compare-and-set update. */
+const holder = (params: DeliveryQueueParams): LeaseHolder => ({ ...params, owner: params.workerId });
+
+/** Claims up to `limit` deliveries, oldest first; concurrent claimers never share one (see db/lease-queue.ts). */
 export async function claimDeliveries(params: DeliveryQueueParams & { limit: number }): Promise<ClaimedDelivery[]> {
-  const { db, clock, workerId, leaseMs, limit } = params;
-  if (limit <= 0) return [];
-  const now = clock();
-  const lease = { leaseOwner: workerId, leaseExpiresAt: new Date(now.getTime() + leaseMs), attempts: { increment: 1 } };
-  const select = { id: true, event: true, installationId: true, payload: true, attempts: true } as const;
-  const claimed =
-    params.database.provider === 'postgresql'
-      ? await db.$transaction(async (tx) => {
-          const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
-            `SELECT "id" FROM "WebhookDelivery"
-              WHERE "status" = 'received' AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < $1::timestamp(3))
-              ORDER BY "receivedAt" ASC LIMIT $2 FOR UPDATE SKIP LOCKED`,
-            now.toISOString(),
-            limit,
-          );
-          const ids = rows.map((r) => r.id);
-          if (!ids.length) return [];
-          await tx.webhookDelivery.updateMany({ where: { id: { in: ids } }, data: lease });
-          return tx.webhookDelivery.findMany({ where: { id: { in: ids } }, select });
-        }, CLAIM_TRANSACTION)
-      : await db.$transaction(async (tx) => {
-          const candidates = await tx.webhookDelivery.findMany({
-            where: { status: 'received', OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now } }] },
-            orderBy: { receivedAt: 'asc' },
-            take: limit,
-            select: { id: true, leaseExpiresAt: true },
-          });
-          const rows = [];
-          for (const c of candidates) {
-            const { count } = await tx.webhookDelivery.updateMany({
-              where: { id: c.id, status: 'received', leaseExpiresAt: c.leaseExpiresAt },
-              data: lease,
-            });
-            if (count === 1) rows.push(await tx.webhookDelivery.findUniqueOrThrow({ where: { id: c.id }, select }));
-          }
-          return rows;
-        }, CLAIM_TRANSACTION);
+  const ids = (await DELIVERIES.claim({ ...holder(params), limit: params.limit })).map((c) => c.id);
+  if (!ids.length) return [];
+  const claimed = await params.db.webhookDelivery.findMany({
+    where: { id: { in: ids } },
+    orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, event: true, installationId: true, payload: true, attempts: true },
+  });
   const usable: ClaimedDelivery[] = [];
   for (const row of claimed) {
     if (row.attempts > MAX_DELIVERY_ATTEMPTS || row.payload === null) {
@@ -94,25 +68,19 @@ export async function claimDeliveries(params: DeliveryQueueParams & { limit: num
 
 /** Extends the holder's lease; false when it was lost (taken over, or already finished). */
 export async function renewDeliveryLease(params: DeliveryQueueParams & { id: string }): Promise<boolean> {
-  const { db, clock, workerId, leaseMs, id } = params;
-  const { count } = await db.webhookDelivery.updateMany({
-    where: { id, leaseOwner: workerId, status: 'received' },
-    data: { leaseExpiresAt: new Date(clock().getTime() + leaseMs) },
-  });
-  return count === 1;
+  return DELIVERIES.renew({ ...holder(params), id: params.id });
 }
 
 /** Ends a claimed delivery: the outcome is kept, the payload is dropped. False when the lease was lost meanwhile. */
 export async function finishClaimed(
   params: DeliveryQueueParams & { id: string; status: Exclude<DeliveryStatus, 'received'>; outcome: string },
 ): Promise<boolean> {
-  const { db, clock, workerId, id } = params;
-  const { count } = await db.webhookDelivery.updateMany({
-    where: { id, leaseOwner: workerId, status: 'received' },
+  const { count } = await params.db.webhookDelivery.updateMany({
+    where: DELIVERIES.held(params.id, params.workerId),
     data: {
       status: params.status,
       outcome: params.outcome.slice(0, 500),
-      processedAt: clock(),
+      processedAt: params.clock(),
       payload: null,
       leaseOwner: null,
       leaseExpiresAt: null,
@@ -138,12 +106,10 @@ export async function failAttempt(
     return ended ? 'failed' : 'lost';
   }
   const { count } = await db.webhookDelivery.updateMany({
-    where: { id, leaseOwner: workerId, status: 'received' },
-    data: {
-      outcome: `attempt ${attempts} failed: ${error}`.slice(0, 500),
-      leaseOwner: null,
-      leaseExpiresAt: new Date(clock().getTime() + retryDelayMs(attempts)),
-    },
+    where: DELIVERIES.held(id, workerId),
+    data: { outcome: `attempt ${attempts} failed: ${error}`.slice(0, 500) },
   });
-  return count === 1 ? 'retry' : 'lost';
+  if (count === 0) return 'lost';
+  const retryAt = new Date(clock().getTime() + retryDelayMs(attempts));
+  return (await DELIVERIES.release({ ...holder(params), id, retryAt })) ? 'retry' : 'lost';
 }

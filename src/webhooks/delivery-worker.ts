@@ -1,4 +1,5 @@
 import { randomId } from '../ids.js';
+import { startHeartbeat } from '../db/lease-queue.js';
 import { statusOf } from '../github/github-app.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import {
@@ -45,19 +46,19 @@ export function createDeliveryWorker(
 
   const work = async (claimed: ClaimedDelivery) => {
     const log = deps.logger.child({ delivery: claimed.id, event: claimed.event, attempt: claimed.attempts });
-    const heartbeat = setInterval(() => {
-      renewDeliveryLease({ ...queue, id: claimed.id }).catch((err: unknown) =>
-        log.warn({ err }, 'could not renew a webhook delivery lease'),
-      );
-    }, deps.heartbeatMs);
+    const heartbeat = startHeartbeat({
+      everyMs: deps.heartbeatMs,
+      renew: () => renewDeliveryLease({ ...queue, id: claimed.id }),
+      failed: (err) => log.warn({ err }, 'could not renew a webhook delivery lease'),
+    });
     try {
       const result = await processDelivery(deps, claimed);
-      clearInterval(heartbeat);
+      heartbeat.stop();
       const ended = await finishClaimed({ ...queue, id: claimed.id, ...result });
       if (ended) log.info({ status: result.status, outcome: result.outcome }, 'webhook delivery processed');
       else log.warn('webhook delivery lease was lost before it finished; another claim decides its outcome');
     } catch (err) {
-      clearInterval(heartbeat);
+      heartbeat.stop();
       const error = (err as Error)?.message ?? String(err);
       // GitHub refusing a request (403, 404, 422) refuses it again: only server errors, rate limits and network
       // failures are worth another attempt.

@@ -178,6 +178,26 @@ export type AgentJobMessage = Prisma.AgentJobMessageModel
  */
 export type AgentJobEvent = Prisma.AgentJobEventModel
 /**
+ * Model WebhookSubscription
+ * 
+ */
+export type WebhookSubscription = Prisma.WebhookSubscriptionModel
+/**
+ * Model WebhookEvent
+ * 
+ */
+export type WebhookEvent = Prisma.WebhookEventModel
+/**
+ * Model WebhookMessage
+ * 
+ */
+export type WebhookMessage = Prisma.WebhookMessageModel
+/**
+ * Model WebhookAttempt
+ * 
+ */
+export type WebhookAttempt = Prisma.WebhookAttemptModel
+/**
  * Model DocsPullRequestMerge
  * 
  */

@@ -10,11 +10,13 @@ import { outcomesOperations } from '../routes/outcomes-docs.js';
 import { mcpOperations } from '../routes/mcp-docs.js';
 import { analyticsRobotsOperations } from '../routes/analytics-robots.js';
 import { analyticsCoverageOperations } from '../routes/analytics-coverage.js';
+import { outgoingWebhookOperations } from '../routes/outgoing-webhooks-docs.js';
 
 /** Every operation of the API, in the order the reference shows them. */
 export const apiOperations: OperationDoc[] = [
   ...agentJobOperations,
   ...automationOperations,
+  ...outgoingWebhookOperations,
   ...analyticsOperations,
   ...analyticsAiOperations,
   ...analyticsRobotsOperations,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorResponse, type OperationDoc } from './operation-doc.js';
+import { ErrorResponse, type OperationDoc, type WebhookDoc } from './operation-doc.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -57,7 +57,13 @@ function errorStatuses(op: OperationDoc): number[] {
 }
 
 /** Builds the OpenAPI 3.1 document of the whole API from the operation descriptions. */
-export function buildOpenApi(params: { operations: OperationDoc[]; version: string; serverUrl?: string }) {
+export function buildOpenApi(params: {
+  operations: OperationDoc[];
+  version: string;
+  serverUrl?: string;
+  /** outgoing webhook events, as OpenAPI 3.1 `webhooks` */
+  webhooks?: WebhookDoc[];
+}) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of params.operations) {
     const responses: Record<string, unknown> = {};
@@ -141,5 +147,35 @@ export function buildOpenApi(params: { operations: OperationDoc[]; version: stri
       schemas: { Error: jsonSchema(ErrorResponse, 'output') },
     },
     paths,
+    ...(params.webhooks?.length ? { webhooks: webhooksOf(params.webhooks) } : {}),
   };
+}
+
+function webhooksOf(docs: WebhookDoc[]) {
+  return Object.fromEntries(
+    docs.map((doc) => [
+      doc.name,
+      {
+        post: {
+          operationId: `webhook:${doc.name}`,
+          summary: doc.summary,
+          description: doc.description,
+          tags: ['Outgoing webhooks'],
+          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(doc.schema, 'output') } },
+          },
+          responses: {
+            '2XX': { description: 'Acknowledged; any other answer is retried or ends the delivery as failed.' },
+          },
+        },
+      },
+    ]),
+  );
 }

@@ -45,3 +45,11 @@ export interface OperationDoc {
   /** error statuses this route can answer beyond the ones implied by auth, params and body */
   errors?: number[];
 }
+
+/** One outgoing webhook event, for the document's `webhooks`: its body schema and what it reports. */
+export interface WebhookDoc {
+  name: string;
+  summary: string;
+  description: string;
+  schema: z.ZodType;
+}

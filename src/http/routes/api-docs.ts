@@ -4,6 +4,7 @@ import express from 'express';
 import type { RouteModule } from '../app.js';
 import { buildOpenApi } from '../openapi/build-openapi.js';
 import { apiOperations } from '../openapi/api-operations.js';
+import { outgoingWebhookPayloads } from './outgoing-webhooks-docs.js';
 
 const require = createRequire(import.meta.url);
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -28,7 +29,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '
 
 /** `GET /openapi.json` (generated from the routes' own schemas) and `/docs`, rendered offline by swagger-ui-dist. */
 export const apiDocsRoutes: RouteModule = (router) => {
-  const document = buildOpenApi({ operations: apiOperations, version });
+  const document = buildOpenApi({ operations: apiOperations, version, webhooks: outgoingWebhookPayloads });
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

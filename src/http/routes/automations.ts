@@ -9,7 +9,7 @@ import type { AutomationRun } from '../../automations/run-store.js';
 import type { LoadedConfig } from '../../automations/config-store.js';
 import { ListRunsQuery } from './automations-schemas.js';
 
-function toRunResponse(run: AutomationRun) {
+export function toRunResponse(run: AutomationRun) {
   return {
     id: run.id,
     automation: run.automationId,

@@ -12,6 +12,8 @@ import { mcpRoutes } from '../../../src/http/routes/mcp.js';
 import { analyticsRobotsRoutes } from '../../../src/http/routes/analytics-robots.js';
 import { analyticsCoverageRoutes } from '../../../src/http/routes/analytics-coverage.js';
 import { DocsSites } from '../../../src/http/mcp/docs-sites.js';
+import { outgoingWebhookRoutes } from '../../../src/http/routes/outgoing-webhooks.js';
+import { EVENT_TYPES, PING } from '../../../src/notifications/event-types.js';
 import { openApiConformance, routedOperations } from '../../support/openapi-conformance.js';
 import { startTestApp, type TestApp, jobRoutes } from '../../support/test-app.js';
 import { testAppPrivateKey } from '../../support/app-private-key.js';
@@ -71,6 +73,7 @@ describe('the OpenAPI document', () => {
           analyticsRobotsRoutes({ analytics }),
           analyticsCoverageRoutes({ analytics, sites }),
           mcpRoutes({ analytics, sites }),
+          outgoingWebhookRoutes(),
         ];
       },
       env: { APP_ID: '1', PRIVATE_KEY: privateKey, ANTHROPIC_API_KEY: 'test', SCRIBE_JOB_RATE_LIMIT: '2' },
@@ -89,6 +92,12 @@ describe('the OpenAPI document', () => {
     expect(document.openapi).toBe('3.1.0');
     const result = await new Validator().validate(document as never);
     expect(result).toEqual({ valid: true });
+  });
+
+  it('describes the body of every outgoing webhook event, and of the ping', () => {
+    const webhooks = (document as unknown as { webhooks: Record<string, { post: { requestBody: unknown } }> }).webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual([...Object.keys(EVENT_TYPES), PING].sort());
+    expect(JSON.stringify(webhooks['job.status_changed'].post.requestBody)).toContain('previousStatus');
   });
 
   it('documents exactly the routes the app serves', () => {

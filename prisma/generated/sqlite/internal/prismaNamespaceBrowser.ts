@@ -83,6 +83,10 @@ export const ModelName = {
   AgentJob: 'AgentJob',
   AgentJobMessage: 'AgentJobMessage',
   AgentJobEvent: 'AgentJobEvent',
+  WebhookSubscription: 'WebhookSubscription',
+  WebhookEvent: 'WebhookEvent',
+  WebhookMessage: 'WebhookMessage',
+  WebhookAttempt: 'WebhookAttempt',
   DocsPullRequestMerge: 'DocsPullRequestMerge',
   ProblemState: 'ProblemState',
   AnalyticsFeedback: 'AnalyticsFeedback',
@@ -531,6 +535,74 @@ export const AgentJobEventScalarFieldEnum = {
 } as const
 
 export type AgentJobEventScalarFieldEnum = (typeof AgentJobEventScalarFieldEnum)[keyof typeof AgentJobEventScalarFieldEnum]
+
+
+export const WebhookSubscriptionScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  url: 'url',
+  events: 'events',
+  description: 'description',
+  secret: 'secret',
+  previousSecret: 'previousSecret',
+  previousExpiresAt: 'previousExpiresAt',
+  enabled: 'enabled',
+  disabledReason: 'disabledReason',
+  failingSince: 'failingSince',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type WebhookSubscriptionScalarFieldEnum = (typeof WebhookSubscriptionScalarFieldEnum)[keyof typeof WebhookSubscriptionScalarFieldEnum]
+
+
+export const WebhookEventScalarFieldEnum = {
+  id: 'id',
+  projectId: 'projectId',
+  type: 'type',
+  data: 'data',
+  createdAt: 'createdAt',
+  status: 'status',
+  attempts: 'attempts',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt'
+} as const
+
+export type WebhookEventScalarFieldEnum = (typeof WebhookEventScalarFieldEnum)[keyof typeof WebhookEventScalarFieldEnum]
+
+
+export const WebhookMessageScalarFieldEnum = {
+  id: 'id',
+  subscriptionId: 'subscriptionId',
+  projectId: 'projectId',
+  type: 'type',
+  data: 'data',
+  eventAt: 'eventAt',
+  status: 'status',
+  attempts: 'attempts',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt',
+  retryUntil: 'retryUntil',
+  createdAt: 'createdAt',
+  endedAt: 'endedAt'
+} as const
+
+export type WebhookMessageScalarFieldEnum = (typeof WebhookMessageScalarFieldEnum)[keyof typeof WebhookMessageScalarFieldEnum]
+
+
+export const WebhookAttemptScalarFieldEnum = {
+  id: 'id',
+  messageId: 'messageId',
+  subscriptionId: 'subscriptionId',
+  attempt: 'attempt',
+  at: 'at',
+  durationMs: 'durationMs',
+  responseStatus: 'responseStatus',
+  responseBody: 'responseBody',
+  error: 'error'
+} as const
+
+export type WebhookAttemptScalarFieldEnum = (typeof WebhookAttemptScalarFieldEnum)[keyof typeof WebhookAttemptScalarFieldEnum]
 
 
 export const DocsPullRequestMergeScalarFieldEnum = {

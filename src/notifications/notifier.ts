@@ -1,0 +1,194 @@
+import { Webhook } from 'standardwebhooks';
+import type { Db } from '../db/client.js';
+import type { DatabaseTarget } from '../db/database-url.js';
+import { startHeartbeat, type LeaseHolder } from '../db/lease-queue.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { randomId } from '../ids.js';
+import { buildBody, type RenderEvent } from './build-body.js';
+import { parseTargetUrl, resolveTarget, type TargetPolicy } from './check-target.js';
+import { dispatchEvents } from './dispatch-events.js';
+import { claimMessages, dropMessage, MESSAGES, settleAttempt, type ClaimedMessage } from './messages.js';
+import { judge } from './retry-schedule.js';
+import { sendMessage, type SendResult } from './send-message.js';
+import { signingSecrets } from './subscriptions.js';
+
+export interface NotifierDeps {
+  db: Db;
+  database: DatabaseTarget;
+  clock: Clock;
+  logger: Logger;
+  policy: TargetPolicy;
+  render: RenderEvent;
+  leaseMs: number;
+  heartbeatMs: number;
+  pollMs: number;
+  /** sends in flight in this process, and per subscription: a slow receiver cannot hold every slot */
+  concurrency?: number;
+  perSubscription?: number;
+  timeoutMs?: number;
+  random?: () => number;
+  resolve?: Parameters<typeof resolveTarget>[2];
+  workerId?: string;
+}
+
+export interface Notifier {
+  /** an event or a message was written in this process: look now rather than at the next poll */
+  wake(): void;
+  start(): void;
+  /** stops claiming and waits for the sends in hand (each ends in at most the send timeout) */
+  stop(): Promise<void>;
+}
+
+/** The receiver's answer is cut at this; the spec's receivers are expected to answer within seconds. */
+export const SEND_TIMEOUT_MS = 10_000;
+
+/**
+ * Sends outgoing webhooks from this process: fans outbox events out to messages (dispatch-events.ts), claims due
+ * messages under a lease (db/lease-queue.ts), signs and sends each, and records the try (messages.ts). Any number of
+ * processes may run one; a process killed mid-send leaves its messages to be claimed again once their lease ends.
+ */
+export function createNotifier(deps: NotifierDeps): Notifier {
+  const concurrency = deps.concurrency ?? 32;
+  const perSubscription = deps.perSubscription ?? 8;
+  const holder: LeaseHolder & { db: Db } = {
+    db: deps.db,
+    database: deps.database,
+    clock: deps.clock,
+    owner: deps.workerId ?? randomId('ntf'),
+    leaseMs: deps.leaseMs,
+  };
+  const inFlight = new Map<string, number>();
+  const inHand = new Set<Promise<void>>();
+  let running = false;
+  let looking: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const send = async ({ message, subscription }: ClaimedMessage) => {
+    if (!subscription?.enabled) {
+      const why = subscription ? 'the subscription is turned off' : 'the subscription was removed';
+      await dropMessage({ ...holder, id: message.id, why });
+      return;
+    }
+    const heartbeat = startHeartbeat({
+      everyMs: deps.heartbeatMs,
+      renew: () => MESSAGES.renew({ ...holder, id: message.id }),
+      failed: (err) => deps.logger.warn({ err, message: message.id }, 'could not renew a webhook message lease'),
+    });
+    let result: SendResult;
+    let refused = false;
+    try {
+      const url = parseTargetUrl(subscription.url, deps.policy);
+      const address = await resolveTarget(url, deps.policy, deps.resolve).catch((err: Error) => {
+        // a name that does not resolve may resolve later; one that resolves to a refused address is refused
+        refused = !/does not resolve/.test(err.message);
+        throw err;
+      });
+      const now = deps.clock();
+      const body = buildBody({
+        type: message.type,
+        eventAt: message.eventAt,
+        projectId: message.projectId,
+        data: JSON.parse(message.data) as Record<string, unknown>,
+        render: deps.render,
+      });
+      const signature = signingSecrets(subscription, now)
+        .map((secret) => new Webhook(secret).sign(message.id, now, body))
+        .join(' ');
+      result = await sendMessage({
+        url,
+        address,
+        body,
+        timeoutMs: deps.timeoutMs ?? SEND_TIMEOUT_MS,
+        headers: {
+          'webhook-id': message.id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      });
+    } catch (err) {
+      result = { error: (err as Error).message.slice(0, 300), durationMs: 0 };
+    } finally {
+      heartbeat.stop();
+    }
+    const verdict =
+      refused && 'error' in result ? { ends: 'failed' as const, why: result.error } : judge(result, deps.clock());
+    const settled = await settleAttempt({ ...holder, message, result, verdict, random: deps.random });
+    deps.logger.debug(
+      { message: message.id, subscription: message.subscriptionId, settled, durationMs: result.durationMs },
+      'webhook message tried',
+    );
+  };
+
+  const busy = () => [...inFlight].filter(([, n]) => n >= perSubscription).map(([id]) => id);
+
+  const look = async () => {
+    do {
+      again = false;
+      // one batch of events per turn, then sends: a steady stream of changes must not starve the deliveries
+      const dispatched = running ? await dispatchEvents({ ...holder, limit: 200 }) : 0;
+      const free = concurrency - inHand.size;
+      // small batches, so one receiver's backlog cannot fill every slot before its limit is seen
+      const limit = Math.min(free, perSubscription);
+      const claimed = running && limit > 0 ? await claimMessages({ ...holder, limit, busy: busy() }) : [];
+      for (const c of claimed) {
+        const sub = c.message.subscriptionId;
+        if ((inFlight.get(sub) ?? 0) >= perSubscription) {
+          // over this receiver's limit: straight back to the queue, the claim uncounted
+          await MESSAGES.release({ ...holder, id: c.message.id, refund: true });
+          continue;
+        }
+        inFlight.set(sub, (inFlight.get(sub) ?? 0) + 1);
+        const task = send(c)
+          .catch((err: unknown) =>
+            deps.logger.error({ err, message: c.message.id }, 'webhook message bookkeeping failed'),
+          )
+          .finally(() => {
+            const left = (inFlight.get(sub) ?? 1) - 1;
+            if (left > 0) inFlight.set(sub, left);
+            else inFlight.delete(sub);
+            inHand.delete(task);
+            wake();
+          });
+        inHand.add(task);
+      }
+      if (claimed.length === limit && limit > 0) again = true;
+      if (dispatched > 0) again = true;
+    } while (again && running);
+  };
+
+  const wake = () => {
+    if (!running) return;
+    if (looking) {
+      again = true;
+      return;
+    }
+    looking = look()
+      .catch((err: unknown) => deps.logger.error({ err }, 'could not claim webhook work'))
+      .finally(() => {
+        looking = null;
+        // a wake that came after the loop's last look but before this point would otherwise wait for the poll
+        if (again) wake();
+      });
+  };
+
+  return {
+    wake,
+    start() {
+      running = true;
+      const poll = () => {
+        wake();
+        timer = setTimeout(poll, deps.pollMs);
+        timer.unref();
+      };
+      poll();
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await looking;
+      await Promise.allSettled([...inHand]);
+    },
+  };
+}
