@@ -103,6 +103,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
       usage: { inputTokens: 0, outputTokens: 0 },
       pr: null,
       prompt: 'Fix the typo',
+      cause: null,
     });
     const changed = bodies.find((b) => b.type === 'job.status_changed')!;
     expect(changed.data).toMatchObject({ previousStatus: 'active', prLink: null, summary: null });
