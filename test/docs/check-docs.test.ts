@@ -32,9 +32,9 @@ describe('the docs check on a copy with a fault', () => {
 
   it('reports a link to a page that does not exist, with its line', async () => {
     const lines = read('docs/operations.md').split('\n').length;
-    append('docs/operations.md', '\nSee [the webhooks page](webhooks.md).\n');
+    append('docs/operations.md', '\nSee [the missing page](no-such-page.md).\n');
     expect(await docsProblems(copy)).toEqual([
-      `docs/operations.md:${lines + 1}: the link "webhooks.md" points at a file that does not exist.`,
+      `docs/operations.md:${lines + 1}: the link "no-such-page.md" points at a file that does not exist.`,
     ]);
   });
 
