@@ -118,9 +118,20 @@ export async function dailyVisitors(s: RawScan) {
  * the bots named "unverified <agent>".
  */
 export async function agents(s: RawScan) {
-  const rows = await s.sql.query<{ agent: string | null; visitors: Count; verified: Count; views: Count }>(
+  const rows = await s.sql.query<{
+    agent: string | null;
+    visitors: Count;
+    verified: Count;
+    views: Count;
+    signature: Count;
+    ipRange: Count;
+    reverseDns: Count;
+  }>(
     `SELECT "agent" AS agent, COUNT(DISTINCT "visitorId") AS visitors,
-            COUNT(DISTINCT CASE WHEN "verification" = 1 THEN "visitorId" END) AS verified, COUNT(*) AS views
+            COUNT(DISTINCT CASE WHEN "verification" IN (1, 3, 4) THEN "visitorId" END) AS verified, COUNT(*) AS views,
+            SUM(CASE WHEN "verification" = 4 THEN 1 ELSE 0 END) AS "signature",
+            SUM(CASE WHEN "verification" = 1 THEN 1 ELSE 0 END) AS "ipRange",
+            SUM(CASE WHEN "verification" = 3 THEN 1 ELSE 0 END) AS "reverseDns"
          FROM "AnalyticsEvent"
         WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" = ${AI}
         GROUP BY "agent"`,
@@ -143,6 +154,11 @@ export async function agents(s: RawScan) {
       verifiedVisitors: Number(r.verified),
       unverifiableVisitors: Number(r.visitors) - Number(r.verified),
       views: Number(r.views),
+      verifiedViews: {
+        signature: Number(r.signature),
+        ipRange: Number(r.ipRange),
+        reverseDns: Number(r.reverseDns),
+      },
     }))
     .sort(byCounts);
   const spoofed = spoofedRows
@@ -235,11 +251,32 @@ async function purposeSplit(s: RawScan) {
   return { totals, pages: rows };
 }
 
+/** AI views by how they were verified, and the spoofed ones (src/analytics/reports/ai-verification.ts). */
+async function verificationViews(s: RawScan) {
+  const [r] = await s.sql.query<{ [k in 'signature' | 'ipRange' | 'reverseDns' | 'unverifiable' | 'spoofed']: Count }>(
+    `SELECT SUM(CASE WHEN "kind" = ${AI} AND "verification" = 4 THEN 1 ELSE 0 END) AS "signature",
+            SUM(CASE WHEN "kind" = ${AI} AND "verification" = 1 THEN 1 ELSE 0 END) AS "ipRange",
+            SUM(CASE WHEN "kind" = ${AI} AND "verification" = 3 THEN 1 ELSE 0 END) AS "reverseDns",
+            SUM(CASE WHEN "kind" = ${AI} AND "verification" = 2 THEN 1 ELSE 0 END) AS "unverifiable",
+            SUM(CASE WHEN "kind" = 0 AND "agent" LIKE 'unverified %' THEN 1 ELSE 0 END) AS "spoofed"
+       FROM "AnalyticsEvent"
+      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?`,
+    [s.projectId, s.range.from, s.range.to],
+  );
+  return {
+    signature: Number(r.signature ?? 0),
+    ipRange: Number(r.ipRange ?? 0),
+    reverseDns: Number(r.reverseDns ?? 0),
+    unverifiable: Number(r.unverifiable ?? 0),
+    spoofed: Number(r.spoofed ?? 0),
+  };
+}
+
 /** GET …/ai/purposes */
 export async function purposes(s: RawScan) {
   const split = await purposeSplit(s);
   const { rows: pages, hasMore } = offsetPage(split.pages);
-  return { totals: split.totals, pages, hasMore };
+  return { totals: split.totals, pages, hasMore, verification: await verificationViews(s) };
 }
 
 const CSV_COLUMNS = [
