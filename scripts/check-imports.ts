@@ -21,7 +21,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['agent', 'analytics'],
   ['github', 'projects', 'keys', 'settings', 'notifications'],
   ['git', 'metrics'],
-  ['db', 'config.ts', 'logger.ts', 'clock.ts', 'errors.ts', 'ids.ts', 'calendar.ts'],
+  ['db', 'config.ts', 'logger.ts', 'clock.ts', 'errors.ts', 'ids.ts', 'calendar.ts', 'private-addresses.ts'],
 ];
 
 /** The node of a file under src/: the first segment of its path relative to src/ ("jobs/worker.ts" → "jobs"). */

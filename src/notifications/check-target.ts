@@ -1,49 +1,13 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { Invalid } from '../errors.js';
+import { isPrivateAddress } from '../private-addresses.js';
 
 /** Where a subscription may send: https only unless plain http is allowed, and hosts exempt from the address rule. */
 export interface TargetPolicy {
   allowHttp: boolean;
   /** host names (lower case) whose private addresses are allowed: an operator's own receivers, the tests' */
   allowedHosts: readonly string[];
-}
-
-// Private, loopback, link-local (cloud metadata lives at 169.254.169.254 and fd00:ec2::254), shared, multicast and
-// reserved ranges: a webhook must never make Scribe reach into its own network.
-const REFUSED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  REFUSED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
-] as const)
-  REFUSED.addSubnet(net, prefix, 'ipv6');
-
-/** Whether an address is one a webhook may not reach; IPv4 written inside IPv6 (::ffff:10.0.0.1) is judged as IPv4. */
-export function isRefusedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return REFUSED.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return REFUSED.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** The URL's form: absolute, https (or http when allowed), no credentials, a host. Throws Invalid naming the problem. */
@@ -87,7 +51,7 @@ export async function resolveTarget(
   if (!addresses.length) throw new Invalid(`url: ${host} does not resolve`);
   if (policy.allowedHosts.includes(host)) return addresses[0];
   // every address must be public: a name with one private address among public ones could be steered to it
-  const refused = addresses.find((a) => isRefusedAddress(a.address));
+  const refused = addresses.find((a) => isPrivateAddress(a.address));
   if (refused)
     throw new Invalid(
       `url: ${host} resolves to ${refused.address}, a private, loopback, link-local or metadata address (allow the host with SCRIBE_WEBHOOKS_ALLOWED_HOSTS)`,

@@ -3,6 +3,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { isPrivateAddress } from '../../private-addresses.js';
 
 /** A directory as fetched: its keys (JWKs, unchecked) and how long its answer may be cached. */
 export interface FetchedDirectory {
@@ -21,30 +22,6 @@ export const DIRECTORY_LIMITS = {
   defaultAgeMs: 3_600_000,
 };
 
-/** Addresses no directory may resolve to unless allowed (SCRIBE_KEY_DIRECTORY_ALLOW): a request from Scribe's own network. */
-const PRIVATE = (() => {
-  const list = new net.BlockList();
-  for (const [address, bits] of [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.168.0.0', 16],
-    ['224.0.0.0', 3],
-  ] as const)
-    list.addSubnet(address, bits, 'ipv4');
-  for (const [address, bits] of [
-    ['::', 127],
-    ['fc00::', 7],
-    ['fe80::', 10],
-    ['ff00::', 8],
-  ] as const)
-    list.addSubnet(address, bits, 'ipv6');
-  return list;
-})();
-
 /** A block list of the CIDRs given (`127.0.0.1/32,::1/128`); throws on a bad one. */
 export function addressAllowList(cidrs: readonly string[]): net.BlockList {
   const list = new net.BlockList();
@@ -57,14 +34,13 @@ export function addressAllowList(cidrs: readonly string[]): net.BlockList {
   return list;
 }
 
-/** Whether Scribe may connect to `address` for a directory. */
+/** Whether Scribe may connect to `address` for a directory: not private (src/private-addresses.ts) unless `allow` lists it. */
 export function publicAddress(address: string, allow?: net.BlockList): boolean {
   // an IPv4-mapped IPv6 address is the IPv4 address (a block list given ::ffff:0:0/96 would match every IPv4 one)
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   if (mapped) return publicAddress(mapped, allow);
-  const type = net.isIPv6(address) ? 'ipv6' : 'ipv4';
-  if (allow?.check(address, type)) return true;
-  return !PRIVATE.check(address, type);
+  if (allow?.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4')) return true;
+  return !isPrivateAddress(address);
 }
 
 /**
