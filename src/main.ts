@@ -212,8 +212,6 @@ type Jobs = ReturnType<typeof startJobs>;
 function openAnalytics(base: Base): Analytics {
   const { config, secret, logger, clock } = base;
   const analytics = new Analytics({ target: config.database, secret, config: config.analytics, logger, clock });
-  // rollups added by an upgrade catch up after start-up; their reports read raw events until then
-  void analytics.startBackfill();
   // in the background: fetching the operators' lists must not hold up the start (its failures are logged)
   void analytics.startRangesRefresh();
   if (config.analytics.aiRanges?.robotsFetch !== false)

@@ -118,8 +118,6 @@ export class Analytics {
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
   private readonly folds = new CoalescedRuns(() => this.store.fold());
-  private backfilling: Promise<unknown> = Promise.resolve();
-  private closing = false;
   private foldTimer: NodeJS.Timeout | undefined;
   private robotsTimer: NodeJS.Timeout | undefined;
   private foldSchedule: NodeJS.Timeout | undefined;
@@ -502,29 +500,6 @@ export class Analytics {
   }
 
   /**
-   * Catches rollups added since the stored events were folded up with the fold, in the background, a chunk per
-   * transaction: start-up does not wait, and until a rollup has caught up its reports answer from raw events. The
-   * promise settles (never rejects: a failure is logged) once it is done or the service closes.
-   */
-  startBackfill(): Promise<void> {
-    const { logger } = this.params;
-    const stop = () => this.closing;
-    const run = this.store
-      .catchUpRollups({ stop })
-      .then((events) => {
-        if (events) logger.info({ events }, 'analytics rollups caught up with the stored events');
-      })
-      .catch((err: unknown) => logger.error({ err }, 'catching analytics rollups up failed'));
-    this.backfilling = run;
-    return run;
-  }
-
-  /** Brings every rollup up to the fold now (the CLI, and tests), reporting the event id reached. */
-  catchUpRollups(onProgress?: (reached: number, target: number) => void): Promise<number> {
-    return this.store.catchUpRollups({ onProgress });
-  }
-
-  /**
    * Clears a project's (or every project's) derived rows and derives them again from its raw events; the project's
    * reports answer from raw events meanwhile (see store/rebuild-derived.ts).
    */
@@ -532,7 +507,6 @@ export class Analytics {
     await this.fold();
     const result = await this.store.rebuild(options);
     await this.fold();
-    await this.store.catchUpRollups();
     return result;
   }
 
@@ -665,12 +639,10 @@ export class Analytics {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
     clearInterval(this.robotsTimer);
     await this.refresher?.stop();
     clearTimeout(this.foldTimer);
     clearInterval(this.foldSchedule);
-    await this.backfilling;
     await this.folds.settled();
     await this.clickhouseStarting;
     await this.clickhouse?.close();

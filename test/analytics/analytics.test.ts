@@ -4,9 +4,6 @@ import { openSql, type Sql } from '../../src/analytics/store/sql.js';
 import type { PageView } from '../../src/analytics/ingest/prepare-event.js';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, PROVIDERS } from '../support/databases.js';
-import { ROLLUPS } from '../../src/analytics/store/rollups/all-rollups.js';
-import { derivedReady } from '../../src/analytics/store/rollups/rollup-marks.js';
-import { countingRollup } from '../support/rollup-fixtures.js';
 
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 9, 1);
@@ -94,52 +91,5 @@ describe.each(PROVIDERS)('derived day sets agree with COUNT(DISTINCT) over raw e
     await analytics.ingest('prj_a', randomViews(random, 400, 14, 6));
     for (const [from, to] of ranges) await compare('prj_a', from, to);
     for (const [from, to] of ranges) await compare('prj_b', from, to);
-  });
-});
-
-describe.each(PROVIDERS)('the service catches a rollup added by an upgrade up after start-up on %s', (provider) => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let sql: Sql;
-  const open = () =>
-    new Analytics({
-      target: database.target,
-      secret: 'backfill-secret-backfill-secret-backfill-00',
-      config: { saltRotation: 'never', trustedProxyHeader: undefined, cacheMb: 64 },
-      logger: createLogger('silent'),
-      clock: () => new Date(START + 60 * DAY),
-      autoFold: false,
-    });
-
-  beforeAll(async () => {
-    database = await createTestDatabase(provider);
-    sql = openSql(database.target);
-  });
-  afterAll(async () => {
-    await sql.close();
-    await database.drop();
-  });
-
-  it('marks the rollup behind (its reports read raw events) until then, and the fold keeps it after', async () => {
-    const before = open();
-    await before.ingest('prj_a', randomViews(rng(17), 600, 0, 20));
-    await before.fold();
-    await before.close();
-    // the new release: one more rollup, behind the events folded by the old one
-    const counting = await countingRollup(sql, 'TestCountsUpgrade');
-    ROLLUPS.push(counting.rollup);
-    try {
-      const after = open();
-      expect(await derivedReady(sql, { projectId: 'prj_a', rollups: [counting.rollup.name] })).toBe(false);
-      await after.startBackfill();
-      expect(await derivedReady(sql, { projectId: 'prj_a', rollups: [counting.rollup.name] })).toBe(true);
-      expect(await counting.stored()).toEqual(await counting.recount());
-      // from now on the fold keeps it
-      await after.ingest('prj_a', randomViews(rng(18), 100, 3, 5));
-      await after.fold();
-      expect(await counting.stored()).toEqual(await counting.recount());
-      await after.close();
-    } finally {
-      ROLLUPS.splice(ROLLUPS.indexOf(counting.rollup), 1);
-    }
   });
 });

@@ -1,4 +1,3 @@
-import { agentDaysRollup } from '../store/rollups/agent-days.js';
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
@@ -90,9 +89,9 @@ export async function gatherAgentCells(params: {
   viewsOnly?: boolean;
 }): Promise<RangeCells> {
   const { store, projectId } = params;
-  // while the rollup catches up after an upgrade, or the project is being rebuilt, the raw events answer it all
+  // while the project is being rebuilt, the raw events answer it all
   const family = AGENT_CELLS(store, params.viewsOnly ?? false);
-  const { segments, edges } = await rangeSegments(params, family, [agentDaysRollup.name]);
+  const { segments, edges } = await rangeSegments(params, family);
   const cells = new Map<string, RangeCell>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
     const key = cellKey(data.cell);

@@ -1,7 +1,6 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
-import { siteDaysRollup } from '../store/rollups/site-days.js';
 import { countVisitors, type Counts } from './visitors.js';
 
 export const MAX_DAILY_DAYS = 400;
@@ -26,7 +25,7 @@ export async function dailyVisitors(params: {
   range: TimeRange;
 }): Promise<DayCounts[]> {
   const { store, cache, projectId, range } = params;
-  const { days: runs } = await store.planRange(projectId, range, [siteDaysRollup.name]);
+  const { days: runs } = await store.planRange(projectId, range);
   const rolled = new Map<number, Counts>();
   for (const [from, to] of runs) {
     const counts = await store.siteDays(projectId, from, to);

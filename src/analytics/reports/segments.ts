@@ -83,7 +83,7 @@ export async function segmentOf<T extends Cached>(
 /**
  * A range as a report reads it (see store/split-range.ts planRange): the family's segments over its derived whole
  * days, and the ranges read from raw rows (`edges`: the caller reads them) — partial-day edges, days with events
- * not folded yet, or the whole range while the family's derived rows (`rollups`) cannot answer.
+ * not folded yet, or the whole range while a rebuild re-derives the project.
  */
 export async function rangeSegments<T extends Cached>(
   params: {
@@ -93,10 +93,9 @@ export async function rangeSegments<T extends Cached>(
     range: TimeRange;
   },
   family: SegmentFamily<T>,
-  rollups?: string[],
 ): Promise<{ segments: T[]; edges: TimeRange[] }> {
   const { store, projectId, range } = params;
-  const plan = await store.planRange(projectId, range, rollups);
+  const plan = await store.planRange(projectId, range);
   const segments: T[] = [];
   if (plan.days.length) {
     const [first, end] = [plan.days[0][0], plan.days[plan.days.length - 1][1]];

@@ -21,24 +21,14 @@ export const EVENT_COLUMNS =
 
 /**
  * Adds a chunk of raw events to the derived tables: the day sets, the day views, the generations of the days they
- * touch (so cached copies are reloaded), and each given rollup (with the events it has not seen yet: those after its
- * own watermark `upTo`, when given, are left out). Additive: chunks may come in any order, as a rebuild re-adds a
+ * touch (so cached copies are reloaded), and each given rollup. Additive: chunks may come in any order, as a rebuild re-adds a
  * project's old events after newer ones were folded.
  */
-export async function deriveEvents(
-  tx: Sql,
-  rows: EventRow[],
-  rollups: { rollup: Rollup; upTo?: number }[],
-): Promise<void> {
+export async function deriveEvents(tx: Sql, rows: EventRow[], rollups: Rollup[]): Promise<void> {
   const { pairs, views, days } = groupChunk(rows);
   await mergeDaySets(tx, pairs);
-  if (rollups.length) {
-    const events = rows.map(foldedEvent);
-    for (const { rollup, upTo } of rollups) {
-      const seen = upTo === undefined ? events : events.filter((e) => e.id <= upTo);
-      if (seen.length) await rollup.add(tx, seen);
-    }
-  }
+  const events = rows.map(foldedEvent);
+  for (const rollup of rollups) await rollup.add(tx, events);
   await tx.insertMany({
     table: 'AnalyticsDayViews',
     columns: [

@@ -1,8 +1,8 @@
 import type { TimeRange } from '../../calendar.js';
 import type { Sql } from './sql.js';
 import { Dictionaries } from './dictionaries.js';
-import { catchUpRollups, foldEvents } from './fold-events.js';
-import { derivedReady } from './rollups/rollup-marks.js';
+import { foldEvents } from './fold-events.js';
+import { derivedMark } from './rollups/rollup-marks.js';
 import { planRange, type RangePlan } from './split-range.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
@@ -35,8 +35,8 @@ export class AnalyticsStore {
   }
 
   /** How the range is answered: derived whole days and raw rows (see split-range.ts planRange). */
-  planRange(projectId: string, range: TimeRange, rollups?: string[]): Promise<RangePlan> {
-    return planRange(this.sql, { projectId, range, rollups });
+  planRange(projectId: string, range: TimeRange): Promise<RangePlan> {
+    return planRange(this.sql, { projectId, range });
   }
 
   /** Stores events; returns the indexes of those skipped as duplicates of an earlier idempotency key. */
@@ -47,19 +47,6 @@ export class AnalyticsStore {
   /** Folds raw events after the watermark into the day sets, view counts and rollups; returns how many it read. */
   fold(): Promise<number> {
     return foldEvents(this.sql);
-  }
-
-  /**
-   * Brings rollups added since the events were folded up to the fold, a chunk per transaction; `stop` is asked
-   * between chunks. Returns how many events it read.
-   */
-  catchUpRollups(options: { stop?: () => boolean; onProgress?: (reached: number, target: number) => void } = {}) {
-    return catchUpRollups(this.sql, options);
-  }
-
-  /** Whether the project's reports may read derived rows (and these rollups): see rollup-marks.ts. */
-  derivedReady(projectId: string, rollups?: string[]): Promise<boolean> {
-    return derivedReady(this.sql, { projectId, rollups });
   }
 
   /** Clears and re-derives a project's (or every project's) derived rows from raw ones: see rebuild-derived.ts. */
@@ -106,7 +93,7 @@ export class AnalyticsStore {
 
   /** Misses in the range by path, agent and status. */
   async aiMissCounts(projectId: string, range: TimeRange) {
-    const raw = !(await this.derivedReady(projectId));
+    const raw = (await derivedMark(this.sql, projectId)) === undefined;
     return aiMissCounts(this.sql, { projectId, range, raw });
   }
 

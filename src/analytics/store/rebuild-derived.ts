@@ -4,7 +4,7 @@ import { recountAiMisses } from './ai-misses.js';
 import { recountSignals } from '../signals/store/signal-rollups.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
-import { FOLDED, readMarks, rebuildMark, rollupMark, writeMarks } from './rollups/rollup-marks.js';
+import { FOLDED, readMarks, rebuildMark, writeMarks } from './rollups/rollup-marks.js';
 
 const REBUILD_CHUNK = 100_000;
 
@@ -20,7 +20,7 @@ export interface RebuildProgress {
 
 /**
  * Clears the derived rows of a project (or of every project) and derives them again from its raw events, up to the
- * watermarks read when it starts (the fold goes on adding newer events meanwhile). Each chunk is a transaction under
+ * watermark read when it starts (the fold goes on adding newer events meanwhile). Each chunk is a transaction under
  * the analytics write lock, so ingestion waits one chunk at most. While it runs, the project's reports answer from
  * raw rows (the `rebuild:<project>` mark); a rebuild cut short leaves that mark, and running it again starts over.
  */
@@ -40,8 +40,8 @@ async function rebuildProject(
   params: { projectId: string; rollups: Rollup[]; chunk: number; onProgress?: (p: RebuildProgress) => void },
 ): Promise<number> {
   const { projectId, rollups, chunk, onProgress } = params;
-  const limits = await sql.transaction(async (tx) => {
-    const marks = await readMarks(tx, [FOLDED, ...rollups.map((r) => rollupMark(r.name))]);
+  const folded = await sql.transaction(async (tx) => {
+    const marks = await readMarks(tx, [FOLDED]);
     await writeMarks(tx, [[rebuildMark(projectId), 1]]);
     for (const table of [...DERIVED_TABLES, ...rollups.flatMap((r) => r.tables)])
       await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
@@ -50,15 +50,13 @@ async function rebuildProject(
     // derived from rows that are never folded: recounted whole, in this transaction
     await recountAiMisses(tx, projectId);
     await recountSignals(tx, projectId);
-    return marks;
+    return marks.get(FOLDED)!;
   });
-  const folded = limits.get(FOLDED)!;
   const [count] = await sql.query<{ n: unknown }>(
     'SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE "projectId" = ? AND "id" <= ?',
     [projectId, folded],
   );
   const total = Number(count.n);
-  const feeds = rollups.map((rollup) => ({ rollup, upTo: limits.get(rollupMark(rollup.name))! }));
   let done = 0;
   // walked in (ts, id) order along the (projectId, ts) index, which holds the row id on both databases' plans
   let after = { ts: -1, id: 0 };
@@ -69,7 +67,7 @@ async function rebuildProject(
         `SELECT ${EVENT_COLUMNS} FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND NOT ("ts" = ? AND "id" <= ?) AND "id" <= ? ORDER BY "ts", "id" LIMIT ?`,
         [projectId, after.ts, after.ts, after.id, folded, chunk],
       )) as EventRow[];
-      if (chunkRows.length) await deriveEvents(tx, chunkRows, feeds);
+      if (chunkRows.length) await deriveEvents(tx, chunkRows, rollups);
       return chunkRows;
     });
     done += rows.length;

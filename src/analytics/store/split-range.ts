@@ -28,15 +28,12 @@ export interface RangePlan {
  * The one rule by which every page-view report splits a range, read in the caller's snapshot: whole days come from
  * derived rows, which hold every event up to the fold's watermark; the partial-day edges, and the whole days that
  * have events after the watermark (not folded yet), come from raw events. While derived rows cannot answer (a rebuild
- * of the project, or a rollup the report reads catching up: see derivedMark) the whole range is raw. So an answer
+ * of the project: see derivedMark) the whole range is raw. So an answer
  * is exact for the snapshot's events, whether or not the fold has caught up, and a report never folds.
  */
-export async function planRange(
-  sql: Sql,
-  params: { projectId: string; range: TimeRange; rollups?: string[] },
-): Promise<RangePlan> {
+export async function planRange(sql: Sql, params: { projectId: string; range: TimeRange }): Promise<RangePlan> {
   const { projectId, range } = params;
-  const mark = await derivedMark(sql, params);
+  const mark = await derivedMark(sql, projectId);
   if (mark === undefined) return { days: [], raw: [range] };
   const { days, edges } = splitRange(range);
   if (!days) return { days: [], raw: edges };

@@ -1,8 +1,5 @@
 import type { Sql } from '../../../src/analytics/store/sql.js';
 import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
-import { catchUpRollups } from '../../../src/analytics/store/fold-events.js';
-import { rollupMark } from '../../../src/analytics/store/rollups/rollup-marks.js';
-import { siteDaysRollup } from '../../../src/analytics/store/rollups/site-days.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { DAY, randomRanges, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
 
@@ -45,26 +42,6 @@ describe.each(PROVIDERS)('/visitors/daily from the day sets agrees with a recoun
     // and no copy of them is left in memory: the generations a cached copy is kept under move on
     await sql.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', ['prj_a']);
     expect(await analytics.dailyVisitors('prj_a', range)).toEqual(before);
-  });
-
-  it('counts from the day sets while the site rollup is behind (an upgraded database), and from the rollup once caught up', async () => {
-    const { analytics, sql } = seeded();
-    const ranges = randomRanges(rng(44), 8);
-    const expected = [];
-    for (const range of ranges) expected.push(await naiveDaily(sql, 'prj_b', range));
-    // as after an upgrade: the day sets folded, the rollup's table empty and its watermark at the start
-    await sql.run('DELETE FROM "AnalyticsSiteDay"');
-    await sql.run('UPDATE "AnalyticsState" SET "value" = 0 WHERE "name" = ?', [rollupMark(siteDaysRollup.name)]);
-    for (const [i, range] of ranges.entries())
-      expect({ range, days: await analytics.dailyVisitors('prj_b', range) }).toEqual({ range, days: expected[i] });
-    expect(await catchUpRollups(sql, { rollups: [siteDaysRollup] })).toBeGreaterThan(0);
-    const [rows] = await sql.query<{ n: unknown }>(
-      'SELECT COUNT(*) AS n FROM "AnalyticsSiteDay" WHERE "projectId" = ?',
-      ['prj_b'],
-    );
-    expect(Number(rows.n)).toBeGreaterThan(0);
-    for (const [i, range] of ranges.entries())
-      expect({ range, days: await analytics.dailyVisitors('prj_b', range) }).toEqual({ range, days: expected[i] });
   });
 
   it('reads whole days from the day sets and only the partial edges from raw events', async () => {

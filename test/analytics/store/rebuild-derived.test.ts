@@ -2,7 +2,9 @@ import { Analytics } from '../../../src/analytics/analytics.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { foldEvents } from '../../../src/analytics/store/fold-events.js';
 import { rebuildDerived, type RebuildProgress } from '../../../src/analytics/store/rebuild-derived.js';
-import { derivedReady } from '../../../src/analytics/store/rollups/rollup-marks.js';
+import { derivedMark } from '../../../src/analytics/store/rollups/rollup-marks.js';
+
+const derivedReady = async (sql: Sql, p: { projectId: string }) => (await derivedMark(sql, p.projectId)) !== undefined;
 import { RoaringBitmap32 } from '../../../src/analytics/store/day-sets.js';
 import { naiveVisitors } from '../../../src/analytics/store/naive-counts.js';
 import { createLogger } from '../../../src/logger.js';
