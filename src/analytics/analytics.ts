@@ -52,7 +52,7 @@ import { exportPage, type Page } from './reports/export-page.js';
 import { offsetPage } from './reports/offset-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
-import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
+import { ClickHouseEvents, refusedDatabase } from './clickhouse/clickhouse-events.js';
 import { CoalescedRuns } from './coalesced-runs.js';
 import {
   clickHouseAgentPages,
@@ -69,7 +69,7 @@ import {
   type CopyOutcome,
   type CopyProgress,
 } from './clickhouse/copy-events.js';
-import { ClickHouseRefused, migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
+import { migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
 import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
@@ -90,10 +90,6 @@ const FOLD_EVERY_MS = 60_000;
  * waits for none (README "Verified, unverified, unverifiable").
  */
 export const DNS_WAIT_MS = 1000;
-
-/** What /readyz and the reports say while ClickHouse's database is refused (see ClickHouseRefused). */
-const refusedDatabase = (reason: string) =>
-  `ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${reason}`;
 
 /**
  * Visitor analytics for one database: ingest (ingest/), the tables (store/) and the reports (reports/) behind one
@@ -129,6 +125,7 @@ export class Analytics {
       config: AnalyticsConfig;
       logger: Logger;
       clock: Clock;
+      /** false: no fold, nor shipping to ClickHouse, on a schedule or after ingestion (tests do them step by step) */
       autoFold?: boolean;
       /** reverse DNS for confirming AI agents (default: the system's) */
       resolver?: DnsResolver;
@@ -173,6 +170,7 @@ export class Analytics {
         sql: this.sql,
         config: params.config.clickhouse,
         logger: params.logger,
+        autoShip: params.autoFold,
       });
       // not awaited: a ClickHouse that is down must not keep Scribe from starting (views wait in the outbox)
       this.clickhouseStarting = this.clickhouse
@@ -264,24 +262,6 @@ export class Analytics {
   }
 
   /**
-   * ClickHouse, with every page view accepted so far shipped (as the embedded reports read unfolded events): a report never
-   * misses a view its caller was answered 202 for.
-   */
-  private async shippedClickHouse(): Promise<ClickHouseEvents> {
-    const clickhouse = this.clickhouse!;
-    try {
-      await clickhouse.ship();
-    } catch (err) {
-      if (err instanceof ClickHouseRefused) throw new Unavailable(refusedDatabase(err.message));
-      throw new Unavailable(
-        `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
-        5,
-      );
-    }
-    return clickhouse;
-  }
-
-  /**
    * Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside:
    * the totals, and one page of the pages' rows, or every row when no page is asked for (the CSV).
    */
@@ -291,8 +271,7 @@ export class Analytics {
     page?: { limit: number; offset: number },
   ): Promise<PurposeSplit & { hasMore: boolean }> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      const split = await clickHousePurposes({ client, database, projectId, range, purposeOf });
+      const split = await this.clickhouse.read(projectId, range, (s) => clickHousePurposes({ ...s, purposeOf }));
       if (!page) return { ...split, hasMore: false };
       const { rows, hasMore } = offsetPage(split.pages, page);
       return { totals: split.totals, pages: rows, hasMore };
@@ -303,8 +282,7 @@ export class Analytics {
   /** Every page's views by purpose (the CSV): no visitors are counted. */
   async aiPurposeViews(projectId: string, range: TimeRange): Promise<{ path: string; views: PurposeCounts }[]> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      const split = await clickHousePurposes({ client, database, projectId, range, purposeOf });
+      const split = await this.clickhouse.read(projectId, range, (s) => clickHousePurposes({ ...s, purposeOf }));
       return split.pages.map(({ path, views }) => ({ path, views }));
     }
     return this.read((store, cache) => purposeViews({ store, cache, projectId, range }));
@@ -318,8 +296,10 @@ export class Analytics {
     page: { limit: number; offset: number },
   ): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      return offsetPage(await clickHouseAgentPages({ client, database, projectId, range, by, operatorOf }), page);
+      return offsetPage(
+        await this.clickhouse.read(projectId, range, (s) => clickHouseAgentPages({ ...s, by, operatorOf })),
+        page,
+      );
     }
     return this.read((store, cache) => agentPages({ store, cache, projectId, range, by, page }));
   }
@@ -331,8 +311,7 @@ export class Analytics {
     page?: { limit: number; offset: number },
   ): Promise<Referrals & { hasMore: boolean }> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      const referrals = await clickHouseReferrals({ client, database, projectId, range });
+      const referrals = await this.clickhouse.read(projectId, range, clickHouseReferrals);
       if (!page) return { ...referrals, hasMore: false };
       const { rows, hasMore } = offsetPage(referrals.pages, page);
       return { assistants: referrals.assistants, pages: rows, hasMore };
@@ -530,8 +509,7 @@ export class Analytics {
 
   async visitors(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      return clickHouseExport({ client, database, projectId, range, measure: 'visitors', page });
+      return this.clickhouse.read(projectId, range, (s) => clickHouseExport({ ...s, measure: 'visitors', page }));
     }
     return this.read(async (store, cache) => {
       const counts = await countVisitors({ store, cache, projectId, range });
@@ -541,8 +519,7 @@ export class Analytics {
 
   async views(projectId: string, range: TimeRange, page: { limit: number; offset: number }): Promise<Page> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      return clickHouseExport({ client, database, projectId, range, measure: 'views', page });
+      return this.clickhouse.read(projectId, range, (s) => clickHouseExport({ ...s, measure: 'views', page }));
     }
     return this.read(async (store, cache) => {
       const counts = await countViews({ store, cache, projectId, range });
@@ -553,8 +530,7 @@ export class Analytics {
   /** Unique visitors for each UTC day the range touches (see reports/daily-visitors.ts). */
   async dailyVisitors(projectId: string, range: TimeRange): Promise<DayCounts[]> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      return clickHouseDailyVisitors({ client, database, projectId, range });
+      return this.clickhouse.read(projectId, range, clickHouseDailyVisitors);
     }
     return this.read((store, cache) => dailyVisitors({ store, cache, projectId, range }));
   }
@@ -562,8 +538,7 @@ export class Analytics {
   /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
   async aiAgents(projectId: string, range: TimeRange): Promise<AgentsReport> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      return clickHouseAgents({ client, database, projectId, range });
+      return this.clickhouse.read(projectId, range, clickHouseAgents);
     }
     return this.read((store, cache) => aiAgents({ store, cache, projectId, range }));
   }

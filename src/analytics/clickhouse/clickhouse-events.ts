@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { ClickHouseConfig } from '../../config.js';
 import type { Logger } from '../../logger.js';
@@ -9,12 +10,29 @@ import { openClickHouse } from './clickhouse-client.js';
 import { CoalescedRuns } from '../coalesced-runs.js';
 import { ClickHouseRefused, migrateClickHouse } from './migrate-clickhouse.js';
 import { shipOutbox, vacuumOutbox } from './ship-outbox.js';
-import { outboxDepth, writeOutbox } from './write-outbox.js';
+import { outboxDepth, pendingViews, stillPending, writeOutbox } from './write-outbox.js';
+import type { PendingView } from './clickhouse-reports.js';
+import type { TimeRange } from '../../calendar.js';
+import { Unavailable } from '../../errors.js';
 
 /** After an ingest the outbox is shipped this soon, so a burst of batches goes together. */
 const SHIP_DELAY_MS = 200;
 /** While ClickHouse fails, shipping is retried this often. */
 const RETRY_MS = 5000;
+/** What a ClickHouse report reads: ClickHouse, and the project's views of the range still in the outbox. */
+export interface ClickHouseSource {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  pending: PendingView[];
+}
+
+/** Most waiting views a report adds to ClickHouse's; past it (a backlog after an outage) the report asks for a retry. */
+const PENDING_LIMIT = 50_000;
+/** A report read while a shipment sent some of the views it added is read again, this often, at most this many times. */
+const READ_RETRY_MS = 50;
+const READ_ATTEMPTS = 40;
 /** The outbox is vacuumed once shipments have deleted this many rows since its last vacuum (see vacuumOutbox). */
 const VACUUM_AFTER_ROWS = 500_000;
 
@@ -178,6 +196,43 @@ export class ClickHouseEvents {
       .catch((err: unknown) => this.params.logger.warn({ err }, 'vacuuming the ClickHouse outbox failed'));
   }
 
+  /**
+   * Runs a report on ClickHouse with the project's views of the range still waiting in the outbox added to it, and
+   * writes nothing: shipping runs on its own schedule. Exact: ClickHouse holds every view shipped before the
+   * outbox was read, and the answer is kept only when none of the views read was named for a shipment by the time
+   * it is complete (else it is read again), so no view is missed or counted twice.
+   */
+  async read<T>(projectId: string, range: TimeRange, report: (source: ClickHouseSource) => Promise<T>): Promise<T> {
+    if (this.refusal) throw new Unavailable(refusedDatabase(this.refusal));
+    for (let attempt = 1; ; attempt++) {
+      const waiting = await pendingViews(this.params.sql, projectId, range);
+      if (waiting.views.length > PENDING_LIMIT) {
+        throw new Unavailable(
+          `ClickHouse (CLICKHOUSE_URL) is catching up: ${waiting.views.length} page view(s) of the range wait in the outbox; try again later`,
+          5,
+        );
+      }
+      if (!waiting.named) {
+        const answer = await report({
+          client: this.client,
+          database: this.database,
+          projectId,
+          range,
+          pending: waiting.views,
+        }).catch((err: unknown) => {
+          throw new Unavailable(
+            `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
+            5,
+          );
+        });
+        if (await stillPending(this.params.sql, projectId, range, waiting)) return answer;
+      }
+      if (attempt === READ_ATTEMPTS)
+        throw new Unavailable('Page views of the range are being shipped to ClickHouse; try again', 1);
+      await sleep(READ_RETRY_MS);
+    }
+  }
+
   /** Whether ClickHouse answers now. */
   async ping(): Promise<boolean> {
     const result = await this.client.ping();
@@ -220,3 +275,7 @@ export class ClickHouseEvents {
     await this.client.close();
   }
 }
+
+/** What /readyz and the reports say while ClickHouse's database is refused (see ClickHouseRefused). */
+export const refusedDatabase = (reason: string) =>
+  `ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${reason}`;

@@ -34,6 +34,54 @@ function edgesFilter(edges: [number, number][], params: Record<string, unknown>)
   return `(${bounds.join(' OR ')})`;
 }
 
+/** A page view still in the primary database's outbox (see write-outbox.ts), read by a report beside ClickHouse's. */
+export interface PendingView {
+  ts: number;
+  path: string;
+  /** its number in the primary's visitor dictionary */
+  visitor: string | null;
+  kind: number;
+  agent: string | null;
+  referrer: string | null;
+  verification: number | null;
+}
+
+const literal = (v: string | number | null) =>
+  v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+
+/**
+ * The raw views a report reads beside the per-day aggregates, as one subquery: ClickHouse's over the partial-day
+ * edges, and the project's views of the range still waiting in the outbox (`pending`: not in any aggregate yet),
+ * whatever their day. Null when there are neither.
+ */
+function rawViews(
+  database: string,
+  edges: [number, number][],
+  pending: PendingView[],
+  params: Record<string, unknown>,
+): string | null {
+  const selects: string[] = [];
+  const columns = 'day, ts, path, visitor, kind, agent, referrer, verification';
+  if (edges.length) {
+    selects.push(
+      `SELECT ${columns} FROM ${database}.${PAGE_VIEWS} WHERE project = {project:String} AND ${edgesFilter(edges, params)}`,
+    );
+  }
+  if (pending.length) {
+    const rows = pending.map((v) =>
+      [v.ts, v.path, v.visitor === null ? null : Number(v.visitor), v.kind, v.agent, v.referrer, v.verification]
+        .map(literal)
+        .join(', '),
+    );
+    selects.push(
+      `SELECT toDate(fromUnixTimestamp64Milli(ms, 'UTC')) AS day, fromUnixTimestamp64Milli(ms, 'UTC') AS ts, path,
+         visitor, kind, agent, referrer, verification
+       FROM values('ms Int64, path String, visitor Nullable(UInt64), kind UInt8, agent Nullable(String), referrer Nullable(String), verification Nullable(UInt8)', ${rows.map((r) => `(${r})`).join(', ')})`,
+    );
+  }
+  return selects.length ? `(${selects.join('\nUNION ALL\n')})` : null;
+}
+
 const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
@@ -41,7 +89,13 @@ const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
  * visitors site-wide or per day, from `site_days`, one state per day instead of one per page and day), edges built
  * from raw views. `group` is a column expression (`path`, `day`, or a constant for the whole site).
  */
-function partsQuery(database: string, range: TimeRange, group: string, measure: 'visitors' | 'views') {
+function partsQuery(
+  database: string,
+  range: TimeRange,
+  group: string,
+  measure: 'visitors' | 'views',
+  pending: PendingView[],
+) {
   const { days, edges } = splitRange(range);
   const params: Record<string, unknown> = {};
   const selects: string[] = [];
@@ -55,11 +109,11 @@ function partsQuery(database: string, range: TimeRange, group: string, measure: 
        WHERE project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String}) GROUP BY g, kind`,
     );
   }
-  if (edges.length) {
-    const where = edgesFilter(edges, params);
+  const raw = rawViews(database, edges, pending, params);
+  if (raw) {
     selects.push(
-      `SELECT ${group} AS g, kind, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND kind IN (1, 2) AND visitor IS NOT NULL AND ${where} GROUP BY g, kind`,
+      `SELECT ${group} AS g, kind, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n FROM ${raw}
+       WHERE kind IN (1, 2) AND visitor IS NOT NULL GROUP BY g, kind`,
     );
   }
   return { sql: selects.join('\nUNION ALL\n'), params };
@@ -80,9 +134,10 @@ async function cells(params: {
   range: TimeRange;
   group: string;
   measure: 'visitors' | 'views';
+  pending?: PendingView[];
 }): Promise<Map<string, Counts>> {
   const { client, database, projectId, range, group, measure } = params;
-  const parts = partsQuery(database, range, group, measure);
+  const parts = partsQuery(database, range, group, measure, params.pending ?? []);
   if (!parts.sql) return new Map();
   const select =
     measure === 'visitors'
@@ -105,6 +160,7 @@ export async function clickHouseExport(params: {
   range: TimeRange;
   measure: 'visitors' | 'views';
   page: { limit: number; offset: number };
+  pending?: PendingView[];
 }): Promise<Page> {
   const [byPath, site] = await Promise.all([cells({ ...params, group: 'path' }), cells({ ...params, group: "''" })]);
   const rows = [...byPath].map(([path, c]) => ({ path, ...c })).filter((r) => r.total > 0);
@@ -118,6 +174,7 @@ export async function clickHouseDailyVisitors(params: {
   database: string;
   projectId: string;
   range: TimeRange;
+  pending?: PendingView[];
 }): Promise<DayCounts[]> {
   // both the aggregates and the raw views carry the UTC day; a day is either whole (aggregates) or an edge (raw)
   const byDay = await cells({ ...params, group: 'toString(day)', measure: 'visitors' });
@@ -135,6 +192,7 @@ export async function clickHouseAgents(params: {
   database: string;
   projectId: string;
   range: TimeRange;
+  pending?: PendingView[];
 }): Promise<AgentsReport> {
   const { client, database, projectId, range } = params;
   const { days, edges } = splitRange(range);
@@ -150,14 +208,13 @@ export async function clickHouseAgents(params: {
        GROUP BY kind, agent, verification`,
     );
   }
-  if (edges.length) {
-    const where = edgesFilter(edges, query);
+  const raw = rawViews(database, edges, params.pending ?? [], query);
+  if (raw) {
     selects.push(
       `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification,
          CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v, count() AS n
-       FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND ${where}
-         AND ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), {prefix:String})))
+       FROM ${raw}
+       WHERE ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), {prefix:String})))
        GROUP BY kind, agent, verification`,
     );
   }
@@ -211,7 +268,7 @@ export async function clickHouseAgents(params: {
  * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and page:
  * whole days from `agent_days`, edges from raw views.
  */
-function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 | 'purposes' = 2) {
+function aiPageParts(database: string, range: TimeRange, pending: PendingView[], kind: 1 | 2 | 'purposes' = 2) {
   // purposes: AI views and spoofed AI user agents (kind 0), whose views count though they may have no visitor
   const daysFilter = kind === 'purposes' ? 'kind IN (0, 2)' : `kind = ${kind}`;
   const rawFilter =
@@ -230,14 +287,14 @@ function aiPageParts(database: string, range: TimeRange, kind: 1 | 2 | 'purposes
        GROUP BY kind, agent, path`,
     );
   }
-  if (edges.length) {
-    const where = edgesFilter(edges, params);
+  const raw = rawViews(database, edges, pending, params);
+  if (raw) {
     selects.push(
       `SELECT kind, ifNull(agent, '') AS agent, path,
          CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v,
          count() AS n
-       FROM ${database}.${PAGE_VIEWS}
-       WHERE project = {project:String} AND ${rawFilter} AND ${where}
+       FROM ${raw}
+       WHERE ${rawFilter}
        GROUP BY kind, agent, path`,
     );
   }
@@ -256,9 +313,10 @@ export async function clickHouseAgentPages(params: {
   range: TimeRange;
   by: 'agent' | 'operator';
   operatorOf: (agent: string) => string;
+  pending?: PendingView[];
 }): Promise<AgentPage[]> {
   const { client, database, projectId, range, by } = params;
-  const parts = aiPageParts(database, range);
+  const parts = aiPageParts(database, range, params.pending ?? []);
   if (!parts.sql) return [];
   const named = `SELECT if(agent = '', 'unknown', agent) AS name, path, v, n FROM (${parts.sql})`;
   const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
@@ -293,9 +351,10 @@ export async function clickHouseReferrals(params: {
   database: string;
   projectId: string;
   range: TimeRange;
+  pending?: PendingView[];
 }): Promise<Referrals> {
   const { client, database, projectId, range } = params;
-  const parts = aiPageParts(database, range, 1);
+  const parts = aiPageParts(database, range, params.pending ?? [], 1);
   if (!parts.sql) return { assistants: [], pages: [] };
   const named = `SELECT substring(agent, 5) AS assistant, path, v, n FROM (${parts.sql})`;
   const query_params = { project: projectId, ...parts.params };
@@ -337,6 +396,7 @@ export async function clickHousePurposes(params: {
   projectId: string;
   range: TimeRange;
   purposeOf: (agent: string | null) => string;
+  pending?: PendingView[];
 }): Promise<PurposeSplit> {
   const { client, database, projectId, range, purposeOf } = params;
   const [visitorsByPath, visitorsSite, viewsByPath, viewsSite] = await Promise.all([
@@ -347,7 +407,7 @@ export async function clickHousePurposes(params: {
   ]);
   type Figures = Record<PurposeColumn | 'unverifiedAi', { views: number; visitors: number }>;
   const agentFigures = new Map<string, Figures>();
-  const parts = aiPageParts(database, range, 'purposes');
+  const parts = aiPageParts(database, range, params.pending ?? [], 'purposes');
   if (parts.sql) {
     const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
     const names = await client.query({

@@ -1,4 +1,6 @@
 import { Unavailable } from '../../errors.js';
+import type { TimeRange } from '../../calendar.js';
+import type { PendingView } from './clickhouse-reports.js';
 import type { Sql } from '../store/sql.js';
 import type { Dictionaries } from '../store/dictionaries.js';
 import { claimedTransaction, type NewEvent } from '../store/write-events.js';
@@ -73,4 +75,51 @@ export async function outboxDepth(sql: Sql, from = 0n): Promise<number> {
     [from],
   );
   return Number(row?.n ?? 0);
+}
+
+/**
+ * A project's page views of a range waiting in the outbox, as a report adds them to ClickHouse's (see
+ * ClickHouseEvents.read), and whether any is in a named batch: one a shipment is sending, which ClickHouse may hold
+ * already.
+ */
+export async function pendingViews(
+  sql: Sql,
+  projectId: string,
+  range: TimeRange,
+): Promise<{ views: PendingView[]; named: boolean; lastId: bigint }> {
+  const rows = await sql.query<PendingView & { id: number | string; batch: string | null }>(
+    'SELECT "id", "ts", "path", "visitor", "kind", "agent", "referrer", "verification", "batch" FROM "AnalyticsOutbox" ' +
+      'WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? ORDER BY "id"',
+    [projectId, range.from, range.to],
+  );
+  const views = rows.map((r) => ({
+    ts: Number(r.ts),
+    path: r.path,
+    visitor: r.visitor,
+    kind: Number(r.kind),
+    agent: r.agent,
+    referrer: r.referrer,
+    verification: r.verification === null ? null : Number(r.verification),
+  }));
+  const lastId = rows.length ? BigInt(rows[rows.length - 1].id) : 0n;
+  return { views, named: rows.some((r) => r.batch), lastId };
+}
+
+/**
+ * Whether the views `pendingViews` read are all still waiting, none named for a shipment: then none of them reached
+ * ClickHouse in between, so an answer from ClickHouse read meanwhile plus them counts each view once.
+ */
+export async function stillPending(
+  sql: Sql,
+  projectId: string,
+  range: TimeRange,
+  read: { views: PendingView[]; lastId: bigint },
+): Promise<boolean> {
+  if (!read.views.length) return true;
+  const [row] = await sql.query<{ n: unknown; named: unknown }>(
+    `SELECT COUNT(*) AS "n", COUNT(NULLIF("batch", '')) AS "named" FROM "AnalyticsOutbox" ` +
+      'WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "id" <= ?',
+    [projectId, range.from, range.to, read.lastId],
+  );
+  return Number(row.n) === read.views.length && Number(row.named) === 0;
 }

@@ -13,6 +13,7 @@ import { olderClickHouseDatabase } from '../../support/older-clickhouse.js';
 import { waitFor } from '../../support/wait-for.js';
 import { OLDER_VISITOR_IDS } from '../../../src/analytics/clickhouse/clickhouse-schema.js';
 import { Unavailable } from '../../../src/errors.js';
+import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 
 const SECRET = 'a'.repeat(64);
 const START = Date.UTC(2026, 9, 30); // three days across a month's end (partitions), then a gap, then one more day
@@ -198,6 +199,76 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     const referrals = await embedded.aiReferrals(project, RANGES[0]!);
     expect(referrals.assistants.map((a) => a.assistant).sort()).toEqual(['ChatGPT', 'Perplexity']);
     expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot', 'OAI-SearchBot']);
+  });
+});
+
+describe.each(PROVIDERS)('ClickHouse reports with views waiting in the outbox, primary database %s', (provider) => {
+  const embeddedDb = useTestDatabase(provider);
+  const primary = useTestDatabase(provider);
+  const project = `prj_waiting_${provider}`;
+  let embedded: Analytics;
+  let clickhouse: Analytics;
+  let sql: Sql;
+  const outbox = () =>
+    sql.query<{ id: unknown; batch: string | null }>('SELECT "id", "batch" FROM "AnalyticsOutbox" ORDER BY "id"');
+  beforeAll(async () => {
+    const logger = createLogger('silent');
+    const clock = () => new Date(START + 10 * DAY_MS);
+    const config = loadConfig({ CLICKHOUSE_URL: standIn.url, SCRIBE_AI_RANGES_FILE: RANGES_FILE }).analytics;
+    const common = { secret: SECRET, logger, clock, autoFold: false };
+    embedded = new Analytics({ ...common, target: embeddedDb.target, config: { ...config, clickhouse: undefined } });
+    // no shipping but the test's: half the views reach ClickHouse, the rest wait in the outbox
+    clickhouse = new Analytics({ ...common, target: primary.target, config });
+    sql = openSql(primary.target);
+    const batches = dataSet();
+    for (const [i, batch] of batches.entries()) {
+      await Promise.all([embedded.ingest(project, batch), clickhouse.ingest(project, batch)]);
+      if (i === 5) await clickhouse.shipToClickHouse();
+    }
+    await embedded.fold();
+  });
+  afterAll(async () => {
+    await sql.close();
+    await embedded.close();
+    await clickhouse.close();
+  });
+
+  it('a report adds them to what ClickHouse holds, exactly, and leaves the outbox as it was', async () => {
+    const before = await outbox();
+    expect(before.length).toBeGreaterThan(100);
+    for (const range of RANGES) {
+      const page = { limit: 1000, offset: 0 };
+      expect({ range, page: await clickhouse.visitors(project, range, page) }).toEqual({
+        range,
+        page: await embedded.visitors(project, range, page),
+      });
+      expect(await clickhouse.views(project, range, page)).toEqual(await embedded.views(project, range, page));
+      expect(await clickhouse.dailyVisitors(project, range)).toEqual(await embedded.dailyVisitors(project, range));
+      expect(await clickhouse.aiAgents(project, range)).toEqual(await embedded.aiAgents(project, range));
+      expect(await clickhouse.aiReferrals(project, range)).toEqual(await embedded.aiReferrals(project, range));
+      expect(await clickhouse.aiPurposes(project, range)).toEqual(await embedded.aiPurposes(project, range));
+      for (const by of ['agent', 'operator'] as const) {
+        expect(await clickhouse.aiAgentPages(project, range, by, page)).toEqual(
+          await embedded.aiAgentPages(project, range, by, page),
+        );
+      }
+    }
+    expect(await outbox()).toEqual(before);
+  });
+
+  it('while a shipment has named some of them (ClickHouse may hold them already) a report waits, then asks for a retry', async () => {
+    const range = RANGES[0]!;
+    const page = { limit: 1000, offset: 0 };
+    const [first] = await outbox();
+    await sql.run('UPDATE "AnalyticsOutbox" SET "batch" = ? WHERE "id" = ?', ['outbox:in-flight', Number(first!.id)]);
+    await expect(clickhouse.visitors(project, range, page)).rejects.toMatchObject({
+      message: 'Page views of the range are being shipped to ClickHouse; try again',
+      retryAfterSeconds: 1,
+    });
+    // the shipment's end: the batch is sent (under its token) and deleted, and the report answers from ClickHouse
+    expect(await clickhouse.shipToClickHouse()).toBeGreaterThan(0);
+    expect(await outbox()).toEqual([]);
+    expect(await clickhouse.visitors(project, range, page)).toEqual(await embedded.visitors(project, range, page));
   });
 });
 
