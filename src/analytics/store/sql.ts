@@ -255,48 +255,30 @@ function openPostgres(url: string): Sql {
   // a dropped database or restarted server surfaces on the next query; an idle client's error must not crash us
   pool.on('error', () => undefined);
   const mutex = new Mutex();
-  const base: Pick<Sql, 'transaction' | 'snapshot' | 'close'> = {
-    transaction(fn) {
-      return mutex.run(async () => {
-        const client = await pool.connect();
-        try {
-          // one round trip: a commit waits for each, and the event loop answering requests delays every answer
-          await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_ID})`);
-          const tx: Sql = postgresSql(client, {
-            transaction: (inner) => inner(tx),
-            snapshot: (inner) => inner(tx),
-            close: async () => undefined,
-          });
-          const result = await fn(tx);
-          await client.query('COMMIT');
-          return result;
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw err;
-        } finally {
-          client.release();
-        }
+  /** Runs `fn` on one pooled client inside the transaction `begin` opens, committed or rolled back. */
+  const inClient = async <T>(begin: string, fn: (tx: Sql) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query(begin);
+      const tx: Sql = postgresSql(client, {
+        transaction: (inner) => inner(tx),
+        snapshot: (inner) => inner(tx),
+        close: async () => undefined,
       });
-    },
-    async snapshot(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const tx: Sql = postgresSql(client, {
-          transaction: (inner) => inner(tx),
-          snapshot: (inner) => inner(tx),
-          close: async () => undefined,
-        });
-        const result = await fn(tx);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
+  const base: Pick<Sql, 'transaction' | 'snapshot' | 'close'> = {
+    // one round trip: a commit waits for each, and the event loop answering requests delays every answer
+    transaction: (fn) => mutex.run(() => inClient(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_ID})`, fn)),
+    snapshot: (fn) => inClient('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
     close: () => pool.end(),
   };
   return postgresSql(pool, base);
