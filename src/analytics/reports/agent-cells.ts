@@ -5,6 +5,7 @@ import type { Cached, CacheLease } from '../store/day-cache.js';
 import { addToCells, type CellData } from '../store/rollups/agent-days.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
 import { unionOf } from './range-sources.js';
+import type { pageMasks } from '../store/day-sets.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
 import { PageCounts } from '../store/page-counts.js';
 
@@ -198,17 +199,24 @@ export function distinctByPage(cells: CellData<Bitmap[]>[]): Map<number, number>
 }
 
 /**
- * Per part, the union of the cells' bitmaps (or of already united ones, as single-bitmap cells). A part held by one
- * bitmap shares it; the unions built are added to `built` for the caller to dispose once it has read them.
+ * Per part, the union of the cells' bitmaps (or of already united ones, as single-bitmap cells); with `masks`, of the
+ * masked pages' keys alone. A part held by one bitmap shares it; the unions built are added to `built` for the caller
+ * to dispose once it has read them.
  */
-export function partUnions(cells: CellData<Bitmap[]>[], built: Bitmap[]): Map<number, Bitmap> {
+export function partUnions(
+  cells: CellData<Bitmap[]>[],
+  built: Bitmap[],
+  masks?: ReturnType<typeof pageMasks>,
+): Map<number, Bitmap> {
   const unions = new Map<number, Bitmap>();
   for (const [part, list] of byPart(cells)) {
+    const mask = masks?.of(part);
+    if (masks && !mask) continue;
     if (list.length === 1) {
       unions.set(part, list[0]);
       continue;
     }
-    const union = unionOf(list);
+    const union = unionOf(list, mask);
     built.push(union);
     unions.set(part, union);
   }

@@ -1,5 +1,5 @@
 import type { TimeRange } from '../../calendar.js';
-import { KIND, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
+import { KIND, pageMasks, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
@@ -59,9 +59,14 @@ function groupCells(cells: RangeCell[]) {
   return { members, unidentified };
 }
 
-/** Each purpose column's visitors (but human and AI's) as unions of its cells. */
-function unitedGroups(members: Map<Group, RangeCell[]>, unidentified: RangeCell[]): Map<Group, PageFigures> {
+/** Each purpose column's visitors (but human and AI's) as unions of its cells: of `pages` at least, when given. */
+function unitedGroups(
+  members: Map<Group, RangeCell[]>,
+  unidentified: RangeCell[],
+  pages?: number[],
+): Map<Group, PageFigures> {
   const built: Bitmap[] = [];
+  const masks = pages && pageMasks(pages);
   try {
     const unions = new Map<Group, Map<number, Bitmap>>();
     for (const g of GROUPS) {
@@ -76,11 +81,12 @@ function unitedGroups(members: Map<Group, RangeCell[]>, unidentified: RangeCell[
               ...unidentified,
             ]
           : members.get(g)!;
-      unions.set(g, partUnions(cellsOf, built));
+      unions.set(g, partUnions(cellsOf, built, masks));
     }
     return new Map([...unions].map(([g, visitors]) => [g, pageCardinalities(visitors)]));
   } finally {
     for (const bitmap of built) bitmap.dispose();
+    masks?.dispose();
   }
 }
 
@@ -168,10 +174,11 @@ async function splitCells(
   });
   const chosen = { rows: order.map((i) => ({ id: pageIds[i], path: pathOf(pageIds[i]) })), hasMore };
   // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
+  const ids = chosen.rows.map((r) => r.id);
   const [people, visitors] = countVisitorsToo
     ? [
-        await countVisitors({ ...params, pages: chosen.rows.map((r) => r.id) }),
-        unitedGroups(grouped.members, grouped.unidentified),
+        await countVisitors({ ...params, pages: ids }),
+        unitedGroups(grouped.members, grouped.unidentified, params.page && [SITE_PAGE, ...ids]),
       ]
     : [undefined, new Map<Group, PageFigures>()];
   const at = (group: Group, page: number) => visitors.get(group)?.get(page) ?? 0;

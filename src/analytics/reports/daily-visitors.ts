@@ -40,7 +40,7 @@ export async function dailyVisitors(params: {
       continue;
     }
     const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
-    const { totals } = await countVisitors({ store, cache, projectId, range: part });
+    const { totals } = await countVisitors({ store, cache, projectId, range: part, pages: [] });
     days.push({ date, ...totals });
   }
   return days;

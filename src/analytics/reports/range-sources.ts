@@ -1,5 +1,5 @@
 import type { TimeRange } from '../../calendar.js';
-import { KIND, type Bitmap } from '../store/day-sets.js';
+import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { StoredDaySets, StoredDayViews } from '../store/read-days.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
@@ -60,10 +60,20 @@ const VIEWS = (store: AnalyticsStore): SegmentFamily<StoredDayViews> => ({
 });
 
 /**
- * A new bitmap holding the union. Accumulating in place beats orMany on many small containers; starting from a
- * copy of the largest input means the others are merged into it rather than it into them.
+ * A new bitmap holding the union (of the keys in `mask` alone, when given). Accumulating in place beats orMany on
+ * many small containers; starting from a copy of the largest input means the others are merged into it rather than
+ * it into them.
  */
-export function unionOf(list: Bitmap[]): Bitmap {
+export function unionOf(list: Bitmap[], mask?: Bitmap): Bitmap {
+  if (mask) {
+    const union = RoaringBitmap32.and(list[0], mask);
+    for (let i = 1; i < list.length; i++) {
+      const masked = RoaringBitmap32.and(list[i], mask);
+      union.orInPlace(masked);
+      masked.dispose();
+    }
+    return union;
+  }
   let largest = 0;
   for (let i = 1; i < list.length; i++) if (list[i].size > list[largest].size) largest = i;
   const union = list[largest].clone();

@@ -1,6 +1,14 @@
 import type { PageFigures } from '../store/page-counts.js';
 import type { TimeRange } from '../../calendar.js';
-import { addPageCardinalities, addPair, KIND, RoaringBitmap32, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
+import {
+  addPageCardinalities,
+  addPair,
+  KIND,
+  pageMasks,
+  RoaringBitmap32,
+  SITE_PAGE,
+  type Bitmap,
+} from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { gatherSets, unionOf, type Sources } from './range-sources.js';
@@ -20,7 +28,7 @@ export interface RangeCounts {
 /**
  * Exact distinct visitors per page and site-wide over a range: per part the union of the range's day sets (and of
  * the edges' pairs) per class and across classes, each page's count its container's cardinality. With `pages`, those
- * pages' counts alone (and the totals).
+ * pages' counts alone (and the totals), from unions of their containers alone.
  */
 export async function countVisitors(params: {
   store: AnalyticsStore;
@@ -32,7 +40,7 @@ export async function countVisitors(params: {
   const { byKind, owned } = groupByPart(await gatherSets(params));
   let distinct: ReturnType<typeof countDistinct>;
   try {
-    distinct = countDistinct(byKind);
+    distinct = countDistinct(byKind, params.pages && [SITE_PAGE, ...params.pages]);
   } finally {
     for (const bitmap of owned) bitmap.dispose();
   }
@@ -98,8 +106,11 @@ function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
   return { byKind, owned };
 }
 
-/** Distinct visitors per page (and for the site, page 0) of each kind and of both together. */
-function countDistinct(byKind: ByKind): {
+/** Distinct visitors per page (and for the site, page 0) of each kind and of both together; of `pages` at least. */
+function countDistinct(
+  byKind: ByKind,
+  pages?: readonly number[],
+): {
   human: Map<number, number>;
   ai: Map<number, number>;
   total: Map<number, number>;
@@ -111,14 +122,18 @@ function countDistinct(byKind: ByKind): {
   // Unions are large and live in native memory the JS garbage collector does not see: they are freed
   // explicitly as soon as their cardinalities are read (cached sets are never freed here).
   const temporary: Bitmap[] = [];
+  const masks = pages && pageMasks(pages);
+  let mask: Bitmap | undefined;
   const union = (list: Bitmap[] | undefined) => {
     if (list?.length === 1) return list[0];
-    const result = list ? unionOf(list) : new RoaringBitmap32();
+    const result = list ? unionOf(list, mask) : new RoaringBitmap32();
     temporary.push(result);
     return result;
   };
   try {
     for (const part of allParts) {
+      mask = masks?.of(part);
+      if (masks && !mask) continue;
       const h = union(byKind.get(KIND.human)!.get(part));
       const a = union(byKind.get(KIND.ai)!.get(part));
       addPageCardinalities(part, h, human);
@@ -130,6 +145,7 @@ function countDistinct(byKind: ByKind): {
     }
   } finally {
     for (const bitmap of temporary) bitmap.dispose();
+    masks?.dispose();
   }
   return { human, ai, total };
 }

@@ -38,6 +38,30 @@ export function pairKey(pageId: number, visitorId: number): number {
   return (((pageId & 0xffff) << 16) | (visitorId & 0xffff)) >>> 0;
 }
 
+/**
+ * Per page block, the keys of `pages` within a part of that block (their containers), for unions of those pages
+ * alone: a report that shows one page of rows unites their visitors, not every page's. `of(part)` is undefined when
+ * the part holds none of them; `dispose` frees the masks.
+ */
+export function pageMasks(pages: readonly number[]) {
+  const masks = new Map<number, Bitmap | undefined>();
+  return {
+    of(part: number): Bitmap | undefined {
+      const block = Math.floor(part / 65536);
+      if (masks.has(block)) return masks.get(block);
+      const mask = new RoaringBitmap32();
+      for (const page of pages) {
+        if (Math.floor(page / 65536) === block) mask.addRange((page % 65536) * 65536, (page % 65536) * 65536 + 65536);
+      }
+      masks.set(block, mask.isEmpty ? undefined : mask);
+      return masks.get(block);
+    },
+    dispose() {
+      for (const mask of masks.values()) mask?.dispose();
+    },
+  };
+}
+
 /** Page number of a container in a part. */
 export function pageOf(part: number, containerKey: number): number {
   return Math.floor(part / 65536) * 65536 + containerKey;
