@@ -213,10 +213,6 @@ export class Analytics {
    * Keeps downloaded range list files, and key directory snapshots, as the stored copies every replica uses
    * (`scribe ranges import`).
    */
-  async importRanges(files: RangeFile[]): Promise<RangeImport[]> {
-    return (await this.importRangesAndDirectories(files)).ranges;
-  }
-
   async importRangesAndDirectories(
     files: RangeFile[],
   ): Promise<{ ranges: RangeImport[]; directories: DirectoryImport[] }> {

@@ -8,7 +8,7 @@ import type { FoldedEvent, Rollup } from './rollup.js';
  * Parts split the visitors (a visitor's part is its number's high 16 bits), so a day's count is the sum of its parts'.
  *
  * Counts are recounted from the day sets as they stand after the fold merged the chunk (the fold merges them before it
- * calls the rollups), not added up: a chunk arriving late or twice, a rebuild and a catch-up all leave the same rows.
+ * calls the rollups), not added up: a chunk arriving late or twice and a rebuild leave the same rows.
  */
 export const siteDaysRollup: Rollup = {
   name: 'site-days',
