@@ -212,6 +212,9 @@ export class ClickHouseEvents {
           5,
         );
       }
+      // a batch named by a shipment that failed stays named while ClickHouse is down: no use waiting for it
+      if (waiting.named && this.reachable === false && !(await this.ping().catch(() => false)))
+        throw unreachable(new Error(this.lastError ?? 'no answer'));
       if (!waiting.named) {
         const answer = await report({
           client: this.client,
@@ -220,10 +223,7 @@ export class ClickHouseEvents {
           range,
           pending: waiting.views,
         }).catch((err: unknown) => {
-          throw new Unavailable(
-            `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
-            5,
-          );
+          throw unreachable(err);
         });
         if (await stillPending(this.params.sql, projectId, range, waiting)) return answer;
       }
@@ -279,3 +279,9 @@ export class ClickHouseEvents {
 /** What /readyz and the reports say while ClickHouse's database is refused (see ClickHouseRefused). */
 export const refusedDatabase = (reason: string) =>
   `ClickHouse (CLICKHOUSE_URL) answers, but its database is refused: ${reason}`;
+
+const unreachable = (err: unknown) =>
+  new Unavailable(
+    `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
+    5,
+  );
