@@ -53,6 +53,7 @@ import { offsetPage } from './reports/offset-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents } from './clickhouse/clickhouse-events.js';
+import { clickHousePageTraffic } from './clickhouse/clickhouse-page-traffic.js';
 import { CoalescedRuns } from './coalesced-runs.js';
 import {
   clickHouseAgentPages,
@@ -367,9 +368,20 @@ export class Analytics {
     return insertPageMisses(this.sql, { projectId, misses: kept });
   }
 
-  /** What the problems queue and the page story read (reports/problem-signals.ts). */
+  /**
+   * What the problems queue and the page story read (reports/problem-signals.ts): a page's views from ClickHouse when
+   * they are kept there, everything else from the primary.
+   */
   problemSignals(): ProblemSignals {
-    return problemSignals(this.sql);
+    const signals = problemSignals(this.sql);
+    if (!this.clickhouse) return signals;
+    return {
+      ...signals,
+      pageTraffic: async (params) => {
+        const { client, database } = await this.shippedClickHouse();
+        return clickHousePageTraffic({ client, database, ...params });
+      },
+    };
   }
 
   /** One outcome window of a docs pull request's pages (reports/outcome-counts.ts). */
