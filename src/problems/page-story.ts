@@ -3,6 +3,8 @@ import type { Clock } from '../clock.js';
 import { DAY_MS, queryRange, type TimeRange } from '../calendar.js';
 import type { Project } from '../projects/projects.js';
 import type { ProblemSignals } from '../analytics/reports/problem-signals.js';
+import { MAX_DAILY_DAYS } from '../analytics/reports/daily-visitors.js';
+import { Invalid } from '../errors.js';
 import { jobsThatChanged } from '../jobs/jobs-that-changed.js';
 import { pullRequestStates } from '../github/pull-request-state.js';
 import { reviewsNamingPage } from '../reviews/reviews-naming-page.js';
@@ -72,6 +74,9 @@ export function createPageStory(deps: {
     const projectId = project.id;
     const { path } = query;
     const range = queryRange({ ...query, now: deps.clock().getTime() });
+    // a row per day, as visitors/daily lists them: the same bound
+    if (range.to - range.from > MAX_DAILY_DAYS * DAY_MS)
+      throw new Invalid('Invalid query parameters', [{ message: `the range may span at most ${MAX_DAILY_DAYS} days` }]);
     const before = previousRange(range);
     const [now, then, said, misses, site] = await Promise.all([
       signals.pageTraffic({ projectId, path, range }),
