@@ -15,6 +15,11 @@ import { analyticsAiRoutes } from '../src/http/routes/analytics-ai.js';
 import { analyticsBreakdownRoutes } from '../src/http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from '../src/http/routes/analytics-feedback.js';
 import { Analytics } from '../src/analytics/analytics.js';
+import { problemRoutes } from '../src/http/routes/problems.js';
+import { createJobRequests } from '../src/jobs/job-requests.js';
+import { createProblems } from '../src/problems/problems.js';
+import { createPageStory } from '../src/problems/page-story.js';
+import { PATHS, pathName } from './site.js';
 
 const config = loadConfig();
 const database = openDatabase(config.database);
@@ -33,6 +38,14 @@ const analytics = new Analytics({
   logger: ctx.logger,
   clock: ctx.clock,
 });
+// the problems queue and the page story (bench/problems.ts), over the synthetic site's pages as the docs' pages
+const signals = analytics.problemSignals();
+const sitePages = Array.from({ length: PATHS }, (_, i) => {
+  const path = pathName(i);
+  return { path, file: `docs${path}.mdx`, title: `Page ${i}` };
+});
+const pages = async () => sitePages;
+const jobs = createJobRequests({ db: ctx.db, clock: ctx.clock, jobs: config.jobs, missing: [], wake: () => undefined });
 const app = createHttpApp({
   ctx,
   routes: [
@@ -41,6 +54,10 @@ const app = createHttpApp({
     analyticsBreakdownRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),
+    problemRoutes({
+      problems: createProblems({ db: ctx.db, clock: ctx.clock, signals, jobs, pages }),
+      story: createPageStory({ db: ctx.db, clock: ctx.clock, signals, pages }),
+    }),
   ],
   webhooks: (_req, res) => void res.status(404).end(),
 });
