@@ -10,7 +10,7 @@ import { pullRequestStates } from '../github/pull-request-state.js';
 import { reviewsNamingPage } from '../reviews/reviews-naming-page.js';
 import { previousRange } from './derive-problems.js';
 import { problemId } from './problem-id.js';
-import { redirectCandidates } from './redirect-candidates.js';
+import { couldRedirectTo, redirectCandidates } from './redirect-candidates.js';
 import type { ReadSitePages } from './read-site-pages.js';
 
 type Traffic = { human: number; ai: number };
@@ -85,7 +85,8 @@ export function createPageStory(deps: {
       signals.missingPages({ projectId, range }),
       deps.pages(project),
     ]);
-    const file = site.find((p) => p.path === path)?.file;
+    const served = site.filter((p) => p.path === path);
+    const file = served[0]?.file;
     const [reviews, jobs] = file
       ? await Promise.all([
           reviewsNamingPage(db, { projectId, file, limit: LISTED }),
@@ -109,7 +110,11 @@ export function createPageStory(deps: {
       agents: now.agents,
       referrals: now.referrals,
       misses: misses
-        .filter((m) => redirectCandidates(m.path, site).some((c) => c.path === path))
+        .filter(
+          (m) =>
+            served.some((p) => couldRedirectTo(m.path, p)) &&
+            redirectCandidates(m.path, site).some((c) => c.path === path),
+        )
         .map((m) => ({
           problemId: problemId('missing-page', m.path),
           url: m.path,

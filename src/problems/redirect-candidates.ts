@@ -160,3 +160,15 @@ export function redirectCandidates(url: string, pages: readonly SitePage[]): Red
   index.found.set(url, best);
   return best;
 }
+
+/**
+ * Whether `page` could be among a URL's candidates at all (its own score reaches the floor): one page scored, so
+ * the URLs that cannot point at a page are passed over without scoring every page for them.
+ */
+export function couldRedirectTo(url: string, page: SitePage): boolean {
+  if (page.path.toLowerCase() === url.toLowerCase()) return false;
+  const wanted = words(url);
+  const byPath = 0.6 * jaccard(wanted, words(page.path)) + 0.4 * closeness(lastSegment(url), lastSegment(page.path));
+  const byTitle = page.title ? jaccard(wanted, words(page.title)) : 0;
+  return rounded(Math.max(byPath, byTitle)) >= MIN_SCORE;
+}

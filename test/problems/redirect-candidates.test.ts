@@ -1,4 +1,4 @@
-import { redirectCandidates, type SitePage } from '../../src/problems/redirect-candidates.js';
+import { couldRedirectTo, redirectCandidates, type SitePage } from '../../src/problems/redirect-candidates.js';
 
 /** Every page scored in full, sorted, the first three kept: what the pruned search must answer. */
 function naive(url: string, pages: SitePage[]) {
@@ -62,6 +62,10 @@ describe('redirect candidates', () => {
         expect({ url, found: redirectCandidates(url, pages) }).toEqual({ url, found: expected });
         // asked again: the answer remembered for these pages
         expect(redirectCandidates(url, pages)).toEqual(expected);
+        // a page among the candidates could be one; a page that could not is never among them
+        for (const page of pages)
+          if (!couldRedirectTo(url, page)) expect(expected.map((c) => c.file)).not.toContain(page.file);
+        for (const c of expected) expect(couldRedirectTo(url, pages.find((p) => p.file === c.file)!)).toBe(true);
         offered += expected.length;
       }
     }
