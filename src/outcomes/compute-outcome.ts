@@ -36,8 +36,20 @@ export interface OutcomeWindow {
   before: { from: string; to: string };
   after: { from: string; to: string };
   total: MeasuredSide;
-  pages: (MeasuredSide & { path: string; change: ChangedPage['change'] })[];
+  /** a moved or redirected page names the path it came from (whose readers before count as its own) */
+  pages: (MeasuredSide & { path: string; change: ChangedPage['change']; from?: string })[];
   misses: { url: string; before: number; after: number }[];
+  /** later merged pull requests that changed some of the same pages while this window's after side ran */
+  laterChanges: LaterChange[];
+}
+
+/** Another merged docs pull request that changed a page of this one later (its own outcome overlaps this one). */
+export interface LaterChange {
+  jobId: string;
+  repository: string;
+  number: number;
+  mergedAt: string;
+  paths: string[];
 }
 
 export interface Outcome {
@@ -46,6 +58,8 @@ export interface Outcome {
   /** the verdict of the longest complete window; `pending` while none is */
   verdict: Verdict;
   windows: OutcomeWindow[];
+  /** pages the pull request deleted: no after to measure; their old address's misses count in `misses` */
+  deleted: { path: string }[];
 }
 
 /** The ranges one window reads: before ends and after starts at live time; after stops at now while partial. */
@@ -58,10 +72,17 @@ export function outcomeRanges(params: { liveAt: number; now: number; days: numbe
   return { status, before, after, daysSoFar: Math.floor((after.to - after.from) / DAY_MS) };
 }
 
-/** The pages whose traffic is measured (where a page is now) and the URLs whose misses are (where one was missing). */
+/**
+ * The pages whose traffic is read (where a page is now, and where a moved page was: its readers there are its
+ * before) and the URLs whose misses are (an added page's, a moved or deleted page's old address, a redirect's source).
+ */
 export function measuredOf(pages: readonly ChangedPage[]): { paths: string[]; urls: string[] } {
-  const paths = pages.filter((p) => p.change !== 'deleted').map((p) => p.path);
-  const urls = pages.flatMap((p) => (p.change === 'added' ? [p.path] : p.change === 'moved' ? [p.from] : []));
+  const paths = pages.flatMap((p) =>
+    p.change === 'deleted' ? [] : p.change === 'moved' ? [p.path, p.from] : [p.path],
+  );
+  const urls = pages.flatMap((p) =>
+    p.change === 'added' || p.change === 'deleted' ? [p.path] : p.change === 'moved' || p.change === 'redirected' ? [p.from] : [],
+  );
   return { paths: [...new Set(paths)], urls: [...new Set(urls)] };
 }
 
@@ -105,6 +126,8 @@ export function computeOutcome(params: {
   now: number;
   pages: readonly ChangedPage[];
   counts: ReadonlyMap<number, { before: WindowCounts; after: WindowCounts }>;
+  /** later merges that changed some of the same pages (any time after this one) */
+  later?: readonly LaterChange[];
 }): Outcome {
   const { liveAt, now, pages } = params;
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -128,6 +151,7 @@ export function computeOutcome(params: {
         .map((p) => ({
           path: p.path,
           change: p.change,
+          ...('from' in p ? { from: p.from } : {}),
           ...measure(
             counts?.before.pages.get(p.path) ?? NONE,
             counts?.after.pages.get(p.path) ?? NONE,
@@ -136,8 +160,15 @@ export function computeOutcome(params: {
           ),
         })),
       misses: urls.map((url) => ({ url, ...missesOf([url]) })),
+      laterChanges: (params.later ?? []).filter((c) => Date.parse(c.mergedAt) < after.to),
     };
   });
   const decided = windows.filter((w) => w.status === 'complete').at(-1);
-  return { mergedAt: iso(params.mergedAt), liveAt: iso(liveAt), verdict: decided?.total.verdict ?? 'pending', windows };
+  return {
+    mergedAt: iso(params.mergedAt),
+    liveAt: iso(liveAt),
+    verdict: decided?.total.verdict ?? 'pending',
+    windows,
+    deleted: pages.filter((p) => p.change === 'deleted').map((p) => ({ path: p.path })),
+  };
 }

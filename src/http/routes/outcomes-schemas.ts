@@ -20,15 +20,22 @@ const Measured = z.object({
   thumbsUp: Pair,
   thumbsDown: Pair,
   helpfulShare: z.object({ before: z.number().nullable(), after: z.number().nullable() }),
-  misses: Pair.describe('404/410 requests of the URLs the pull request created or moved pages for'),
+  misses: Pair.describe(
+    "404/410 requests of the URLs the pull request created pages for, moved or deleted pages from, or redirected",
+  ),
   changes: z.object({ traffic: CHANGE, misses: CHANGE, helpful: CHANGE }),
   verdict: z.enum(VERDICTS),
 });
 
 const ChangedPage = z.object({
   path: z.string().describe('The page as the site serves it'),
-  change: z.enum(['added', 'edited', 'moved', 'deleted']),
-  from: z.string().optional().describe('Where a moved page was served before'),
+  change: z.enum(['added', 'edited', 'moved', 'deleted', 'redirected']),
+  from: z
+    .string()
+    .optional()
+    .describe(
+      "`moved`: where the page was served before (its readers there count as the page's before); `redirected`: the URL a redirect the pull request added sends to this page",
+    ),
 });
 
 export const OutcomeResponse = z.object({
@@ -43,10 +50,26 @@ export const OutcomeResponse = z.object({
       before: z.object({ from: time, to: time }),
       after: z.object({ from: time, to: time }),
       total: Measured,
-      pages: z.array(Measured.extend({ path: z.string(), change: ChangedPage.shape.change })),
+      pages: z.array(
+        Measured.extend({ path: z.string(), change: ChangedPage.shape.change, from: ChangedPage.shape.from }),
+      ),
       misses: z.array(z.object({ url: z.string(), before: count, after: count })),
+      laterChanges: z
+        .array(
+          z.object({
+            jobId: z.string(),
+            repository: z.string(),
+            number: z.number().int(),
+            mergedAt: time,
+            paths: z.array(z.string()).describe('The pages of this pull request it changed too'),
+          }),
+        )
+        .describe('Later merged Scribe docs pull requests that changed some of the same pages before this window ended'),
     }),
   ),
+  deleted: z
+    .array(z.object({ path: z.string() }))
+    .describe('Pages the pull request deleted: no after to measure; their old address is in `misses`'),
 });
 
 export const JobWithOutcomeResponse = JobResponse.extend({
