@@ -326,6 +326,9 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     });
     await settleJob({ db, clock, jobId: job.id, merged: true });
     await get(`/v2/agent/${projectId}/job/${job.id}`);
+    // a read moves nothing: the sweep does
+    expect((await db.problemState.findMany({ where: { projectId } })).map((s) => s.status)).toEqual(['fixed', 'fixed']);
+    await outcomes.sweep();
     const states = await db.problemState.findMany({ where: { projectId }, orderBy: { id: 'asc' } });
     // misses stopped: verified; no thumbs at all: the feedback problem stays fixed
     expect(states.map((s) => [s.id, s.status])).toEqual([
@@ -362,6 +365,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(seven.total.humanVisitors).toEqual({ before: 80, after: 40, ratio: 0.5 });
     expect(seven.total.changes.traffic).toBe('worse');
     expect(body.outcome.verdict).toBe('regressed');
+    await outcomes.sweep();
     expect((await db.problemState.findFirstOrThrow({ where: { projectId, id: 'p-stale' } })).status).toBe('regressed');
     const listed = await get(`/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01`);
     expect(listed.body.summary).toEqual({ helped: 0, noEffect: 0, regressed: 1 });
