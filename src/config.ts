@@ -583,7 +583,7 @@ const VARIABLE_DOCS: Record<keyof typeof schemas | 'DATABASE_URL', VariableDoc> 
   SCRIBE_OUTCOME_COMMENTS: {
     example: 'off',
     meaning:
-      "`off`: Scribe posts no outcome comment on its merged docs pull requests (by default one comment when the 7-day window completes, edited at 28 days; see [Outcomes](outcomes.md)). An automation can opt out alone with `outcome: { comment: false }`.",
+      '`off`: Scribe posts no outcome comment on its merged docs pull requests (by default one comment when the 7-day window completes, edited at 28 days; see [Outcomes](outcomes.md)). An automation can opt out alone with `outcome: { comment: false }`.',
   },
   SCRIBE_JOB_POLL_SECONDS: {
     example: '5',

@@ -469,9 +469,7 @@ function startOutcomeSweeps(base: Base, problems: ProblemsQueue) {
   const logger = base.logger.child({ component: 'outcomes' });
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    sweeping = problems.outcomes
-      .sweep()
-      .catch((err: unknown) => logger.error({ err }, 'the outcome sweep failed'));
+    sweeping = problems.outcomes.sweep().catch((err: unknown) => logger.error({ err }, 'the outcome sweep failed'));
   };
   const timer = setInterval(() => void sweeping.then(sweep), OUTCOME_SWEEP_EVERY_MS).unref();
   return {

@@ -318,7 +318,9 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       problems.push({ automation: label, message: 'each automation must be a mapping' });
       return;
     }
-    own.push(...unknownKeys(entry, ['id', 'on', 'timezone', 'prompt', 'draft', 'review', 'outcome'], `automation ${label}`));
+    own.push(
+      ...unknownKeys(entry, ['id', 'on', 'timezone', 'prompt', 'draft', 'review', 'outcome'], `automation ${label}`),
+    );
     if (typeof entry.id !== 'string' || !ID.test(entry.id)) own.push('id must match [a-z0-9-]{1,64}');
     else if (seen.has(entry.id)) own.push(`id "${entry.id}" is used twice`);
     const trigger = parseTrigger(entry.on, entry.timezone, own);

@@ -34,7 +34,10 @@ export function addedRedirects(files: readonly PullRequestFile[]): { from: strin
         ? added.split('\n').map((l) => l.replace(/#.*$/, '').trim().split(/\s+/))
         : name === 'netlify.toml'
           ? [...added.matchAll(/from\s*=\s*"([^"]+)"\s*\n\s*to\s*=\s*"([^"]+)"/g)].map((m) => [m[1], m[2]])
-          : [...added.matchAll(/"source"\s*:\s*"([^"]+)"\s*,\s*"destination"\s*:\s*"([^"]+)"/g)].map((m) => [m[1], m[2]]);
+          : [...added.matchAll(/"source"\s*:\s*"([^"]+)"\s*,\s*"destination"\s*:\s*"([^"]+)"/g)].map((m) => [
+              m[1],
+              m[2],
+            ]);
     for (const [from, to] of pairs)
       if (from?.startsWith('/') && to?.startsWith('/') && !/[:*]/.test(from + to))
         found.push({ from: sitePath(from), to: sitePath(to) });

@@ -81,7 +81,11 @@ export function measuredOf(pages: readonly ChangedPage[]): { paths: string[]; ur
     p.change === 'deleted' ? [] : p.change === 'moved' ? [p.path, p.from] : [p.path],
   );
   const urls = pages.flatMap((p) =>
-    p.change === 'added' || p.change === 'deleted' ? [p.path] : p.change === 'moved' || p.change === 'redirected' ? [p.from] : [],
+    p.change === 'added' || p.change === 'deleted'
+      ? [p.path]
+      : p.change === 'moved' || p.change === 'redirected'
+        ? [p.from]
+        : [],
   );
   return { paths: [...new Set(paths)], urls: [...new Set(urls)] };
 }

@@ -107,7 +107,11 @@ export async function settleComment(
     data:
       result === 'released'
         ? { commentClaimedAt: null }
-        : { commentClaimedAt: null, commentDays: result.days, ...(result.commentId ? { commentId: result.commentId } : {}) },
+        : {
+            commentClaimedAt: null,
+            commentDays: result.days,
+            ...(result.commentId ? { commentId: result.commentId } : {}),
+          },
   });
 }
 const toMerge = (row: Row): DocsMerge => ({

@@ -41,7 +41,10 @@ function rows(window: OutcomeWindow): string[] {
     '| Page | Human visitors | AI visitors | Misses (404) | Helpful | Verdict |',
     '| --- | --- | --- | --- | --- | --- |',
     ...window.pages.map((p) =>
-      line(`\`${p.path}\`${p.change === 'moved' ? ` (moved from \`${p.from}\`)` : p.change === 'added' ? ' (new)' : ''}`, p),
+      line(
+        `\`${p.path}\`${p.change === 'moved' ? ` (moved from \`${p.from}\`)` : p.change === 'added' ? ' (new)' : ''}`,
+        p,
+      ),
     ),
     line('**All changed pages**', window.total),
   ];

@@ -20,7 +20,12 @@ import {
   type DocsMerge,
   type SweptMerge,
 } from './merge-store.js';
-import { COMMENT_DAYS, outcomeCommentBody, permanentCommentFailure, type PostOutcomeComment } from './outcome-comment.js';
+import {
+  COMMENT_DAYS,
+  outcomeCommentBody,
+  permanentCommentFailure,
+  type PostOutcomeComment,
+} from './outcome-comment.js';
 import { DAY_MS } from '../calendar.js';
 import { WINDOW_DAYS } from './outcome-rules.js';
 import { decodeOutcomeCursor, encodeOutcomeCursor } from './outcome-cursor.js';

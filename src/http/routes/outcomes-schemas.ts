@@ -21,7 +21,7 @@ const Measured = z.object({
   thumbsDown: Pair,
   helpfulShare: z.object({ before: z.number().nullable(), after: z.number().nullable() }),
   misses: Pair.describe(
-    "404/410 requests of the URLs the pull request created pages for, moved or deleted pages from, or redirected",
+    '404/410 requests of the URLs the pull request created pages for, moved or deleted pages from, or redirected',
   ),
   changes: z.object({ traffic: CHANGE, misses: CHANGE, helpful: CHANGE }),
   verdict: z.enum(VERDICTS),
@@ -64,7 +64,9 @@ export const OutcomeResponse = z.object({
             paths: z.array(z.string()).describe('The pages of this pull request it changed too'),
           }),
         )
-        .describe('Later merged Scribe docs pull requests that changed some of the same pages before this window ended'),
+        .describe(
+          'Later merged Scribe docs pull requests that changed some of the same pages before this window ended',
+        ),
     }),
   ),
   deleted: z

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { RouteModule } from '../../src/http/app.js';
 import { analyticsRoutes } from '../../src/http/routes/analytics.js';
 import { loadConfig } from '../../src/config.js';
 import { createJob } from '../../src/jobs/job-store.js';
