@@ -19,6 +19,8 @@ type Compared = Pair & { ratio: number | null };
 export interface MeasuredSide {
   humanVisitors: Compared;
   aiVisitors: Compared;
+  /** distinct humans an AI assistant's answer sent into the page(s) */
+  assistantReferrals: Compared;
   thumbsUp: Pair;
   thumbsDown: Pair;
   helpfulShare: { before: number | null; after: number | null };
@@ -39,8 +41,17 @@ export interface OutcomeWindow {
   /** a moved or redirected page names the path it came from (whose readers before count as its own) */
   pages: (MeasuredSide & { path: string; change: ChangedPage['change']; from?: string })[];
   misses: { url: string; before: number; after: number }[];
+  /** site searches of the queries that led readers into the pages (in either side): click-through into them */
+  searches: { queries: string[]; before: SearchSide; after: SearchSide };
   /** later merged pull requests that changed some of the same pages while this window's after side ran */
   laterChanges: LaterChange[];
+}
+
+export interface SearchSide {
+  searches: number;
+  clicks: number;
+  /** clicks ÷ searches; null without searches */
+  clickThrough: number | null;
 }
 
 /** Another merged docs pull request that changed a page of this one later (its own outcome overlaps this one). */
@@ -96,8 +107,13 @@ const compared = (before: number, after: number): Compared => ({
   ratio: before < MIN_READERS || after < MIN_READERS ? null : after / before,
 });
 const share = (up: number, down: number) => (up + down ? up / (up + down) : null);
-type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number };
-const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0 };
+type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number; referred: number };
+const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 };
+const searchSide = (s: { searches: number; clicks: number } | undefined): SearchSide => ({
+  searches: s?.searches ?? 0,
+  clicks: s?.clicks ?? 0,
+  clickThrough: s?.searches ? s.clicks / s.searches : null,
+});
 
 function measure(before: Side, after: Side, misses: Pair, status: WindowStatus): MeasuredSide {
   const changes = {
@@ -111,6 +127,7 @@ function measure(before: Side, after: Side, misses: Pair, status: WindowStatus):
   return {
     humanVisitors: compared(before.human, after.human),
     aiVisitors: compared(before.ai, after.ai),
+    assistantReferrals: compared(before.referred, after.referred),
     thumbsUp: { before: before.thumbsUp, after: after.thumbsUp },
     thumbsDown: { before: before.thumbsDown, after: after.thumbsDown },
     helpfulShare: { before: share(before.thumbsUp, before.thumbsDown), after: share(after.thumbsUp, after.thumbsDown) },
@@ -129,7 +146,7 @@ export function computeOutcome(params: {
   liveAt: number;
   now: number;
   pages: readonly ChangedPage[];
-  counts: ReadonlyMap<number, { before: WindowCounts; after: WindowCounts }>;
+  counts: ReadonlyMap<number, { before: WindowCounts; after: WindowCounts; queries?: string[] }>;
   /** later merges that changed some of the same pages (any time after this one) */
   later?: readonly LaterChange[];
 }): Outcome {
@@ -164,6 +181,11 @@ export function computeOutcome(params: {
           ),
         })),
       misses: urls.map((url) => ({ url, ...missesOf([url]) })),
+      searches: {
+        queries: counts?.queries ?? [],
+        before: searchSide(counts?.before.searches),
+        after: searchSide(counts?.after.searches),
+      },
       laterChanges: (params.later ?? []).filter((c) => Date.parse(c.mergedAt) < after.to),
     };
   });

@@ -38,7 +38,19 @@ export type ReadOutcomeCounts = (params: {
   paths: readonly string[];
   urls: readonly string[];
   range: TimeRange;
+  queries?: readonly string[];
 }) => Promise<WindowCounts>;
+
+/** The site-search queries that led readers into some pages within a range, most searched first. */
+export type ReadOutcomeQueries = (params: {
+  projectId: string;
+  paths: readonly string[];
+  range: TimeRange;
+  limit: number;
+}) => Promise<string[]>;
+
+/** at most this many queries' click-through is measured per window */
+const MAX_QUERIES = 20;
 
 export interface OutcomesQuery {
   dateFrom?: number;
@@ -98,6 +110,8 @@ export function createOutcomes(deps: {
   /** the merged pull request's files, as GitHub lists them */
   pullRequestFiles: ReadPullRequestFiles;
   counts: ReadOutcomeCounts;
+  /** the searches that led to the pages; none measured when absent */
+  queries?: ReadOutcomeQueries;
   deployDelayMs: number;
   /** posts or edits the outcome comment; null: no comments (no GitHub App, or SCRIBE_OUTCOME_COMMENTS=off) */
   comment?: PostOutcomeComment | null;
@@ -149,9 +163,9 @@ export function createOutcomes(deps: {
     const liveAt = mergedAt + deps.deployDelayMs;
     const { paths, urls } = measuredOf(merge.pages);
     const moved = merge.pages.filter((p) => p.change === 'moved');
-    const counts = new Map<number, { before: WindowCounts; after: WindowCounts }>();
-    const read = async (range: TimeRange) => {
-      const read = await deps.counts({ projectId: merge.projectId, paths, urls, range });
+    const counts = new Map<number, { before: WindowCounts; after: WindowCounts; queries: string[] }>();
+    const read = async (range: TimeRange, queries: string[]) => {
+      const read = await deps.counts({ projectId: merge.projectId, paths, urls, range, queries });
       // a moved page's readers are those of its old path and its new one, each reader once
       for (const page of moved) {
         const both = await deps.counts({ projectId: merge.projectId, paths: [page.path, page.from], urls: [], range });
@@ -162,7 +176,15 @@ export function createOutcomes(deps: {
     for (const days of WINDOW_DAYS) {
       const { status, before, after } = outcomeRanges({ liveAt, now, days });
       if (status === 'pending') continue;
-      counts.set(days, { before: await read(before), after: await read(after) });
+      // the same queries on both sides: those that led into the pages before or after
+      const queries =
+        (await deps.queries?.({
+          projectId: merge.projectId,
+          paths,
+          range: { from: before.from, to: after.to },
+          limit: MAX_QUERIES,
+        })) ?? [];
+      counts.set(days, { before: await read(before, queries), after: await read(after, queries), queries });
     }
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
   };

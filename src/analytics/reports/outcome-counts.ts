@@ -5,13 +5,44 @@ import { readMissingPages } from './missing-pages.js';
 import { readPageReaderSignals } from './page-reader-signals.js';
 import { readPageTraffic } from './page-traffic.js';
 
+/** One page's (or all the pages') side of a window. */
+export interface SideCounts {
+  human: number;
+  ai: number;
+  thumbsUp: number;
+  thumbsDown: number;
+  /** distinct human visitors an AI assistant's answer sent (views marked `via <assistant>`) */
+  referred: number;
+}
+
 /** What one window says about some pages: exact distinct visitors, thumbs, and the misses of some URLs. */
 export interface WindowCounts {
   /** distinct visitors of each page, and of all of them together (a visitor of two pages counts once) */
-  pages: Map<string, { human: number; ai: number; thumbsUp: number; thumbsDown: number }>;
-  total: { human: number; ai: number; thumbsUp: number; thumbsDown: number };
+  pages: Map<string, SideCounts>;
+  total: SideCounts;
   /** requests that got 404/410 per URL asked about */
   misses: Map<string, number>;
+  /** site searches of the queries asked about: how many, and how many of them clicked into one of the pages */
+  searches: { searches: number; clicks: number };
+}
+
+/**
+ * The queries whose searches clicked into one of the pages within the range (normalised as stored), at most `limit`,
+ * most searched first: the searches that led readers to the pages.
+ */
+export async function readQueriesInto(
+  sql: Sql,
+  params: { projectId: string; paths: readonly string[]; range: TimeRange; limit: number },
+): Promise<string[]> {
+  if (!params.paths.length) return [];
+  const marks = params.paths.map(() => '?').join(', ');
+  const rows = await sql.rows(
+    `SELECT "query", COUNT(*) AS n FROM "AnalyticsSearch"
+      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "clickedPath" IN (${marks})
+      GROUP BY "query" ORDER BY n DESC, "query" LIMIT ?`,
+    [params.projectId, params.range.from, params.range.to, ...params.paths, params.limit],
+  );
+  return rows.map(([query]) => String(query));
 }
 
 /**
@@ -21,18 +52,41 @@ export interface WindowCounts {
  */
 export async function readOutcomeCounts(
   sql: Sql,
-  params: { projectId: string; paths: readonly string[]; urls: readonly string[]; range: TimeRange },
+  params: {
+    projectId: string;
+    paths: readonly string[];
+    urls: readonly string[];
+    range: TimeRange;
+    /** the queries whose searches are counted (readQueriesInto over both sides of the window) */
+    queries?: readonly string[];
+  },
 ): Promise<WindowCounts> {
   const { projectId, range } = params;
   const counts: WindowCounts = {
     pages: new Map(),
-    total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0 },
+    total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
     misses: new Map(),
+    searches: { searches: 0, clicks: 0 },
+  };
+  const referredOf = async (paths: readonly string[]) => {
+    const [row] = await sql.rows(
+      `SELECT COUNT(DISTINCT e."visitorId") FROM "AnalyticsEvent" e
+         JOIN "AnalyticsPage" p ON p."id" = e."pageId" AND p."projectId" = e."projectId"
+        WHERE e."projectId" = ? AND p."path" IN (${paths.map(() => '?').join(', ')}) AND e."ts" >= ? AND e."ts" < ?
+          AND e."kind" = ${KIND.human} AND e."agent" LIKE 'via %'`,
+      [projectId, ...paths, range.from, range.to],
+    );
+    return Number(row?.[0] ?? 0);
   };
   for (const path of params.paths) {
     const traffic = await readPageTraffic(sql, { projectId, path, range });
     const said = await readPageReaderSignals(sql, { projectId, path, range, comments: 0 });
-    counts.pages.set(path, { ...traffic.totals, thumbsUp: said.thumbsUp, thumbsDown: said.thumbsDown });
+    counts.pages.set(path, {
+      ...traffic.totals,
+      thumbsUp: said.thumbsUp,
+      thumbsDown: said.thumbsDown,
+      referred: traffic.referrals.length ? await referredOf([path]) : 0,
+    });
     counts.total.thumbsUp += said.thumbsUp;
     counts.total.thumbsDown += said.thumbsDown;
   }
@@ -47,6 +101,17 @@ export async function readOutcomeCounts(
       [projectId, ...params.paths, range.from, range.to],
     ))
       counts.total[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
+    counts.total.referred = await referredOf(params.paths);
+  }
+  const queries = params.queries ?? [];
+  if (queries.length && params.paths.length) {
+    const [row] = await sql.rows(
+      `SELECT COUNT(*), SUM(CASE WHEN "clickedPath" IN (${params.paths.map(() => '?').join(', ')}) THEN 1 ELSE 0 END)
+         FROM "AnalyticsSearch"
+        WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "query" IN (${queries.map(() => '?').join(', ')})`,
+      [...params.paths, projectId, range.from, range.to, ...queries],
+    );
+    counts.searches = { searches: Number(row?.[0] ?? 0), clicks: Number(row?.[1] ?? 0) };
   }
   for (const url of params.urls) {
     const [missing] = await readMissingPages(sql, { projectId, range, path: url });

@@ -17,6 +17,7 @@ const Compared = Pair.extend({
 const Measured = z.object({
   humanVisitors: Compared.describe('Distinct human visitors, exact'),
   aiVisitors: Compared.describe('Distinct AI visitors, exact'),
+  assistantReferrals: Compared.describe("Distinct human visitors an AI assistant's answer sent (ChatGPT, Perplexity, …)"),
   thumbsUp: Pair,
   thumbsDown: Pair,
   helpfulShare: z.object({ before: z.number().nullable(), after: z.number().nullable() }),
@@ -25,6 +26,12 @@ const Measured = z.object({
   ),
   changes: z.object({ traffic: CHANGE, misses: CHANGE, helpful: CHANGE }),
   verdict: z.enum(VERDICTS),
+});
+
+const SearchSide = z.object({
+  searches: count,
+  clicks: count,
+  clickThrough: z.number().nullable().describe('clicks ÷ searches; null without searches'),
 });
 
 const ChangedPage = z.object({
@@ -54,6 +61,13 @@ export const OutcomeResponse = z.object({
         Measured.extend({ path: z.string(), change: ChangedPage.shape.change, from: ChangedPage.shape.from }),
       ),
       misses: z.array(z.object({ url: z.string(), before: count, after: count })),
+      searches: z
+        .object({
+          queries: z.array(z.string()).describe('The queries that led readers into the pages, on either side (at most 20)'),
+          before: SearchSide,
+          after: SearchSide,
+        })
+        .describe('Site searches of those queries, and how many clicked into one of the pages'),
       laterChanges: z
         .array(
           z.object({
