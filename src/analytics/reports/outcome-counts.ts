@@ -3,7 +3,6 @@ import type { Sql } from '../store/sql.js';
 import { KIND } from '../store/day-sets.js';
 import { readMissingPages } from './missing-pages.js';
 import { readPageReaderSignals } from './page-reader-signals.js';
-import { readPageTraffic } from './page-traffic.js';
 
 /** One page's (or all the pages') side of a window. */
 export interface SideCounts {
@@ -46,9 +45,9 @@ export async function readQueriesInto(
 }
 
 /**
- * One outcome window, read from the same stored page views, feedback and misses the page story reads: per page from
- * its own reports, the pages together by one distinct count over their views (the sum of the pages would count a
- * reader of two of them twice).
+ * One outcome window, read from the same stored page views, feedback and misses the page story reads: each page's
+ * distinct visitors in one grouped pass over the range's views, the pages together by one distinct count more (the
+ * sum of the pages would count a reader of two of them twice), thumbs from the page's feedback.
  */
 export async function readOutcomeCounts(
   sql: Sql,
@@ -68,40 +67,40 @@ export async function readOutcomeCounts(
     misses: new Map(),
     searches: { searches: 0, clicks: 0 },
   };
-  const referredOf = async (paths: readonly string[]) => {
-    const [row] = await sql.rows(
-      `SELECT COUNT(DISTINCT e."visitorId") FROM "AnalyticsEvent" e
-         JOIN "AnalyticsPage" p ON p."id" = e."pageId" AND p."projectId" = e."projectId"
-        WHERE e."projectId" = ? AND p."path" IN (${paths.map(() => '?').join(', ')}) AND e."ts" >= ? AND e."ts" < ?
-          AND e."kind" = ${KIND.human} AND e."agent" LIKE 'via %'`,
-      [projectId, ...paths, range.from, range.to],
-    );
-    return Number(row?.[0] ?? 0);
-  };
-  for (const path of params.paths) {
-    const traffic = await readPageTraffic(sql, { projectId, path, range });
-    const said = await readPageReaderSignals(sql, { projectId, path, range, comments: 0 });
-    counts.pages.set(path, {
-      ...traffic.totals,
-      thumbsUp: said.thumbsUp,
-      thumbsDown: said.thumbsDown,
-      referred: traffic.referrals.length ? await referredOf([path]) : 0,
-    });
-    counts.total.thumbsUp += said.thumbsUp;
-    counts.total.thumbsDown += said.thumbsDown;
-  }
   if (params.paths.length) {
     const marks = params.paths.map(() => '?').join(', ');
-    for (const [kind, n] of await sql.rows(
-      `SELECT e."kind", COUNT(DISTINCT e."visitorId") FROM "AnalyticsEvent" e
+    const from = `FROM "AnalyticsEvent" e
          JOIN "AnalyticsPage" p ON p."id" = e."pageId" AND p."projectId" = e."projectId"
         WHERE e."projectId" = ? AND p."path" IN (${marks}) AND e."ts" >= ? AND e."ts" < ?
-          AND e."kind" IN (${KIND.human}, ${KIND.ai})
-        GROUP BY e."kind"`,
-      [projectId, ...params.paths, range.from, range.to],
-    ))
+          AND e."kind" IN (${KIND.human}, ${KIND.ai})`;
+    const args = [projectId, ...params.paths, range.from, range.to];
+    const referred = `COUNT(DISTINCT CASE WHEN e."kind" = ${KIND.human} AND e."agent" LIKE 'via %' THEN e."visitorId" END)`;
+    // every page in one pass over the range's views, and the pages together in one more (a reader of two once)
+    for (const path of params.paths)
+      counts.pages.set(path, { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 });
+    for (const [path, kind, n, sent] of await sql.rows(
+      `SELECT p."path", e."kind", COUNT(DISTINCT e."visitorId"), ${referred} ${from} GROUP BY p."path", e."kind"`,
+      args,
+    )) {
+      const page = counts.pages.get(String(path))!;
+      page[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
+      page.referred += Number(sent);
+    }
+    for (const [kind, n, sent] of await sql.rows(
+      `SELECT e."kind", COUNT(DISTINCT e."visitorId"), ${referred} ${from} GROUP BY e."kind"`,
+      args,
+    )) {
       counts.total[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
-    counts.total.referred = await referredOf(params.paths);
+      counts.total.referred += Number(sent);
+    }
+    for (const path of params.paths) {
+      const said = await readPageReaderSignals(sql, { projectId, path, range, comments: 0 });
+      const page = counts.pages.get(path)!;
+      page.thumbsUp = said.thumbsUp;
+      page.thumbsDown = said.thumbsDown;
+      counts.total.thumbsUp += said.thumbsUp;
+      counts.total.thumbsDown += said.thumbsDown;
+    }
   }
   const queries = params.queries ?? [];
   if (queries.length && params.paths.length) {
