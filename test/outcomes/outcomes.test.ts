@@ -282,7 +282,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(outcome.verdict).toBe(outcome.windows[0].total.verdict);
   });
 
-  it('compares the humans assistants sent and the click-through of the searches that led to the pages', async () => {
+  it('compares thumbs, the humans assistants sent and the click-through of the searches that led to the pages', async () => {
     const hits: Hit[] = [];
     const referred = (n: number, sign: 1 | -1, net: number) => {
       for (let i = 0; i < n; i++)
@@ -321,9 +321,31 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       body: JSON.stringify(searches),
     });
     expect(sent.status).toBe(202);
+    // thumbs: 3 up and 9 down before, 10 up and 2 down after, one vote on another page
+    const votes = [
+      ...Array.from({ length: 12 }, (_, i) => ({ sign: -1, helpful: i < 3, path: '/guides/setup' })),
+      ...Array.from({ length: 12 }, (_, i) => ({ sign: 1, helpful: i < 10, path: '/guides/setup' })),
+      { sign: 1, helpful: false, path: '/pricing' },
+    ].map((v, i) => ({
+      timestamp: new Date(LIVE_AT + v.sign * (3 * DAY_MS + i * 60_000)).toISOString(),
+      path: v.path,
+      helpful: v.helpful,
+    }));
+    const voted = await fetch(`${app.url}/v1/analytics/${projectId}/feedback`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
+      body: JSON.stringify(votes),
+    });
+    expect(voted.status).toBe(202);
     const job = await mergedJob({ files: [{ filename: 'docs/guides/setup.mdx', status: 'modified' }] });
     const { body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
     const [seven] = body.outcome.windows;
+    expect([seven.total.thumbsUp, seven.total.thumbsDown]).toEqual([
+      { before: 3, after: 10 },
+      { before: 9, after: 2 },
+    ]);
+    expect(seven.pages[0].helpfulShare).toEqual({ before: 3 / 12, after: 10 / 12 });
+    expect(seven.total.changes.helpful).toBe('improved');
     expect(seven.total.assistantReferrals).toEqual({ before: 5, after: 12, ratio: null });
     expect(seven.pages[0].assistantReferrals).toMatchObject({ before: 5, after: 12 });
     expect(seven.searches).toEqual({

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { KIND } from '../store/day-sets.js';
 import { readMissingPages } from './missing-pages.js';
-import { readPageReaderSignals } from './page-reader-signals.js';
+import { VOTES } from '../signals/store/thumbs-votes.js';
 
 /** One page's (or all the pages') side of a window. */
 export interface SideCounts {
@@ -47,7 +47,7 @@ export async function readQueriesInto(
 /**
  * One outcome window, read from the same stored page views, feedback and misses the page story reads: each page's
  * distinct visitors in one grouped pass over the range's views, the pages together by one distinct count more (the
- * sum of the pages would count a reader of two of them twice), thumbs from the page's feedback.
+ * sum of the pages would count a reader of two of them twice), thumbs from the pages' feedback in one grouped read.
  */
 export async function readOutcomeCounts(
   sql: Sql,
@@ -93,13 +93,18 @@ export async function readOutcomeCounts(
       counts.total[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
       counts.total.referred += Number(sent);
     }
-    for (const path of params.paths) {
-      const said = await readPageReaderSignals(sql, { projectId, path, range, comments: 0 });
-      const page = counts.pages.get(path)!;
-      page.thumbsUp = said.thumbsUp;
-      page.thumbsDown = said.thumbsDown;
-      counts.total.thumbsUp += said.thumbsUp;
-      counts.total.thumbsDown += said.thumbsDown;
+    for (const [path, up, down] of await sql.rows(
+      `SELECT "path", SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END),
+              SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END)
+         FROM "AnalyticsFeedback"
+        WHERE "projectId" = ? AND "path" IN (${marks}) AND "ts" >= ? AND "ts" < ? GROUP BY "path"`,
+      args,
+    )) {
+      const page = counts.pages.get(String(path))!;
+      page.thumbsUp = Number(up ?? 0);
+      page.thumbsDown = Number(down ?? 0);
+      counts.total.thumbsUp += page.thumbsUp;
+      counts.total.thumbsDown += page.thumbsDown;
     }
   }
   const queries = params.queries ?? [];
