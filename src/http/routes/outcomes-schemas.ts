@@ -17,7 +17,9 @@ const Compared = Pair.extend({
 const Measured = z.object({
   humanVisitors: Compared.describe('Distinct human visitors, exact'),
   aiVisitors: Compared.describe('Distinct AI visitors, exact'),
-  assistantReferrals: Compared.describe("Distinct human visitors an AI assistant's answer sent (ChatGPT, Perplexity, …)"),
+  assistantReferrals: Compared.describe(
+    "Distinct human visitors an AI assistant's answer sent (ChatGPT, Perplexity, …)",
+  ),
   thumbsUp: Pair,
   thumbsDown: Pair,
   helpfulShare: z.object({ before: z.number().nullable(), after: z.number().nullable() }),
@@ -63,7 +65,9 @@ export const OutcomeResponse = z.object({
       misses: z.array(z.object({ url: z.string(), before: count, after: count })),
       searches: z
         .object({
-          queries: z.array(z.string()).describe('The queries that led readers into the pages, on either side (at most 20)'),
+          queries: z
+            .array(z.string())
+            .describe('The queries that led readers into the pages, on either side (at most 20)'),
           before: SearchSide,
           after: SearchSide,
         })
