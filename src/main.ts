@@ -51,6 +51,8 @@ import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.j
 import { createProblems } from './problems/problems.js';
 import { createOutcomes } from './outcomes/outcomes.js';
 import { gitHubPullRequestFiles } from './outcomes/github-pull-request-files.js';
+import { automationWantsComment, gitHubOutcomeComments } from './outcomes/outcome-comment.js';
+import { OUTCOME_SWEEP_EVERY_MS } from './outcomes/outcomes.js';
 import { outcomeRoutes } from './http/routes/outcomes.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
@@ -81,7 +83,7 @@ export async function startScribe(
   const analytics = openAnalytics(base);
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
-  const problems = startProblems({ base, github, jobs, analytics });
+  const problems = startProblems({ base, github, jobs, analytics, automations });
   const notifier = startNotifier(base);
   const edges = await serveEdges({
     base,
@@ -99,6 +101,7 @@ export async function startScribe(
   const schedules = automations && startSchedules(base, automations);
   const problemRuns =
     automations && github.app && startProblemRuns({ base, app: github.app, jobs, automations, problems });
+  const outcomeSweeps = startOutcomeSweeps(base, problems);
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
 
   return {
@@ -109,6 +112,7 @@ export async function startScribe(
       edges.streams.abort();
       await schedules?.stop();
       await problemRuns?.stop();
+      await outcomeSweeps.stop();
       await jobs.worker?.stop();
       await notifier.stop();
       await edges.close();
@@ -281,8 +285,14 @@ function startReviews(base: Base, github: GitHub): Reviews | null {
  * through the App (none until it is configured). A fix is an ordinary job request. Outcomes keep a merged docs pull
  * request's pages (placed by the same docs pages) and measure them with the analytics.
  */
-function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
-  const { base, github, jobs, analytics } = params;
+function startProblems(params: {
+  base: Base;
+  github: GitHub;
+  jobs: Jobs;
+  analytics: Analytics;
+  automations: Automations | null;
+}) {
+  const { base, github, jobs, analytics, automations } = params;
   const { db, clock } = base;
   const app = github.app;
   const pages = app ? gitHubSitePages({ github: app, logger: github.logger }) : async () => [];
@@ -296,7 +306,16 @@ function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analyti
       pages: async (projectId) => (await pages(await getProject(db, projectId))).map((p) => p.file),
       pullRequestFiles: app ? gitHubPullRequestFiles({ db, github: app }) : async () => [],
       counts: (query) => analytics.outcomeCounts(query),
+      queries: (query) => analytics.outcomeQueries(query),
       deployDelayMs: base.config.outcomes.deployDelayMs,
+      comment: app && base.config.outcomes.comments ? gitHubOutcomeComments({ db, github: app }) : null,
+      commentWanted: automationWantsComment({
+        db,
+        automations: async (projectId) => (automations ? (await automations.config(projectId)).automations : []),
+      }),
+      // onSettled: the hook for the outcome.ready and problem.status_changed webhook events (src/notifications)
+      logger: base.logger.child({ component: 'outcomes' }),
+      claimMs: base.config.jobs.leaseMs,
     }),
   };
 }
@@ -442,6 +461,22 @@ function startProblemRuns(params: {
     async stop() {
       clearInterval(timer);
       await looking;
+    },
+  };
+}
+
+/** Completed outcome windows are looked for now and then (outcomes.ts `sweep`), one sweep at a time. */
+function startOutcomeSweeps(base: Base, problems: ProblemsQueue) {
+  const logger = base.logger.child({ component: 'outcomes' });
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = problems.outcomes.sweep().catch((err: unknown) => logger.error({ err }, 'the outcome sweep failed'));
+  };
+  const timer = setInterval(() => void sweeping.then(sweep), OUTCOME_SWEEP_EVERY_MS).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await sweeping;
     },
   };
 }

@@ -76,7 +76,7 @@ import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
 import { insertPageMisses } from './store/page-misses.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
-import { readOutcomeCounts, type WindowCounts } from './reports/outcome-counts.js';
+import { readOutcomeCounts, readQueriesInto, type WindowCounts } from './reports/outcome-counts.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -387,6 +387,11 @@ export class Analytics {
   /** One outcome window of a docs pull request's pages (reports/outcome-counts.ts). */
   outcomeCounts(params: Parameters<typeof readOutcomeCounts>[1]): Promise<WindowCounts> {
     return readOutcomeCounts(this.sql, params);
+  }
+
+  /** The site-search queries that led readers into some pages within a range (an outcome's searches). */
+  outcomeQueries(params: Parameters<typeof readQueriesInto>[1]): Promise<string[]> {
+    return readQueriesInto(this.sql, params);
   }
 
   /** Subscribes the one listener told of feedback once it is stored (main.ts: feedback-triggered automations). */

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db, DbTransaction } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { ProblemKind, ProblemStatus } from './problem-kinds.js';
@@ -170,22 +170,34 @@ const METRIC_OF: Record<ProblemKind, 'traffic' | 'misses' | 'helpful'> = {
  * longer window may still move them between the two.
  */
 export async function settleOutcome(params: {
-  db: Db;
+  db: Db | DbTransaction;
   clock: Clock;
   jobId: string;
   changes: Record<'traffic' | 'misses' | 'helpful', string>;
-}): Promise<void> {
+}): Promise<SettledProblem[]> {
   const { db, jobId, changes } = params;
   const now = params.clock();
+  const moved: SettledProblem[] = [];
   for (const kind of Object.keys(METRIC_OF) as ProblemKind[]) {
     const change = changes[METRIC_OF[kind]];
-    const status = change === 'improved' ? 'verified' : change === 'worse' ? 'regressed' : null;
+    const status = change === 'improved' ? ('verified' as const) : change === 'worse' ? ('regressed' as const) : null;
     if (!status) continue;
-    await db.problemState.updateMany({
-      where: { jobId, kind, status: { in: ['fixed', 'verified', 'regressed'] }, NOT: { status } },
-      data: { status, updatedAt: now },
-    });
+    const where = { jobId, kind, status: { in: ['fixed', 'verified', 'regressed'] }, NOT: { status } };
+    const rows = await db.problemState.findMany({ where, select: { projectId: true, id: true, status: true } });
+    if (!rows.length) continue;
+    await db.problemState.updateMany({ where, data: { status, updatedAt: now } });
+    moved.push(...rows.map((r) => ({ projectId: r.projectId, id: r.id, kind, from: r.status, to: status })));
   }
+  return moved;
+}
+
+/** A problem a merged fix's outcome moved. */
+export interface SettledProblem {
+  projectId: string;
+  id: string;
+  kind: ProblemKind;
+  from: string;
+  to: 'verified' | 'regressed';
 }
 
 /**

@@ -615,7 +615,11 @@ export const DocsPullRequestMergeScalarFieldEnum = {
   number: 'number',
   mergedAt: 'mergedAt',
   pages: 'pages',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  settledDays: 'settledDays',
+  commentDays: 'commentDays',
+  commentId: 'commentId',
+  commentClaimedAt: 'commentClaimedAt'
 } as const
 
 export type DocsPullRequestMergeScalarFieldEnum = (typeof DocsPullRequestMergeScalarFieldEnum)[keyof typeof DocsPullRequestMergeScalarFieldEnum]
