@@ -24,17 +24,12 @@ import { addressAllowList, fetchKeyDirectory, type FetchedDirectory } from './in
 import { type DirectoryImport, importKeyDirectoryFiles, isDirectoryFile } from './ingest/import-key-directories.js';
 import { readKeyDirectories } from './store/key-directories.js';
 import { robotsTxtReaders } from './ingest/robots-txt-readers.js';
-import {
-  agentViews,
-  recordRobotsReaders,
-  recordRobotsVersion,
-  robotsReaders,
-  robotsVersions,
-} from './store/robots-txt.js';
+import { recordRobotsReaders, recordRobotsVersion, robotsReaders, robotsVersions } from './store/robots-txt.js';
 import { aiRobots, type RobotsReport } from './reports/ai-robots.js';
 import { refreshRobotsTxt } from './ingest/refresh-robots-txt.js';
 import { robotsFetches } from './store/robots-fetches.js';
 import { aiCoverage, type CoverageReport, type CoverageSection } from './reports/ai-coverage.js';
+import { agentViewCounts } from './reports/agent-view-counts.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
@@ -635,12 +630,14 @@ export class Analytics {
   async aiRobots(projectId: string, range: TimeRange): Promise<RobotsReport> {
     if (this.clickhouse)
       throw new Unavailable('The robots.txt report reads raw views from the primary database, not from ClickHouse');
-    const [versions, views, readers, fetches] = await Promise.all([
+    const [versions, readers, fetches] = await Promise.all([
       robotsVersions(this.sql, projectId),
-      agentViews(this.sql, { projectId, range }),
       robotsReaders(this.sql, projectId),
       robotsFetches(this.sql, projectId),
     ]);
+    // cut where a version comes into force: inside each piece every view is judged by the same versions
+    const cuts = versions.map((v) => v.firstSeenAt);
+    const views = await this.read((store, cache) => agentViewCounts({ store, cache, projectId, range, cuts }));
     return aiRobots({ versions, views, readers, fetches });
   }
 
@@ -652,7 +649,7 @@ export class Analytics {
     if (this.clickhouse)
       throw new Unavailable('The coverage report reads raw views from the primary database, not from ClickHouse');
     const [views, referrals] = await Promise.all([
-      agentViews(this.sql, { projectId, range }),
+      this.read((store, cache) => agentViewCounts({ store, cache, projectId, range })),
       this.aiReferrals(projectId, range),
     ]);
     return aiCoverage({ sections, views, referrals: referrals.assistants });

@@ -69,11 +69,12 @@ export function aiCoverage(params: {
     if (view.kind !== KIND.ai) continue;
     const operator = operatorOf(view.agent);
     const purpose = purposeOf(view.agent || null);
-    aiViews.set(operator, (aiViews.get(operator) ?? 0) + 1);
+    const weight = view.views ?? 1;
+    aiViews.set(operator, (aiViews.get(operator) ?? 0) + weight);
     const key = `${operator}\0${purpose}`;
     let row = read.get(key);
     if (!row) read.set(key, (row = { operator, purpose, views: 0, pages: new Set() }));
-    row.views++;
+    row.views += weight;
     if (navigation.has(view.path)) row.pages.add(view.path);
   }
   const rows = [...read.values()].map((row): CoverageRow => {

@@ -16,7 +16,7 @@ type Standing = 'verified' | 'unverified' | 'spoofed';
 
 export interface RobotsViolations {
   views: number;
-  /** the disallowed paths read, most views first */
+  /** the disallowed paths read, most views first (then path, host and rule in code-point order) */
   paths: { host: string; path: string; rule: string; views: number }[];
 }
 
@@ -74,7 +74,8 @@ export function aiRobots(params: {
       entry = { agent: name, views: 0, fetchedRobotsTxt: false, verified: none(), unverified: none(), spoofed: none() };
       agents.set(name, entry);
     }
-    entry.views++;
+    const weight = view.views ?? 1;
+    entry.views += weight;
     for (const [host, versions] of byHost) {
       const parsed = inForce(versions, view.ts);
       if (!parsed) continue;
@@ -89,12 +90,12 @@ export function aiRobots(params: {
       }
       if (rule === null) continue;
       const violations = entry[standing];
-      violations.views++;
+      violations.views += weight;
       const rowKey = `${name}\0${standing}\0${host}\0${view.path}\0${rule}`;
       const row = rows.get(rowKey);
-      if (row) row.views++;
+      if (row) row.views += weight;
       else {
-        const added = { host, path: view.path, rule, views: 1 };
+        const added = { host, path: view.path, rule, views: weight };
         rows.set(rowKey, added);
         violations.paths.push(added);
       }
@@ -104,7 +105,13 @@ export function aiRobots(params: {
   for (const entry of agents.values()) {
     entry.fetchedRobotsTxt = fetched.has(entry.agent);
     for (const standing of ['verified', 'unverified', 'spoofed'] as const)
-      entry[standing].paths.sort((a, b) => b.views - a.views || compareCodePoints(a.path, b.path));
+      entry[standing].paths.sort(
+        (a, b) =>
+          b.views - a.views ||
+          compareCodePoints(a.path, b.path) ||
+          compareCodePoints(a.host, b.host) ||
+          compareCodePoints(a.rule, b.rule),
+      );
   }
   const fetches = new Map((params.fetches ?? []).filter((f) => f.checkedAt > 0).map((f) => [f.host, f]));
   const hosts = [...new Set([...byHost.keys(), ...fetches.keys()])].sort(compareCodePoints);
