@@ -38,7 +38,38 @@ interface Parsed {
   version: RobotsVersion;
   robot: Robot;
   lines: string[];
+  /** the literal start of every Disallow pattern (up to a wildcard), or undefined when the file escapes characters */
+  prefixes: string[] | undefined;
 }
+
+/**
+ * The literal starts of a file's Disallow patterns: a path that starts with none of them matches no Disallow rule
+ * of any group (a pattern matches from the path's first character), so the parser need not be asked. Undefined when
+ * a pattern holds `%` or a character outside ASCII: the parser's encoding rules decide those.
+ */
+function disallowPrefixes(lines: string[]): string[] | undefined {
+  const prefixes = new Set<string>();
+  for (const line of lines) {
+    const [field, ...rest] = line.replace(/#.*$/, '').split(':');
+    if (field.trim().toLowerCase() !== 'disallow') continue;
+    const pattern = rest.join(':').trim();
+    if (!pattern) continue;
+    if (!/^[\x21-\x7e]*$/.test(pattern) || pattern.includes('%')) return undefined;
+    prefixes.add(pattern.split(/[*$]/)[0]);
+  }
+  return [...prefixes];
+}
+
+/** A path the parser reads as it is: URL-safe characters only, no query, no dot segments (nothing re-encoded). */
+const PLAIN_PATH = /^\/[A-Za-z0-9;,/:@&=+$\-_.!~*'()]*$/;
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+
+/** Whether the parser must judge the path: it is not plain, or a Disallow pattern could match it. */
+const mayBeDisallowed = (parsed: Parsed, path: string) =>
+  parsed.prefixes === undefined ||
+  !PLAIN_PATH.test(path) ||
+  DOT_SEGMENT.test(path) ||
+  parsed.prefixes.some((prefix) => path.startsWith(prefix));
 
 /**
  * Which AI views read paths robots.txt disallowed for the agent, judged by the version in force on the view's host
@@ -55,10 +86,13 @@ export function aiRobots(params: {
   const byHost = new Map<string, Parsed[]>();
   for (const version of params.versions) {
     const list = byHost.get(version.host) ?? [];
+    // lines as the parser numbers them
+    const lines = version.content.split(/\r\n|\r|\n/);
     list.push({
       version,
       robot: robotsParser(`https://${version.host}/robots.txt`, version.content),
-      lines: version.content.split(/\r?\n/),
+      lines,
+      prefixes: disallowPrefixes(lines),
     });
     byHost.set(version.host, list);
   }
@@ -83,9 +117,10 @@ export function aiRobots(params: {
       let rule = judged.get(key);
       if (rule === undefined) {
         const url = `https://${host}${view.path}`;
-        rule = parsed.robot.isDisallowed(url, name)
-          ? (parsed.lines[parsed.robot.getMatchingLineNumber(url, name) - 1] ?? '').trim()
-          : null;
+        rule =
+          mayBeDisallowed(parsed, view.path) && parsed.robot.isDisallowed(url, name)
+            ? (parsed.lines[parsed.robot.getMatchingLineNumber(url, name) - 1] ?? '').trim()
+            : null;
         judged.set(key, rule);
       }
       if (rule === null) continue;

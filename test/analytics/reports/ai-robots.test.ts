@@ -1,3 +1,4 @@
+import robotsParserModule from 'robots-parser';
 import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 import { aiRobots } from '../../../src/analytics/reports/ai-robots.js';
 import { agentViewCounts } from '../../../src/analytics/reports/agent-view-counts.js';
@@ -42,4 +43,51 @@ describeAiReport({
       readers,
     }),
   naive: (events, range) => aiRobots({ versions: VERSIONS, views: rawViews(events, range), readers }),
+});
+
+describe('aiRobots judging paths', () => {
+  // what robots-parser says of each path, asked directly: the report's shortcut for paths no pattern can match
+  // must never disagree with it
+  const robotsParser = robotsParserModule as unknown as (
+    url: string,
+    text: string,
+  ) => { isDisallowed(url: string, ua: string): boolean | undefined };
+  const FILES = [
+    'User-agent: GPTBot\nDisallow: /p1\nDisallow: /*.pdf$\n\nUser-agent: *\nDisallow: /a%3Cb\n',
+    'User-agent: *\rDisallow: /docs/\rAllow: /docs/public\r# Disallow: /p2\rDisallow: *secret\n',
+    'user-agent: claudebot\ndisallow: /Guide # a comment\nDISALLOW:/x:y\n',
+    'User-agent: *\nDisallow: /caf%C3%A9\nDisallow: /é\n',
+  ];
+  const PATHS = [
+    '/p1',
+    '/p10',
+    '/doc.pdf',
+    '/doc.pdfx',
+    '/a<b',
+    '/a%3cb',
+    '/docs/x',
+    '/docs/public/y',
+    '/p2',
+    '/my-secret',
+    '/guide',
+    '/Guide/x',
+    '/x:y',
+    '/café',
+    '/caf%C3%A9',
+    '/é',
+    '/docs/../p1',
+    '/b c',
+    '/',
+  ];
+  it.each(FILES.map((f, i) => [i, f]))('file %i: each path as robots-parser judges it', (_i, content) => {
+    for (const agent of ['GPTBot', 'ClaudeBot', 'PerplexityBot']) {
+      const versions = [{ host: 'h.example', hash: 'h', content, firstSeenAt: 0, lastSeenAt: 0 }];
+      const views = PATHS.map((path) => ({ ts: 1, path, kind: 2, agent, verification: null }));
+      const report = aiRobots({ versions, views, readers: [] });
+      const found = new Set(report.agents[0].unverified.paths.map((p) => p.path));
+      const robot = robotsParser('https://h.example/robots.txt', content);
+      const expected = new Set(PATHS.filter((p) => robot.isDisallowed(`https://h.example${p}`, agent)));
+      expect([...found].sort()).toEqual([...expected].sort());
+    }
+  });
 });
