@@ -15,6 +15,10 @@ import { analyticsAiRoutes } from '../src/http/routes/analytics-ai.js';
 import { analyticsBreakdownRoutes } from '../src/http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from '../src/http/routes/analytics-feedback.js';
 import { Analytics } from '../src/analytics/analytics.js';
+import { analyticsRobotsRoutes } from '../src/http/routes/analytics-robots.js';
+import { analyticsCoverageRoutes } from '../src/http/routes/analytics-coverage.js';
+import { DocsSearch } from '../src/http/mcp/docs-search.js';
+import { NAVIGATION } from './site.js';
 
 const config = loadConfig();
 const database = openDatabase(config.database);
@@ -33,6 +37,12 @@ const analytics = new Analytics({
   logger: ctx.logger,
   clock: ctx.clock,
 });
+const benchDocs = {
+  sha: 'bench',
+  pages: new Map(),
+  navigation: NAVIGATION.map(({ group, pages }) => ({ group, pages: pages.map((path) => ({ path, title: path })) })),
+  search: new DocsSearch([]),
+};
 const app = createHttpApp({
   ctx,
   routes: [
@@ -41,6 +51,10 @@ const app = createHttpApp({
     analyticsBreakdownRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),
+    analyticsRobotsRoutes({ analytics }),
+    // the site's navigation as its docs repository would give it: coverage is timed for its analytics, not for
+    // reading and indexing a repository (done once per commit, apart from reports)
+    analyticsCoverageRoutes({ analytics, sites: { get: async () => benchDocs } }),
   ],
   webhooks: (_req, res) => void res.status(404).end(),
 });
