@@ -21,26 +21,30 @@ export async function agentViewCounts(params: {
   const { store, projectId, range } = params;
   const inside = [...new Set(params.cuts ?? [])].filter((t) => t > range.from && t < range.to).sort((a, b) => a - b);
   const bounds = [range.from, ...inside, range.to];
-  const counted: (Omit<AgentView, 'path'> & { page: number })[] = [];
+  const runs: {
+    ts: number;
+    kind: number;
+    agent: string;
+    verification: number;
+    pages: Uint32Array;
+    counts: Float64Array;
+  }[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
     const piece = { from: bounds[i], to: bounds[i + 1] };
     await withAgentCells({ ...params, range: piece, viewsOnly: true }, (cells) => {
       for (const { cell, sums } of cells) {
         if (cell.kind !== KIND.ai && cell.kind !== KIND.bot) continue;
-        sums.forEach((views, page) => {
-          if (views > 0)
-            counted.push({
-              ts: piece.from,
-              page,
-              kind: cell.kind,
-              agent: cell.agent,
-              verification: cell.verification,
-              views,
-            });
-        });
+        runs.push({ ts: piece.from, ...cell, ...sums.pageEntries() });
       }
     });
   }
-  const paths = await store.paths(projectId, new Set(counted.map((c) => c.page)));
-  return counted.map(({ page, ...view }) => ({ ...view, path: paths.get(page) ?? '' }));
+  const wanted = new Set<number>();
+  for (const run of runs) for (const page of run.pages) wanted.add(page);
+  const paths = await store.paths(projectId, wanted);
+  const views: AgentView[] = [];
+  for (const { ts, kind, agent, verification, pages, counts } of runs)
+    for (let j = 0; j < pages.length; j++)
+      if (counts[j] > 0)
+        views.push({ ts, path: paths.get(pages[j]) ?? '', kind, agent, verification, views: counts[j] });
+  return views;
 }

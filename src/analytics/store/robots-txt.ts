@@ -3,6 +3,7 @@ import type { Sql } from './sql.js';
 
 export interface RobotsVersion {
   host: string;
+  /** the content's SHA-256 (hex): the same content, the same hash (reports key what they judge by it) */
   hash: string;
   content: string;
   firstSeenAt: number;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import robotsParserModule from 'robots-parser';
 import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 import { aiRobots } from '../../../src/analytics/reports/ai-robots.js';
@@ -23,7 +24,12 @@ const VERSIONS: RobotsVersion[] = [
   { host: 'www.example.com', content: 'User-agent: ChatGPT-User\nDisallow: /p6\n\nUser-agent: *\nAllow: /\n' },
 ].map((v, i) => {
   const firstSeenAt = [at(0, 3 * 3_600_000 + 17), at(3), at(4, 20 * 3_600_000), at(2)][i];
-  return { ...v, hash: `h${i}`, firstSeenAt, lastSeenAt: firstSeenAt + 1000 };
+  return {
+    ...v,
+    hash: crypto.createHash('sha256').update(v.content).digest('hex'),
+    firstSeenAt,
+    lastSeenAt: firstSeenAt + 1000,
+  };
 });
 
 const rawViews = (events: RawEvent[], range: TimeRange) =>
@@ -81,7 +87,8 @@ describe('aiRobots judging paths', () => {
   ];
   it.each(FILES.map((f, i) => [i, f]))('file %i: each path as robots-parser judges it', (_i, content) => {
     for (const agent of ['GPTBot', 'ClaudeBot', 'PerplexityBot']) {
-      const versions = [{ host: 'h.example', hash: 'h', content, firstSeenAt: 0, lastSeenAt: 0 }];
+      const hash = crypto.createHash('sha256').update(content).digest('hex');
+      const versions = [{ host: 'h.example', hash, content, firstSeenAt: 0, lastSeenAt: 0 }];
       const views = PATHS.map((path) => ({ ts: 1, path, kind: 2, agent, verification: null }));
       const report = aiRobots({ versions, views, readers: [] });
       const found = new Set(report.agents[0].unverified.paths.map((p) => p.path));
