@@ -19,7 +19,10 @@ import { problemRoutes } from '../src/http/routes/problems.js';
 import { createJobRequests } from '../src/jobs/job-requests.js';
 import { createProblems } from '../src/problems/problems.js';
 import { createPageStory } from '../src/problems/page-story.js';
-import { PATHS, pathName } from './site.js';
+import { analyticsRobotsRoutes } from '../src/http/routes/analytics-robots.js';
+import { analyticsCoverageRoutes } from '../src/http/routes/analytics-coverage.js';
+import { DocsSearch } from '../src/http/mcp/docs-search.js';
+import { NAVIGATION, PATHS, pathName } from './site.js';
 
 const config = loadConfig();
 const database = openDatabase(config.database);
@@ -46,6 +49,12 @@ const sitePages = Array.from({ length: PATHS }, (_, i) => {
 });
 const pages = async () => sitePages;
 const jobs = createJobRequests({ db: ctx.db, clock: ctx.clock, jobs: config.jobs, missing: [], wake: () => undefined });
+const benchDocs = {
+  sha: 'bench',
+  pages: new Map(),
+  navigation: NAVIGATION.map(({ group, pages }) => ({ group, pages: pages.map((path) => ({ path, title: path })) })),
+  search: new DocsSearch([]),
+};
 const app = createHttpApp({
   ctx,
   routes: [
@@ -58,6 +67,10 @@ const app = createHttpApp({
       problems: createProblems({ db: ctx.db, clock: ctx.clock, signals, jobs, pages }),
       story: createPageStory({ db: ctx.db, clock: ctx.clock, signals, pages }),
     }),
+    analyticsRobotsRoutes({ analytics }),
+    // the site's navigation as its docs repository would give it: coverage is timed for its analytics, not for
+    // reading and indexing a repository (done once per commit, apart from reports)
+    analyticsCoverageRoutes({ analytics, sites: { get: async () => benchDocs } }),
   ],
   webhooks: (_req, res) => void res.status(404).end(),
 });

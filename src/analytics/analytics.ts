@@ -25,7 +25,7 @@ import { type DirectoryImport, importKeyDirectoryFiles, isDirectoryFile } from '
 import { readKeyDirectories } from './store/key-directories.js';
 import { robotsTxtReaders } from './ingest/robots-txt-readers.js';
 import {
-  agentViews,
+  type AgentView,
   recordRobotsReaders,
   recordRobotsVersion,
   robotsReaders,
@@ -35,6 +35,8 @@ import { aiRobots, type RobotsReport } from './reports/ai-robots.js';
 import { refreshRobotsTxt } from './ingest/refresh-robots-txt.js';
 import { robotsFetches } from './store/robots-fetches.js';
 import { aiCoverage, type CoverageReport, type CoverageSection } from './reports/ai-coverage.js';
+import { agentViewCounts } from './reports/agent-view-counts.js';
+import { clickHouseAgentViewCounts } from './clickhouse/clickhouse-agent-views.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
@@ -647,32 +649,39 @@ export class Analytics {
 
   /**
    * AI views of paths robots.txt disallowed for their agent at the time, per agent and standing; the hosts' versions;
-   * who asked for robots.txt. Read from the raw views of the primary database (not kept there with ClickHouse).
+   * who asked for robots.txt. Views per agent and page from the derived per-day rows (or ClickHouse's) and raw edges.
    */
   async aiRobots(projectId: string, range: TimeRange): Promise<RobotsReport> {
-    if (this.clickhouse)
-      throw new Unavailable('The robots.txt report reads raw views from the primary database, not from ClickHouse');
-    const [versions, views, readers, fetches] = await Promise.all([
+    const [versions, readers, fetches] = await Promise.all([
       robotsVersions(this.sql, projectId),
-      agentViews(this.sql, { projectId, range }),
       robotsReaders(this.sql, projectId),
       robotsFetches(this.sql, projectId),
     ]);
+    // cut where a version comes into force: inside each piece every view is judged by the same versions
+    const cuts = versions.map((v) => v.firstSeenAt);
+    const views = await this.agentViewCounts(projectId, range, cuts);
     return aiRobots({ versions, views, readers, fetches });
   }
 
   /**
    * How much of the docs navigation (`sections`, read at the project's ref by the caller) each AI operator reads per
-   * purpose, and its AI views against the humans its assistants sent. Raw views of the primary database.
+   * purpose, and its AI views against the humans its assistants sent, from the same counts as aiRobots.
    */
   async aiCoverage(projectId: string, range: TimeRange, sections: CoverageSection[]): Promise<CoverageReport> {
-    if (this.clickhouse)
-      throw new Unavailable('The coverage report reads raw views from the primary database, not from ClickHouse');
     const [views, referrals] = await Promise.all([
-      agentViews(this.sql, { projectId, range }),
+      this.agentViewCounts(projectId, range),
       this.aiReferrals(projectId, range),
     ]);
     return aiCoverage({ sections, views, referrals: referrals.assistants });
+  }
+
+  /** AI views and spoofed ones per agent and page, the range cut at `cuts` (see reports/agent-view-counts.ts). */
+  private async agentViewCounts(projectId: string, range: TimeRange, cuts?: number[]): Promise<AgentView[]> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseAgentViewCounts({ client, database, projectId, range, cuts });
+    }
+    return this.read((store, cache) => agentViewCounts({ store, cache, projectId, range, cuts }));
   }
 
   /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */

@@ -4,6 +4,8 @@ import { analyticsRoutes } from '../../src/http/routes/analytics.js';
 import { analyticsBreakdownRoutes } from '../../src/http/routes/analytics-breakdowns.js';
 import { analyticsAiRoutes } from '../../src/http/routes/analytics-ai.js';
 import { problemRoutesFor } from '../support/problem-routes.js';
+import { analyticsRobotsRoutes } from '../../src/http/routes/analytics-robots.js';
+import type { Analytics } from '../../src/analytics/analytics.js';
 import { PROVIDERS, type Provider } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../support/clickhouse-server.js';
@@ -103,6 +105,7 @@ const REQUESTS: Request[] = [
   { report: 'ai/agent-pages', query: 'by=operator&limit=250' },
   { report: 'ai/referrals', query: 'limit=250' },
   { report: 'ai/misses', query: 'limit=250' },
+  { report: 'ai/robots' },
 ];
 
 /**
@@ -144,6 +147,7 @@ const BAD_QUERIES: { report: string; query: string }[] = [
     'ai/agent-pages',
     'ai/referrals',
     'ai/misses',
+    'ai/robots',
   ].flatMap((report) => [
     { report, query: `dateFrom=${iso(at(4))}&dateTo=${iso(at(2))}` },
     { report, query: `dateFrom=${iso(at(3))}&dateTo=${iso(at(3))}` },
@@ -214,23 +218,37 @@ interface Side {
   readKey: string;
 }
 
+/** robots.txt versions of the site's host: one before the views, one from mid-day, one from a midnight */
+const ROBOTS: [number, string][] = [
+  [at(-30), 'User-agent: GPTBot\nDisallow: /docs/\n'],
+  [at(1) + 5 * 3_600_000, 'User-agent: ClaudeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /api/\n'],
+  [at(3), 'User-agent: *\nDisallow: /docs/\n'],
+];
+
 async function startSide(params: { provider: Provider; env: Record<string, string> }): Promise<Side> {
+  let analytics: Analytics | undefined;
   const app = await startTestApp({
     provider: params.provider,
     // the analytics route modules as main.ts mounts them
-    routes: ({ analytics }) => [
-      analyticsRoutes({ analytics }),
-      analyticsBreakdownRoutes({ analytics }),
-      analyticsAiRoutes({ analytics }),
-      problemRoutesFor({
-        analytics,
-        pages: PAGE_PATHS.map((path) => ({ path, file: `docs${path}.mdx`, title: path.split('/').at(-1) ?? path })),
-      }),
-    ],
+    routes: (ctx) => {
+      analytics = ctx.analytics;
+      return [
+        analyticsRoutes(ctx),
+        analyticsBreakdownRoutes(ctx),
+        analyticsAiRoutes(ctx),
+        analyticsRobotsRoutes(ctx),
+        problemRoutesFor({
+          analytics: ctx.analytics,
+          pages: PAGE_PATHS.map((path) => ({ path, file: `docs${path}.mdx`, title: path.split('/').at(-1) ?? path })),
+        }),
+      ];
+    },
     env: params.env,
     clock: () => new Date(NOW),
   });
   const projectId = (await app.project()).id;
+  for (const [seenAt, content] of ROBOTS)
+    await analytics!.importRobotsTxt({ projectId, host: 'docs.example.com', content, seenAt });
   return { app, projectId, writeKey: await app.key(projectId, 'write'), readKey: await app.key(projectId, 'read') };
 }
 
@@ -377,7 +395,7 @@ describe.each(PROVIDERS)(
       // most answers hold rows: the comparison is not of empty reports
       expect(every.withRows).toBeGreaterThan(every.compared * 0.75);
       expect(more.withRows).toBeGreaterThan(more.compared * 0.5);
-    }, 120_000);
+    }, 300_000); // some 1,000 requests to each side: minutes on a loaded machine
 
     it("answers the problems queue and every page's story alike", async () => {
       const { differences, compared, withRows } = await compare(FIXED_RANGES, PAGE_REQUESTS);
