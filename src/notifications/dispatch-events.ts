@@ -38,6 +38,7 @@ export async function dispatchEvents(holder: LeaseHolder & { db: Db; limit: numb
         eventAt: event.createdAt,
         status: 'pending',
         retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
+        dueAt: now,
         createdAt: now,
       })),
   );
