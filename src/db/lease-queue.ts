@@ -108,7 +108,10 @@ export class LeaseQueue {
   async renew(holder: LeaseHolder & { id: string }): Promise<boolean> {
     const sql = new Sql(holder.database.provider);
     const until = new Date(holder.clock().getTime() + holder.leaseMs);
-    const set = [`"leaseExpiresAt" = ${sql.time(until)}`, ...(this.q.due ? [`"${this.q.due}" = ${sql.time(until)}`] : [])];
+    const set = [
+      `"leaseExpiresAt" = ${sql.time(until)}`,
+      ...(this.q.due ? [`"${this.q.due}" = ${sql.time(until)}`] : []),
+    ];
     return (await this.write(holder, sql, set.join(', '))) === 1;
   }
 

@@ -279,4 +279,59 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received).toHaveLength(before);
   });
+
+  it('keeps a healthy receiver going while a slow one has a backlog and every send slot is taken', async () => {
+    const clock = () => new Date();
+    const slow = await startWebhookReceiver();
+    try {
+      slow.answer = () => ({ status: 200, delayMs: 150 });
+      await createSubscription({ db: database.db, clock, policy }, { projectId, url: slow.url, events: ['*'] });
+      // the slow receiver's backlog is written first: oldest-first claims would hand it every slot until it drained
+      for (let i = 0; i < 20; i++) await newJob(clock, `Backlog ${i}`);
+      start(clock, { concurrency: 2 });
+      await waitFor(() => slow.received.length >= 1, 'the slow receiver’s first message');
+      const { subscription: healthy } = await subscribe(clock);
+      await newJob(clock, 'For the healthy one');
+      await waitFor(
+        async () =>
+          (await database.db.webhookMessage.count({ where: { subscriptionId: healthy.id, status: 'delivered' } })) ===
+          1,
+        'the healthy receiver’s message',
+      );
+      // it went out beside the backlog, not after it
+      expect(receiver.received).toHaveLength(1);
+      expect(slow.received.length).toBeLessThan(10);
+    } finally {
+      await notifier?.stop();
+      notifier = undefined;
+      await slow.close();
+    }
+  });
+
+  it('claims each subscription’s messages by their due time, so a message retried later waits behind a new one', async () => {
+    const clock = fixedClock('2026-11-22T00:00:00.000Z');
+    await subscribe(clock);
+    let first = true;
+    receiver.answer = () => {
+      const status = first ? 503 : 200;
+      first = false;
+      return { status };
+    };
+    start(clock);
+    await newJob(clock, 'First');
+    await waitFor(
+      async () => (await database.db.webhookAttempt.count({ where: { responseStatus: 503 } })) === 1,
+      'the failed try',
+    );
+    const retried = await database.db.webhookMessage.findFirstOrThrow({ where: { projectId } });
+    expect(retried.status).toBe('pending');
+    // due at its retry time, not at once
+    expect(retried.dueAt.getTime()).toBeGreaterThan(clock().getTime());
+    await newJob(clock, 'Second');
+    await waitFor(() => receiver.received.length === 2, 'the new message');
+    expect(JSON.parse(receiver.received[1].body).data.job.prompt).toBe('Second');
+    clock.advance(retried.dueAt.getTime() - clock().getTime());
+    await waitFor(() => receiver.received.length === 3, 'the retry once due');
+    expect(receiver.received[2].headers['webhook-id']).toBe(retried.id);
+  });
 });
