@@ -49,7 +49,8 @@ import { automationRoutes } from './http/routes/automations.js';
 import { problemRoutes } from './http/routes/problems.js';
 import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
 import { createProblems } from './problems/problems.js';
-import { createOutcomes } from './outcomes/outcomes.js';
+import { createOutcomes, type Outcomes } from './outcomes/outcomes.js';
+import { singleJobPresenter } from './http/routes/present-jobs.js';
 import { gitHubPullRequestFiles } from './outcomes/github-pull-request-files.js';
 import { outcomeRoutes } from './http/routes/outcomes.js';
 import { createPageStory } from './problems/page-story.js';
@@ -82,7 +83,7 @@ export async function startScribe(
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
   const problems = startProblems({ base, github, jobs, analytics });
-  const notifier = startNotifier(base);
+  const notifier = startNotifier(base, problems.outcomes);
   const edges = await serveEdges({
     base,
     github,
@@ -306,8 +307,10 @@ type ProblemsQueue = ReturnType<typeof startProblems>;
  * Outgoing webhooks: the stores write each change's event in its own transaction; the notifier fans them out to the
  * projects' subscriptions and sends them, rendered as the API shows their objects. It needs nothing configured.
  */
-function startNotifier(base: Base): Notifier {
+function startNotifier(base: Base, outcomes: Pick<Outcomes, 'ofJob'>): Notifier {
   const { config } = base;
+  // a job event carries the job as GET …/job/{id} answers it: the route's own function
+  const presentJob = singleJobPresenter({ db: base.db, config }, outcomes);
   const stopMetrics = registerNotificationMetrics({ db: base.db });
   const notifier = createNotifier({
     db: base.db,
@@ -315,7 +318,7 @@ function startNotifier(base: Base): Notifier {
     clock: base.clock,
     logger: base.logger.child({ component: 'notifications' }),
     policy: config.outgoingWebhooks,
-    render: eventPresenter(config),
+    render: eventPresenter({ config, presentJob }),
     leaseMs: config.jobs.leaseMs,
     heartbeatMs: config.jobs.heartbeatMs,
     pollMs: 250,

@@ -84,13 +84,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         throw err;
       });
       const now = deps.clock();
-      const body = buildBody({
-        type: message.type,
-        eventAt: message.eventAt,
-        projectId: message.projectId,
-        data: JSON.parse(message.data) as Record<string, unknown>,
-        render: deps.render,
-      });
+      const body = buildBody({ type: message.type, eventAt: message.eventAt, data: message.data });
       const signature = signingSecrets(subscription, now)
         .map((secret) => new Webhook(secret).sign(message.id, now, body))
         .join(' ');
@@ -140,7 +134,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
    */
   const turn = async () => {
     // one batch of events per turn, then sends: a steady stream of changes must not starve the deliveries
-    const dispatched = await dispatchEvents({ ...holder, limit: 200 });
+    const dispatched = await dispatchEvents({ ...holder, limit: 200, render: deps.render });
     let more = dispatched > 0;
     const subscriptions = await deps.db.webhookSubscription.findMany({ orderBy: { id: 'asc' } });
     const first = subscriptions.length ? nextFirst++ % subscriptions.length : 0;

@@ -4,6 +4,7 @@ import { createLogger } from '../../src/logger.js';
 import type { Clock } from '../../src/clock.js';
 import { createJob, archiveJob, addMessage } from '../../src/jobs/job-store.js';
 import { eventPresenter } from '../../src/http/present-event.js';
+import { singleJobPresenter } from '../../src/http/routes/present-jobs.js';
 import { createNotifier, type Notifier } from '../../src/notifications/notifier.js';
 import { createSubscription, rotateSecret, getSubscription } from '../../src/notifications/subscriptions.js';
 import { listDeliveries, redeliver } from '../../src/notifications/deliveries.js';
@@ -29,7 +30,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
       clock,
       logger: createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
       policy,
-      render: eventPresenter(config),
+      render: eventPresenter({ config, presentJob: singleJobPresenter({ db: database.db, config }, null) }),
       leaseMs: 30_000,
       heartbeatMs: 1_000,
       pollMs: 20,
@@ -104,6 +105,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
       pr: null,
       prompt: 'Fix the typo',
       cause: null,
+      outcome: null,
     });
     const changed = bodies.find((b) => b.type === 'job.status_changed')!;
     expect(changed.data).toMatchObject({ previousStatus: 'active', prLink: null, summary: null });
@@ -310,7 +312,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
 
   it('claims each subscription’s messages by their due time, so a message retried later waits behind a new one', async () => {
     const clock = fixedClock('2026-11-22T00:00:00.000Z');
-    await subscribe(clock);
+    const { subscription } = await subscribe(clock);
     let first = true;
     receiver.answer = () => {
       const status = first ? 503 : 200;
@@ -320,7 +322,10 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     start(clock);
     await newJob(clock, 'First');
     await waitFor(
-      async () => (await database.db.webhookAttempt.count({ where: { responseStatus: 503 } })) === 1,
+      async () =>
+        (await database.db.webhookAttempt.count({
+          where: { subscriptionId: subscription.id, responseStatus: 503 },
+        })) === 1,
       'the failed try',
     );
     const retried = await database.db.webhookMessage.findFirstOrThrow({ where: { projectId } });
