@@ -44,6 +44,13 @@ export function eventPresenter(params: { config: Pick<Config, 'jobs'>; presentJo
       const run = revive<AutomationRun>(data.run);
       return { data: { run: toRunResponse(run) }, link: `${base}/v1/automations/${projectId}/runs` };
     }
+    if (subject === 'problem')
+      // a problem's stored state, as recorded (notifications/problem-events.ts); evidence and counts are listed
+      return { data, link: `${base}/v1/analytics/${projectId}/problems` };
+    if (subject === 'outcome') {
+      const jobId = (data.outcome as { jobId: string }).jobId;
+      return { data, link: `${base}/v2/agent/${projectId}/job/${jobId}` };
+    }
     const review = revive<DocsReview>(data.review);
     return {
       data: {

@@ -41,6 +41,9 @@ export interface Notifier {
   stop(): Promise<void>;
 }
 
+/** Outbox events fanned out per turn. */
+const DISPATCH_BATCH = 25;
+
 /** The receiver's answer is cut at this; the spec's receivers are expected to answer within seconds. */
 export const SEND_TIMEOUT_MS = 10_000;
 
@@ -133,8 +136,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
    * (a receiver at its limit is not even asked for). Answers whether more may be waiting.
    */
   const turn = async () => {
-    // one batch of events per turn, then sends: a steady stream of changes must not starve the deliveries
-    const dispatched = await dispatchEvents({ ...holder, limit: 200, render: deps.render });
+    // one small batch of events per turn, then sends: a steady stream of changes must not starve the deliveries, and
+    // a batch (each event rendered as the API shows it, which reads the database) must end well within its lease
+    const dispatched = await dispatchEvents({ ...holder, limit: DISPATCH_BATCH, render: deps.render });
     let more = dispatched > 0;
     const subscriptions = await deps.db.webhookSubscription.findMany({ orderBy: { id: 'asc' } });
     const first = subscriptions.length ? nextFirst++ % subscriptions.length : 0;
