@@ -18,10 +18,12 @@
  * timed after --target-warm-ups 20 untimed ones: see bench/report-targets.ts timeOnNewServer) --raw-reps 3 (raw
  * scans per report after the first) --skip-ai-reports (export table only) --ranges-table (also p50/p95 of the AI
  * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts)
+ * --skip-chdb (leaves out the export against chDB's exact count, bench/chdb-export.ts)
  * --revisit N (sizes above N draw their views from the (visitor, page) pairs of the plain site's first N views: more
  * views, about the same distinct pairs, visitors and pages; growth then shows what views alone cost).
  */
 import type { DatabaseTarget } from '../src/db/database-url.js';
+import { loadConfig } from '../src/config.js';
 import { openSql } from '../src/analytics/store/sql.js';
 import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
 import { createDatabase, createProject, peakRssMb, startServer } from './bench-server.js';
@@ -32,6 +34,8 @@ import { STORAGE_HEADER, storageTable } from './storage-report.js';
 import { indexVariants, VARIANTS_HEADER } from './index-variants.js';
 import { compareStores, type StoreComparison } from './clickhouse-store.js';
 import { comparisonReport } from './clickhouse-store-tables.js';
+import { timeChdbExport, type ChdbExportTiming } from './chdb-export.js';
+import { comparable, TARGET_REPORTS, thirtyDays } from './report-targets.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -54,6 +58,9 @@ const RANGES_TABLE = process.argv.includes('--ranges-table');
 const SKIP_STORAGE = process.argv.includes('--skip-storage');
 const INDEX_VARIANTS = process.argv.includes('--index-variants');
 const SKIP_EXPORT_TABLE = process.argv.includes('--skip-export-table');
+const SKIP_CHDB = process.argv.includes('--skip-chdb');
+/** the servers' analytics cache budget (they inherit this environment) */
+const CACHE_MB = loadConfig(process.env).analytics.cacheMb;
 /** sizes above it draw their views from the pairs of this many views of the plain site (bench/site.ts revisitDraws) */
 const REVISIT = Number(arg('revisit', '0')) || undefined;
 
@@ -77,7 +84,10 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
   const { projectId, key } = await createProject(target, `bench/docs-${provider}`);
   const project = { id: projectId };
   let { child, url } = await startServer(target);
+  // the highest resident set of any server process of this run (the reports restart it), beside the cache budget
+  let peakRss = 0;
   const stop = async () => {
+    peakRss = Math.max(peakRss, peakRssMb(child.pid!));
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
   };
@@ -99,7 +109,8 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
     // the first export folds whatever the background fold has not yet, and loads the day sets into the cache
     const [catchUpMs] = await timed(() => fetch(exportUrl(30, 0).path, { headers }).then((r) => r.json()));
     log(`first export (fold catch-up + cold cache) ${ms(catchUpMs)} ms`);
-    let loadedSeconds = ingestSeconds + catchUpMs / 1000;
+    const foldedSeconds = ingestSeconds + catchUpMs / 1000;
+    let loadedSeconds = foldedSeconds;
     log(`generated, ingested and folded in ${(loadedSeconds / 60).toFixed(1)} min (target at 10M: under 10 min)`);
 
     const sql = openSql(target);
@@ -132,7 +143,6 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
       }
     }
     await sql.close();
-    const peak = peakRssMb(child.pid!);
 
     let reports: ReportTiming[] = [];
     let targets: TargetTiming[] = [];
@@ -163,7 +173,24 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
         log,
       });
     }
+    const exportReport = TARGET_REPORTS[0];
+    const { range: thirty, dates } = thirtyDays(endDay);
+    const served = SKIP_CHDB
+      ? ''
+      : await fetch(`${url}/v1/analytics/${projectId}/${exportReport.path}?${dates}${exportReport.query}`, {
+          headers,
+        }).then((r) => r.text());
     await stop();
+    let chdb: (ChdbExportTiming & { same: boolean }) | undefined;
+    if (!SKIP_CHDB) {
+      log('copying the page views into chDB and timing its exact count…');
+      const timing = await timeChdbExport({ target, projectId, range: thirty, reps: TARGET_REPS, warmUps: 3 });
+      const same = comparable(exportReport, served) === comparable(exportReport, timing.answer);
+      chdb = { ...timing, same };
+      log(
+        `chDB exact count: loaded in ${timing.loadSeconds.toFixed(1)} s, first ${ms(timing.firstMs)} ms, warm p50 ${ms(timing.p50)} ms; same answer: ${same}`,
+      );
+    }
     const storage = SKIP_STORAGE ? '' : await storageTable({ target, provider, views: accepted });
     // logged at once too: a long run stopped before its end still leaves the figures of the sizes it finished
     if (storage) log(`storage:\n${storage}`);
@@ -174,9 +201,11 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
       sizeLabel,
       eventsPerSecond: Math.round(accepted / ingestSeconds),
       loadedSeconds,
+      foldedSeconds,
       catchUpMs,
       rows,
-      peakRssMb: peak,
+      peakRssMb: peakRss,
+      chdb,
       reports,
       targets,
       storage,
@@ -205,12 +234,12 @@ const results = [];
 for (const size of SIZES) for (const provider of PROVIDERS) results.push(await run(provider, size));
 
 console.log(
-  '\n| database | page views | ingest events/s | page views generated, ingested, folded + the reports’ inputs stored (≤ 10 min at 10M) | first export after ingest | server peak RSS |',
+  `\n| database | page views | ingest events/s | generated, ingested and folded (≤ 3 min SQLite, ≤ 4 min PostgreSQL at 10M) | + the reports’ inputs stored | first export after ingest | server peak RSS, any process of the run (cache budget ${CACHE_MB} MB) |`,
 );
-console.log('|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|');
 for (const r of results)
   console.log(
-    `| ${r.provider} | ${r.size.toLocaleString('en')} | ${r.eventsPerSecond.toLocaleString('en')} | ${(r.loadedSeconds / 60).toFixed(1)} min | ${ms(r.catchUpMs)} ms | ${r.peakRssMb} MiB |`,
+    `| ${r.provider} | ${r.size.toLocaleString('en')} | ${r.eventsPerSecond.toLocaleString('en')} | ${(r.foldedSeconds / 60).toFixed(2)} min | ${(r.loadedSeconds / 60).toFixed(1)} min | ${ms(r.catchUpMs)} ms | ${r.peakRssMb} MiB |`,
   );
 if (!SKIP_EXPORT_TABLE) {
   console.log(
@@ -223,6 +252,21 @@ if (!SKIP_EXPORT_TABLE) {
         `| ${r.provider} | ${r.size.toLocaleString('en')} | ${row.days} d | ${row.page} | ${ms(row.p50)} | ${ms(row.p95)} | ${ms(row.naiveP50)} | ${(row.naiveP50 / row.p50).toFixed(1)}× | ${row.same ? 'yes' : 'NO'} |`,
       );
     }
+  }
+}
+
+if (!SKIP_CHDB && !SKIP_AI_REPORTS) {
+  console.log(
+    "\nThe visitors export (30 days, first 50 pages) against chDB's exact count (`uniqExact`) over the same rows copied into a MergeTree table ordered by time, chDB in the bench's process on the same cores (bench/chdb-export.ts); first: the export's first call after a restart, chDB's first query on a newly opened session; targets: chDB ÷ export warm ≥ 5×, first ≥ 1×:\n\n| database | page views | chDB first ms | chDB warm p50 ms | export first ms | export warm p50 ms | chDB ÷ export, warm | chDB ÷ export, first | same answer |",
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const ours = r.targets.find((t) => t.report === 'visitors export');
+    if (!r.chdb || !ours) continue;
+    const x = (a: number, b: number, goal: number) => `${(a / b).toFixed(1)}×${a / b >= goal ? '' : ' ✗'}`;
+    console.log(
+      `| ${r.provider} | ${r.size.toLocaleString('en')} | ${ms(r.chdb.firstMs)} | ${ms(r.chdb.p50)} | ${ms(ours.firstMs)} | ${ms(ours.p50)} | ${x(r.chdb.p50, ours.p50, 5)} | ${x(r.chdb.firstMs, ours.firstMs, 1)} | ${r.chdb.same ? 'yes' : '**NO**'} |`,
+    );
   }
 }
 
