@@ -49,7 +49,9 @@ import { automationRoutes } from './http/routes/automations.js';
 import { problemRoutes } from './http/routes/problems.js';
 import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
 import { createProblems } from './problems/problems.js';
-import { createOutcomes } from './outcomes/outcomes.js';
+import { outcomeEvents } from './notifications/problem-events.js';
+import { createOutcomes, type Outcomes } from './outcomes/outcomes.js';
+import { singleJobPresenter } from './http/routes/present-jobs.js';
 import { gitHubPullRequestFiles } from './outcomes/github-pull-request-files.js';
 import { automationWantsComment, gitHubOutcomeComments } from './outcomes/outcome-comment.js';
 import { OUTCOME_SWEEP_EVERY_MS } from './outcomes/outcomes.js';
@@ -84,7 +86,7 @@ export async function startScribe(
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
   const problems = startProblems({ base, github, jobs, analytics, automations });
-  const notifier = startNotifier(base);
+  const notifier = startNotifier(base, problems.outcomes);
   const edges = await serveEdges({
     base,
     github,
@@ -313,7 +315,8 @@ function startProblems(params: {
         db,
         automations: async (projectId) => (automations ? (await automations.config(projectId)).automations : []),
       }),
-      // onSettled: the hook for the outcome.ready and problem.status_changed webhook events (src/notifications)
+      // a completed window's outcome.ready and problem.status_changed webhook events, in the transaction settling it
+      onSettled: outcomeEvents(clock),
       logger: base.logger.child({ component: 'outcomes' }),
       claimMs: base.config.jobs.leaseMs,
     }),
@@ -325,8 +328,10 @@ type ProblemsQueue = ReturnType<typeof startProblems>;
  * Outgoing webhooks: the stores write each change's event in its own transaction; the notifier fans them out to the
  * projects' subscriptions and sends them, rendered as the API shows their objects. It needs nothing configured.
  */
-function startNotifier(base: Base): Notifier {
+function startNotifier(base: Base, outcomes: Pick<Outcomes, 'ofJob'>): Notifier {
   const { config } = base;
+  // a job event carries the job as GET …/job/{id} answers it: the route's own function
+  const presentJob = singleJobPresenter({ db: base.db, config }, outcomes);
   const stopMetrics = registerNotificationMetrics({ db: base.db });
   const notifier = createNotifier({
     db: base.db,
@@ -334,7 +339,7 @@ function startNotifier(base: Base): Notifier {
     clock: base.clock,
     logger: base.logger.child({ component: 'notifications' }),
     policy: config.outgoingWebhooks,
-    render: eventPresenter(config),
+    render: eventPresenter({ config, presentJob }),
     leaseMs: config.jobs.leaseMs,
     heartbeatMs: config.jobs.heartbeatMs,
     pollMs: 250,

@@ -4520,6 +4520,7 @@ export const WebhookMessageScalarFieldEnum = {
   attempts: 'attempts',
   leaseOwner: 'leaseOwner',
   leaseExpiresAt: 'leaseExpiresAt',
+  dueAt: 'dueAt',
   retryUntil: 'retryUntil',
   createdAt: 'createdAt',
   endedAt: 'endedAt'
