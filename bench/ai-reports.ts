@@ -151,6 +151,8 @@ export async function ingestReportInputs(params: {
   key: string;
   site: Site;
   size: number;
+  /** how many feedback entries and searches (default: one per 500 and one per 20 page views) */
+  counts?: { feedback?: number; searches?: number };
 }): Promise<{ misses: number; feedback: number; searches: number; seconds: Record<string, number> }> {
   const { base, key, site, size } = params;
   const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
@@ -180,14 +182,14 @@ export async function ingestReportInputs(params: {
   const feedback = await post({
     url: `${base}/feedback`,
     headers: json,
-    bodies: feedbackBatches(site, Math.round(size / 500)),
+    bodies: feedbackBatches(site, params.counts?.feedback ?? Math.round(size / 500)),
     check: accepted,
   });
   lap('feedback');
   const searches = await post({
     url: `${base}/searches`,
     headers: json,
-    bodies: searchBatches(site, Math.round(size / 20)),
+    bodies: searchBatches(site, params.counts?.searches ?? Math.round(size / 20)),
     check: accepted,
   });
   lap('searches');

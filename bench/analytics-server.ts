@@ -15,6 +15,14 @@ import { analyticsAiRoutes } from '../src/http/routes/analytics-ai.js';
 import { analyticsBreakdownRoutes } from '../src/http/routes/analytics-breakdowns.js';
 import { analyticsFeedbackRoutes } from '../src/http/routes/analytics-feedback.js';
 import { Analytics } from '../src/analytics/analytics.js';
+import { problemRoutes } from '../src/http/routes/problems.js';
+import { createJobRequests } from '../src/jobs/job-requests.js';
+import { createProblems } from '../src/problems/problems.js';
+import { createPageStory } from '../src/problems/page-story.js';
+import { analyticsRobotsRoutes } from '../src/http/routes/analytics-robots.js';
+import { analyticsCoverageRoutes } from '../src/http/routes/analytics-coverage.js';
+import { DocsSearch } from '../src/http/mcp/docs-search.js';
+import { NAVIGATION, PATHS, pathName } from './site.js';
 
 const config = loadConfig();
 const database = openDatabase(config.database);
@@ -33,6 +41,20 @@ const analytics = new Analytics({
   logger: ctx.logger,
   clock: ctx.clock,
 });
+// the problems queue and the page story (bench/problems.ts), over the synthetic site's pages as the docs' pages
+const signals = analytics.problemSignals();
+const sitePages = Array.from({ length: PATHS }, (_, i) => {
+  const path = pathName(i);
+  return { path, file: `docs${path}.mdx`, title: `Page ${i}` };
+});
+const pages = async () => sitePages;
+const jobs = createJobRequests({ db: ctx.db, clock: ctx.clock, jobs: config.jobs, missing: [], wake: () => undefined });
+const benchDocs = {
+  sha: 'bench',
+  pages: new Map(),
+  navigation: NAVIGATION.map(({ group, pages }) => ({ group, pages: pages.map((path) => ({ path, title: path })) })),
+  search: new DocsSearch([]),
+};
 const app = createHttpApp({
   ctx,
   routes: [
@@ -41,6 +63,14 @@ const app = createHttpApp({
     analyticsBreakdownRoutes({ analytics }),
     analyticsAiRoutes({ analytics }),
     analyticsFeedbackRoutes({ analytics }),
+    problemRoutes({
+      problems: createProblems({ db: ctx.db, clock: ctx.clock, signals, jobs, pages }),
+      story: createPageStory({ db: ctx.db, clock: ctx.clock, signals, pages }),
+    }),
+    analyticsRobotsRoutes({ analytics }),
+    // the site's navigation as its docs repository would give it: coverage is timed for its analytics, not for
+    // reading and indexing a repository (done once per commit, apart from reports)
+    analyticsCoverageRoutes({ analytics, sites: { get: async () => benchDocs } }),
   ],
   webhooks: (_req, res) => void res.status(404).end(),
 });

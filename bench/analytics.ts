@@ -19,6 +19,7 @@
  * scans per report after the first) --skip-ai-reports (export table only) --ranges-table (also p50/p95 of the AI
  * and reader-signal reports over 1/7/30 days, --ai-reps 5) --skip-storage --index-variants (bench/index-variants.ts)
  * --skip-chdb (leaves out the export against chDB's exact count, bench/chdb-export.ts)
+ * --target-reports NAME,… (only those targets, and the export)
  * --revisit N (sizes above N draw their views from the (visitor, page) pairs of the plain site's first N views: more
  * views, about the same distinct pairs, visitors and pages; growth then shows what views alone cost).
  */
@@ -28,7 +29,7 @@ import { openSql } from '../src/analytics/store/sql.js';
 import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
 import { createDatabase, createProject, peakRssMb, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
-import { DAY, ingestViews, pathName, rng, zipf } from './site.js';
+import { DAY, ingestViews, pathName, rng, storeRobotsVersions, zipf } from './site.js';
 import { measureTargets, targetsTable, type TargetTiming } from './report-targets.js';
 import { STORAGE_HEADER, storageTable } from './storage-report.js';
 import { indexVariants, VARIANTS_HEADER } from './index-variants.js';
@@ -52,6 +53,8 @@ const NAIVE_REPS = Number(arg('naive-reps', '3'));
 const TARGET_REPS = Number(arg('target-reps', '7'));
 const TARGET_WARM_UPS = Number(arg('target-warm-ups', '20'));
 const RAW_REPS = Number(arg('raw-reps', '3'));
+/** --target-reports ai/robots,ai/coverage: those targets only (beside the visitors export, which the others are judged by) */
+const TARGET_ONLY = process.argv.includes('--target-reports') ? arg('target-reports', '').split(',') : undefined;
 const AI_REPS = Number(arg('ai-reps', '5'));
 const SKIP_AI_REPORTS = process.argv.includes('--skip-ai-reports');
 const RANGES_TABLE = process.argv.includes('--ranges-table');
@@ -153,6 +156,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
         ingestReportInputs({ base, key, site: { page: (u) => pathName(zipf(u)), random: rng(7), endDay }, size }),
       );
       log(`stored ${JSON.stringify(stored)} in ${ms(inputMs)} ms`);
+      await storeRobotsVersions(target, projectId, endDay);
       loadedSeconds += inputMs / 1000;
       log(`page views and the reports' inputs generated and stored in ${(loadedSeconds / 60).toFixed(1)} min`);
       log(await reportCoverage({ base, key, endDay }));
@@ -170,6 +174,7 @@ async function run(provider: DatabaseTarget['provider'], size: number) {
         reps: TARGET_REPS,
         warmUps: TARGET_WARM_UPS,
         rawReps: RAW_REPS,
+        only: TARGET_ONLY,
         log,
       });
     }

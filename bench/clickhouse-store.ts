@@ -12,7 +12,7 @@ import type { DatabaseTarget } from '../src/db/database-url.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../test/support/clickhouse-server.js';
 import { createDatabase, createProject, peakRssMb, startServer } from './bench-server.js';
 import { comparable, TARGET_REPORTS, thirtyDays, timeOnNewServer } from './report-targets.js';
-import { DAY, ingestViews } from './site.js';
+import { DAY, ingestViews, storeRobotsVersions } from './site.js';
 
 export type Store = 'embedded' | 'clickhouse';
 
@@ -121,6 +121,7 @@ async function measureStore(params: {
     log('ingesting…');
     const sampler = standIn ? sampleReportedOutbox(url) : undefined;
     const { accepted, seconds: ingestSeconds } = await ingestViews({ url, projectId, key, size, endDay });
+    await storeRobotsVersions(target, projectId, endDay);
     const outbox = standIn
       ? { atIngestEnd: accepted - (await clickhouseRows(standIn)), peakReported: await sampler!.stop() }
       : undefined;

@@ -11,6 +11,11 @@
 import type { Sql } from '../src/analytics/store/sql.js';
 import type { TimeRange } from '../src/calendar.js';
 import { aiKindOf, operatorOf } from '../src/analytics/ingest/classify-user-agent.js';
+import { aiRobots } from '../src/analytics/reports/ai-robots.js';
+import { aiCoverage } from '../src/analytics/reports/ai-coverage.js';
+import { robotsReaders, robotsVersions } from '../src/analytics/store/robots-txt.js';
+import { robotsFetches } from '../src/analytics/store/robots-fetches.js';
+import { NAVIGATION } from './site.js';
 
 const DAY = 86_400_000;
 const HUMAN = 1;
@@ -445,4 +450,48 @@ export async function searches(s: RawScan) {
     totalSearches: Number(total.n),
     hasMore: terms.length > LIMIT,
   };
+}
+
+/**
+ * Every AI view (and spoofed AI user agent's) of the range with its time and path, one row each: what the robots.txt
+ * and coverage reports read before they answered from the agent rollup (issue 37's first version).
+ */
+async function aiViewRows(s: RawScan) {
+  const rows = await s.sql.query<{
+    ts: Count;
+    path: string;
+    kind: Count;
+    agent: string | null;
+    verification: Count | null;
+  }>(
+    `SELECT e."ts" AS "ts", p."path" AS "path", e."kind" AS "kind", e."agent" AS "agent", e."verification" AS "verification"
+       FROM "AnalyticsEvent" e JOIN "AnalyticsPage" p ON p."id" = e."pageId"
+      WHERE e."projectId" = ? AND e."ts" >= ? AND e."ts" < ?
+        AND (e."kind" = ${AI} OR (e."kind" = ${BOT} AND e."agent" LIKE '${UNVERIFIED_PREFIX}%'))`,
+    [s.projectId, s.range.from, s.range.to],
+  );
+  return rows.map((r) => ({
+    ts: Number(r.ts),
+    path: r.path,
+    kind: Number(r.kind),
+    agent: r.agent ?? '',
+    verification: r.verification === null ? null : Number(r.verification),
+  }));
+}
+
+/** GET …/ai/robots: each view judged by the robots.txt version in force at its own time (reports/ai-robots.ts). */
+export async function robots(s: RawScan) {
+  const [versions, views, readers, fetches] = await Promise.all([
+    robotsVersions(s.sql, s.projectId),
+    aiViewRows(s),
+    robotsReaders(s.sql, s.projectId),
+    robotsFetches(s.sql, s.projectId),
+  ]);
+  return aiRobots({ versions, views, readers, fetches });
+}
+
+/** GET …/ai/coverage over the bench site's navigation (bench/site.ts NAVIGATION, as the bench server serves it). */
+export async function coverage(s: RawScan) {
+  const [views, referred] = await Promise.all([aiViewRows(s), referrals(s)]);
+  return { commit: 'bench', ...aiCoverage({ sections: NAVIGATION, views, referrals: referred.assistants }) };
 }

@@ -42,6 +42,8 @@ export const TARGET_REPORTS: TargetReport[] = [
   },
   { name: 'ai/agent-pages', path: 'ai/agent-pages', query: '', pageViews: true, raw: (s) => raw.agentPages(s) },
   { name: 'ai/referrals', path: 'ai/referrals', query: '', pageViews: true, raw: raw.referrals },
+  { name: 'ai/robots', path: 'ai/robots', query: '', pageViews: true, raw: raw.robots },
+  { name: 'ai/coverage', path: 'ai/coverage', query: '', pageViews: true, raw: raw.coverage },
   { name: 'ai/misses', path: 'ai/misses', query: '', pageViews: false, raw: raw.misses },
   { name: 'feedback/by-page', path: 'feedback/by-page', query: '', pageViews: false, raw: raw.feedbackByPage },
   { name: 'searches', path: 'searches', query: '', pageViews: false, raw: raw.searches },
@@ -141,12 +143,15 @@ export async function measureTargets(params: {
   /** untimed calls before the warm ones (see timeOnNewServer) */
   warmUps: number;
   rawReps: number;
+  /** report names to time (the visitors export always is) */
+  only?: string[];
   log: (msg: string) => void;
 }): Promise<TargetTiming[]> {
   const { target, projectId, key, endDay, restart, reps, warmUps, rawReps, log } = params;
   const { range, dates } = thirtyDays(endDay);
   const timings: TargetTiming[] = [];
-  for (const report of TARGET_REPORTS) {
+  const reports = TARGET_REPORTS.filter((r, i) => !params.only || i === 0 || params.only.includes(r.name));
+  for (const report of reports) {
     // the first call in a new process twice (what a restart, a deploy or another replica sees): nothing derived is
     // kept across processes but the per-day rows, so both are the report's very first computation
     const { firstMs: coldMs } = await timeOnNewServer({ restart, projectId, key, report, dates, reps: 0 });

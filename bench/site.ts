@@ -3,6 +3,10 @@
  * popularity, 1,000,000 visitors (10% AI agents across 7 agents, about 3% of humans referred by an AI assistant),
  * 30 days, generated deterministically, and its ingest through the HTTP batch endpoint.
  */
+import { openSql } from '../src/analytics/store/sql.js';
+import { recordRobotsVersion } from '../src/analytics/store/robots-txt.js';
+import type { DatabaseTarget } from '../src/db/database-url.js';
+
 export const DAY = 86_400_000;
 export const PATHS = 5000;
 export const VISITORS = 1_000_000;
@@ -59,6 +63,48 @@ export const zipf = (() => {
   };
 })();
 export const pathName = (i: number) => `/docs/section-${i % 40}/page-${i}`;
+
+/**
+ * The site's docs navigation, as /ai/coverage counts it: its 40 sections with their first 4,500 pages, a page in
+ * each that no one reads, and a section no one reads at all.
+ */
+export const NAVIGATION: { group: string; pages: string[] }[] = [
+  ...Array.from({ length: 40 }, (_, section) => ({
+    group: `Section ${section}`,
+    pages: [
+      ...Array.from({ length: PATHS }, (_, i) => i)
+        .filter((i) => i % 40 === section && i < 4500)
+        .map(pathName),
+      `/docs/section-${section}/unlisted`,
+    ],
+  })),
+  { group: 'Drafts', pages: ['/drafts/one', '/drafts/two'] },
+];
+
+/** The host the site's robots.txt versions are kept for. */
+export const SITE_HOST = 'docs.example.com';
+
+/**
+ * The site's robots.txt over the 30 days before `endDay`: a version from before them, one coming into force
+ * mid-day 20 days before the end (that day is judged view by view), and one at midnight 10 days before it.
+ */
+export function robotsVersions(endDay: number): { content: string; seenAt: number }[] {
+  return [
+    {
+      seenAt: (endDay - 40) * DAY,
+      content: 'User-agent: GPTBot\nDisallow: /docs/section-1/\n\nUser-agent: *\nDisallow: /docs/section-2/page-2\n',
+    },
+    {
+      seenAt: (endDay - 20) * DAY + 5 * 3_600_000,
+      content:
+        'User-agent: ClaudeBot\nDisallow: /docs/section-3/\nDisallow: /*page-3$\n\nUser-agent: *\nDisallow: /docs/section-4/\n',
+    },
+    {
+      seenAt: (endDay - 10) * DAY,
+      content: 'User-agent: PerplexityBot\nDisallow: /\n\nUser-agent: *\nAllow: /\nDisallow: /docs/section-5/page-5\n',
+    },
+  ];
+}
 
 /**
  * About 3% of human visitors arrive from an AI assistant (for /ai/referrals). Chosen by visitor number, not drawn
@@ -182,4 +228,15 @@ export async function ingestViews(params: {
   }
   await Promise.all(pending);
   return { accepted, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Keeps the site's robots.txt versions (robotsVersions) for the project, as `scribe robots import` does. */
+export async function storeRobotsVersions(target: DatabaseTarget, projectId: string, endDay: number): Promise<void> {
+  const sql = openSql(target);
+  try {
+    for (const { content, seenAt } of robotsVersions(endDay))
+      await recordRobotsVersion(sql, { projectId, host: SITE_HOST, content, seenAt });
+  } finally {
+    await sql.close();
+  }
 }

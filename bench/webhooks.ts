@@ -17,6 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createJob } from '../src/jobs/job-store.js';
 import { eventPresenter } from '../src/http/present-event.js';
+import { singleJobPresenter } from '../src/http/routes/present-jobs.js';
 import { createNotifier } from '../src/notifications/notifier.js';
 import { createSubscription } from '../src/notifications/subscriptions.js';
 import type { DatabaseTarget } from '../src/db/database-url.js';
@@ -100,7 +101,7 @@ async function main() {
     clock,
     logger: createLogger((process.env.BENCH_LOG as 'warn') ?? 'warn'),
     policy,
-    render: eventPresenter(config),
+    render: eventPresenter({ config, presentJob: singleJobPresenter({ db, config }, null) }),
     leaseMs: config.jobs.leaseMs,
     heartbeatMs: config.jobs.heartbeatMs,
     pollMs: 250,

@@ -33,7 +33,7 @@ export interface Config {
   /** docs reviews of source pull requests: the input-token cap of the one model call that judges the findings */
   reviews: { maxInputTokens: number };
   /** how long after a docs pull request merges its pages are live: where an outcome's before and after windows meet */
-  outcomes: { deployDelayMs: number };
+  outcomes: { deployDelayMs: number; comments: boolean };
   analytics: AnalyticsConfig;
   trackerCommit: TrackerCommitConfig;
   /**
@@ -213,6 +213,7 @@ const schemas = {
   SCRIBE_JOB_HEARTBEAT_SECONDS: seconds(2),
   SCRIBE_JOB_POLL_SECONDS: seconds(1),
   SCRIBE_DOCS_DEPLOY_DELAY: z.coerce.number().min(0, 'must be a number of minutes, 0 or more').default(10),
+  SCRIBE_OUTCOME_COMMENTS: z.enum(['on', 'off']).default('on'),
   SCRIBE_JOB_MAX_ATTEMPTS: count(3, 1),
   SCRIBE_MAX_TURNS: count(AGENT_LIMIT_DEFAULTS.maxTurns, 1),
   SCRIBE_MAX_OUTPUT_TOKENS: count(AGENT_LIMIT_DEFAULTS.maxOutputTokensPerTurn, 1),
@@ -338,7 +339,10 @@ export function loadConfig(env: Env = process.env): Config {
       schedulePollMs: read(env, 'AUTOMATION_SCHEDULE_POLL_SECONDS') * 1000,
     },
     reviews: { maxInputTokens: read(env, 'SCRIBE_REVIEW_MAX_INPUT_TOKENS') },
-    outcomes: { deployDelayMs: read(env, 'SCRIBE_DOCS_DEPLOY_DELAY') * 60_000 },
+    outcomes: {
+      deployDelayMs: read(env, 'SCRIBE_DOCS_DEPLOY_DELAY') * 60_000,
+      comments: read(env, 'SCRIBE_OUTCOME_COMMENTS') === 'on',
+    },
     analytics: {
       saltRotation: read(env, 'SCRIBE_VISITOR_SALT_ROTATION'),
       trustedProxyHeader: read(env, 'SCRIBE_TRUSTED_PROXY_HEADER')?.toLowerCase(),
@@ -575,6 +579,11 @@ const VARIABLE_DOCS: Record<keyof typeof schemas | 'DATABASE_URL', VariableDoc> 
     example: '30',
     meaning:
       'Minutes from a docs pull request merging to its pages being live (your deploy time): an outcome compares the windows before and after that moment.',
+  },
+  SCRIBE_OUTCOME_COMMENTS: {
+    example: 'off',
+    meaning:
+      '`off`: Scribe posts no outcome comment on its merged docs pull requests (by default one comment when the 7-day window completes, edited at 28 days; see [Outcomes](outcomes.md)). An automation can opt out alone with `outcome: { comment: false }`.',
   },
   SCRIBE_JOB_POLL_SECONDS: {
     example: '5',

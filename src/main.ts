@@ -49,8 +49,12 @@ import { automationRoutes } from './http/routes/automations.js';
 import { problemRoutes } from './http/routes/problems.js';
 import { analyticsMissBeaconRoutes } from './http/routes/analytics-miss-beacon.js';
 import { createProblems } from './problems/problems.js';
-import { createOutcomes } from './outcomes/outcomes.js';
+import { outcomeEvents } from './notifications/problem-events.js';
+import { createOutcomes, type Outcomes } from './outcomes/outcomes.js';
+import { singleJobPresenter } from './http/routes/present-jobs.js';
 import { gitHubPullRequestFiles } from './outcomes/github-pull-request-files.js';
+import { automationWantsComment, gitHubOutcomeComments } from './outcomes/outcome-comment.js';
+import { OUTCOME_SWEEP_EVERY_MS } from './outcomes/outcomes.js';
 import { outcomeRoutes } from './http/routes/outcomes.js';
 import { createPageStory } from './problems/page-story.js';
 import { gitHubSitePages } from './problems/read-site-pages.js';
@@ -81,8 +85,8 @@ export async function startScribe(
   const analytics = openAnalytics(base);
   const { automations, docsDrafts } = startAutomations({ base, github, jobs, analytics });
   const reviews = startReviews(base, github);
-  const problems = startProblems({ base, github, jobs, analytics });
-  const notifier = startNotifier(base);
+  const problems = startProblems({ base, github, jobs, analytics, automations });
+  const notifier = startNotifier(base, problems.outcomes);
   const edges = await serveEdges({
     base,
     github,
@@ -99,6 +103,7 @@ export async function startScribe(
   const schedules = automations && startSchedules(base, automations);
   const problemRuns =
     automations && github.app && startProblemRuns({ base, app: github.app, jobs, automations, problems });
+  const outcomeSweeps = startOutcomeSweeps(base, problems);
   logger.info({ port: edges.port, database: config.database.provider }, 'scribe listening');
 
   return {
@@ -109,6 +114,7 @@ export async function startScribe(
       edges.streams.abort();
       await schedules?.stop();
       await problemRuns?.stop();
+      await outcomeSweeps.stop();
       await jobs.worker?.stop();
       await notifier.stop();
       await edges.close();
@@ -279,8 +285,14 @@ function startReviews(base: Base, github: GitHub): Reviews | null {
  * through the App (none until it is configured). A fix is an ordinary job request. Outcomes keep a merged docs pull
  * request's pages (placed by the same docs pages) and measure them with the analytics.
  */
-function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analytics: Analytics }) {
-  const { base, github, jobs, analytics } = params;
+function startProblems(params: {
+  base: Base;
+  github: GitHub;
+  jobs: Jobs;
+  analytics: Analytics;
+  automations: Automations | null;
+}) {
+  const { base, github, jobs, analytics, automations } = params;
   const { db, clock } = base;
   const app = github.app;
   const pages = app ? gitHubSitePages({ github: app, logger: github.logger }) : async () => [];
@@ -294,7 +306,17 @@ function startProblems(params: { base: Base; github: GitHub; jobs: Jobs; analyti
       pages: async (projectId) => (await pages(await getProject(db, projectId))).map((p) => p.file),
       pullRequestFiles: app ? gitHubPullRequestFiles({ db, github: app }) : async () => [],
       counts: (query) => analytics.outcomeCounts(query),
+      queries: (query) => analytics.outcomeQueries(query),
       deployDelayMs: base.config.outcomes.deployDelayMs,
+      comment: app && base.config.outcomes.comments ? gitHubOutcomeComments({ db, github: app }) : null,
+      commentWanted: automationWantsComment({
+        db,
+        automations: async (projectId) => (automations ? (await automations.config(projectId)).automations : []),
+      }),
+      // a completed window's outcome.ready and problem.status_changed webhook events, in the transaction settling it
+      onSettled: outcomeEvents(clock),
+      logger: base.logger.child({ component: 'outcomes' }),
+      claimMs: base.config.jobs.leaseMs,
     }),
   };
 }
@@ -304,8 +326,10 @@ type ProblemsQueue = ReturnType<typeof startProblems>;
  * Outgoing webhooks: the stores write each change's event in its own transaction; the notifier fans them out to the
  * projects' subscriptions and sends them, rendered as the API shows their objects. It needs nothing configured.
  */
-function startNotifier(base: Base): Notifier {
+function startNotifier(base: Base, outcomes: Pick<Outcomes, 'ofJob'>): Notifier {
   const { config } = base;
+  // a job event carries the job as GET …/job/{id} answers it: the route's own function
+  const presentJob = singleJobPresenter({ db: base.db, config }, outcomes);
   const stopMetrics = registerNotificationMetrics({ db: base.db });
   const notifier = createNotifier({
     db: base.db,
@@ -313,7 +337,7 @@ function startNotifier(base: Base): Notifier {
     clock: base.clock,
     logger: base.logger.child({ component: 'notifications' }),
     policy: config.outgoingWebhooks,
-    render: eventPresenter(config),
+    render: eventPresenter({ config, presentJob }),
     leaseMs: config.jobs.leaseMs,
     heartbeatMs: config.jobs.heartbeatMs,
     pollMs: 250,
@@ -440,6 +464,22 @@ function startProblemRuns(params: {
     async stop() {
       clearInterval(timer);
       await looking;
+    },
+  };
+}
+
+/** Completed outcome windows are looked for now and then (outcomes.ts `sweep`), one sweep at a time. */
+function startOutcomeSweeps(base: Base, problems: ProblemsQueue) {
+  const logger = base.logger.child({ component: 'outcomes' });
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = problems.outcomes.sweep().catch((err: unknown) => logger.error({ err }, 'the outcome sweep failed'));
+  };
+  const timer = setInterval(() => void sweeping.then(sweep), OUTCOME_SWEEP_EVERY_MS).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await sweeping;
     },
   };
 }

@@ -25,7 +25,7 @@ import { type DirectoryImport, importKeyDirectoryFiles, isDirectoryFile } from '
 import { readKeyDirectories } from './store/key-directories.js';
 import { robotsTxtReaders } from './ingest/robots-txt-readers.js';
 import {
-  agentViews,
+  type AgentView,
   recordRobotsReaders,
   recordRobotsVersion,
   robotsReaders,
@@ -35,6 +35,8 @@ import { aiRobots, type RobotsReport } from './reports/ai-robots.js';
 import { refreshRobotsTxt } from './ingest/refresh-robots-txt.js';
 import { robotsFetches } from './store/robots-fetches.js';
 import { aiCoverage, type CoverageReport, type CoverageSection } from './reports/ai-coverage.js';
+import { agentViewCounts } from './reports/agent-view-counts.js';
+import { clickHouseAgentViewCounts } from './clickhouse/clickhouse-agent-views.js';
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
@@ -53,6 +55,7 @@ import { offsetPage } from './reports/offset-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents, refusedDatabase } from './clickhouse/clickhouse-events.js';
+import { clickHousePageTraffic } from './clickhouse/clickhouse-page-traffic.js';
 import { CoalescedRuns } from './coalesced-runs.js';
 import {
   clickHouseAgentPages,
@@ -69,13 +72,13 @@ import {
   type CopyOutcome,
   type CopyProgress,
 } from './clickhouse/copy-events.js';
-import { migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
+import { ClickHouseRefused, migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
 import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
 import { insertPageMisses } from './store/page-misses.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
-import { readOutcomeCounts, type WindowCounts } from './reports/outcome-counts.js';
+import { readOutcomeCounts, readQueriesInto, type WindowCounts } from './reports/outcome-counts.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -258,6 +261,24 @@ export class Analytics {
   }
 
   /**
+   * ClickHouse with the outbox shipped first: the two reports that read raw views alone (page traffic, agent view
+   * counts) still do; every other report reads the outbox's waiting views beside ClickHouse's (ClickHouseEvents.read).
+   */
+  private async shippedClickHouse(): Promise<ClickHouseEvents> {
+    const clickhouse = this.clickhouse!;
+    try {
+      await clickhouse.ship();
+    } catch (err) {
+      if (err instanceof ClickHouseRefused) throw new Unavailable(refusedDatabase(err.message));
+      throw new Unavailable(
+        `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
+        5,
+      );
+    }
+    return clickhouse;
+  }
+
+  /**
    * Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside:
    * the totals, and one page of the pages' rows, or every row when no page is asked for (the CSV).
    */
@@ -340,14 +361,30 @@ export class Analytics {
     return insertPageMisses(this.sql, { projectId, misses: kept });
   }
 
-  /** What the problems queue and the page story read (reports/problem-signals.ts). */
+  /**
+   * What the problems queue and the page story read (reports/problem-signals.ts): a page's views from ClickHouse when
+   * they are kept there, everything else from the primary.
+   */
   problemSignals(): ProblemSignals {
-    return problemSignals(this.sql);
+    const signals = problemSignals(this.sql);
+    if (!this.clickhouse) return signals;
+    return {
+      ...signals,
+      pageTraffic: async (params) => {
+        const { client, database } = await this.shippedClickHouse();
+        return clickHousePageTraffic({ client, database, ...params });
+      },
+    };
   }
 
   /** One outcome window of a docs pull request's pages (reports/outcome-counts.ts). */
   outcomeCounts(params: Parameters<typeof readOutcomeCounts>[1]): Promise<WindowCounts> {
     return readOutcomeCounts(this.sql, params);
+  }
+
+  /** The site-search queries that led readers into some pages within a range (an outcome's searches). */
+  outcomeQueries(params: Parameters<typeof readQueriesInto>[1]): Promise<string[]> {
+    return readQueriesInto(this.sql, params);
   }
 
   /** Subscribes the one listener told of feedback once it is stored (main.ts: feedback-triggered automations). */
@@ -575,32 +612,39 @@ export class Analytics {
 
   /**
    * AI views of paths robots.txt disallowed for their agent at the time, per agent and standing; the hosts' versions;
-   * who asked for robots.txt. Read from the raw views of the primary database (not kept there with ClickHouse).
+   * who asked for robots.txt. Views per agent and page from the derived per-day rows (or ClickHouse's) and raw edges.
    */
   async aiRobots(projectId: string, range: TimeRange): Promise<RobotsReport> {
-    if (this.clickhouse)
-      throw new Unavailable('The robots.txt report reads raw views from the primary database, not from ClickHouse');
-    const [versions, views, readers, fetches] = await Promise.all([
+    const [versions, readers, fetches] = await Promise.all([
       robotsVersions(this.sql, projectId),
-      agentViews(this.sql, { projectId, range }),
       robotsReaders(this.sql, projectId),
       robotsFetches(this.sql, projectId),
     ]);
+    // cut where a version comes into force: inside each piece every view is judged by the same versions
+    const cuts = versions.map((v) => v.firstSeenAt);
+    const views = await this.agentViewCounts(projectId, range, cuts);
     return aiRobots({ versions, views, readers, fetches });
   }
 
   /**
    * How much of the docs navigation (`sections`, read at the project's ref by the caller) each AI operator reads per
-   * purpose, and its AI views against the humans its assistants sent. Raw views of the primary database.
+   * purpose, and its AI views against the humans its assistants sent, from the same counts as aiRobots.
    */
   async aiCoverage(projectId: string, range: TimeRange, sections: CoverageSection[]): Promise<CoverageReport> {
-    if (this.clickhouse)
-      throw new Unavailable('The coverage report reads raw views from the primary database, not from ClickHouse');
     const [views, referrals] = await Promise.all([
-      agentViews(this.sql, { projectId, range }),
+      this.agentViewCounts(projectId, range),
       this.aiReferrals(projectId, range),
     ]);
     return aiCoverage({ sections, views, referrals: referrals.assistants });
+  }
+
+  /** AI views and spoofed ones per agent and page, the range cut at `cuts` (see reports/agent-view-counts.ts). */
+  private async agentViewCounts(projectId: string, range: TimeRange, cuts?: number[]): Promise<AgentView[]> {
+    if (this.clickhouse) {
+      const { client, database } = await this.shippedClickHouse();
+      return clickHouseAgentViewCounts({ client, database, projectId, range, cuts });
+    }
+    return this.read((store, cache) => agentViewCounts({ store, cache, projectId, range, cuts }));
   }
 
   /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */

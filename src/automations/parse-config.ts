@@ -72,6 +72,14 @@ export interface Automation {
   draft: boolean;
   /** set on pull_request automations only */
   review?: ReviewOptions;
+  /** `outcome:` in the config; absent means the defaults (an outcome comment on each merged docs pull request) */
+  outcome?: OutcomeOptions;
+}
+
+/** What Scribe does with the outcome of the automation's merged docs pull requests (src/outcomes). */
+export interface OutcomeOptions {
+  /** the comment on the pull request when its 7-day window completes, edited at 28 days */
+  comment: boolean;
 }
 
 /** Why an automation (or the whole file, when `automation` is null) did not load. */
@@ -220,6 +228,18 @@ function parseReview(review: unknown, problems: string[]): ReviewOptions {
   return { comment: review.comment === true, block: review.block === true };
 }
 
+function parseOutcome(outcome: unknown, problems: string[]): OutcomeOptions | undefined {
+  if (outcome === undefined) return undefined;
+  if (!isObject(outcome)) {
+    problems.push('outcome must be a mapping with "comment"');
+    return undefined;
+  }
+  problems.push(...unknownKeys(outcome, ['comment'], 'outcome'));
+  if (outcome.comment !== undefined && typeof outcome.comment !== 'boolean')
+    problems.push('outcome.comment must be true or false');
+  return { comment: outcome.comment !== false };
+}
+
 const TRIGGERS = ['push', 'schedule', 'feedback', 'pull_request', 'problems'];
 const TRIGGER_LIST = '"push", "schedule", "feedback", "pull_request" or "problems"';
 
@@ -298,7 +318,9 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       problems.push({ automation: label, message: 'each automation must be a mapping' });
       return;
     }
-    own.push(...unknownKeys(entry, ['id', 'on', 'timezone', 'prompt', 'draft', 'review'], `automation ${label}`));
+    own.push(
+      ...unknownKeys(entry, ['id', 'on', 'timezone', 'prompt', 'draft', 'review', 'outcome'], `automation ${label}`),
+    );
     if (typeof entry.id !== 'string' || !ID.test(entry.id)) own.push('id must match [a-z0-9-]{1,64}');
     else if (seen.has(entry.id)) own.push(`id "${entry.id}" is used twice`);
     const trigger = parseTrigger(entry.on, entry.timezone, own);
@@ -306,6 +328,7 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
     else if (entry.prompt.length > MAX_PROMPT) own.push(`prompt must be at most ${MAX_PROMPT} characters`);
     if (entry.draft !== undefined && typeof entry.draft !== 'boolean') own.push('draft must be true or false');
     const review = trigger?.kind === 'pull_request' ? parseReview(entry.review, own) : undefined;
+    const outcome = parseOutcome(entry.outcome, own);
     if (entry.review !== undefined && trigger && trigger.kind !== 'pull_request')
       own.push('review applies to pull_request automations only');
     if (entry.timezone !== undefined && trigger && trigger.kind !== 'schedule')
@@ -323,6 +346,7 @@ export function parseAutomationsConfig(text: string): { automations: Automation[
       prompt: (entry.prompt as string).trim(),
       draft: entry.draft === true,
       ...(review ? { review } : {}),
+      ...(outcome ? { outcome } : {}),
     });
   });
   return { automations, problems };

@@ -14,6 +14,12 @@ export interface LeaseTable {
   waiting: string;
   /** the column claims go by, oldest first */
   orderBy: string;
+  /**
+   * A non-null column holding when a claim may take the row (written with it, then kept by the queue: the lease's
+   * end while held, the retry time or now when released). Claims then read rows by it, earliest due first, so an
+   * index on (…, status, due) hands them out without sorting every waiting row; `orderBy` is not used.
+   */
+  due?: string;
   /** columns that take the claim time too (a job's `updatedAt`) */
   stamp?: readonly string[];
 }
@@ -44,39 +50,53 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * WHERE, so a holder that lost its lease changes nothing.
  */
 export class LeaseQueue {
-  private readonly q: Record<'table' | 'waiting' | 'orderBy', string> & { stamp: readonly string[] };
+  private readonly q: Record<'table' | 'waiting' | 'orderBy', string> & { stamp: readonly string[]; due?: string };
 
   constructor(table: LeaseTable) {
-    for (const name of [table.table, table.orderBy, ...(table.stamp ?? [])])
+    for (const name of [table.table, table.orderBy, ...(table.due ? [table.due] : []), ...(table.stamp ?? [])])
       if (!IDENTIFIER.test(name)) throw new Error(`lease queue: "${name}" is not a plain SQL identifier`);
     this.q = { ...table, stamp: table.stamp ?? [] };
   }
 
   /**
    * Claims up to `limit` waiting rows whose lease is free, oldest first; each claim counts an attempt. `skip` leaves
-   * out rows whose `column` holds one of `values` (a caller's busy keys, e.g. receivers already at their limit).
+   * out rows whose `column` holds one of `values` (a caller's busy keys, e.g. receivers already at their limit);
+   * `only` takes rows whose `column` holds `value` alone (one key's rows, e.g. one receiver's messages).
    */
   async claim(
-    holder: LeaseHolder & { limit: number; skip?: { column: string; values: readonly string[] } },
+    holder: LeaseHolder & {
+      limit: number;
+      skip?: { column: string; values: readonly string[] };
+      only?: { column: string; value: string };
+    },
   ): Promise<Claimed[]> {
     if (holder.limit <= 0) return [];
-    const { skip } = holder;
-    if (skip && !IDENTIFIER.test(skip.column))
-      throw new Error(`lease queue: "${skip.column}" is not a plain SQL identifier`);
+    const { skip, only } = holder;
+    for (const column of [skip?.column, only?.column])
+      if (column !== undefined && !IDENTIFIER.test(column))
+        throw new Error(`lease queue: "${column}" is not a plain SQL identifier`);
     const now = holder.clock();
     const sql = new Sql(holder.database.provider);
-    const { table, orderBy, stamp } = this.q;
+    const { table, orderBy, stamp, due } = this.q;
+    const leaseEnd = new Date(now.getTime() + holder.leaseMs);
     const set = [
       `"leaseOwner" = ${sql.arg(holder.owner)}`,
-      `"leaseExpiresAt" = ${sql.time(new Date(now.getTime() + holder.leaseMs))}`,
+      `"leaseExpiresAt" = ${sql.time(leaseEnd)}`,
+      // a holder that dies leaves the row due again when its lease ends
+      ...(due ? [`"${due}" = ${sql.time(leaseEnd)}`] : []),
       `"attempts" = "attempts" + 1`,
       ...stamp.map((column) => `"${column}" = ${sql.time(now)}`),
     ];
     // arguments are numbered in the order they are added, which must be the order they appear in the statement
-    let free = `"status" = ${sql.arg(this.q.waiting)} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.time(now)})`;
+    let free = `"status" = ${sql.arg(this.q.waiting)}`;
+    if (only) free += ` AND "${only.column}" = ${sql.arg(only.value)}`;
+    free += due
+      ? ` AND "${due}" <= ${sql.time(now)}`
+      : ` AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${sql.time(now)})`;
     if (skip?.values.length) free += ` AND "${skip.column}" NOT IN (${skip.values.map((v) => sql.arg(v)).join(', ')})`;
     const lock = sql.postgres ? ' FOR UPDATE SKIP LOCKED' : '';
-    const pick = `SELECT "id" FROM "${table}" WHERE ${free} ORDER BY "${orderBy}" ASC, "id" ASC LIMIT ${sql.arg(holder.limit)}${lock}`;
+    const order = due ?? orderBy;
+    const pick = `SELECT "id" FROM "${table}" WHERE ${free} ORDER BY "${order}" ASC, "id" ASC LIMIT ${sql.arg(holder.limit)}${lock}`;
     const rows = await holder.db.$queryRawUnsafe<{ id: string; attempts: number | bigint }[]>(
       `UPDATE "${table}" SET ${set.join(', ')} WHERE "id" IN (${pick}) RETURNING "id", "attempts"`,
       ...sql.args,
@@ -87,8 +107,12 @@ export class LeaseQueue {
   /** Extends the holder's lease; false when it was lost (taken over, or the row left the queue). */
   async renew(holder: LeaseHolder & { id: string }): Promise<boolean> {
     const sql = new Sql(holder.database.provider);
-    const until = sql.time(new Date(holder.clock().getTime() + holder.leaseMs));
-    return (await this.write(holder, sql, `"leaseExpiresAt" = ${until}`)) === 1;
+    const until = new Date(holder.clock().getTime() + holder.leaseMs);
+    const set = [
+      `"leaseExpiresAt" = ${sql.time(until)}`,
+      ...(this.q.due ? [`"${this.q.due}" = ${sql.time(until)}`] : []),
+    ];
+    return (await this.write(holder, sql, set.join(', '))) === 1;
   }
 
   /**
@@ -96,12 +120,22 @@ export class LeaseQueue {
    * claim's attempt (a graceful shutdown is not an attempt). False when the lease was no longer held.
    */
   async release(
-    holder: Omit<LeaseHolder, 'leaseMs' | 'clock'> & { id: string; retryAt?: Date; refund?: boolean },
+    holder: Omit<LeaseHolder, 'leaseMs' | 'clock'> & {
+      id: string;
+      retryAt?: Date;
+      refund?: boolean;
+      /** now, for a table with a `due` column released without a retry time */
+      now?: Date;
+    },
   ): Promise<boolean> {
     const sql = new Sql(holder.database.provider);
+    const { due } = this.q;
+    if (due && !holder.retryAt && !holder.now)
+      throw new Error(`lease queue: releasing a ${this.q.table} row needs retryAt or now`);
     const set = [
       `"leaseOwner" = NULL`,
       `"leaseExpiresAt" = ${holder.retryAt ? sql.time(holder.retryAt) : 'NULL'}`,
+      ...(due ? [`"${due}" = ${sql.time((holder.retryAt ?? holder.now) as Date)}`] : []),
       ...(holder.refund ? [`"attempts" = "attempts" - 1`] : []),
     ];
     return (await this.write(holder, sql, set.join(', '))) === 1;

@@ -1,11 +1,10 @@
 import type { Config } from '../config.js';
-import { repositoryUrlFor } from '../github/github-app.js';
 import type { JobRecord } from '../jobs/job-store.js';
 import type { AutomationRun } from '../automations/run-store.js';
 import type { DocsReview } from '../reviews/review-store.js';
 import type { RenderEvent } from '../notifications/build-body.js';
 import { EVENT_TYPES, isEventType } from '../notifications/event-types.js';
-import { toJobResponse } from './routes/present-jobs.js';
+import type { PresentJob } from './routes/present-jobs.js';
 import { toRunResponse } from './routes/automations.js';
 
 /** A snapshot read back from the outbox's JSON: its times are Dates again. */
@@ -17,19 +16,18 @@ function revive<T>(value: unknown): T {
 }
 
 /**
- * Renders an outbox event's snapshot as the API shows its object (a job as `GET …/job/{id}` returns it, a run as the
- * runs listing does), so a receiver parses one shape whether it polls or is pushed to. Secrets never enter a
- * snapshot; a review's findings (the draft's input, possibly large) are left out.
+ * Renders an outbox event's snapshot as the API shows its object (a job by `presentJob`, the function
+ * `GET …/job/{id}` answers with, a run as the runs listing does), so a receiver parses one shape whether it polls or
+ * is pushed to. Secrets never enter a snapshot; a review's findings (the draft's input, possibly large) are left out.
  */
-export function eventPresenter(config: Pick<Config, 'github' | 'jobs'>): RenderEvent {
-  const repositoryUrl = repositoryUrlFor(config.github);
-  const base = config.jobs.publicUrl ?? '';
-  return ({ type, projectId, data }) => {
+export function eventPresenter(params: { config: Pick<Config, 'jobs'>; presentJob: PresentJob }): RenderEvent {
+  const base = params.config.jobs.publicUrl ?? '';
+  return async ({ type, projectId, data }) => {
     if (!isEventType(type)) return { data, link: null };
     const subject = EVENT_TYPES[type].subject;
     if (subject === 'job') {
       const job = revive<JobRecord>(data.job);
-      const shown = toJobResponse({ job, repositoryUrl, prompt: data.prompt as string | undefined });
+      const shown = await params.presentJob(projectId, job);
       const link = `${base}/v2/agent/${projectId}/job/${job.id}`;
       if (type === 'job.status_changed')
         return {
@@ -45,6 +43,13 @@ export function eventPresenter(config: Pick<Config, 'github' | 'jobs'>): RenderE
     if (subject === 'run') {
       const run = revive<AutomationRun>(data.run);
       return { data: { run: toRunResponse(run) }, link: `${base}/v1/automations/${projectId}/runs` };
+    }
+    if (subject === 'problem')
+      // a problem's stored state, as recorded (notifications/problem-events.ts); evidence and counts are listed
+      return { data, link: `${base}/v1/analytics/${projectId}/problems` };
+    if (subject === 'outcome') {
+      const jobId = (data.outcome as { jobId: string }).jobId;
+      return { data, link: `${base}/v2/agent/${projectId}/job/${jobId}` };
     }
     const review = revive<DocsReview>(data.review);
     return {

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { JobsConfig } from '../config.js';
 import { randomId } from '../ids.js';
 import { startHeartbeat } from '../db/lease-queue.js';
+import { createPollingWorker, type PollingWorker } from '../db/polling-worker.js';
 import { sweepOrphanWorkspaces } from '../git/workspace.js';
 import type { JobRecord } from './job-store.js';
 import { JobEventLog } from './event-log.js';
@@ -30,10 +31,7 @@ interface Running {
 export class JobWorker {
   readonly workerId: string;
   private readonly running = new Map<string, Running>();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking = false;
-  private tickAgain = false;
-  private stopped = true;
+  private readonly poller: PollingWorker;
 
   constructor(
     private readonly params: {
@@ -49,6 +47,11 @@ export class JobWorker {
     },
   ) {
     this.workerId = params.workerId ?? randomId('wrk');
+    this.poller = createPollingWorker({
+      pollMs: params.jobs.pollMs,
+      turn: () => this.claim(),
+      failed: (err) => params.logger.error({ err }, 'claiming agent jobs failed'),
+    });
   }
 
   private get queue(): QueueParams {
@@ -57,46 +60,29 @@ export class JobWorker {
   }
 
   start(): void {
-    this.stopped = false;
     sweepOrphanWorkspaces().then(
       (removed) => removed && this.params.logger.info({ removed }, 'removed workspaces of crashed processes'),
       (err) => this.params.logger.warn({ err }, 'could not sweep old workspaces'),
     );
-    this.wake();
+    this.poller.start();
   }
 
   /** Looks for work now (a job was just queued in this process) instead of at the next poll. */
   wake(): void {
-    if (this.stopped) return;
-    void this.tick();
+    this.poller.wake();
   }
 
   get activeJobIds(): string[] {
     return [...this.running.keys()];
   }
 
-  private async tick(): Promise<void> {
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    this.ticking = true;
-    clearTimeout(this.timer);
-    try {
-      do {
-        this.tickAgain = false;
-        const free = this.params.jobs.concurrency - this.running.size;
-        if (this.stopped || free <= 0) break;
-        const claimed = await claimJobs({ ...this.queue, limit: free });
-        for (const job of claimed) this.begin(job);
-        if (claimed.length === free) this.tickAgain = true;
-      } while (this.tickAgain && !this.stopped);
-    } catch (err) {
-      this.params.logger.error({ err }, 'claiming agent jobs failed');
-    } finally {
-      this.ticking = false;
-      if (!this.stopped) this.timer = setTimeout(() => void this.tick(), this.params.jobs.pollMs);
-    }
+  /** One turn: claims jobs up to the free slots and starts them; true when it filled them (more may wait). */
+  private async claim(): Promise<boolean> {
+    const free = this.params.jobs.concurrency - this.running.size;
+    if (free <= 0) return false;
+    const claimed = await claimJobs({ ...this.queue, limit: free });
+    for (const job of claimed) this.begin(job);
+    return claimed.length === free;
   }
 
   private begin(job: JobRecord): void {
@@ -207,8 +193,8 @@ export class JobWorker {
    * or this one after a restart, picks them up) rather than letting them wait for a lease to expire.
    */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    // a claim in progress finishes first, so every job it started is stopped below
+    await this.poller.stop();
     const running = [...this.running.values()];
     for (const r of running) r.controller.abort('shutdown' satisfies StopReason);
     await Promise.allSettled(running.map((r) => r.done));

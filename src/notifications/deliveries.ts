@@ -58,7 +58,7 @@ export async function listDeliveries(params: {
       status: m.status as Delivery['status'],
       attempts: m.attempts,
       createdAt: m.createdAt,
-      nextAttemptAt: m.status === 'pending' ? (m.leaseOwner ? null : (m.leaseExpiresAt ?? m.createdAt)) : null,
+      nextAttemptAt: m.status === 'pending' ? (m.leaseOwner ? null : m.dueAt) : null,
       endedAt: m.endedAt,
       tries: attempts
         .filter((a) => a.messageId === m.id)
@@ -95,6 +95,7 @@ export async function redeliver(params: {
       endedAt: null,
       leaseOwner: null,
       leaseExpiresAt: null,
+      dueAt: now,
       retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
     },
   });
@@ -127,6 +128,7 @@ export async function sendPing(params: {
       eventAt: now,
       status: 'pending',
       retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
+      dueAt: now,
       createdAt: now,
     },
   });

@@ -2,6 +2,7 @@ import type { Db } from '../db/client.js';
 import { LeaseQueue, type LeaseHolder } from '../db/lease-queue.js';
 import { randomId } from '../ids.js';
 import { ALL_EVENTS } from './event-types.js';
+import { renderData, type RenderEvent } from './build-body.js';
 import { RETRY_WINDOW_MS } from './retry-schedule.js';
 
 /** The outbox as a lease queue: a `pending` event waits to be fanned out. */
@@ -10,9 +11,12 @@ const EVENTS = new LeaseQueue({ table: 'WebhookEvent', waiting: 'pending', order
 /**
  * Fans claimed outbox events out: one message per enabled subscription of the event's project that asks for its type,
  * written in the transaction that removes the events (written once, even if this process dies half-way: the events
- * are then claimed again after their lease). Returns the number of events handled (0: none waiting).
+ * are then claimed again after their lease). Each event is rendered once, here, as the API shows its object; its
+ * messages store that. Returns the number of events handled (0: none waiting).
  */
-export async function dispatchEvents(holder: LeaseHolder & { db: Db; limit: number }): Promise<number> {
+export async function dispatchEvents(
+  holder: LeaseHolder & { db: Db; limit: number; render: RenderEvent },
+): Promise<number> {
   const claimed = await EVENTS.claim(holder);
   if (!claimed.length) return 0;
   const { db } = holder;
@@ -22,6 +26,14 @@ export async function dispatchEvents(holder: LeaseHolder & { db: Db; limit: numb
     select: { id: true, projectId: true, events: true },
   });
   const now = holder.clock();
+  const rendered = new Map<string, string>();
+  for (const event of events) {
+    const wanted = subscriptions.some((s) => s.projectId === event.projectId);
+    if (!wanted) continue;
+    const data = JSON.parse(event.data) as Record<string, unknown>;
+    const { type, projectId, createdAt: eventAt } = event;
+    rendered.set(event.id, await renderData({ type, eventAt, projectId, data, render: holder.render }));
+  }
   const messages = events.flatMap((event) =>
     subscriptions
       .filter((s) => {
@@ -34,10 +46,11 @@ export async function dispatchEvents(holder: LeaseHolder & { db: Db; limit: numb
         subscriptionId: s.id,
         projectId: event.projectId,
         type: event.type,
-        data: event.data,
+        data: rendered.get(event.id) as string,
         eventAt: event.createdAt,
         status: 'pending',
         retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
+        dueAt: now,
         createdAt: now,
       })),
   );

@@ -20,6 +20,21 @@ export const EVENT_TYPES = {
     description: 'An automation run ended: pull request opened or updated, no changes, failed or skipped.',
   },
   'review.completed': { subject: 'review', description: 'The docs review of a source pull request commit concluded.' },
+  'problem.created': {
+    subject: 'problem',
+    description:
+      'A reader problem got its first stored state (dismissed, or taken by a fix or an automation); problems with no state are open and announced by none.',
+  },
+  'problem.status_changed': {
+    subject: 'problem',
+    description:
+      'A problem moved to another status: dismissed or opened again, in_progress under a fix, fixed or open again when its pull request closed, verified or regressed by its outcome.',
+  },
+  'outcome.ready': {
+    subject: 'outcome',
+    description:
+      "A merged docs pull request's outcome window completed (7 days, then 28): its verdict and the pages measured, as GET job's `outcome`.",
+  },
 } as const satisfies Record<string, { subject: string; description: string }>;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -3,32 +3,37 @@ import { LeaseQueue, type LeaseHolder } from '../db/lease-queue.js';
 import { DISABLE_AFTER_MS, retryDelayMs, type Verdict } from './retry-schedule.js';
 import { KEPT_RESPONSE_BYTES, type SendResult } from './send-message.js';
 
-/** WebhookMessage as a lease queue: a `pending` message whose time has come (leaseExpiresAt) is sent. */
-export const MESSAGES = new LeaseQueue({ table: 'WebhookMessage', waiting: 'pending', orderBy: 'createdAt' });
+/**
+ * WebhookMessage as a lease queue: a `pending` message whose time has come (`dueAt`) is sent. Claims go by
+ * subscription, reading its earliest due messages by the (subscriptionId, status, dueAt) index: neither the sort of
+ * every pending message nor another receiver's backlog stands between a healthy receiver and its next message.
+ */
+export const MESSAGES = new LeaseQueue({
+  table: 'WebhookMessage',
+  waiting: 'pending',
+  orderBy: 'createdAt',
+  due: 'dueAt',
+});
 
 type MessageRow = Awaited<ReturnType<Db['webhookMessage']['findUniqueOrThrow']>>;
-type SubscriptionRow = Awaited<ReturnType<Db['webhookSubscription']['findUniqueOrThrow']>>;
+export type SubscriptionRow = Awaited<ReturnType<Db['webhookSubscription']['findUniqueOrThrow']>>;
 export interface ClaimedMessage {
   message: MessageRow;
-  /** null when the subscription was removed after the message was written */
-  subscription: SubscriptionRow | null;
+  subscription: SubscriptionRow;
 }
 
-/** Claims messages due now, leaving out those of subscriptions in `busy` (at their limit of sends at once). */
+/** Claims up to `limit` of one subscription's messages due now, earliest due first. */
 export async function claimMessages(
-  holder: LeaseHolder & { db: Db; limit: number; busy: readonly string[] },
+  holder: LeaseHolder & { db: Db; limit: number; subscription: SubscriptionRow },
 ): Promise<ClaimedMessage[]> {
-  const claimed = await MESSAGES.claim({ ...holder, skip: { column: 'subscriptionId', values: holder.busy } });
+  const { subscription } = holder;
+  const claimed = await MESSAGES.claim({ ...holder, only: { column: 'subscriptionId', value: subscription.id } });
   if (!claimed.length) return [];
   const messages = await holder.db.webhookMessage.findMany({
     where: { id: { in: claimed.map((c) => c.id) } },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
   });
-  const subscriptions = await holder.db.webhookSubscription.findMany({
-    where: { id: { in: [...new Set(messages.map((m) => m.subscriptionId))] } },
-  });
-  const byId = new Map(subscriptions.map((s) => [s.id, s]));
-  return messages.map((message) => ({ message, subscription: byId.get(message.subscriptionId) ?? null }));
+  return messages.map((message) => ({ message, subscription }));
 }
 
 export type Settled = 'delivered' | 'failed' | 'retry' | 'lost';

@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/client.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import { startHeartbeat, type LeaseHolder } from '../db/lease-queue.js';
+import { createPollingWorker } from '../db/polling-worker.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { randomId } from '../ids.js';
@@ -40,6 +41,9 @@ export interface Notifier {
   stop(): Promise<void>;
 }
 
+/** Outbox events fanned out per turn. */
+const DISPATCH_BATCH = 25;
+
 /** The receiver's answer is cut at this; the spec's receivers are expected to answer within seconds. */
 export const SEND_TIMEOUT_MS = 10_000;
 
@@ -60,15 +64,12 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   };
   const inFlight = new Map<string, number>();
   const inHand = new Set<Promise<void>>();
-  let running = false;
-  let looking: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
+  /** where the next turn starts in the subscription list, so scarce slots go round every receiver in turn */
+  let nextFirst = 0;
 
   const send = async ({ message, subscription }: ClaimedMessage) => {
-    if (!subscription?.enabled) {
-      const why = subscription ? 'the subscription is turned off' : 'the subscription was removed';
-      await dropMessage({ ...holder, id: message.id, why });
+    if (!subscription.enabled) {
+      await dropMessage({ ...holder, id: message.id, why: 'the subscription is turned off' });
       return;
     }
     const heartbeat = startHeartbeat({
@@ -86,13 +87,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         throw err;
       });
       const now = deps.clock();
-      const body = buildBody({
-        type: message.type,
-        eventAt: message.eventAt,
-        projectId: message.projectId,
-        data: JSON.parse(message.data) as Record<string, unknown>,
-        render: deps.render,
-      });
+      const body = buildBody({ type: message.type, eventAt: message.eventAt, data: message.data });
       const signature = signingSecrets(subscription, now)
         .map((secret) => new Webhook(secret).sign(message.id, now, body))
         .join(' ');
@@ -121,73 +116,56 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     );
   };
 
-  const busy = () => [...inFlight].filter(([, n]) => n >= perSubscription).map(([id]) => id);
-
-  const look = async () => {
-    do {
-      again = false;
-      // one batch of events per turn, then sends: a steady stream of changes must not starve the deliveries
-      const dispatched = running ? await dispatchEvents({ ...holder, limit: 200 }) : 0;
-      const free = concurrency - inHand.size;
-      // small batches, so one receiver's backlog cannot fill every slot before its limit is seen
-      const limit = Math.min(free, perSubscription);
-      const claimed = running && limit > 0 ? await claimMessages({ ...holder, limit, busy: busy() }) : [];
-      for (const c of claimed) {
-        const sub = c.message.subscriptionId;
-        if ((inFlight.get(sub) ?? 0) >= perSubscription) {
-          // over this receiver's limit: straight back to the queue, the claim uncounted
-          await MESSAGES.release({ ...holder, id: c.message.id, refund: true });
-          continue;
-        }
-        inFlight.set(sub, (inFlight.get(sub) ?? 0) + 1);
-        const task = send(c)
-          .catch((err: unknown) =>
-            deps.logger.error({ err, message: c.message.id }, 'webhook message bookkeeping failed'),
-          )
-          .finally(() => {
-            const left = (inFlight.get(sub) ?? 1) - 1;
-            if (left > 0) inFlight.set(sub, left);
-            else inFlight.delete(sub);
-            inHand.delete(task);
-            wake();
-          });
-        inHand.add(task);
-      }
-      if (claimed.length === limit && limit > 0) again = true;
-      if (dispatched > 0) again = true;
-    } while (again && running);
-  };
-
-  const wake = () => {
-    if (!running) return;
-    if (looking) {
-      again = true;
-      return;
-    }
-    looking = look()
-      .catch((err: unknown) => deps.logger.error({ err }, 'could not claim webhook work'))
+  const begin = (c: ClaimedMessage) => {
+    const sub = c.subscription.id;
+    inFlight.set(sub, (inFlight.get(sub) ?? 0) + 1);
+    const task = send(c)
+      .catch((err: unknown) => deps.logger.error({ err, message: c.message.id }, 'webhook message bookkeeping failed'))
       .finally(() => {
-        looking = null;
-        // a wake that came after the loop's last look but before this point would otherwise wait for the poll
-        if (again) wake();
+        const left = (inFlight.get(sub) ?? 1) - 1;
+        if (left > 0) inFlight.set(sub, left);
+        else inFlight.delete(sub);
+        inHand.delete(task);
+        worker.wake();
       });
+    inHand.add(task);
   };
+
+  /**
+   * One turn: a batch of outbox events fanned out, then each subscription's due messages claimed up to its free slots
+   * (a receiver at its limit is not even asked for). Answers whether more may be waiting.
+   */
+  const turn = async () => {
+    // one small batch of events per turn, then sends: a steady stream of changes must not starve the deliveries, and
+    // a batch (each event rendered as the API shows it, which reads the database) must end well within its lease
+    const dispatched = await dispatchEvents({ ...holder, limit: DISPATCH_BATCH, render: deps.render });
+    let more = dispatched > 0;
+    const subscriptions = await deps.db.webhookSubscription.findMany({ orderBy: { id: 'asc' } });
+    const first = subscriptions.length ? nextFirst++ % subscriptions.length : 0;
+    for (const subscription of [...subscriptions.slice(first), ...subscriptions.slice(0, first)]) {
+      const free = concurrency - inHand.size;
+      // every slot busy: a finished send wakes the worker
+      if (free <= 0) break;
+      const slots = Math.min(free, perSubscription - (inFlight.get(subscription.id) ?? 0));
+      if (slots <= 0) continue;
+      const claimed = await claimMessages({ ...holder, limit: slots, subscription });
+      for (const c of claimed) begin(c);
+      if (claimed.length === slots) more = true;
+    }
+    return more;
+  };
+
+  const worker = createPollingWorker({
+    pollMs: deps.pollMs,
+    turn,
+    failed: (err) => deps.logger.error({ err }, 'could not claim webhook work'),
+  });
 
   return {
-    wake,
-    start() {
-      running = true;
-      const poll = () => {
-        wake();
-        timer = setTimeout(poll, deps.pollMs);
-        timer.unref();
-      };
-      poll();
-    },
+    wake: worker.wake,
+    start: worker.start,
     async stop() {
-      running = false;
-      clearTimeout(timer);
-      await looking;
+      await worker.stop();
       await Promise.allSettled([...inHand]);
     },
   };

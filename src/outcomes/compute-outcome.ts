@@ -19,6 +19,8 @@ type Compared = Pair & { ratio: number | null };
 export interface MeasuredSide {
   humanVisitors: Compared;
   aiVisitors: Compared;
+  /** distinct humans an AI assistant's answer sent into the page(s) */
+  assistantReferrals: Compared;
   thumbsUp: Pair;
   thumbsDown: Pair;
   helpfulShare: { before: number | null; after: number | null };
@@ -36,8 +38,29 @@ export interface OutcomeWindow {
   before: { from: string; to: string };
   after: { from: string; to: string };
   total: MeasuredSide;
-  pages: (MeasuredSide & { path: string; change: ChangedPage['change'] })[];
+  /** a moved or redirected page names the path it came from (whose readers before count as its own) */
+  pages: (MeasuredSide & { path: string; change: ChangedPage['change']; from?: string })[];
   misses: { url: string; before: number; after: number }[];
+  /** site searches of the queries that led readers into the pages (in either side): click-through into them */
+  searches: { queries: string[]; before: SearchSide; after: SearchSide };
+  /** later merged pull requests that changed some of the same pages while this window's after side ran */
+  laterChanges: LaterChange[];
+}
+
+export interface SearchSide {
+  searches: number;
+  clicks: number;
+  /** clicks ÷ searches; null without searches */
+  clickThrough: number | null;
+}
+
+/** Another merged docs pull request that changed a page of this one later (its own outcome overlaps this one). */
+export interface LaterChange {
+  jobId: string;
+  repository: string;
+  number: number;
+  mergedAt: string;
+  paths: string[];
 }
 
 export interface Outcome {
@@ -46,6 +69,8 @@ export interface Outcome {
   /** the verdict of the longest complete window; `pending` while none is */
   verdict: Verdict;
   windows: OutcomeWindow[];
+  /** pages the pull request deleted: no after to measure; their old address's misses count in `misses` */
+  deleted: { path: string }[];
 }
 
 /** The ranges one window reads: before ends and after starts at live time; after stops at now while partial. */
@@ -58,10 +83,21 @@ export function outcomeRanges(params: { liveAt: number; now: number; days: numbe
   return { status, before, after, daysSoFar: Math.floor((after.to - after.from) / DAY_MS) };
 }
 
-/** The pages whose traffic is measured (where a page is now) and the URLs whose misses are (where one was missing). */
+/**
+ * The pages whose traffic is read (where a page is now, and where a moved page was: its readers there are its
+ * before) and the URLs whose misses are (an added page's, a moved or deleted page's old address, a redirect's source).
+ */
 export function measuredOf(pages: readonly ChangedPage[]): { paths: string[]; urls: string[] } {
-  const paths = pages.filter((p) => p.change !== 'deleted').map((p) => p.path);
-  const urls = pages.flatMap((p) => (p.change === 'added' ? [p.path] : p.change === 'moved' ? [p.from] : []));
+  const paths = pages.flatMap((p) =>
+    p.change === 'deleted' ? [] : p.change === 'moved' ? [p.path, p.from] : [p.path],
+  );
+  const urls = pages.flatMap((p) =>
+    p.change === 'added' || p.change === 'deleted'
+      ? [p.path]
+      : p.change === 'moved' || p.change === 'redirected'
+        ? [p.from]
+        : [],
+  );
   return { paths: [...new Set(paths)], urls: [...new Set(urls)] };
 }
 
@@ -71,8 +107,13 @@ const compared = (before: number, after: number): Compared => ({
   ratio: before < MIN_READERS || after < MIN_READERS ? null : after / before,
 });
 const share = (up: number, down: number) => (up + down ? up / (up + down) : null);
-type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number };
-const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0 };
+type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number; referred: number };
+const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 };
+const searchSide = (s: { searches: number; clicks: number } | undefined): SearchSide => ({
+  searches: s?.searches ?? 0,
+  clicks: s?.clicks ?? 0,
+  clickThrough: s?.searches ? s.clicks / s.searches : null,
+});
 
 function measure(before: Side, after: Side, misses: Pair, status: WindowStatus): MeasuredSide {
   const changes = {
@@ -86,6 +127,7 @@ function measure(before: Side, after: Side, misses: Pair, status: WindowStatus):
   return {
     humanVisitors: compared(before.human, after.human),
     aiVisitors: compared(before.ai, after.ai),
+    assistantReferrals: compared(before.referred, after.referred),
     thumbsUp: { before: before.thumbsUp, after: after.thumbsUp },
     thumbsDown: { before: before.thumbsDown, after: after.thumbsDown },
     helpfulShare: { before: share(before.thumbsUp, before.thumbsDown), after: share(after.thumbsUp, after.thumbsDown) },
@@ -104,7 +146,9 @@ export function computeOutcome(params: {
   liveAt: number;
   now: number;
   pages: readonly ChangedPage[];
-  counts: ReadonlyMap<number, { before: WindowCounts; after: WindowCounts }>;
+  counts: ReadonlyMap<number, { before: WindowCounts; after: WindowCounts; queries?: string[] }>;
+  /** later merges that changed some of the same pages (any time after this one) */
+  later?: readonly LaterChange[];
 }): Outcome {
   const { liveAt, now, pages } = params;
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -128,6 +172,7 @@ export function computeOutcome(params: {
         .map((p) => ({
           path: p.path,
           change: p.change,
+          ...('from' in p ? { from: p.from } : {}),
           ...measure(
             counts?.before.pages.get(p.path) ?? NONE,
             counts?.after.pages.get(p.path) ?? NONE,
@@ -136,8 +181,20 @@ export function computeOutcome(params: {
           ),
         })),
       misses: urls.map((url) => ({ url, ...missesOf([url]) })),
+      searches: {
+        queries: counts?.queries ?? [],
+        before: searchSide(counts?.before.searches),
+        after: searchSide(counts?.after.searches),
+      },
+      laterChanges: (params.later ?? []).filter((c) => Date.parse(c.mergedAt) < after.to),
     };
   });
   const decided = windows.filter((w) => w.status === 'complete').at(-1);
-  return { mergedAt: iso(params.mergedAt), liveAt: iso(liveAt), verdict: decided?.total.verdict ?? 'pending', windows };
+  return {
+    mergedAt: iso(params.mergedAt),
+    liveAt: iso(liveAt),
+    verdict: decided?.total.verdict ?? 'pending',
+    windows,
+    deleted: pages.filter((p) => p.change === 'deleted').map((p) => ({ path: p.path })),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db, DbTransaction } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import type { ChangedPage } from './changed-pages.js';
 
@@ -12,15 +12,21 @@ export interface DocsMerge {
   pages: ChangedPage[];
 }
 
-/** Kept once per job: a redelivered merge event (or a follow-up pull request merged later) writes the newest facts. */
+/**
+ * Kept once per job: a redelivered merge event writes the same facts again; a follow-up pull request merged later
+ * writes its own, and its outcome is settled and commented on afresh (on that pull request).
+ */
 export async function recordDocsMerge(params: { db: Db; clock: Clock; merge: DocsMerge }): Promise<void> {
   const { db, merge } = params;
+  const before = await db.docsPullRequestMerge.findUnique({ where: { jobId: merge.jobId }, select: { number: true } });
+  const another = before && before.number !== merge.number;
   const data = {
     projectId: merge.projectId,
     repository: merge.repository,
     number: merge.number,
     mergedAt: merge.mergedAt,
     pages: JSON.stringify(merge.pages),
+    ...(another ? { settledDays: 0, commentDays: 0, commentId: null, commentClaimedAt: null } : {}),
   };
   await db.docsPullRequestMerge.upsert({
     where: { jobId: merge.jobId },
@@ -30,6 +36,84 @@ export async function recordDocsMerge(params: { db: Db; clock: Clock; merge: Doc
 }
 
 type Row = Omit<DocsMerge, 'pages'> & { pages: string };
+
+/** A merge with what the outcome sweep has done for it. */
+export interface SweptMerge extends DocsMerge {
+  settledDays: number;
+  commentDays: number;
+  commentId: string | null;
+}
+
+/**
+ * The merges whose 7-day window is complete (merged at or before `completeBy`) and that the sweep has something left
+ * to do for: a window not settled yet, or a comment not at 28 days yet. Oldest first, at most `limit`.
+ */
+export async function mergesToSweep(params: { db: Db; completeBy: Date; limit: number }): Promise<SweptMerge[]> {
+  const rows = await params.db.docsPullRequestMerge.findMany({
+    where: { mergedAt: { lte: params.completeBy }, OR: [{ settledDays: { lt: 28 } }, { commentDays: { lt: 28 } }] },
+    orderBy: [{ mergedAt: 'asc' }, { jobId: 'asc' }],
+    take: params.limit,
+  });
+  return rows.map((row) => ({
+    ...toMerge(row),
+    settledDays: row.settledDays,
+    commentDays: row.commentDays,
+    commentId: row.commentId,
+  }));
+}
+
+/** Moves a merge's settled window from `from` to `to`; false when another process moved it first. */
+export async function claimSettled(
+  db: Db | DbTransaction,
+  params: { jobId: string; from: number; to: number },
+): Promise<boolean> {
+  const { count } = await db.docsPullRequestMerge.updateMany({
+    where: { jobId: params.jobId, settledDays: params.from },
+    data: { settledDays: params.to },
+  });
+  return count === 1;
+}
+
+/**
+ * Claims the merge's comment for `days` (it shows an earlier window or none): true for the one process that may post
+ * or edit it now. A claim older than `leaseMs` was left by a process that stopped, and is taken over.
+ */
+export async function claimComment(params: {
+  db: Db;
+  now: Date;
+  leaseMs: number;
+  jobId: string;
+  days: number;
+}): Promise<boolean> {
+  const { count } = await params.db.docsPullRequestMerge.updateMany({
+    where: {
+      jobId: params.jobId,
+      commentDays: { lt: params.days },
+      OR: [{ commentClaimedAt: null }, { commentClaimedAt: { lt: new Date(params.now.getTime() - params.leaseMs) } }],
+    },
+    data: { commentClaimedAt: params.now },
+  });
+  return count === 1;
+}
+
+/** The claimed comment is done for `days` (posted or edited as `commentId`, or null: none is wanted), or given up. */
+export async function settleComment(
+  db: Db,
+  params: { jobId: string; result: { days: number; commentId: string | null } | 'released' },
+): Promise<void> {
+  const { jobId, result } = params;
+  await db.docsPullRequestMerge.updateMany({
+    where: { jobId },
+    data:
+      result === 'released'
+        ? { commentClaimedAt: null }
+        : {
+            commentClaimedAt: null,
+            commentDays: result.days,
+            ...(result.commentId ? { commentId: result.commentId } : {}),
+          },
+  });
+}
 const toMerge = (row: Row): DocsMerge => ({
   jobId: row.jobId,
   projectId: row.projectId,

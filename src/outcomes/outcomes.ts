@@ -3,20 +3,54 @@ import type { Clock } from '../clock.js';
 import { queryRange, type TimeRange } from '../calendar.js';
 import type { Project } from '../projects/projects.js';
 import type { WindowCounts } from '../analytics/reports/outcome-counts.js';
-import { settleOutcome } from '../problems/problem-store.js';
+import { settleOutcome, type SettledProblem } from '../problems/problem-store.js';
+import type { Logger } from '../logger.js';
+import type { DbTransaction } from '../db/client.js';
 import { changedPages } from './changed-pages.js';
 import type { ReadPullRequestFiles } from './github-pull-request-files.js';
-import { computeOutcome, measuredOf, outcomeRanges, type Outcome } from './compute-outcome.js';
-import { findDocsMerge, listDocsMerges, recordDocsMerge, type DocsMerge } from './merge-store.js';
+import { computeOutcome, measuredOf, outcomeRanges, type LaterChange, type Outcome } from './compute-outcome.js';
+import {
+  claimComment,
+  claimSettled,
+  findDocsMerge,
+  listDocsMerges,
+  mergesToSweep,
+  recordDocsMerge,
+  settleComment,
+  type DocsMerge,
+  type SweptMerge,
+} from './merge-store.js';
+import {
+  COMMENT_DAYS,
+  outcomeCommentBody,
+  permanentCommentFailure,
+  type PostOutcomeComment,
+} from './outcome-comment.js';
+import { DAY_MS } from '../calendar.js';
 import { WINDOW_DAYS } from './outcome-rules.js';
 import { decodeOutcomeCursor, encodeOutcomeCursor } from './outcome-cursor.js';
+
+/** How often main.ts sweeps for completed outcome windows: a comment comes at most this late. */
+export const OUTCOME_SWEEP_EVERY_MS = 10 * 60_000;
 
 export type ReadOutcomeCounts = (params: {
   projectId: string;
   paths: readonly string[];
   urls: readonly string[];
   range: TimeRange;
+  queries?: readonly string[];
 }) => Promise<WindowCounts>;
+
+/** The site-search queries that led readers into some pages within a range, most searched first. */
+export type ReadOutcomeQueries = (params: {
+  projectId: string;
+  paths: readonly string[];
+  range: TimeRange;
+  limit: number;
+}) => Promise<string[]>;
+
+/** at most this many queries' click-through is measured per window */
+const MAX_QUERIES = 20;
 
 export interface OutcomesQuery {
   dateFrom?: number;
@@ -45,6 +79,13 @@ export interface Outcomes {
   }): Promise<void>;
   /** null until the job's pull request merged */
   ofJob(projectId: string, jobId: string): Promise<Outcome | null>;
+  /**
+   * Finds the merges whose windows completed since the last sweep and does, once across processes, what a completed
+   * window brings: the problems the job fixed move to verified/regressed (and `onSettled` is told, in the same
+   * transaction), and the pull request's outcome comment is posted (7 days) or edited (28 days). Returns how many
+   * merges it handled. Reads never do any of this.
+   */
+  sweep(): Promise<number>;
   list(
     project: Project,
     query: OutcomesQuery,
@@ -57,7 +98,9 @@ export interface Outcomes {
 
 /**
  * Did a docs pull request help: its merge is kept (time, changed pages), and its outcome computed from the analytics
- * each time it is read, so a late page view or a rebuilt rollup is never out of step with a stored result.
+ * each time it is read, so a late page view or a rebuilt rollup is never out of step with a stored result. What a
+ * completed window brings (problems verified or regressed, events, the pull request comment) is done by `sweep`,
+ * on a schedule, never by a read.
  */
 export function createOutcomes(deps: {
   db: Db;
@@ -67,26 +110,122 @@ export function createOutcomes(deps: {
   /** the merged pull request's files, as GitHub lists them */
   pullRequestFiles: ReadPullRequestFiles;
   counts: ReadOutcomeCounts;
+  /** the searches that led to the pages; none measured when absent */
+  queries?: ReadOutcomeQueries;
   deployDelayMs: number;
+  /** posts or edits the outcome comment; null: no comments (no GitHub App, or SCRIBE_OUTCOME_COMMENTS=off) */
+  comment?: PostOutcomeComment | null;
+  /** whether the job's automation wants the comment (`outcome: { comment: false }` says no); yes when absent */
+  commentWanted?: (merge: DocsMerge) => Promise<boolean>;
+  /**
+   * a window completed for a merge: called once across processes, inside the transaction that records it, with the
+   * problems the outcome moved (the hook for the `outcome.ready` and `problem.status_changed` events)
+   */
+  onSettled?: (
+    tx: DbTransaction,
+    settled: { merge: DocsMerge; days: number; outcome: Outcome; problems: SettledProblem[] },
+  ) => Promise<void>;
+  logger?: Logger;
+  /** how long a sweep's claim on a comment holds before another process may take it over */
+  claimMs?: number;
 }): Outcomes {
   const { db, clock } = deps;
+  const claimMs = deps.claimMs ?? 5 * 60_000;
+
+  /** later merges of the project that changed some of the same pages, up to the end of the longest window */
+  const laterOf = async (merge: DocsMerge): Promise<LaterChange[]> => {
+    const mine = new Set(merge.pages.flatMap((p) => ('from' in p ? [p.path, p.from] : [p.path])));
+    const end = merge.mergedAt.getTime() + deps.deployDelayMs + WINDOW_DAYS.at(-1)! * DAY_MS;
+    const later = await listDocsMerges({
+      db,
+      projectId: merge.projectId,
+      from: merge.mergedAt,
+      to: new Date(end),
+    });
+    return later
+      .filter((m) => m.jobId !== merge.jobId && m.mergedAt.getTime() >= merge.mergedAt.getTime())
+      .map((m) => ({
+        jobId: m.jobId,
+        repository: m.repository,
+        number: m.number,
+        mergedAt: m.mergedAt.toISOString(),
+        paths: [...new Set(m.pages.flatMap((p) => ('from' in p ? [p.path, p.from] : [p.path])))].filter((p) =>
+          mine.has(p),
+        ),
+      }))
+      .filter((m) => m.paths.length)
+      .reverse();
+  };
 
   const outcomeOf = async (merge: DocsMerge): Promise<Outcome> => {
     const now = clock().getTime();
     const mergedAt = merge.mergedAt.getTime();
     const liveAt = mergedAt + deps.deployDelayMs;
     const { paths, urls } = measuredOf(merge.pages);
-    const counts = new Map<number, { before: WindowCounts; after: WindowCounts }>();
+    const moved = merge.pages.filter((p) => p.change === 'moved');
+    const counts = new Map<number, { before: WindowCounts; after: WindowCounts; queries: string[] }>();
+    const read = async (range: TimeRange, queries: string[]) => {
+      const read = await deps.counts({ projectId: merge.projectId, paths, urls, range, queries });
+      // a moved page's readers are those of its old path and its new one, each reader once
+      for (const page of moved) {
+        const both = await deps.counts({ projectId: merge.projectId, paths: [page.path, page.from], urls: [], range });
+        read.pages.set(page.path, both.total);
+      }
+      return read;
+    };
     for (const days of WINDOW_DAYS) {
       const { status, before, after } = outcomeRanges({ liveAt, now, days });
       if (status === 'pending') continue;
-      const read = (range: TimeRange) => deps.counts({ projectId: merge.projectId, paths, urls, range });
-      counts.set(days, { before: await read(before), after: await read(after) });
+      // the same queries on both sides: those that led into the pages before or after
+      const queries =
+        (await deps.queries?.({
+          projectId: merge.projectId,
+          paths,
+          range: { from: before.from, to: after.to },
+          limit: MAX_QUERIES,
+        })) ?? [];
+      counts.set(days, { before: await read(before, queries), after: await read(after, queries), queries });
     }
-    const outcome = computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts });
-    const decided = outcome.windows.filter((w) => w.status === 'complete').at(-1);
-    if (decided) await settleOutcome({ db, clock, jobId: merge.jobId, changes: decided.total.changes });
-    return outcome;
+    return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
+  };
+
+  const settle = async (merge: SweptMerge, outcome: Outcome, days: number) => {
+    const window = outcome.windows.find((w) => w.days === days)!;
+    await db.$transaction(async (tx) => {
+      if (!(await claimSettled(tx, { jobId: merge.jobId, from: merge.settledDays, to: days }))) return;
+      const problems = await settleOutcome({ db: tx, clock, jobId: merge.jobId, changes: window.total.changes });
+      await deps.onSettled?.(tx, { merge, days, outcome, problems });
+    });
+  };
+
+  const comment = async (merge: SweptMerge, outcome: Outcome, days: number) => {
+    const post = deps.comment;
+    const wanted = post ? await (deps.commentWanted?.(merge) ?? true) : false;
+    if (!(await claimComment({ db, now: clock(), leaseMs: claimMs, jobId: merge.jobId, days }))) return;
+    if (!post || !wanted) {
+      // comments are off for this pull request: nothing is owed later either
+      await settleComment(db, { jobId: merge.jobId, result: { days: 28, commentId: null } });
+      return;
+    }
+    try {
+      const commentId = await post({
+        projectId: merge.projectId,
+        jobId: merge.jobId,
+        repository: merge.repository,
+        number: merge.number,
+        commentId: merge.commentId,
+        body: outcomeCommentBody({ jobId: merge.jobId, outcome, days }),
+      });
+      await settleComment(db, { jobId: merge.jobId, result: { days, commentId } });
+    } catch (err) {
+      const status = permanentCommentFailure(err);
+      deps.logger?.warn({ err, jobId: merge.jobId, status }, 'the outcome comment could not be posted');
+      // GitHub will not take it (no access, pull request gone): given up; anything else is tried at the next sweep
+      await settleComment(db, {
+        jobId: merge.jobId,
+        result: status ? { days: 28, commentId: null } : 'released',
+      });
+    }
   };
 
   return {
@@ -105,6 +244,21 @@ export function createOutcomes(deps: {
           pages: changedPages(files, siteFiles),
         },
       });
+    },
+
+    async sweep() {
+      const now = clock().getTime();
+      const completeBy = new Date(now - deps.deployDelayMs - WINDOW_DAYS[0] * DAY_MS);
+      const merges = await mergesToSweep({ db, completeBy, limit: 200 });
+      for (const merge of merges) {
+        const outcome = await outcomeOf(merge);
+        const complete = outcome.windows.filter((w) => w.status === 'complete').map((w) => w.days);
+        const days = Math.max(0, ...complete);
+        if (days > merge.settledDays) await settle(merge, outcome, days);
+        const commentDays = Math.max(0, ...COMMENT_DAYS.filter((d) => complete.includes(d)));
+        if (commentDays > merge.commentDays) await comment(merge, outcome, commentDays);
+      }
+      return merges.length;
     },
 
     async ofJob(projectId, jobId) {

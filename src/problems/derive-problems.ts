@@ -1,7 +1,7 @@
 import type { TimeRange } from '../calendar.js';
 import type { ProblemSignals } from '../analytics/reports/problem-signals.js';
 import type { ProblemKind } from './problem-kinds.js';
-import type { DerivedProblem } from './problem.js';
+import type { DerivedProblem, MissingPageEvidence } from './problem.js';
 import { problemId } from './problem-id.js';
 import { redirectCandidates, type SitePage } from './redirect-candidates.js';
 
@@ -16,15 +16,14 @@ export const previousRange = (range: TimeRange): TimeRange => ({
 
 /**
  * The problems the stored signals of `range` show (of `kinds`), each with its readers in the range before. Derived
- * afresh on every read, never stored: the signals are the one copy. `pages` (the docs at their ref, for redirect
- * candidates) is read only when there are missing pages.
+ * afresh on every read, never stored: the signals are the one copy. A missing page's redirect candidates are left
+ * empty here: withCandidates adds them to the problems answered.
  */
 export async function deriveProblems(params: {
   signals: ProblemSignals;
   projectId: string;
   range: TimeRange;
   kinds: ReadonlySet<ProblemKind>;
-  pages: () => Promise<SitePage[]>;
 }): Promise<DerivedProblem[]> {
   const { signals, projectId, range, kinds } = params;
   const before = previousRange(range);
@@ -34,7 +33,6 @@ export async function deriveProblems(params: {
     const misses = await signals.missingPages({ projectId, range });
     if (misses.length) {
       const earlier = readersBy(await signals.missingPages({ projectId, range: before }), (m) => m.path);
-      const pages = await params.pages();
       for (const m of misses) {
         found.push({
           id: problemId('missing-page', m.path),
@@ -53,7 +51,8 @@ export async function deriveProblems(params: {
             statuses: m.statuses,
             agents: m.agents,
             verifiedShare: m.aiRequests ? Math.round((m.verifiedRequests / m.aiRequests) * 1000) / 1000 : null,
-            candidates: redirectCandidates(m.path, pages),
+            // worked out for the problems answered alone (withCandidates): a queue may hold thousands of URLs
+            candidates: [],
           },
         });
       }
@@ -123,6 +122,20 @@ export async function deriveProblems(params: {
     }
   }
   return found;
+}
+
+/** The problems with each missing page's redirect candidates among `pages` (read only when one is a missing page). */
+export async function withCandidates<T extends DerivedProblem>(
+  problems: T[],
+  pages: () => Promise<SitePage[]>,
+): Promise<T[]> {
+  if (!problems.some((p) => p.kind === 'missing-page')) return problems;
+  const site = await pages();
+  return problems.map((p) => {
+    if (p.kind !== 'missing-page') return p;
+    const evidence = p.evidence as MissingPageEvidence;
+    return { ...p, evidence: { ...evidence, candidates: redirectCandidates(evidence.url, site) } };
+  });
 }
 
 function readersBy<T extends { readers: number }>(rows: T[], key: (row: T) => string): Map<string, number> {

@@ -3,12 +3,14 @@ import type { Clock } from '../clock.js';
 import { DAY_MS, queryRange, type TimeRange } from '../calendar.js';
 import type { Project } from '../projects/projects.js';
 import type { ProblemSignals } from '../analytics/reports/problem-signals.js';
+import { MAX_DAILY_DAYS } from '../analytics/reports/daily-visitors.js';
+import { Invalid } from '../errors.js';
 import { jobsThatChanged } from '../jobs/jobs-that-changed.js';
 import { pullRequestStates } from '../github/pull-request-state.js';
 import { reviewsNamingPage } from '../reviews/reviews-naming-page.js';
 import { previousRange } from './derive-problems.js';
 import { problemId } from './problem-id.js';
-import { redirectCandidates } from './redirect-candidates.js';
+import { couldRedirectTo, redirectCandidates } from './redirect-candidates.js';
 import type { ReadSitePages } from './read-site-pages.js';
 
 type Traffic = { human: number; ai: number };
@@ -72,6 +74,9 @@ export function createPageStory(deps: {
     const projectId = project.id;
     const { path } = query;
     const range = queryRange({ ...query, now: deps.clock().getTime() });
+    // a row per day, as visitors/daily lists them: the same bound
+    if (range.to - range.from > MAX_DAILY_DAYS * DAY_MS)
+      throw new Invalid('Invalid query parameters', [{ message: `the range may span at most ${MAX_DAILY_DAYS} days` }]);
     const before = previousRange(range);
     const [now, then, said, misses, site] = await Promise.all([
       signals.pageTraffic({ projectId, path, range }),
@@ -80,7 +85,8 @@ export function createPageStory(deps: {
       signals.missingPages({ projectId, range }),
       deps.pages(project),
     ]);
-    const file = site.find((p) => p.path === path)?.file;
+    const served = site.filter((p) => p.path === path);
+    const file = served[0]?.file;
     const [reviews, jobs] = file
       ? await Promise.all([
           reviewsNamingPage(db, { projectId, file, limit: LISTED }),
@@ -104,7 +110,11 @@ export function createPageStory(deps: {
       agents: now.agents,
       referrals: now.referrals,
       misses: misses
-        .filter((m) => redirectCandidates(m.path, site).some((c) => c.path === path))
+        .filter(
+          (m) =>
+            served.some((p) => couldRedirectTo(m.path, p)) &&
+            redirectCandidates(m.path, site).some((c) => c.path === path),
+        )
         .map((m) => ({
           problemId: problemId('missing-page', m.path),
           url: m.path,

@@ -1,7 +1,8 @@
-import type { Db } from '../db/client.js';
+import type { Db, DbTransaction } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import type { ProblemKind, ProblemStatus } from './problem-kinds.js';
+import { recordProblemChange } from '../notifications/problem-events.js';
 
 /** The work on one problem: the only thing stored per problem (the table is this module's own). */
 export interface ProblemState {
@@ -57,10 +58,14 @@ export async function setStatus(params: {
     fixedAt: null,
     updatedAt: now,
   };
-  await db.problemState.upsert({
-    where: { projectId_id: { projectId, id } },
-    create: { projectId, id, ...data, createdAt: now },
-    update: data,
+  await db.$transaction(async (tx) => {
+    const before = await tx.problemState.findUnique({ where: { projectId_id: { projectId, id } } });
+    const after = await tx.problemState.upsert({
+      where: { projectId_id: { projectId, id } },
+      create: { projectId, id, ...data, createdAt: now },
+      update: data,
+    });
+    await recordProblemChange(tx, { before, after, at: now });
   });
 }
 
@@ -93,19 +98,25 @@ export async function claimForFix(params: {
     let won = false;
     if (!before) {
       try {
-        await db.problemState.create({
-          data: { projectId, id: problem.id, kind: problem.kind, ...claim, createdAt: now },
+        await db.$transaction(async (tx) => {
+          const after = await tx.problemState.create({
+            data: { projectId, id: problem.id, kind: problem.kind, ...claim, createdAt: now },
+          });
+          await recordProblemChange(tx, { before: null, after, at: now });
         });
         won = true;
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
       }
     } else if (before.status !== 'in_progress') {
-      const { count } = await db.problemState.updateMany({
-        where: { projectId, id: problem.id, status: before.status, updatedAt: before.updatedAt },
-        data: claim,
+      won = await db.$transaction(async (tx) => {
+        const { count } = await tx.problemState.updateMany({
+          where: { projectId, id: problem.id, status: before.status, updatedAt: before.updatedAt },
+          data: claim,
+        });
+        if (count === 1) await recordProblemChange(tx, { before, after: { ...before, ...claim }, at: now });
+        return count === 1;
       });
-      won = count === 1;
     }
     if (won) {
       taken.push({ id: problem.id, before });
@@ -127,12 +138,20 @@ export async function releaseFix(params: {
 }): Promise<void> {
   const { db, projectId, fixKey } = params;
   for (const { id, before } of params.taken) {
-    if (!before) {
-      await db.problemState.deleteMany({ where: { projectId, id, fixKey } });
-      continue;
-    }
-    const { projectId: _p, id: _i, kind: _k, ...was } = before;
-    await db.problemState.updateMany({ where: { projectId, id, fixKey }, data: was });
+    await db.$transaction(async (tx) => {
+      const held = await tx.problemState.findFirst({ where: { projectId, id, fixKey } });
+      if (!held) return;
+      if (!before) {
+        // no stored state again: open, as it was
+        await tx.problemState.deleteMany({ where: { projectId, id, fixKey } });
+        const open = { ...held, status: 'open', fixKey: null, jobId: null, reason: null, updatedAt: held.updatedAt };
+        await recordProblemChange(tx, { before: held, after: open, at: held.updatedAt });
+        return;
+      }
+      const { projectId: _p, id: _i, kind: _k, ...was } = before;
+      await tx.problemState.updateMany({ where: { projectId, id, fixKey }, data: was });
+      await recordProblemChange(tx, { before: held, after: before, at: before.updatedAt });
+    });
   }
 }
 
@@ -147,13 +166,19 @@ export async function attachJob(params: { db: Db; clock: Clock; projectId: strin
 /** The job's pull request merged (its problems are fixed) or closed unmerged (they are open again). */
 export async function settleJob(params: { db: Db; clock: Clock; jobId: string; merged: boolean }): Promise<number> {
   const now = params.clock();
-  const { count } = await params.db.problemState.updateMany({
-    where: { jobId: params.jobId, status: 'in_progress' },
-    data: params.merged
-      ? { status: 'fixed', fixedAt: now, updatedAt: now }
-      : { status: 'open', fixKey: null, jobId: null, updatedAt: now },
+  const where = { jobId: params.jobId, status: 'in_progress' };
+  const data = params.merged
+    ? { status: 'fixed', fixedAt: now, updatedAt: now }
+    : { status: 'open', fixKey: null, jobId: null, updatedAt: now };
+  return params.db.$transaction(async (tx) => {
+    const rows = await tx.problemState.findMany({ where });
+    const { count } = await tx.problemState.updateMany({
+      where: { ...where, id: { in: rows.map((r) => r.id) } },
+      data,
+    });
+    for (const before of rows) await recordProblemChange(tx, { before, after: { ...before, ...data }, at: now });
+    return count;
   });
-  return count;
 }
 
 /** The outcome signal that tells whether the fix of a problem of each kind worked. */
@@ -170,22 +195,34 @@ const METRIC_OF: Record<ProblemKind, 'traffic' | 'misses' | 'helpful'> = {
  * longer window may still move them between the two.
  */
 export async function settleOutcome(params: {
-  db: Db;
+  db: Db | DbTransaction;
   clock: Clock;
   jobId: string;
   changes: Record<'traffic' | 'misses' | 'helpful', string>;
-}): Promise<void> {
+}): Promise<SettledProblem[]> {
   const { db, jobId, changes } = params;
   const now = params.clock();
+  const moved: SettledProblem[] = [];
   for (const kind of Object.keys(METRIC_OF) as ProblemKind[]) {
     const change = changes[METRIC_OF[kind]];
-    const status = change === 'improved' ? 'verified' : change === 'worse' ? 'regressed' : null;
+    const status = change === 'improved' ? ('verified' as const) : change === 'worse' ? ('regressed' as const) : null;
     if (!status) continue;
-    await db.problemState.updateMany({
-      where: { jobId, kind, status: { in: ['fixed', 'verified', 'regressed'] }, NOT: { status } },
-      data: { status, updatedAt: now },
-    });
+    const where = { jobId, kind, status: { in: ['fixed', 'verified', 'regressed'] }, NOT: { status } };
+    const rows = await db.problemState.findMany({ where, select: { projectId: true, id: true, status: true } });
+    if (!rows.length) continue;
+    await db.problemState.updateMany({ where, data: { status, updatedAt: now } });
+    moved.push(...rows.map((r) => ({ projectId: r.projectId, id: r.id, kind, from: r.status, to: status })));
   }
+  return moved;
+}
+
+/** A problem a merged fix's outcome moved. */
+export interface SettledProblem {
+  projectId: string;
+  id: string;
+  kind: ProblemKind;
+  from: string;
+  to: 'verified' | 'regressed';
 }
 
 /**
@@ -203,14 +240,21 @@ export async function assignJob(params: {
   const now = params.clock();
   const data = { status: 'in_progress', fixKey: null, jobId, fixedAt: null, updatedAt: now };
   for (const problem of params.problems) {
-    const { count } = await db.problemState.updateMany({
-      where: { projectId, id: problem.id, status: { not: 'in_progress' } },
-      data,
+    const where = { projectId, id: problem.id, status: { not: 'in_progress' } };
+    const updated = await db.$transaction(async (tx) => {
+      const before = await tx.problemState.findFirst({ where });
+      if (!before) return false;
+      const { count } = await tx.problemState.updateMany({ where: { ...where, status: before.status }, data });
+      if (count) await recordProblemChange(tx, { before, after: { ...before, ...data }, at: now });
+      return count > 0;
     });
-    if (count) continue;
+    if (updated) continue;
     try {
-      await db.problemState.create({
-        data: { projectId, id: problem.id, kind: problem.kind, ...data, createdAt: now },
+      await db.$transaction(async (tx) => {
+        const after = await tx.problemState.create({
+          data: { projectId, id: problem.id, kind: problem.kind, ...data, createdAt: now },
+        });
+        await recordProblemChange(tx, { before: null, after, at: now });
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

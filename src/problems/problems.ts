@@ -9,7 +9,7 @@ import { getJob, messageByRequestKey, type JobRecord } from '../jobs/job-store.j
 import type { ProblemSignals } from '../analytics/reports/problem-signals.js';
 import { PROBLEM_KINDS, type ProblemKind, type ProblemStatus } from './problem-kinds.js';
 import type { DerivedProblem, Problem } from './problem.js';
-import { deriveProblems } from './derive-problems.js';
+import { deriveProblems, withCandidates } from './derive-problems.js';
 import {
   attachJob,
   claimForFix,
@@ -94,7 +94,10 @@ export function createProblems(deps: ProblemsDeps): Problems {
         unknown.length === 1 ? 'Problem not found' : 'Problems not found',
         unknown.map((id) => ({ message: `${id}: no such problem in this project (over the last 30 days)` })),
       );
-    return ids.map((id) => byId.get(id)!);
+    return withCandidates(
+      ids.map((id) => byId.get(id)!),
+      () => deps.pages(project),
+    );
   };
 
   return {
@@ -110,7 +113,7 @@ export function createProblems(deps: ProblemsDeps): Problems {
       const page = problems.slice(0, query.limit);
       const last = page.at(-1);
       return {
-        problems: page,
+        problems: await withCandidates(page, () => deps.pages(project)),
         nextCursor:
           problems.length > query.limit && last
             ? encodeCursor({ from: range.from, to: range.to, kinds, statuses, readers: last.readers, id: last.id })

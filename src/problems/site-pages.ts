@@ -10,6 +10,15 @@ const ROOTS = ['docs/', 'website/docs/', 'src/pages/', 'content/'];
  * folder, below the one docs folder every page shares; the title from front matter or the first heading. Pure.
  */
 export function sitePages(pages: readonly DocsPage[]): SitePage[] {
+  // one list per commit's pages (they are cached per commit): redirect candidates are remembered per list
+  let listed = listedPages.get(pages);
+  if (!listed) listedPages.set(pages, (listed = listPages(pages)));
+  return listed;
+}
+
+const listedPages = new WeakMap<readonly DocsPage[], SitePage[]>();
+
+function listPages(pages: readonly DocsPage[]): SitePage[] {
   const files = pages.filter((p) => PAGE.test(p.path));
   const root = ROOTS.find((r) => files.length > 0 && files.every((p) => p.path.startsWith(r))) ?? '';
   return files.map((page) => {

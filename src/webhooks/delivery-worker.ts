@@ -1,5 +1,6 @@
 import { randomId } from '../ids.js';
 import { startHeartbeat } from '../db/lease-queue.js';
+import { createPollingWorker } from '../db/polling-worker.js';
 import { statusOf } from '../github/github-app.js';
 import type { DatabaseTarget } from '../db/database-url.js';
 import {
@@ -39,10 +40,6 @@ export function createDeliveryWorker(
     leaseMs: deps.leaseMs,
   };
   const inHand = new Set<Promise<void>>();
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let looking: Promise<void> | null = null;
-  let again = false;
 
   const work = async (claimed: ClaimedDelivery) => {
     const log = deps.logger.child({ delivery: claimed.id, event: claimed.event, attempt: claimed.attempts });
@@ -69,51 +66,34 @@ export function createDeliveryWorker(
     }
   };
 
-  const look = async () => {
-    do {
-      again = false;
-      const free = CONCURRENCY - inHand.size;
-      const claimed = running ? await claimDeliveries({ ...queue, limit: free }) : [];
-      for (const c of claimed) {
-        const task = work(c)
-          .catch((err: unknown) => deps.logger.error({ err, delivery: c.id }, 'webhook delivery bookkeeping failed'))
-          .finally(() => {
-            inHand.delete(task);
-            wake();
-          });
-        inHand.add(task);
-      }
-    } while (again && running);
+  /** One turn: claims deliveries up to the free slots and starts them; true when it filled them (more may wait). */
+  const turn = async () => {
+    const free = CONCURRENCY - inHand.size;
+    if (free <= 0) return false;
+    const claimed = await claimDeliveries({ ...queue, limit: free });
+    for (const c of claimed) {
+      const task = work(c)
+        .catch((err: unknown) => deps.logger.error({ err, delivery: c.id }, 'webhook delivery bookkeeping failed'))
+        .finally(() => {
+          inHand.delete(task);
+          worker.wake();
+        });
+      inHand.add(task);
+    }
+    return claimed.length === free;
   };
 
-  const wake = () => {
-    if (!running) return;
-    if (looking) {
-      again = true;
-      return;
-    }
-    looking = look()
-      .catch((err: unknown) => deps.logger.error({ err }, 'could not claim webhook deliveries'))
-      .finally(() => {
-        looking = null;
-      });
-  };
+  const worker = createPollingWorker({
+    pollMs: deps.pollMs,
+    turn,
+    failed: (err) => deps.logger.error({ err }, 'could not claim webhook deliveries'),
+  });
 
   return {
-    wake,
-    start() {
-      running = true;
-      const poll = () => {
-        wake();
-        timer = setTimeout(poll, deps.pollMs);
-        timer.unref();
-      };
-      poll();
-    },
+    wake: worker.wake,
+    start: worker.start,
     async stop() {
-      running = false;
-      clearTimeout(timer);
-      await looking;
+      await worker.stop();
       await Promise.allSettled([...inHand]);
     },
   };

@@ -283,6 +283,40 @@ describe('parseAutomationsConfig', () => {
     ]);
   });
 
+  it('reads outcome options on any automation, and leaves out one whose outcome options are wrong', () => {
+    const { automations, problems } = parseAutomationsConfig(`automations:
+  - id: quiet
+    on: { schedule: "0 6 * * 1" }
+    prompt: ok
+    outcome: { comment: false }
+  - id: loud
+    on: { problems: { kind: missing-page } }
+    prompt: ok
+    outcome: {}
+  - id: plain
+    on: { schedule: "0 6 * * 1" }
+    prompt: ok
+  - id: bad
+    on: { schedule: "0 6 * * 1" }
+    prompt: ok
+    outcome: { comment: "no", mute: true }
+  - id: worse
+    on: { schedule: "0 6 * * 1" }
+    prompt: ok
+    outcome: false
+`);
+    expect(automations.map((a) => [a.id, a.outcome])).toEqual([
+      ['quiet', { comment: false }],
+      ['loud', { comment: true }],
+      ['plain', undefined],
+    ]);
+    expect(problems).toEqual([
+      { automation: 'bad', message: 'outcome: unknown key "mute" (allowed: comment)' },
+      { automation: 'bad', message: 'outcome.comment must be true or false' },
+      { automation: 'worse', message: 'outcome must be a mapping with "comment"' },
+    ]);
+  });
+
   it('leaves out pull_request automations with unknown keys, bad globs, bad repositories or bad review options', () => {
     const { automations, problems } = parseAutomationsConfig(`automations:
   - id: keys

@@ -141,6 +141,89 @@ describe.each(PROVIDERS)('the lease queue on %s', (provider) => {
   });
 });
 
+const CREATE_DUE = {
+  sqlite: `CREATE TABLE "DueItem" ("id" TEXT PRIMARY KEY, "status" TEXT NOT NULL, "key" TEXT NOT NULL,
+    "leaseOwner" TEXT, "leaseExpiresAt" DATETIME, "dueAt" DATETIME NOT NULL, "attempts" INTEGER NOT NULL DEFAULT 0);
+    CREATE INDEX "DueItem_key_status_dueAt" ON "DueItem" ("key", "status", "dueAt")`,
+  postgresql: `CREATE TABLE "DueItem" ("id" TEXT PRIMARY KEY, "status" TEXT NOT NULL, "key" TEXT NOT NULL,
+    "leaseOwner" TEXT, "leaseExpiresAt" TIMESTAMP(3), "dueAt" TIMESTAMP(3) NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0); CREATE INDEX "DueItem_key_status_dueAt" ON "DueItem" ("key", "status", "dueAt")`,
+};
+
+const dueItems = new LeaseQueue({ table: 'DueItem', waiting: 'waiting', orderBy: 'id', due: 'dueAt' });
+
+describe.each(PROVIDERS)('a lease queue with a due column on %s', (provider) => {
+  const database = useTestDatabase(provider);
+  const clock = fixedClock('2026-11-22T00:00:00.000Z');
+  const as = (owner: string, leaseMs = 1_000): LeaseHolder => ({
+    db: database.db,
+    database: database.target,
+    clock,
+    owner,
+    leaseMs,
+  });
+  const add = (id: string, key: string, dueInMs: number) =>
+    database.db.$executeRawUnsafe(
+      `INSERT INTO "DueItem" ("id", "status", "key", "dueAt") VALUES ('${id}', 'waiting', '${key}', ${provider === 'postgresql' ? '$1::timestamp(3)' : '?'})`,
+      new Date(clock().getTime() + dueInMs),
+    );
+  const dueOf = async (id: string) =>
+    new Date(
+      (
+        await database.db.$queryRawUnsafe<{ dueAt: Date | string }[]>(
+          `SELECT "dueAt" FROM "DueItem" WHERE "id" = '${id}'`,
+        )
+      )[0].dueAt,
+    ).getTime();
+  const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+
+  beforeAll(async () => {
+    for (const statement of CREATE_DUE[provider].split(';')) await database.db.$executeRawUnsafe(statement);
+  });
+  beforeEach(async () => {
+    clock.set('2026-11-22T00:00:00.000Z');
+    await database.db.$executeRawUnsafe(`DELETE FROM "DueItem"`);
+  });
+
+  it('claims the rows due now, earliest due first, and only those of the key asked for', async () => {
+    await add('a-late', 'a', 5_000);
+    await add('a-2', 'a', -1_000);
+    await add('a-1', 'a', -2_000);
+    await add('b-1', 'b', -3_000);
+    const onlyA = { column: 'key', value: 'a' };
+    expect(ids(await dueItems.claim({ ...as('w', 60_000), limit: 1, only: onlyA }))).toEqual(['a-1']);
+    expect(ids(await dueItems.claim({ ...as('w', 60_000), limit: 10, only: onlyA }))).toEqual(['a-2']);
+    expect(ids(await dueItems.claim({ ...as('w', 60_000), limit: 10, only: { column: 'key', value: 'b' } }))).toEqual([
+      'b-1',
+    ]);
+    clock.advance(5_000);
+    expect(ids(await dueItems.claim({ ...as('w', 60_000), limit: 10, only: { column: 'key', value: 'a' } }))).toEqual([
+      'a-late',
+    ]);
+  });
+
+  it('keeps the due time: the lease’s end while held (a dead holder’s row comes back), the retry time or now after', async () => {
+    await add('x', 'k', 0);
+    await add('y', 'k', 0);
+    const start = clock().getTime();
+    await dueItems.claim({ ...as('dead', 1_000), limit: 2 });
+    expect(await dueOf('x')).toBe(start + 1_000);
+    expect(await dueItems.renew({ ...as('dead', 4_000), id: 'y' })).toBe(true);
+    expect(await dueOf('y')).toBe(start + 4_000);
+    expect(await dueItems.claim({ ...as('other'), limit: 2 })).toEqual([]);
+    clock.advance(1_000);
+    expect(await dueItems.claim({ ...as('other', 60_000), limit: 2 })).toEqual([{ id: 'x', attempts: 2 }]);
+    const retryAt = new Date(clock().getTime() + 30_000);
+    expect(await dueItems.release({ ...as('other'), id: 'x', retryAt })).toBe(true);
+    expect(await dueOf('x')).toBe(retryAt.getTime());
+    clock.advance(3_000);
+    expect(await dueItems.claim({ ...as('third', 60_000), limit: 2 })).toEqual([{ id: 'y', attempts: 2 }]);
+    expect(await dueItems.release({ ...as('third'), id: 'y', now: clock(), refund: true })).toBe(true);
+    expect(await dueOf('y')).toBe(clock().getTime());
+    await expect(dueItems.release({ ...as('third'), id: 'y' })).rejects.toThrow(/needs retryAt or now/);
+  });
+});
+
 describe('the lease queue', () => {
   it('takes only plain SQL identifiers', () => {
     expect(() => new LeaseQueue({ table: 'Job"; DROP TABLE x; --', waiting: 'w', orderBy: 'id' })).toThrow(

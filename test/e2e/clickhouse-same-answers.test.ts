@@ -3,6 +3,9 @@ import { DAY_MS, HOUR_MS } from '../../src/calendar.js';
 import { analyticsRoutes } from '../../src/http/routes/analytics.js';
 import { analyticsBreakdownRoutes } from '../../src/http/routes/analytics-breakdowns.js';
 import { analyticsAiRoutes } from '../../src/http/routes/analytics-ai.js';
+import { problemRoutesFor } from '../support/problem-routes.js';
+import { analyticsRobotsRoutes } from '../../src/http/routes/analytics-robots.js';
+import type { Analytics } from '../../src/analytics/analytics.js';
 import { PROVIDERS, type Provider } from '../support/databases.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { startClickHouseStandIn, type ClickHouseStandIn } from '../support/clickhouse-server.js';
@@ -10,6 +13,7 @@ import { seeded, writeRangesFile } from '../support/ai-traffic.js';
 import {
   BOTS_ONLY_PATH,
   MULTI_BYTE_PATHS,
+  PAGE_PATHS,
   NOW,
   at,
   firstWave,
@@ -101,6 +105,7 @@ const REQUESTS: Request[] = [
   { report: 'ai/agent-pages', query: 'by=operator&limit=250' },
   { report: 'ai/referrals', query: 'limit=250' },
   { report: 'ai/misses', query: 'limit=250' },
+  { report: 'ai/robots' },
 ];
 
 /**
@@ -114,6 +119,18 @@ const MORE_REQUESTS: Request[] = [
   { report: 'ai/agent-pages', query: 'by=agent&limit=3&offset=2' },
   { report: 'ai/referrals', query: 'limit=1&offset=1' },
   { report: 'ai/misses', query: 'limit=2&offset=1' },
+];
+
+/**
+ * The problems queue and each page's story (the page's visitors per day, its agents and referrals read where the
+ * views are kept), asked over the fixed ranges. The docs' pages are given, so missing URLs get redirect candidates.
+ */
+const PAGE_REQUESTS: Request[] = [
+  { report: 'problems', query: 'limit=100' },
+  ...[...PAGE_PATHS, BOTS_ONLY_PATH, '/never-read'].map((path) => ({
+    report: 'page',
+    query: `path=${encodeURIComponent(path)}`,
+  })),
 ];
 
 /** Compared before the late wave too (the late wave must change what they count). */
@@ -130,6 +147,7 @@ const BAD_QUERIES: { report: string; query: string }[] = [
     'ai/agent-pages',
     'ai/referrals',
     'ai/misses',
+    'ai/robots',
   ].flatMap((report) => [
     { report, query: `dateFrom=${iso(at(4))}&dateTo=${iso(at(2))}` },
     { report, query: `dateFrom=${iso(at(3))}&dateTo=${iso(at(3))}` },
@@ -200,19 +218,37 @@ interface Side {
   readKey: string;
 }
 
+/** robots.txt versions of the site's host: one before the views, one from mid-day, one from a midnight */
+const ROBOTS: [number, string][] = [
+  [at(-30), 'User-agent: GPTBot\nDisallow: /docs/\n'],
+  [at(1) + 5 * 3_600_000, 'User-agent: ClaudeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /api/\n'],
+  [at(3), 'User-agent: *\nDisallow: /docs/\n'],
+];
+
 async function startSide(params: { provider: Provider; env: Record<string, string> }): Promise<Side> {
+  let analytics: Analytics | undefined;
   const app = await startTestApp({
     provider: params.provider,
     // the analytics route modules as main.ts mounts them
-    routes: ({ analytics }) => [
-      analyticsRoutes({ analytics }),
-      analyticsBreakdownRoutes({ analytics }),
-      analyticsAiRoutes({ analytics }),
-    ],
+    routes: (ctx) => {
+      analytics = ctx.analytics;
+      return [
+        analyticsRoutes(ctx),
+        analyticsBreakdownRoutes(ctx),
+        analyticsAiRoutes(ctx),
+        analyticsRobotsRoutes(ctx),
+        problemRoutesFor({
+          analytics: ctx.analytics,
+          pages: PAGE_PATHS.map((path) => ({ path, file: `docs${path}.mdx`, title: path.split('/').at(-1) ?? path })),
+        }),
+      ];
+    },
     env: params.env,
     clock: () => new Date(NOW),
   });
   const projectId = (await app.project()).id;
+  for (const [seenAt, content] of ROBOTS)
+    await analytics!.importRobotsTxt({ projectId, host: 'docs.example.com', content, seenAt });
   return { app, projectId, writeKey: await app.key(projectId, 'write'), readKey: await app.key(projectId, 'read') };
 }
 
@@ -313,7 +349,7 @@ describe.each(PROVIDERS)(
           const csv = a.headers['content-type']?.startsWith('text/csv');
           const rows = csv
             ? a.body.split('\r\n').length > 2
-            : /"(visitors|views|pages|rows|days|agents)":\[\{/.test(a.body);
+            : /"(visitors|views|pages|rows|days|agents|problems)":\[\{/.test(a.body);
           if (a.status === 200 && rows) withRows++;
           if (JSON.stringify(a) !== JSON.stringify(b)) {
             const accepting = accept ? ` (Accept: ${accept})` : '';
@@ -359,6 +395,26 @@ describe.each(PROVIDERS)(
       // most answers hold rows: the comparison is not of empty reports
       expect(every.withRows).toBeGreaterThan(every.compared * 0.75);
       expect(more.withRows).toBeGreaterThan(more.compared * 0.5);
+    }, 300_000); // some 1,000 requests to each side: minutes on a loaded machine
+
+    it("answers the problems queue and every page's story alike", async () => {
+      const { differences, compared, withRows } = await compare(FIXED_RANGES, PAGE_REQUESTS);
+      expect(differences.slice(0, 2)).toEqual([]);
+      expect(differences.length).toBe(0);
+      expect(withRows).toBeGreaterThan(compared * 0.4);
+      // the stories hold traffic: visitors on both sides of a page that humans and AI agents read
+      const all = rangeQuery(FIXED_RANGES[0]!).join('&');
+      const story = JSON.parse((await get(clickhouse, 'page', `${all}&path=/docs/start`)).body) as {
+        totals: { human: number; ai: number };
+        agents: unknown[];
+      };
+      expect(story.totals.human).toBeGreaterThan(0);
+      expect(story.totals.ai).toBeGreaterThan(0);
+      expect(story.agents.length).toBeGreaterThan(0);
+      const problems = JSON.parse((await get(clickhouse, 'problems', `${all}&limit=100`)).body) as {
+        problems: { kind: string }[];
+      };
+      expect(problems.problems.map((p) => p.kind)).toContain('missing-page');
     }, 120_000);
 
     it('answers the widest range a query may name alike', async () => {

@@ -4,6 +4,7 @@ import { createLogger } from '../../src/logger.js';
 import type { Clock } from '../../src/clock.js';
 import { createJob, archiveJob, addMessage } from '../../src/jobs/job-store.js';
 import { eventPresenter } from '../../src/http/present-event.js';
+import { singleJobPresenter } from '../../src/http/routes/present-jobs.js';
 import { createNotifier, type Notifier } from '../../src/notifications/notifier.js';
 import { createSubscription, rotateSecret, getSubscription } from '../../src/notifications/subscriptions.js';
 import { listDeliveries, redeliver } from '../../src/notifications/deliveries.js';
@@ -29,7 +30,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
       clock,
       logger: createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
       policy,
-      render: eventPresenter(config),
+      render: eventPresenter({ config, presentJob: singleJobPresenter({ db: database.db, config }, null) }),
       leaseMs: 30_000,
       heartbeatMs: 1_000,
       pollMs: 20,
@@ -104,6 +105,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
       pr: null,
       prompt: 'Fix the typo',
       cause: null,
+      outcome: null,
     });
     const changed = bodies.find((b) => b.type === 'job.status_changed')!;
     expect(changed.data).toMatchObject({ previousStatus: 'active', prLink: null, summary: null });
@@ -278,5 +280,63 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     await newJob(clock);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received).toHaveLength(before);
+  });
+
+  it('keeps a healthy receiver going while a slow one has a backlog and every send slot is taken', async () => {
+    const clock = () => new Date();
+    const slow = await startWebhookReceiver();
+    try {
+      slow.answer = () => ({ status: 200, delayMs: 150 });
+      await createSubscription({ db: database.db, clock, policy }, { projectId, url: slow.url, events: ['*'] });
+      // the slow receiver's backlog is written first: oldest-first claims would hand it every slot until it drained
+      for (let i = 0; i < 20; i++) await newJob(clock, `Backlog ${i}`);
+      start(clock, { concurrency: 2 });
+      await waitFor(() => slow.received.length >= 1, 'the slow receiver’s first message');
+      const { subscription: healthy } = await subscribe(clock);
+      await newJob(clock, 'For the healthy one');
+      await waitFor(
+        async () =>
+          (await database.db.webhookMessage.count({ where: { subscriptionId: healthy.id, status: 'delivered' } })) ===
+          1,
+        'the healthy receiver’s message',
+      );
+      // it went out beside the backlog, not after it
+      expect(receiver.received).toHaveLength(1);
+      expect(slow.received.length).toBeLessThan(10);
+    } finally {
+      await notifier?.stop();
+      notifier = undefined;
+      await slow.close();
+    }
+  });
+
+  it('claims each subscription’s messages by their due time, so a message retried later waits behind a new one', async () => {
+    const clock = fixedClock('2026-11-22T00:00:00.000Z');
+    const { subscription } = await subscribe(clock);
+    let first = true;
+    receiver.answer = () => {
+      const status = first ? 503 : 200;
+      first = false;
+      return { status };
+    };
+    start(clock);
+    await newJob(clock, 'First');
+    await waitFor(
+      async () =>
+        (await database.db.webhookAttempt.count({
+          where: { subscriptionId: subscription.id, responseStatus: 503 },
+        })) === 1,
+      'the failed try',
+    );
+    const retried = await database.db.webhookMessage.findFirstOrThrow({ where: { projectId } });
+    expect(retried.status).toBe('pending');
+    // due at its retry time, not at once
+    expect(retried.dueAt.getTime()).toBeGreaterThan(clock().getTime());
+    await newJob(clock, 'Second');
+    await waitFor(() => receiver.received.length === 2, 'the new message');
+    expect(JSON.parse(receiver.received[1].body).data.job.prompt).toBe('Second');
+    clock.advance(retried.dueAt.getTime() - clock().getTime());
+    await waitFor(() => receiver.received.length === 3, 'the retry once due');
+    expect(receiver.received[2].headers['webhook-id']).toBe(retried.id);
   });
 });

@@ -40,6 +40,42 @@ describe('changedPages', () => {
     ]);
   });
 
+  it('reads the exact redirects a pull request added to its redirect files, except a moved page’s own', () => {
+    const patch = (lines: string[]) => ['@@ -1,3 +1,9 @@', ' {', ...lines.map((l) => `+${l}`), ' }'].join('\n');
+    expect(
+      changedPages(
+        [
+          { filename: 'docs/guides/renamed.mdx', status: 'renamed', previousFilename: 'docs/guides/old.mdx' },
+          {
+            filename: 'docs/docs.json',
+            status: 'modified',
+            patch: patch([
+              '  "redirects": [',
+              '    { "source": "/guides/old", "destination": "/guides/renamed" },',
+              '    {',
+              '      "source": "/guides/legacy/",',
+              '      "destination": "/guides/setup"',
+              '    },',
+              '    { "source": "/blog/:slug*", "destination": "/guides/:slug*" }',
+              '  ]',
+            ]),
+          },
+          {
+            filename: 'static/_redirects',
+            status: 'added',
+            patch: '@@ -0,0 +1,2 @@\n+/start /guides/setup 301\n+# a note',
+          },
+          { filename: 'vercel.json', status: 'removed', patch: '@@ -1 +0,0 @@\n-{"redirects":[]}' },
+        ],
+        site,
+      ),
+    ).toEqual([
+      { path: '/guides/renamed', change: 'moved', from: '/guides/old' },
+      { path: '/guides/setup', change: 'redirected', from: '/guides/legacy' },
+      { path: '/guides/setup', change: 'redirected', from: '/start' },
+    ]);
+  });
+
   it('reads pages at the repository root when the site has no shared docs folder', () => {
     expect(
       changedPages([{ filename: 'guides/README.md', status: 'modified' }], ['index.md', 'guides/README.md']),

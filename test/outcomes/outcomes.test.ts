@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { RouteModule } from '../../src/http/app.js';
 import { analyticsRoutes } from '../../src/http/routes/analytics.js';
+import { analyticsFeedbackRoutes } from '../../src/http/routes/analytics-feedback.js';
 import { agentJobRoutes } from '../../src/http/routes/agent-jobs.js';
 import { outcomeRoutes } from '../../src/http/routes/outcomes.js';
 import { createJobEventNotifier } from '../../src/jobs/job-event-notifier.js';
@@ -29,13 +30,14 @@ interface Hit {
   path: string;
   status: number;
   ts: number;
+  referer?: string;
 }
 
 const logLine = (h: Hit) => {
   const d = new Date(h.ts);
   const pad = (n: number) => String(n).padStart(2, '0');
   const at = `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
-  return `${h.ip} - - [${at}] "GET ${h.path} HTTP/1.1" ${h.status} 512 "-" "${h.ua}"`;
+  return `${h.ip} - - [${at}] "GET ${h.path} HTTP/1.1" ${h.status} 512 "${h.referer ?? '-'}" "${h.ua}"`;
 };
 
 /** Seeded, so a failure replays. */
@@ -117,6 +119,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       pages: async () => SITE_FILES,
       pullRequestFiles: async () => prFiles,
       counts: (query) => app.services.analytics.outcomeCounts(query),
+      queries: (query) => app.services.analytics.outcomeQueries(query),
       deployDelayMs: ctx.config.outcomes.deployDelayMs,
     });
     const jobs = createJobRequests({
@@ -137,7 +140,11 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       provider,
       env: { SCRIBE_AI_RANGES_FILE: ranges.file, SCRIBE_AI_REVERSE_DNS: 'off' },
       clock: () => now,
-      routes: ({ analytics }) => [analyticsRoutes({ analytics }), outcomesRoutes],
+      routes: ({ analytics }) => [
+        analyticsRoutes({ analytics }),
+        analyticsFeedbackRoutes({ analytics }),
+        outcomesRoutes,
+      ],
     });
   });
   afterAll(async () => {
@@ -275,6 +282,79 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(outcome.verdict).toBe(outcome.windows[0].total.verdict);
   });
 
+  it('compares thumbs, the humans assistants sent and the click-through of the searches that led to the pages', async () => {
+    const hits: Hit[] = [];
+    const referred = (n: number, sign: 1 | -1, net: number) => {
+      for (let i = 0; i < n; i++)
+        hits.push({
+          ip: `10.7.${net}.${i + 1}`,
+          ua: CHROME,
+          path: '/guides/setup',
+          status: 200,
+          ts: LIVE_AT + sign * (DAY_MS + i * 60_000),
+          referer: i % 2 ? 'https://chatgpt.com/c/1' : 'https://www.perplexity.ai/search',
+        });
+    };
+    referred(5, -1, 1);
+    referred(12, 1, 2);
+    // a reader who came on their own is no referral
+    hits.push({ ip: '10.7.3.1', ua: CHROME, path: '/guides/setup', status: 200, ts: LIVE_AT + DAY_MS });
+    await importHits(hits);
+    const searches: { timestamp: string; query: string; clickedPath?: string }[] = [];
+    const search = (n: number, sign: 1 | -1, query: string, clickedPath?: string) => {
+      for (let i = 0; i < n; i++)
+        searches.push({
+          timestamp: new Date(LIVE_AT + sign * (2 * DAY_MS + i * 60_000)).toISOString(),
+          query,
+          ...(clickedPath ? { clickedPath } : {}),
+        });
+    };
+    search(10, -1, 'install');
+    search(2, -1, 'install', '/guides/setup');
+    search(4, 1, 'install');
+    search(8, 1, 'install', '/guides/setup');
+    search(5, 1, 'pricing');
+    search(1, 1, 'pricing', '/pricing');
+    const sent = await fetch(`${app.url}/v1/analytics/${projectId}/searches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
+      body: JSON.stringify(searches),
+    });
+    expect(sent.status).toBe(202);
+    // thumbs: 3 up and 9 down before, 10 up and 2 down after, one vote on another page
+    const votes = [
+      ...Array.from({ length: 12 }, (_, i) => ({ sign: -1, helpful: i < 3, path: '/guides/setup' })),
+      ...Array.from({ length: 12 }, (_, i) => ({ sign: 1, helpful: i < 10, path: '/guides/setup' })),
+      { sign: 1, helpful: false, path: '/pricing' },
+    ].map((v, i) => ({
+      timestamp: new Date(LIVE_AT + v.sign * (3 * DAY_MS + i * 60_000)).toISOString(),
+      path: v.path,
+      helpful: v.helpful,
+    }));
+    const voted = await fetch(`${app.url}/v1/analytics/${projectId}/feedback`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
+      body: JSON.stringify(votes),
+    });
+    expect(voted.status).toBe(202);
+    const job = await mergedJob({ files: [{ filename: 'docs/guides/setup.mdx', status: 'modified' }] });
+    const { body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
+    const [seven] = body.outcome.windows;
+    expect([seven.total.thumbsUp, seven.total.thumbsDown]).toEqual([
+      { before: 3, after: 10 },
+      { before: 9, after: 2 },
+    ]);
+    expect(seven.pages[0].helpfulShare).toEqual({ before: 3 / 12, after: 10 / 12 });
+    expect(seven.total.changes.helpful).toBe('improved');
+    expect(seven.total.assistantReferrals).toEqual({ before: 5, after: 12, ratio: null });
+    expect(seven.pages[0].assistantReferrals).toMatchObject({ before: 5, after: 12 });
+    expect(seven.searches).toEqual({
+      queries: ['install'],
+      before: { searches: 12, clicks: 2, clickThrough: 2 / 12 },
+      after: { searches: 12, clicks: 8, clickThrough: 8 / 12 },
+    });
+  });
+
   it('says too little traffic to tell instead of a ratio below the minimum of readers', async () => {
     const hits: Hit[] = [];
     for (let i = 0; i < 10; i++) {
@@ -326,6 +406,9 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     });
     await settleJob({ db, clock, jobId: job.id, merged: true });
     await get(`/v2/agent/${projectId}/job/${job.id}`);
+    // a read moves nothing: the sweep does
+    expect((await db.problemState.findMany({ where: { projectId } })).map((s) => s.status)).toEqual(['fixed', 'fixed']);
+    await outcomes.sweep();
     const states = await db.problemState.findMany({ where: { projectId }, orderBy: { id: 'asc' } });
     // misses stopped: verified; no thumbs at all: the feedback problem stays fixed
     expect(states.map((s) => [s.id, s.status])).toEqual([
@@ -362,6 +445,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(seven.total.humanVisitors).toEqual({ before: 80, after: 40, ratio: 0.5 });
     expect(seven.total.changes.traffic).toBe('worse');
     expect(body.outcome.verdict).toBe('regressed');
+    await outcomes.sweep();
     expect((await db.problemState.findFirstOrThrow({ where: { projectId, id: 'p-stale' } })).status).toBe('regressed');
     const listed = await get(`/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01`);
     expect(listed.body.summary).toEqual({ helped: 0, noEffect: 0, regressed: 1 });

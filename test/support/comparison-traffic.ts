@@ -20,6 +20,8 @@ export const MULTI_BYTE_PATHS = ['/docs/ünïcode/日本', '/docs/emoji/🚀✨'
 /** A page read only by other bots and spoofed AI agents: in no visitors row, in the purposes' unverified column. */
 export const BOTS_ONLY_PATH = '/bots-only';
 const PATHS = ['/', '/docs/start', '/docs/api/ref', '/c,d', '/q"uote', '/=sum', ...MULTI_BYTE_PATHS];
+/** The pages the data set reads, as the docs would list them. */
+export const PAGE_PATHS: readonly string[] = PATHS;
 
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';

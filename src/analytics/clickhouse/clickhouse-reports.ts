@@ -25,7 +25,7 @@ export function splitRange(range: TimeRange): { days: [number, number] | null; e
 }
 
 /** The edges as one filter on raw views' `ts`, their bounds bound in `params` (`f0`, `t0`, …). */
-function edgesFilter(edges: [number, number][], params: Record<string, unknown>): string {
+export function edgesFilter(edges: [number, number][], params: Record<string, unknown>): string {
   const bounds = edges.map(([from, to], i) => {
     params[`f${i}`] = from;
     params[`t${i}`] = to;
@@ -82,7 +82,7 @@ function rawViews(
   return selects.length ? `(${selects.join('\nUNION ALL\n')})` : null;
 }
 
-const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * Per-(group, kind) parts of a range as bitmap states and view counts: whole days merged from `page_days` (or, for

@@ -109,7 +109,9 @@ export function verifySignature(params: {
   if (created > at + SKEW_S) return { outcome: 'invalid', reason: 'created after the request' };
   if (expires < at - SKEW_S) return { outcome: 'invalid', reason: 'expired at the time of the request' };
 
-  const agentDirectory = signatureAgentOf(headers['signature-agent'], components);
+  const agentComponent = components.find(([name]) => name === 'signature-agent')!;
+  const member = agentComponent[1].get('key');
+  const agentDirectory = signatureAgentOf(headers['signature-agent'], typeof member === 'string' ? member : undefined);
   if (!agentDirectory.url) return { outcome: 'invalid', reason: agentDirectory.reason };
   const trusted = params.directory(agentDirectory.url);
   const claimed = params.agent?.toLowerCase();
@@ -122,61 +124,97 @@ export function verifySignature(params: {
       ? { outcome: 'invalid', reason: `keyid ${keyid} is not in ${agentDirectory.url}` }
       : { outcome: 'unchecked', reason: `keyid ${keyid} unknown and ${agentDirectory.url} not fetched` };
   }
-  const base = signatureBase({ components, sigParams, request, headers });
+  const base = signatureBase({ components, sigParams, request, agentValue: agentDirectory.value });
   if ('reason' in base) return { outcome: 'unchecked', reason: base.reason };
-  const ok = crypto.verify(null, Buffer.from(base.text), key.key, Buffer.from(signature[0]));
+  const ok = crypto.verify(null, Buffer.from(base.text), key.key, new Uint8Array(signature[0]));
   return ok
     ? { outcome: 'valid', directory: agentDirectory.url, keyid, agent }
     : { outcome: 'invalid', reason: 'signature does not verify' };
 }
 
+interface SignatureAgent {
+  /** the directory it names, when it names one */
+  url?: string;
+  reason: string;
+  /** its value in the signature base: the header, or the member's serialisation when the component picks one */
+  value?: string;
+}
+
+/**
+ * An operator's agents send the same Signature-Agent on every request: what it names is read once (by value and
+ * the dictionary member the signature picks), not per request. Bounded: cleared when full.
+ */
+const agentCache = new Map<string, SignatureAgent>();
+const AGENT_CACHE_SIZE = 1024;
+
 /** The directory the covered Signature-Agent names (a string, or the dictionary member the component's key picks). */
-function signatureAgentOf(value: string | undefined, components: Item[]): { url?: string; reason: string } {
-  if (!value) return { reason: 'no Signature-Agent header' };
-  const component = components.find(([name]) => name === 'signature-agent')!;
-  const member = component[1].get('key');
+function signatureAgentOf(header: string | undefined, member: string | undefined): SignatureAgent {
+  if (!header) return { reason: 'no Signature-Agent header' };
+  const cacheKey = member === undefined ? header : `${member}\n${header}`;
+  let found = agentCache.get(cacheKey);
+  if (!found) {
+    found = readSignatureAgent(header.trim(), member);
+    if (agentCache.size >= AGENT_CACHE_SIZE) agentCache.clear();
+    agentCache.set(cacheKey, found);
+  }
+  return found;
+}
+
+function readSignatureAgent(raw: string, member: string | undefined): SignatureAgent {
   try {
-    const item = typeof member === 'string' ? parseDictionary(value).get(member) : parseItem(value);
+    const item = member !== undefined ? parseDictionary(raw).get(member) : parseItem(raw);
     if (!item || isInnerList(item) || typeof item[0] !== 'string') return { reason: 'Signature-Agent names no URL' };
     const url = directoryUrl(item[0]);
-    return url ? { url, reason: '' } : { reason: 'Signature-Agent is not an http(s) URL' };
+    if (!url) return { reason: 'Signature-Agent is not an http(s) URL' };
+    return { url, reason: '', value: member !== undefined ? serializeItem(item) : raw };
   } catch {
     return { reason: 'malformed Signature-Agent header' };
   }
 }
+
+/** `"@authority"` and the like: the serialisation of a component without parameters, made once per name. */
+const componentNames = new Map<string, string>();
 
 /** RFC 9421 §2.5: one line per covered component, then the parameters; undefined when a component is not at hand. */
 function signatureBase(params: {
   components: Item[];
   sigParams: InnerList[1];
   request: { url: string; authority?: string; method?: string };
-  headers: SignatureHeaders;
+  agentValue: string | undefined;
 }): { text: string } | { reason: string } {
-  const { components, sigParams, request, headers } = params;
-  let target: URL;
-  try {
-    target = new URL(request.url, request.authority ? `https://${request.authority}` : undefined);
-  } catch {
-    return { reason: 'no authority for the request' };
-  }
-  const lines: string[] = [];
+  const { components, sigParams, request, agentValue } = params;
+  let target: URL | undefined;
+  let text = '';
   for (const component of components) {
     const [name, componentParams] = component;
     if (typeof name !== 'string') return { reason: 'a component is not a string' };
     let value: string | undefined;
+    let serialized: string | undefined;
     if (name === 'signature-agent') {
-      const raw = headers['signature-agent']!.trim();
-      const member = componentParams.get('key');
-      if (typeof member === 'string') {
-        const item = parseDictionary(raw).get(member)!;
-        value = isInnerList(item) ? serializeInnerList(item) : serializeItem(item);
-      } else if (componentParams.size === 0) value = raw;
-    } else if (componentParams.size === 0) value = derived(name, target, request.method);
+      if (componentParams.size === 0 || typeof componentParams.get('key') === 'string') value = agentValue;
+      if (componentParams.size !== 0) serialized = serializeItem(component);
+    } else if (componentParams.size === 0) {
+      if (!target) {
+        try {
+          target = new URL(request.url, request.authority ? `https://${request.authority}` : undefined);
+        } catch {
+          return { reason: 'no authority for the request' };
+        }
+      }
+      value = derived(name, target, request.method);
+    }
     if (value === undefined) return { reason: `component ${serializeItem(component)} not at hand` };
-    lines.push(`${serializeItem(component)}: ${value}`);
+    if (serialized === undefined) {
+      serialized = componentNames.get(name);
+      if (serialized === undefined) {
+        serialized = serializeItem(component);
+        if (componentNames.size < AGENT_CACHE_SIZE) componentNames.set(name, serialized);
+      }
+    }
+    text += `${serialized}: ${value}\n`;
   }
-  lines.push(`"@signature-params": ${serializeInnerList([components, sigParams])}`);
-  return { text: lines.join('\n') };
+  text += `"@signature-params": ${serializeInnerList([components, sigParams])}`;
+  return { text };
 }
 
 function derived(name: string, target: URL, method = 'GET'): string | undefined {

@@ -4,10 +4,21 @@ import type { PageView } from './prepare-event.js';
 import type { AgentCheck } from './verify-agent.js';
 import { directoryUrl, verifySignature } from './verify-signature.js';
 
+/** Directories by Signature-Agent value: an operator sends the same value on every request. Cleared when full. */
+const directoryCache = new Map<string, string | undefined>();
+
 /** The directories a view's Signature-Agent names (what to fetch before checking it), or none. */
 export function signedDirectory(view: PageView): string | undefined {
   const value = view.headers?.['signature-agent'];
   if (!value || !view.headers?.signature) return undefined;
+  if (directoryCache.has(value)) return directoryCache.get(value);
+  const url = readDirectory(value);
+  if (directoryCache.size >= 1024) directoryCache.clear();
+  directoryCache.set(value, url);
+  return url;
+}
+
+function readDirectory(value: string): string | undefined {
   try {
     const item = parseItem(value);
     return typeof item[0] === 'string' ? directoryUrl(item[0]) : undefined;

@@ -65,16 +65,22 @@ export function aiCoverage(params: {
   const navigation = new Set(params.sections.flatMap((s) => s.pages));
   const read = new Map<string, { operator: string; purpose: string; views: number; pages: Set<string> }>();
   const aiViews = new Map<string, number>();
+  // views come in runs of one agent (the counts are per cell): its operator and purpose are found once per run
+  let last: { agent: string; operator: string; row: { views: number; pages: Set<string> } } | undefined;
   for (const view of params.views) {
     if (view.kind !== KIND.ai) continue;
-    const operator = operatorOf(view.agent);
-    const purpose = purposeOf(view.agent || null);
-    aiViews.set(operator, (aiViews.get(operator) ?? 0) + 1);
-    const key = `${operator}\0${purpose}`;
-    let row = read.get(key);
-    if (!row) read.set(key, (row = { operator, purpose, views: 0, pages: new Set() }));
-    row.views++;
-    if (navigation.has(view.path)) row.pages.add(view.path);
+    if (last?.agent !== view.agent) {
+      const operator = operatorOf(view.agent);
+      const purpose = purposeOf(view.agent || null);
+      const key = `${operator}\0${purpose}`;
+      let row = read.get(key);
+      if (!row) read.set(key, (row = { operator, purpose, views: 0, pages: new Set() }));
+      last = { agent: view.agent, operator, row };
+    }
+    const weight = view.views ?? 1;
+    aiViews.set(last.operator, (aiViews.get(last.operator) ?? 0) + weight);
+    last.row.views += weight;
+    if (navigation.has(view.path)) last.row.pages.add(view.path);
   }
   const rows = [...read.values()].map((row): CoverageRow => {
     const sections = params.sections.map((s) => {

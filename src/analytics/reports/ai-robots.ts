@@ -16,7 +16,7 @@ type Standing = 'verified' | 'unverified' | 'spoofed';
 
 export interface RobotsViolations {
   views: number;
-  /** the disallowed paths read, most views first */
+  /** the disallowed paths read, most views first (then path, host and rule in code-point order) */
   paths: { host: string; path: string; rule: string; views: number }[];
 }
 
@@ -38,7 +38,69 @@ interface Parsed {
   version: RobotsVersion;
   robot: Robot;
   lines: string[];
+  /** the literal start of every Disallow pattern (up to a wildcard), or undefined when the file escapes characters */
+  prefixes: string[] | undefined;
+  /** the user-agent tokens its groups name, as the parser reads them: any other agent is judged by `*` */
+  tokens: Set<string>;
 }
+
+/** The parser's form of a user agent: lower case, without `/version`. */
+const tokenOf = (agent: string) => agent.toLowerCase().split('/')[0].trim();
+
+/** The user-agent tokens a file's groups name. */
+function groupTokens(lines: string[]): Set<string> {
+  const tokens = new Set<string>();
+  for (const line of lines) {
+    const [field, ...rest] = line.replace(/#.*$/, '').split(':');
+    if (field.trim().toLowerCase() === 'user-agent') tokens.add(tokenOf(rest.join(':')));
+  }
+  return tokens;
+}
+
+/**
+ * Rules judged, by version and group, then by path: the same files judge the same paths on every call (bounded: the
+ * groups cleared when there are too many). `null`: not disallowed.
+ */
+const judgedRules = new Map<string, Map<string, string | null>>();
+let judgedCount = 0;
+const JUDGED_MAX = 500_000;
+
+function keepJudged(judged: Map<string, string | null>, path: string, rule: string | null): void {
+  if (++judgedCount > JUDGED_MAX) {
+    judgedRules.clear();
+    judgedCount = 0;
+  }
+  judged.set(path, rule);
+}
+
+/**
+ * The literal starts of a file's Disallow patterns: a path that starts with none of them matches no Disallow rule
+ * of any group (a pattern matches from the path's first character), so the parser need not be asked. Undefined when
+ * a pattern holds `%` or a character outside ASCII: the parser's encoding rules decide those.
+ */
+function disallowPrefixes(lines: string[]): string[] | undefined {
+  const prefixes = new Set<string>();
+  for (const line of lines) {
+    const [field, ...rest] = line.replace(/#.*$/, '').split(':');
+    if (field.trim().toLowerCase() !== 'disallow') continue;
+    const pattern = rest.join(':').trim();
+    if (!pattern) continue;
+    if (!/^[\x21-\x7e]*$/.test(pattern) || pattern.includes('%')) return undefined;
+    prefixes.add(pattern.split(/[*$]/)[0]);
+  }
+  return [...prefixes];
+}
+
+/** A path the parser reads as it is: URL-safe characters only, no query, no dot segments (nothing re-encoded). */
+const PLAIN_PATH = /^\/[A-Za-z0-9;,/:@&=+$\-_.!~*'()]*$/;
+const DOT_SEGMENT = /\/\.\.?(\/|$)/;
+
+/** Whether the parser must judge the path: it is not plain, or a Disallow pattern could match it. */
+const mayBeDisallowed = (parsed: Parsed, path: string) =>
+  parsed.prefixes === undefined ||
+  !PLAIN_PATH.test(path) ||
+  DOT_SEGMENT.test(path) ||
+  parsed.prefixes.some((prefix) => path.startsWith(prefix));
 
 /**
  * Which AI views read paths robots.txt disallowed for the agent, judged by the version in force on the view's host
@@ -55,46 +117,52 @@ export function aiRobots(params: {
   const byHost = new Map<string, Parsed[]>();
   for (const version of params.versions) {
     const list = byHost.get(version.host) ?? [];
+    // lines as the parser numbers them
+    const lines = version.content.split(/\r\n|\r|\n/);
     list.push({
       version,
       robot: robotsParser(`https://${version.host}/robots.txt`, version.content),
-      lines: version.content.split(/\r?\n/),
+      lines,
+      prefixes: disallowPrefixes(lines),
+      tokens: groupTokens(lines),
     });
     byHost.set(version.host, list);
   }
-  const agents = new Map<string, RobotsReport['agents'][number]>();
-  const rows = new Map<string, RobotsViolations['paths'][number]>();
-  const judged = new Map<string, string | null>();
+  const agents = new Map<string, AgentEntry>();
+  // views come in runs of one agent, standing and time (the counts are per cell and piece of the range): what the
+  // run shares — its entry, and per host the version in force and the rules judged for the agent's group — is
+  // looked up once per run
+  let context: ViewContext | undefined;
   for (const view of params.views) {
-    const spoofed = view.kind === KIND.bot;
-    const name = spoofed ? view.agent.slice(UNVERIFIED_PREFIX.length) : view.agent || 'unknown';
-    const standing: Standing = spoofed ? 'spoofed' : isVerified(view.verification) ? 'verified' : 'unverified';
-    let entry = agents.get(name);
-    if (!entry) {
-      entry = { agent: name, views: 0, fetchedRobotsTxt: false, verified: none(), unverified: none(), spoofed: none() };
-      agents.set(name, entry);
-    }
-    entry.views++;
-    for (const [host, versions] of byHost) {
-      const parsed = inForce(versions, view.ts);
-      if (!parsed) continue;
-      const key = `${parsed.version.hash}\0${name}\0${view.path}`;
-      let rule = judged.get(key);
+    if (
+      !context ||
+      context.agent !== view.agent ||
+      context.kind !== view.kind ||
+      context.verification !== view.verification ||
+      context.ts !== view.ts
+    )
+      context = viewContext(view, byHost, agents);
+    const { name, standing, entry } = context;
+    const weight = view.views ?? 1;
+    entry.views += weight;
+    for (const { host, parsed, judged, rows } of context.hosts) {
+      let rule = judged.get(view.path);
       if (rule === undefined) {
         const url = `https://${host}${view.path}`;
-        rule = parsed.robot.isDisallowed(url, name)
-          ? (parsed.lines[parsed.robot.getMatchingLineNumber(url, name) - 1] ?? '').trim()
-          : null;
-        judged.set(key, rule);
+        rule =
+          mayBeDisallowed(parsed, view.path) && parsed.robot.isDisallowed(url, name)
+            ? (parsed.lines[parsed.robot.getMatchingLineNumber(url, name) - 1] ?? '').trim()
+            : null;
+        keepJudged(judged, view.path, rule);
       }
       if (rule === null) continue;
       const violations = entry[standing];
-      violations.views++;
-      const rowKey = `${name}\0${standing}\0${host}\0${view.path}\0${rule}`;
+      violations.views += weight;
+      const rowKey = `${view.path}\0${rule}`;
       const row = rows.get(rowKey);
-      if (row) row.views++;
+      if (row) row.views += weight;
       else {
-        const added = { host, path: view.path, rule, views: 1 };
+        const added = { host, path: view.path, rule, views: weight };
         rows.set(rowKey, added);
         violations.paths.push(added);
       }
@@ -104,7 +172,13 @@ export function aiRobots(params: {
   for (const entry of agents.values()) {
     entry.fetchedRobotsTxt = fetched.has(entry.agent);
     for (const standing of ['verified', 'unverified', 'spoofed'] as const)
-      entry[standing].paths.sort((a, b) => b.views - a.views || compareCodePoints(a.path, b.path));
+      entry[standing].paths.sort(
+        (a, b) =>
+          b.views - a.views ||
+          compareCodePoints(a.path, b.path) ||
+          compareCodePoints(a.host, b.host) ||
+          compareCodePoints(a.rule, b.rule),
+      );
   }
   const fetches = new Map((params.fetches ?? []).filter((f) => f.checkedAt > 0).map((f) => [f.host, f]));
   const hosts = [...new Set([...byHost.keys(), ...fetches.keys()])].sort(compareCodePoints);
@@ -123,19 +197,88 @@ export function aiRobots(params: {
           : null,
       };
     }),
-    agents: [...agents.values()].sort(
-      (a, b) =>
-        b.verified.views +
-          b.unverified.views +
-          b.spoofed.views -
-          (a.verified.views + a.unverified.views + a.spoofed.views) || compareCodePoints(a.agent, b.agent),
-    ),
+    agents: [...agents.values()]
+      .map(({ rows: _rows, ...entry }) => entry)
+      .sort(
+        (a, b) =>
+          b.verified.views +
+            b.unverified.views +
+            b.spoofed.views -
+            (a.verified.views + a.unverified.views + a.spoofed.views) || compareCodePoints(a.agent, b.agent),
+      ),
     fetchedRobotsTxt: [...fetched].sort(compareCodePoints),
     neverFetchedRobotsTxt: [...agents.keys()].filter((a) => !fetched.has(a)).sort(compareCodePoints),
   };
 }
 
 const none = (): RobotsViolations => ({ views: 0, paths: [] });
+
+type AgentEntry = RobotsReport['agents'][number] & {
+  /** a standing's rows by host, then by path and rule */
+  rows: Map<string, Map<string, RobotsViolations['paths'][number]>>;
+};
+
+/** What a run of views of one agent, standing and time shares. */
+interface ViewContext {
+  agent: string;
+  kind: number;
+  verification: number | null;
+  ts: number;
+  name: string;
+  standing: Standing;
+  entry: AgentEntry;
+  /** per host with a version in force: the version, its judgements for the agent's group, the standing's rows */
+  hosts: {
+    host: string;
+    parsed: Parsed;
+    judged: Map<string, string | null>;
+    rows: Map<string, RobotsViolations['paths'][number]>;
+  }[];
+}
+
+function viewContext(view: AgentView, byHost: Map<string, Parsed[]>, agents: Map<string, AgentEntry>): ViewContext {
+  const spoofed = view.kind === KIND.bot;
+  const name = spoofed ? view.agent.slice(UNVERIFIED_PREFIX.length) : view.agent || 'unknown';
+  const standing: Standing = spoofed ? 'spoofed' : isVerified(view.verification) ? 'verified' : 'unverified';
+  let entry = agents.get(name);
+  if (!entry) {
+    entry = {
+      agent: name,
+      views: 0,
+      fetchedRobotsTxt: false,
+      verified: none(),
+      unverified: none(),
+      spoofed: none(),
+      rows: new Map(),
+    };
+    agents.set(name, entry);
+  }
+  const token = tokenOf(name);
+  const hosts: ViewContext['hosts'] = [];
+  for (const [host, versions] of byHost) {
+    const parsed = inForce(versions, view.ts);
+    if (!parsed) continue;
+    // agents no group names are all judged by `*`: one judgement for them all
+    const group = parsed.tokens.has(token) ? token : '*';
+    const judgedKey = `${parsed.version.hash}\0${group}`;
+    let judged = judgedRules.get(judgedKey);
+    if (!judged) judgedRules.set(judgedKey, (judged = new Map()));
+    const rowsKey = `${standing}\0${host}`;
+    let rows = entry.rows.get(rowsKey);
+    if (!rows) entry.rows.set(rowsKey, (rows = new Map()));
+    hosts.push({ host, parsed, judged, rows });
+  }
+  return {
+    agent: view.agent,
+    kind: view.kind,
+    verification: view.verification,
+    ts: view.ts,
+    name,
+    standing,
+    entry,
+    hosts,
+  };
+}
 
 /** The version first seen last at or before `ts`, by binary search over versions oldest first. */
 function inForce(versions: Parsed[], ts: number): Parsed | undefined {

@@ -48,7 +48,7 @@ function feedbackListing<Row, Key extends Keyset>(
   },
 ): Promise<CursorPage<Row>> {
   const { projectId, query, select } = params;
-  const filter = { source: query.source, status: query.status };
+  const filter = { source: query.source, status: query.status, path: query.path };
   return deps.paging.page<Row, Key>({
     projectId,
     request: query,

@@ -10,8 +10,10 @@ import {
   tallySearches,
   type TermClicks,
   termClicks,
+  termsLeadingTo,
   totalSearches,
 } from './store/search-terms.js';
+import { describePath } from './feedback-filter.js';
 
 /** A search term's standing in a range. */
 export interface SearchTerm {
@@ -35,30 +37,43 @@ export interface SearchReport extends CursorPage<SearchTerm> {
  */
 export async function listSearches(
   deps: { sql: Sql; paging: CursorPaging },
-  params: { projectId: string; query: PageRequest },
+  params: { projectId: string; query: PageRequest & { path?: string } },
 ): Promise<SearchReport> {
+  const { path } = params.query;
   // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
   let tally: Promise<RangeCounts> | undefined;
   const tallied = (window: ListWindow) => {
     tally ??= tallySearches(deps.sql, window);
     return tally;
   };
+  // with `path`: only the terms whose results readers clicked to reach it, found from every term's clicks
+  let leading: Promise<Set<string>> | undefined;
+  const terms = (window: ListWindow) => {
+    if (path === undefined) return undefined;
+    leading ??= tallyClicks(deps.sql, window).then((clicks) => termsLeadingTo(clicks, path));
+    return leading;
+  };
   const page = await deps.paging.page<SearchTermRow, SearchTermKey>({
     projectId: params.projectId,
     request: params.query,
     listing: {
       name: 'searches',
-      filters: '',
+      filters: describePath(path),
       // searches are never changed once stored
       snapshot: async () => ({ snapshot: await latestId(deps.sql, 'AnalyticsSearch'), changes: 0 }),
-      fetch: async ({ window, after, limit }) => searchTermsPage(await tallied(window), { after, limit }),
+      fetch: async ({ window, after, limit }) =>
+        searchTermsPage(await tallied(window), { after, limit, only: await terms(window) }),
       keyOf: (t) => [t.hits, t.query],
     },
   });
   const counted = await tallied(page.window);
   const queries = page.rows.map((t) => t.query);
   const clicks = termClicks(await tallyClicks(deps.sql, page.window, queries), queries);
-  return { ...page, rows: page.rows.map((t) => searchTerm(t, clicks)), totalSearches: totalSearches(counted) };
+  return {
+    ...page,
+    rows: page.rows.map((t) => searchTerm(t, clicks)),
+    totalSearches: totalSearches(counted, await terms(page.window)),
+  };
 }
 
 function searchTerm(t: SearchTermRow, clicks: Map<string, TermClicks>): SearchTerm {

@@ -68,7 +68,7 @@ export class ReaderSignals {
     return listFeedbackByPage({ sql: this.deps.sql, paging: this.paging }, { projectId, query });
   }
 
-  searches(projectId: string, query: PageRequest): Promise<SearchReport> {
+  searches(projectId: string, query: PageRequest & { path?: string }): Promise<SearchReport> {
     return listSearches({ sql: this.deps.sql, paging: this.paging }, { projectId, query });
   }
 

@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
-import type { TimeRange } from '../../calendar.js';
-import { KIND } from './day-sets.js';
 import type { Sql } from './sql.js';
-import { UNVERIFIED_PREFIX } from './write-events.js';
 
 export interface RobotsVersion {
   host: string;
+  /** the content's SHA-256 (hex): the same content, the same hash (reports key what they judge by it) */
   hash: string;
   content: string;
   firstSeenAt: number;
@@ -94,29 +92,13 @@ export async function robotsReaders(
   }));
 }
 
-/** One AI view (or spoofed AI user agent's) of the range, with its page's path: what robots.txt rules judge. */
+/** AI views (or spoofed AI user agents') of a page at a time, with its path: what robots.txt rules judge. */
 export interface AgentView {
   ts: number;
   path: string;
   kind: number;
   agent: string;
   verification: number | null;
-}
-
-/** The raw AI views (and spoofed ones) of the range, with their paths. */
-export async function agentViews(sql: Sql, params: { projectId: string; range: TimeRange }): Promise<AgentView[]> {
-  const rows = await sql.rows(
-    `SELECT e."ts", p."path", e."kind", e."agent", e."verification"
-       FROM "AnalyticsEvent" e JOIN "AnalyticsPage" p ON p."id" = e."pageId"
-      WHERE e."projectId" = ? AND e."ts" >= ? AND e."ts" < ?
-        AND (e."kind" = ${KIND.ai} OR (e."kind" = ${KIND.bot} AND e."agent" LIKE '${UNVERIFIED_PREFIX}%'))`,
-    [params.projectId, params.range.from, params.range.to],
-  );
-  return rows.map(([ts, path, kind, agent, verification]) => ({
-    ts: Number(ts),
-    path: String(path),
-    kind: Number(kind),
-    agent: String(agent ?? ''),
-    verification: verification === null ? null : Number(verification),
-  }));
+  /** how many such views (one when absent) */
+  views?: number;
 }

@@ -8,7 +8,7 @@ import { getJob, listJobs } from '../../jobs/job-store.js';
 import type { JobRequests } from '../../jobs/job-requests.js';
 import type { JobEventNotifier } from '../../jobs/job-event-notifier.js';
 import { CreateJobRequest, ListJobsQuery, MessageRequest } from './agent-jobs-schemas.js';
-import { jobPresenter, toJobResponse } from './present-jobs.js';
+import { jobPresenter, singleJobPresenter, toJobResponse } from './present-jobs.js';
 import { sendJobEvents } from './agent-jobs-events.js';
 import { parseInput } from '../parse-input.js';
 import type { Outcomes } from '../../outcomes/outcomes.js';
@@ -31,6 +31,7 @@ export function agentJobRoutes(options: {
     const view = repositoryUrlFor(ctx.config.github);
     const base = '/v2/agent/:projectId';
     const present = jobPresenter(ctx);
+    const presentOne = singleJobPresenter(ctx, options.outcomes);
 
     router.post(`${base}/job`, auth, ...jsonBody(), async (req, res) => {
       const input = parseInput(CreateJobRequest, req.body, 'job request');
@@ -47,9 +48,7 @@ export function agentJobRoutes(options: {
 
     router.get(`${base}/job/:id`, auth, async (req, res) => {
       const projectId = authenticatedProject(res).id;
-      const job = await getJob(db, projectId, String(req.params.id));
-      const outcome = (await options.outcomes?.ofJob(projectId, job.id)) ?? null;
-      res.json({ ...(await present([job]))[0], outcome });
+      res.json(await presentOne(projectId, await getJob(db, projectId, String(req.params.id))));
     });
 
     router.post(`${base}/job/:id/message`, auth, ...jsonBody(), async (req, res) => {

@@ -63,11 +63,11 @@ export const analyticsAiOperations: OperationDoc[] = [
     path: '/v1/analytics/{projectId}/ai/referrals',
     operationId: 'getAiReferrals',
     summary: 'Humans sent by AI assistants, per assistant and per page (Scribe addition)',
-    description: `${RANGE} A human page view is referred by an assistant when its referrer is the assistant's site (chatgpt.com, perplexity.ai, claude.ai, gemini.google.com, copilot.microsoft.com…) or, failing that, the page URL's \`utm_source\` names one. \`assistants\` is complete; \`pages\` is paged.`,
+    description: `${RANGE} A human page view is referred by an assistant when its referrer is the assistant's site (chatgpt.com, perplexity.ai, claude.ai, gemini.google.com, copilot.microsoft.com…) or, failing that, the page URL's \`utm_source\` names one. \`assistants\` is complete; \`pages\` is paged. With \`path\`, \`assistants\` are the assistants that sent humans to that page (its own views and visitors); with \`agent\` (an assistant's name), that assistant alone.`,
     tag: 'Analytics',
     auth: 'read',
     pathParams: ProjectPath,
-    query: ExportQuery,
+    query: ExportQuery.extend(ReportFilterQuery.shape),
     responses: {
       200: { description: 'Referrals per assistant and one page of assistant × page rows', schema: ReferralsResponse },
     },

@@ -84,5 +84,5 @@ export const ReportFilterQuery = z.object({
     .min(1)
     .max(200)
     .optional()
-    .describe('Only this agent (with `by=operator` on agent-pages, this operator)'),
+    .describe('Only this agent (with `by=operator` on agent-pages, this operator; on referrals, this assistant)'),
 });

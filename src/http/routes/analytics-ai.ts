@@ -73,6 +73,8 @@ function filtered<Row extends { path: string; agent: string }>(
   );
 }
 
+type ReferralsBody = z.input<typeof ReferralsResponse>;
+
 /** AI traffic to act on: purpose split (JSON and CSV), agent/operator × page, what AI did not get, AI assistant referrals. */
 export const analyticsAiRoutes =
   ({ analytics }: { analytics: Analytics }): RouteModule =>
@@ -112,7 +114,21 @@ export const analyticsAiRoutes =
     });
     router.get('/v1/analytics/:projectId/ai/referrals', auth, async (req, res) => {
       const { range, page } = exportParams(req, ctx.clock());
-      const referrals = await analytics.aiReferrals(authenticatedProject(res).id, range, page);
-      res.json(referrals satisfies z.input<typeof ReferralsResponse>);
+      const filter = reportFilter(req);
+      const projectId = authenticatedProject(res).id;
+      if (!filter) return res.json((await analytics.aiReferrals(projectId, range, page)) satisfies ReferralsBody);
+      const all = await analytics.aiReferrals(projectId, range);
+      const rows = filtered(
+        all.pages.map((r) => ({ ...r, agent: r.assistant })),
+        filter,
+        EVERY_ROW,
+      ).rows.map(({ agent: _, ...r }) => r);
+      // one page's assistants are its rows (exact: one path); otherwise the assistant's own totals
+      const assistants =
+        filter.path === undefined
+          ? all.assistants.filter((a) => a.assistant === filter.agent)
+          : rows.map(({ assistant, views, visitors }) => ({ assistant, views, visitors }));
+      const paged = offsetPage(rows, page);
+      res.json({ assistants, pages: paged.rows, hasMore: paged.hasMore } satisfies ReferralsBody);
     });
   };

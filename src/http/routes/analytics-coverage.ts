@@ -36,7 +36,7 @@ export const CoverageResponse = z.object({
 
 /** Docs coverage by AI operators (Scribe addition): the navigation from the docs index, the reads from analytics. */
 export const analyticsCoverageRoutes =
-  ({ analytics, sites }: { analytics: Analytics; sites: DocsSites }): RouteModule =>
+  ({ analytics, sites }: { analytics: Analytics; sites: Pick<DocsSites, 'get'> }): RouteModule =>
   (router, ctx) => {
     router.get('/v1/analytics/:projectId/ai/coverage', requireApiKey(ctx), async (req, res) => {
       const { range } = exportParams(req, ctx.clock());

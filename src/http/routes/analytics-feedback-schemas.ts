@@ -31,15 +31,26 @@ const statusParam = z
 
 const range = { dateFrom: DateParam.optional(), dateTo: DateParam.optional() };
 
+/** One page, as the listings show paths (Scribe addition). */
+const pathParam = (what: string) => z.string().min(1).max(2048).optional().describe(`Scribe addition: ${what}`);
+
 export const FeedbackQuery = z.object({
   ...range,
   source: z.enum(FEEDBACK_SOURCES).optional(),
   status: statusParam,
+  path: pathParam("only this page's feedback (the path exactly as the listing shows it)."),
   limit: limitParam(50),
   cursor: cursorParam,
 });
 export const FeedbackByPageQuery = FeedbackQuery.extend({ limit: limitParam(10) });
-export const SearchesQuery = z.object({ ...range, limit: limitParam(50), cursor: cursorParam });
+export const SearchesQuery = z.object({
+  ...range,
+  path: pathParam(
+    'only the terms readers clicked a result of to reach this page (their figures unchanged); `totalSearches` counts their searches.',
+  ),
+  limit: limitParam(50),
+  cursor: cursorParam,
+});
 
 const FeedbackBase = z.object({
   id: z.string(),

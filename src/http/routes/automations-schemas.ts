@@ -51,6 +51,12 @@ export const AutomationsResponse = z.object({
         .describe(
           'On `pull_request` automations only: `comment` adds one pull request comment edited in place, `block` concludes the `Scribe docs` check `failure` instead of `neutral` when pages are found.',
         ),
+      outcome: z
+        .object({ comment: z.boolean() })
+        .optional()
+        .describe(
+          "`outcome:` as configured (absent: the defaults). `comment: false`: no outcome comment on this automation's merged docs pull requests.",
+        ),
     }),
   ),
   problems: z

@@ -17,18 +17,34 @@ const Compared = Pair.extend({
 const Measured = z.object({
   humanVisitors: Compared.describe('Distinct human visitors, exact'),
   aiVisitors: Compared.describe('Distinct AI visitors, exact'),
+  assistantReferrals: Compared.describe(
+    "Distinct human visitors an AI assistant's answer sent (ChatGPT, Perplexity, …)",
+  ),
   thumbsUp: Pair,
   thumbsDown: Pair,
   helpfulShare: z.object({ before: z.number().nullable(), after: z.number().nullable() }),
-  misses: Pair.describe('404/410 requests of the URLs the pull request created or moved pages for'),
+  misses: Pair.describe(
+    '404/410 requests of the URLs the pull request created pages for, moved or deleted pages from, or redirected',
+  ),
   changes: z.object({ traffic: CHANGE, misses: CHANGE, helpful: CHANGE }),
   verdict: z.enum(VERDICTS),
 });
 
+const SearchSide = z.object({
+  searches: count,
+  clicks: count,
+  clickThrough: z.number().nullable().describe('clicks ÷ searches; null without searches'),
+});
+
 const ChangedPage = z.object({
   path: z.string().describe('The page as the site serves it'),
-  change: z.enum(['added', 'edited', 'moved', 'deleted']),
-  from: z.string().optional().describe('Where a moved page was served before'),
+  change: z.enum(['added', 'edited', 'moved', 'deleted', 'redirected']),
+  from: z
+    .string()
+    .optional()
+    .describe(
+      "`moved`: where the page was served before (its readers there count as the page's before); `redirected`: the URL a redirect the pull request added sends to this page",
+    ),
 });
 
 export const OutcomeResponse = z.object({
@@ -43,10 +59,37 @@ export const OutcomeResponse = z.object({
       before: z.object({ from: time, to: time }),
       after: z.object({ from: time, to: time }),
       total: Measured,
-      pages: z.array(Measured.extend({ path: z.string(), change: ChangedPage.shape.change })),
+      pages: z.array(
+        Measured.extend({ path: z.string(), change: ChangedPage.shape.change, from: ChangedPage.shape.from }),
+      ),
       misses: z.array(z.object({ url: z.string(), before: count, after: count })),
+      searches: z
+        .object({
+          queries: z
+            .array(z.string())
+            .describe('The queries that led readers into the pages, on either side (at most 20)'),
+          before: SearchSide,
+          after: SearchSide,
+        })
+        .describe('Site searches of those queries, and how many clicked into one of the pages'),
+      laterChanges: z
+        .array(
+          z.object({
+            jobId: z.string(),
+            repository: z.string(),
+            number: z.number().int(),
+            mergedAt: time,
+            paths: z.array(z.string()).describe('The pages of this pull request it changed too'),
+          }),
+        )
+        .describe(
+          'Later merged Scribe docs pull requests that changed some of the same pages before this window ended',
+        ),
     }),
   ),
+  deleted: z
+    .array(z.object({ path: z.string() }))
+    .describe('Pages the pull request deleted: no after to measure; their old address is in `misses`'),
 });
 
 export const JobWithOutcomeResponse = JobResponse.extend({

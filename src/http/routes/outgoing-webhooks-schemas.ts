@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ALL_EVENTS, EVENT_TYPES, PAYLOAD_VERSION, PING, type EventType } from '../../notifications/event-types.js';
 import { JobResponse } from './agent-jobs-schemas.js';
 import { AutomationRunResponse } from './automations-schemas.js';
+import { OutcomeResponse } from './outcomes-schemas.js';
+import { PROBLEM_KINDS, PROBLEM_STATUSES } from '../../problems/problem-kinds.js';
 import { wholeNumber } from './paging-schemas.js';
 
 const EVENT_NAMES = Object.keys(EVENT_TYPES);
@@ -110,6 +112,24 @@ export const ReviewPayload = z.object({
   updatedAt: z.string(),
 });
 
+/** The problem object of `problem.*` events: its stored state (its evidence and counts: the problems listing). */
+export const ProblemPayload = z.object({
+  id: z.string(),
+  kind: z.enum(PROBLEM_KINDS),
+  status: z.enum(PROBLEM_STATUSES),
+  jobId: z.string().nullable().describe('The agent job working on it (or that fixed it)'),
+  reason: z.string().nullable().describe('Why it was dismissed'),
+  updatedAt: z.string(),
+});
+
+/** The outcome object of `outcome.ready`: the job's `outcome` as GET job shows it, with its pull request. */
+export const OutcomePayload = OutcomeResponse.extend({
+  jobId: z.string(),
+  repository: z.string(),
+  number: z.number().int(),
+  days: z.number().int().describe('The window that completed: 7, then 28'),
+});
+
 const Truncated = z
   .object({ truncated: z.literal(true), id: z.string().optional(), link: z.string().nullable() })
   .describe('Sent instead of an object whose body would pass 256 KB: fetch it from `link`.');
@@ -138,5 +158,11 @@ export const EVENT_PAYLOADS: Record<EventType | typeof PING, z.ZodType> = {
   'automation.run_started': envelope('automation.run_started', z.object({ run: AutomationRunResponse })),
   'automation.run_finished': envelope('automation.run_finished', z.object({ run: AutomationRunResponse })),
   'review.completed': envelope('review.completed', z.object({ review: ReviewPayload })),
+  'problem.created': envelope('problem.created', z.object({ problem: ProblemPayload })),
+  'problem.status_changed': envelope(
+    'problem.status_changed',
+    z.object({ problem: ProblemPayload, previousStatus: z.enum(PROBLEM_STATUSES) }),
+  ),
+  'outcome.ready': envelope('outcome.ready', z.object({ outcome: OutcomePayload })),
   [PING]: envelope(PING, z.object({ subscriptionId: z.string() })),
 };

@@ -3,6 +3,7 @@ import { repositoryUrlFor } from '../../github/github-app.js';
 import { originalPrompts, type JobRecord } from '../../jobs/job-store.js';
 import { pullRequestStates, type PullRequestState } from '../../github/pull-request-state.js';
 import type { JobResponse } from './agent-jobs-schemas.js';
+import type { Outcomes } from '../../outcomes/outcomes.js';
 
 /**
  * The job as the API shows it. `repositoryUrl` turns "owner/name" into the web address on the configured GitHub host;
@@ -45,5 +46,23 @@ export function jobPresenter(ctx: Pick<AppContext, 'db' | 'config'>): (page: Job
     return page.map((job) =>
       toJobResponse({ job, repositoryUrl: view, pr: states.get(job.id), prompt: prompts.get(job.id) }),
     );
+  };
+}
+
+/** A job as `GET …/job/{id}` answers it: as listed, plus its `outcome` (null until its pull request merges). */
+export type PresentJob = (projectId: string, job: JobRecord) => Promise<JobResponse & { outcome: unknown }>;
+
+/**
+ * The one way a single job is shown: by `GET …/job/{id}` and in the outgoing webhooks' job events alike, so a
+ * receiver parses the same object whether it polls or is pushed to. `outcomes` null: outcomes are not wired.
+ */
+export function singleJobPresenter(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  outcomes: Pick<Outcomes, 'ofJob'> | null | undefined,
+): PresentJob {
+  const present = jobPresenter(ctx);
+  return async (projectId, job) => {
+    const outcome = (await outcomes?.ofJob(projectId, job.id)) ?? null;
+    return { ...(await present([job]))[0], outcome };
   };
 }

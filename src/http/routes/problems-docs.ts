@@ -66,7 +66,7 @@ export const problemsOperations: OperationDoc[] = [
     operationId: 'getPageStory',
     summary: "A page's whole story (Scribe addition)",
     description:
-      'For one page over the range: human and AI visitors per day beside the previous range of equal length, the AI agents that read it and their purposes, the assistants that sent humans to it, missing URLs whose redirect candidates point at it, its feedback, the searches whose results led to it, docs reviews that named it, and the Scribe docs pull requests that changed it.',
+      "For one page over the range: human and AI visitors per day beside the previous range of equal length, the AI agents that read it and their purposes, the assistants that sent humans to it, missing URLs whose redirect candidates point at it, its feedback, the searches whose results led to it, docs reviews that named it, and the Scribe docs pull requests that changed it. Dates as the reports; the range may span at most 400 days (a row per day, as `/visitors/daily`). With ClickHouse configured, the page's visitors, agents and referrals are read there.",
     tag: 'Problems',
     auth: 'read',
     pathParams: ProjectPath,

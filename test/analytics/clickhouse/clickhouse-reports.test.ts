@@ -77,6 +77,16 @@ const RANGES: TimeRange[] = [
   { from: START + 3 * DAY_MS, to: START + 5 * DAY_MS },
 ];
 
+const ROBOTS: [number, string][] = [
+  [START - DAY_MS, 'User-agent: GPTBot\nDisallow: /docs/\n'],
+  [START + DAY_MS + 5 * HOUR_MS, 'User-agent: ClaudeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /api/\n'],
+  [START + 2 * DAY_MS, 'User-agent: *\nDisallow: /docs/a b\nDisallow: /docs/ünïcode/\n'],
+];
+const SECTIONS = [
+  { group: 'Docs', pages: ['/docs/start', '/docs/ünïcode/日本', '/docs/a b'] },
+  { group: 'Other', pages: ['/', '/api/ref', '/never'] },
+];
+
 describe('splitRange', () => {
   it('reads whole days from the aggregates and the partial days at the edges from raw views', () => {
     expect(splitRange({ from: 0, to: 2 * DAY_MS })).toEqual({ days: [0, 2], edges: [] });
@@ -125,6 +135,10 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     }
     await embedded.fold();
     await clickhouse.shipToClickHouse();
+    // robots.txt changing during the traffic: before it, mid-day on its second day, at midnight of its third
+    for (const analytics of [embedded, clickhouse])
+      for (const [seenAt, content] of ROBOTS)
+        await analytics.importRobotsTxt({ projectId: project, host: 'docs.example.com', content, seenAt });
   });
   afterAll(async () => {
     await embedded.close();
@@ -154,6 +168,10 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
           );
         }
       }
+      expect(await clickhouse.aiRobots(project, range)).toEqual(await embedded.aiRobots(project, range));
+      expect(await clickhouse.aiCoverage(project, range, SECTIONS)).toEqual(
+        await embedded.aiCoverage(project, range, SECTIONS),
+      );
       const second = { limit: 2, offset: 2 };
       expect(await clickhouse.visitors(project, range, second)).toEqual(
         await embedded.visitors(project, range, second),
@@ -199,6 +217,13 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     const referrals = await embedded.aiReferrals(project, RANGES[0]!);
     expect(referrals.assistants.map((a) => a.assistant).sort()).toEqual(['ChatGPT', 'Perplexity']);
     expect(agents.agents.map((a) => a.agent).sort()).toEqual(['ClaudeBot', 'GPTBot', 'OAI-SearchBot']);
+    const robots = await embedded.aiRobots(project, RANGES[0]!);
+    const broken = (standing: 'verified' | 'unverified' | 'spoofed') =>
+      robots.agents.reduce((n, a) => n + a[standing].views, 0);
+    expect(broken('verified')).toBeGreaterThan(0);
+    expect(broken('spoofed')).toBeGreaterThan(0);
+    const coverage = await embedded.aiCoverage(project, RANGES[0]!, SECTIONS);
+    expect(coverage.rows.some((r) => r.pagesRead > 1)).toBe(true);
   });
 });
 

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { signedDirectory } from '../../../src/analytics/ingest/verify-signed-view.js';
 import type { FetchedDirectory } from '../../../src/analytics/ingest/fetch-key-directory.js';
 import { ed25519Thumbprint, KeyDirectories } from '../../../src/analytics/ingest/key-directories.js';
 
@@ -81,5 +83,37 @@ describe('KeyDirectories', () => {
     await directories.refresh([URL_], 1000);
     expect(calls).toBe(1);
     expect(directories.lookUp(URL_)!.keys.size).toBe(1);
+  });
+});
+
+describe('the shipped snapshot', () => {
+  const shipped = KeyDirectories.readSnapshot();
+  const agentList = JSON.parse(
+    fs.readFileSync(new URL('../../../src/analytics/ingest/ai-user-agents/ai-agents.json', import.meta.url), 'utf8'),
+  ) as { agents: { name: string }[] };
+  // RFC 9421 appendix B.1.4's test key: its private half is published, so no directory may vouch for it
+  const RFC_TEST_KEY_X = 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs';
+
+  it("names OpenAI's and Google's directories, each for agents Scribe knows, and vouches for no public test key", () => {
+    const names = new Set(agentList.agents.map((a) => a.name));
+    expect(shipped.map((d) => d.url).sort()).toEqual([
+      'https://agent.bot.goog/.well-known/http-message-signatures-directory',
+      'https://chatgpt.com/.well-known/http-message-signatures-directory',
+    ]);
+    for (const directory of shipped) {
+      expect(directory.agents.length).toBeGreaterThan(0);
+      for (const agent of directory.agents) expect(names.has(agent)).toBe(true);
+      expect(directory.keys.map((k) => k.x)).not.toContain(RFC_TEST_KEY_X);
+    }
+  });
+
+  it("finds Google's directory from the dictionary form of Signature-Agent its agent sends", () => {
+    const view = {
+      headers: { signature: 'g=:AAAA:', 'signature-agent': 'g="https://agent.bot.goog"' },
+    } as unknown as Parameters<typeof signedDirectory>[0];
+    const url = signedDirectory(view);
+    expect(url).toBe('https://agent.bot.goog/.well-known/http-message-signatures-directory');
+    const directories = new KeyDirectories(shipped, { now: () => 0 });
+    expect(directories.lookUp(url!)?.agents).toEqual(['Google-Agent']);
   });
 });

@@ -19,11 +19,14 @@ import {
 
 /** Feedback counts per page of a window, from its entries as they stood at its first page, counted here. */
 async function naiveByPage(sql: Sql, window: ListWindow, filter: FeedbackFilter) {
-  const { from, where, params } = feedbackWhere(window, filter);
-  const rows = await sql.query<{ path: string; source: string; helpful: unknown }>(
-    `SELECT "path", "source", "helpful" FROM ${from} WHERE ${where.join(' AND ')}`,
-    params,
-  );
+  // the page is picked here, not by the listing's own condition
+  const { from, where, params } = feedbackWhere(window, { ...filter, path: undefined });
+  const rows = (
+    await sql.query<{ path: string; source: string; helpful: unknown }>(
+      `SELECT "path", "source", "helpful" FROM ${from} WHERE ${where.join(' AND ')}`,
+      params,
+    )
+  ).filter((r) => filter.path === undefined || r.path === filter.path);
   const pages = new Map<string, { path: string; thumbsUp: number; thumbsDown: number; code: number; total: number }>();
   for (const r of rows) {
     const page = pages.get(r.path) ?? { path: r.path, thumbsUp: 0, thumbsDown: 0, code: 0, total: 0 };
@@ -91,6 +94,7 @@ describe.each(PROVIDERS)('feedback by page from the per-day counts agrees with a
         ];
       if (random() < 0.4) filter.status = STATUSES.filter(() => random() < 0.5) as FeedbackStatus[];
       if (filter.status && !filter.status.length) filter.status = undefined;
+      if (random() < 0.4) filter.path = `/p${Math.floor(random() * 13)}`; // /p12 has no feedback
       return filter;
     };
     let walked = 0;
@@ -111,6 +115,32 @@ describe.each(PROVIDERS)('feedback by page from the per-day counts agrees with a
       expect({ range, filter, rows }).toEqual({ range, filter, rows: await naiveByPage(sql, window, filter) });
     }
     expect(walked).toBeGreaterThan(10);
+  });
+
+  it("narrowed to one page: that page's entries and counts, and a cursor only for that page", async () => {
+    const range = { dateFrom: START, dateTo: START + 40 * DAY };
+    for (const path of ['/p0', '/p3', '/p12']) {
+      const entries = await signals.feedback('prj_a', { ...range, limit: 100, path });
+      const { from, where, params } = feedbackWhere(entries.window, {});
+      const naive = (
+        await sql.query<{ id: unknown; path: string }>(
+          `SELECT "id", "path" FROM ${from} WHERE ${where.join(' AND ')} ORDER BY "ts" DESC, "id" DESC`,
+          params,
+        )
+      ).filter((r) => r.path === path);
+      expect(entries.rows.map((e) => e.id)).toEqual(naive.slice(0, 100).map((r) => Number(r.id)));
+      const byPage = await signals.feedbackByPage('prj_a', { ...range, limit: 10, path });
+      expect(byPage.rows).toEqual(await naiveByPage(sql, byPage.window, { path }));
+      expect(byPage.rows.length).toBe(path === '/p12' ? 0 : 1);
+    }
+    const first = await signals.feedback('prj_a', { ...range, limit: 1, path: '/p1' });
+    expect(first.nextCursor).not.toBeNull();
+    const next = await signals.feedback('prj_a', { cursor: first.nextCursor!, limit: 1, path: '/p1' });
+    expect(next.rows[0].path).toBe('/p1');
+    for (const path of ['/p2', undefined])
+      await expect(signals.feedback('prj_a', { cursor: first.nextCursor!, limit: 1, path })).rejects.toThrow(
+        'Invalid query parameters',
+      );
   });
 
   it('reads whole days from the per-day counts and only the partial edges from the entries', async () => {

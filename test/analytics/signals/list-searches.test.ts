@@ -7,7 +7,7 @@ import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
 import { DAY, randomRanges, randomSearches, reportAnalytics, rng, START } from '../../support/rollup-fixtures.js';
 
 /** The searches report of a window (its rows up to its snapshot), counted here from the rows. */
-async function naiveSearches(sql: Sql, window: ListWindow) {
+async function naiveSearches(sql: Sql, window: ListWindow, path?: string) {
   const rows = await sql.query<{ query: string; clickedPath: string | null; ts: unknown }>(
     'SELECT "query", "clickedPath", "ts" FROM "AnalyticsSearch" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "id" <= ?',
     [window.projectId, window.from, window.to, window.snapshot],
@@ -25,7 +25,8 @@ async function naiveSearches(sql: Sql, window: ListWindow) {
       t.last = Math.max(t.last, Number(r.ts));
     } else t.clicks.set(r.clickedPath, (t.clicks.get(r.clickedPath) ?? 0) + 1);
   }
-  const searched = [...terms].filter(([, t]) => t.hits > 0);
+  // with a page: the terms a reader clicked a result of to reach it
+  const searched = [...terms].filter(([, t]) => t.hits > 0 && (path === undefined || t.clicks.has(path)));
   const report = searched.map(([query, t]) => {
     const clicked = [...t.clicks.values()].reduce((a, b) => a + b, 0);
     const top = [...t.clicks].sort((a, b) => b[1] - a[1] || compareCodePoints(a[0], b[0]))[0];
@@ -87,6 +88,39 @@ describe.each(PROVIDERS)('searches from the per-day counts agree with a recount 
       expect(new Set(totals)).toEqual(new Set([naive.totalSearches]));
     }
     expect(walked).toBeGreaterThan(10);
+  });
+
+  it('narrowed to one page: the terms that led to it, over random ranges, walked page by page', async () => {
+    let walked = 0;
+    let listed = 0;
+    const random = rng(73);
+    for (const range of randomRanges(rng(74), 24)) {
+      const path = `/p${Math.floor(random() * 7)}`; // /p6 is clicked by no one
+      let page = await signals.searches('prj_a', { dateFrom: range.from, dateTo: range.to, limit: 2, path });
+      const window = page.window;
+      const rows = [...page.rows];
+      const totals = [page.totalSearches];
+      while (page.nextCursor) {
+        await store('prj_a', Math.floor((range.from - START) / DAY), 2);
+        page = await signals.searches('prj_a', { cursor: page.nextCursor, limit: 2, path });
+        rows.push(...page.rows);
+        totals.push(page.totalSearches);
+        walked++;
+      }
+      const naive = await naiveSearches(sql, window, path);
+      expect({ range, path, rows }).toEqual({ range, path, rows: naive.rows });
+      expect(new Set(totals)).toEqual(new Set([naive.totalSearches]));
+      listed += rows.length;
+    }
+    expect(walked).toBeGreaterThan(5);
+    expect(listed).toBeGreaterThan(20);
+    // a cursor is honoured only with the page it was made for
+    const first = await signals.searches('prj_a', { dateFrom: START, dateTo: START + 40 * DAY, limit: 1, path: '/p1' });
+    expect(first.nextCursor).not.toBeNull();
+    for (const path of ['/p2', undefined])
+      await expect(signals.searches('prj_a', { cursor: first.nextCursor!, limit: 1, path })).rejects.toThrow(
+        'Invalid query parameters',
+      );
   });
 
   it('leaves out of a walk every search stored since its first page, over a thousand of them too', async () => {

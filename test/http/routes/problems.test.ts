@@ -517,6 +517,13 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
       previous: { human: 1, ai: 0 },
     });
     expect((await call('GET', '/page')).status).toBe(400);
+    // a row per day, as visitors/daily: at most 400 days
+    const long = await call('GET', '/page?path=/x&dateFrom=2024-01-01&dateTo=2026-01-01');
+    expect(long).toEqual({
+      status: 400,
+      body: expect.objectContaining({ details: [{ message: 'the range may span at most 400 days' }] }),
+    });
+    expect((await call('GET', '/page?path=/x&dateFrom=2025-01-01&dateTo=2026-01-01')).status).toBe(200);
     expect((await call('GET', '/page?path=/x', undefined, 'scribe_sk_nope')).status).toBe(401);
   });
 });

@@ -4523,6 +4523,7 @@ export const WebhookMessageScalarFieldEnum = {
   attempts: 'attempts',
   leaseOwner: 'leaseOwner',
   leaseExpiresAt: 'leaseExpiresAt',
+  dueAt: 'dueAt',
   retryUntil: 'retryUntil',
   createdAt: 'createdAt',
   endedAt: 'endedAt'
@@ -4553,7 +4554,11 @@ export const DocsPullRequestMergeScalarFieldEnum = {
   number: 'number',
   mergedAt: 'mergedAt',
   pages: 'pages',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  settledDays: 'settledDays',
+  commentDays: 'commentDays',
+  commentId: 'commentId',
+  commentClaimedAt: 'commentClaimedAt'
 } as const
 
 export type DocsPullRequestMergeScalarFieldEnum = (typeof DocsPullRequestMergeScalarFieldEnum)[keyof typeof DocsPullRequestMergeScalarFieldEnum]

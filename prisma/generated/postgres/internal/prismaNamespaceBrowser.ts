@@ -585,6 +585,7 @@ export const WebhookMessageScalarFieldEnum = {
   attempts: 'attempts',
   leaseOwner: 'leaseOwner',
   leaseExpiresAt: 'leaseExpiresAt',
+  dueAt: 'dueAt',
   retryUntil: 'retryUntil',
   createdAt: 'createdAt',
   endedAt: 'endedAt'
@@ -615,7 +616,11 @@ export const DocsPullRequestMergeScalarFieldEnum = {
   number: 'number',
   mergedAt: 'mergedAt',
   pages: 'pages',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  settledDays: 'settledDays',
+  commentDays: 'commentDays',
+  commentId: 'commentId',
+  commentClaimedAt: 'commentClaimedAt'
 } as const
 
 export type DocsPullRequestMergeScalarFieldEnum = (typeof DocsPullRequestMergeScalarFieldEnum)[keyof typeof DocsPullRequestMergeScalarFieldEnum]

@@ -28,10 +28,14 @@ export type AggregateDocsPullRequestMerge = {
 
 export type DocsPullRequestMergeAvgAggregateOutputType = {
   number: number | null
+  settledDays: number | null
+  commentDays: number | null
 }
 
 export type DocsPullRequestMergeSumAggregateOutputType = {
   number: number | null
+  settledDays: number | null
+  commentDays: number | null
 }
 
 export type DocsPullRequestMergeMinAggregateOutputType = {
@@ -42,6 +46,10 @@ export type DocsPullRequestMergeMinAggregateOutputType = {
   mergedAt: Date | null
   pages: string | null
   createdAt: Date | null
+  settledDays: number | null
+  commentDays: number | null
+  commentId: string | null
+  commentClaimedAt: Date | null
 }
 
 export type DocsPullRequestMergeMaxAggregateOutputType = {
@@ -52,6 +60,10 @@ export type DocsPullRequestMergeMaxAggregateOutputType = {
   mergedAt: Date | null
   pages: string | null
   createdAt: Date | null
+  settledDays: number | null
+  commentDays: number | null
+  commentId: string | null
+  commentClaimedAt: Date | null
 }
 
 export type DocsPullRequestMergeCountAggregateOutputType = {
@@ -62,16 +74,24 @@ export type DocsPullRequestMergeCountAggregateOutputType = {
   mergedAt: number
   pages: number
   createdAt: number
+  settledDays: number
+  commentDays: number
+  commentId: number
+  commentClaimedAt: number
   _all: number
 }
 
 
 export type DocsPullRequestMergeAvgAggregateInputType = {
   number?: true
+  settledDays?: true
+  commentDays?: true
 }
 
 export type DocsPullRequestMergeSumAggregateInputType = {
   number?: true
+  settledDays?: true
+  commentDays?: true
 }
 
 export type DocsPullRequestMergeMinAggregateInputType = {
@@ -82,6 +102,10 @@ export type DocsPullRequestMergeMinAggregateInputType = {
   mergedAt?: true
   pages?: true
   createdAt?: true
+  settledDays?: true
+  commentDays?: true
+  commentId?: true
+  commentClaimedAt?: true
 }
 
 export type DocsPullRequestMergeMaxAggregateInputType = {
@@ -92,6 +116,10 @@ export type DocsPullRequestMergeMaxAggregateInputType = {
   mergedAt?: true
   pages?: true
   createdAt?: true
+  settledDays?: true
+  commentDays?: true
+  commentId?: true
+  commentClaimedAt?: true
 }
 
 export type DocsPullRequestMergeCountAggregateInputType = {
@@ -102,6 +130,10 @@ export type DocsPullRequestMergeCountAggregateInputType = {
   mergedAt?: true
   pages?: true
   createdAt?: true
+  settledDays?: true
+  commentDays?: true
+  commentId?: true
+  commentClaimedAt?: true
   _all?: true
 }
 
@@ -199,6 +231,10 @@ export type DocsPullRequestMergeGroupByOutputType = {
   mergedAt: Date
   pages: string
   createdAt: Date
+  settledDays: number
+  commentDays: number
+  commentId: string | null
+  commentClaimedAt: Date | null
   _count: DocsPullRequestMergeCountAggregateOutputType | null
   _avg: DocsPullRequestMergeAvgAggregateOutputType | null
   _sum: DocsPullRequestMergeSumAggregateOutputType | null
@@ -232,6 +268,10 @@ export type DocsPullRequestMergeWhereInput = {
   mergedAt?: Prisma.DateTimeFilter<"DocsPullRequestMerge"> | Date | string
   pages?: Prisma.StringFilter<"DocsPullRequestMerge"> | string
   createdAt?: Prisma.DateTimeFilter<"DocsPullRequestMerge"> | Date | string
+  settledDays?: Prisma.IntFilter<"DocsPullRequestMerge"> | number
+  commentDays?: Prisma.IntFilter<"DocsPullRequestMerge"> | number
+  commentId?: Prisma.StringNullableFilter<"DocsPullRequestMerge"> | string | null
+  commentClaimedAt?: Prisma.DateTimeNullableFilter<"DocsPullRequestMerge"> | Date | string | null
 }
 
 export type DocsPullRequestMergeOrderByWithRelationInput = {
@@ -242,6 +282,10 @@ export type DocsPullRequestMergeOrderByWithRelationInput = {
   mergedAt?: Prisma.SortOrder
   pages?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  settledDays?: Prisma.SortOrder
+  commentDays?: Prisma.SortOrder
+  commentId?: Prisma.SortOrderInput | Prisma.SortOrder
+  commentClaimedAt?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeWhereUniqueInput = Prisma.AtLeast<{
@@ -255,6 +299,10 @@ export type DocsPullRequestMergeWhereUniqueInput = Prisma.AtLeast<{
   mergedAt?: Prisma.DateTimeFilter<"DocsPullRequestMerge"> | Date | string
   pages?: Prisma.StringFilter<"DocsPullRequestMerge"> | string
   createdAt?: Prisma.DateTimeFilter<"DocsPullRequestMerge"> | Date | string
+  settledDays?: Prisma.IntFilter<"DocsPullRequestMerge"> | number
+  commentDays?: Prisma.IntFilter<"DocsPullRequestMerge"> | number
+  commentId?: Prisma.StringNullableFilter<"DocsPullRequestMerge"> | string | null
+  commentClaimedAt?: Prisma.DateTimeNullableFilter<"DocsPullRequestMerge"> | Date | string | null
 }, "jobId">
 
 export type DocsPullRequestMergeOrderByWithAggregationInput = {
@@ -265,6 +313,10 @@ export type DocsPullRequestMergeOrderByWithAggregationInput = {
   mergedAt?: Prisma.SortOrder
   pages?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  settledDays?: Prisma.SortOrder
+  commentDays?: Prisma.SortOrder
+  commentId?: Prisma.SortOrderInput | Prisma.SortOrder
+  commentClaimedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.DocsPullRequestMergeCountOrderByAggregateInput
   _avg?: Prisma.DocsPullRequestMergeAvgOrderByAggregateInput
   _max?: Prisma.DocsPullRequestMergeMaxOrderByAggregateInput
@@ -283,6 +335,10 @@ export type DocsPullRequestMergeScalarWhereWithAggregatesInput = {
   mergedAt?: Prisma.DateTimeWithAggregatesFilter<"DocsPullRequestMerge"> | Date | string
   pages?: Prisma.StringWithAggregatesFilter<"DocsPullRequestMerge"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"DocsPullRequestMerge"> | Date | string
+  settledDays?: Prisma.IntWithAggregatesFilter<"DocsPullRequestMerge"> | number
+  commentDays?: Prisma.IntWithAggregatesFilter<"DocsPullRequestMerge"> | number
+  commentId?: Prisma.StringNullableWithAggregatesFilter<"DocsPullRequestMerge"> | string | null
+  commentClaimedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"DocsPullRequestMerge"> | Date | string | null
 }
 
 export type DocsPullRequestMergeCreateInput = {
@@ -293,6 +349,10 @@ export type DocsPullRequestMergeCreateInput = {
   mergedAt: Date | string
   pages: string
   createdAt: Date | string
+  settledDays?: number
+  commentDays?: number
+  commentId?: string | null
+  commentClaimedAt?: Date | string | null
 }
 
 export type DocsPullRequestMergeUncheckedCreateInput = {
@@ -303,6 +363,10 @@ export type DocsPullRequestMergeUncheckedCreateInput = {
   mergedAt: Date | string
   pages: string
   createdAt: Date | string
+  settledDays?: number
+  commentDays?: number
+  commentId?: string | null
+  commentClaimedAt?: Date | string | null
 }
 
 export type DocsPullRequestMergeUpdateInput = {
@@ -313,6 +377,10 @@ export type DocsPullRequestMergeUpdateInput = {
   mergedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   pages?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  settledDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type DocsPullRequestMergeUncheckedUpdateInput = {
@@ -323,6 +391,10 @@ export type DocsPullRequestMergeUncheckedUpdateInput = {
   mergedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   pages?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  settledDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type DocsPullRequestMergeCreateManyInput = {
@@ -333,6 +405,10 @@ export type DocsPullRequestMergeCreateManyInput = {
   mergedAt: Date | string
   pages: string
   createdAt: Date | string
+  settledDays?: number
+  commentDays?: number
+  commentId?: string | null
+  commentClaimedAt?: Date | string | null
 }
 
 export type DocsPullRequestMergeUpdateManyMutationInput = {
@@ -343,6 +419,10 @@ export type DocsPullRequestMergeUpdateManyMutationInput = {
   mergedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   pages?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  settledDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type DocsPullRequestMergeUncheckedUpdateManyInput = {
@@ -353,6 +433,10 @@ export type DocsPullRequestMergeUncheckedUpdateManyInput = {
   mergedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   pages?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  settledDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentDays?: Prisma.IntFieldUpdateOperationsInput | number
+  commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type DocsPullRequestMergeCountOrderByAggregateInput = {
@@ -363,10 +447,16 @@ export type DocsPullRequestMergeCountOrderByAggregateInput = {
   mergedAt?: Prisma.SortOrder
   pages?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  settledDays?: Prisma.SortOrder
+  commentDays?: Prisma.SortOrder
+  commentId?: Prisma.SortOrder
+  commentClaimedAt?: Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeAvgOrderByAggregateInput = {
   number?: Prisma.SortOrder
+  settledDays?: Prisma.SortOrder
+  commentDays?: Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeMaxOrderByAggregateInput = {
@@ -377,6 +467,10 @@ export type DocsPullRequestMergeMaxOrderByAggregateInput = {
   mergedAt?: Prisma.SortOrder
   pages?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  settledDays?: Prisma.SortOrder
+  commentDays?: Prisma.SortOrder
+  commentId?: Prisma.SortOrder
+  commentClaimedAt?: Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeMinOrderByAggregateInput = {
@@ -387,10 +481,16 @@ export type DocsPullRequestMergeMinOrderByAggregateInput = {
   mergedAt?: Prisma.SortOrder
   pages?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  settledDays?: Prisma.SortOrder
+  commentDays?: Prisma.SortOrder
+  commentId?: Prisma.SortOrder
+  commentClaimedAt?: Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeSumOrderByAggregateInput = {
   number?: Prisma.SortOrder
+  settledDays?: Prisma.SortOrder
+  commentDays?: Prisma.SortOrder
 }
 
 
@@ -403,6 +503,10 @@ export type DocsPullRequestMergeSelect<ExtArgs extends runtime.Types.Extensions.
   mergedAt?: boolean
   pages?: boolean
   createdAt?: boolean
+  settledDays?: boolean
+  commentDays?: boolean
+  commentId?: boolean
+  commentClaimedAt?: boolean
 }, ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type DocsPullRequestMergeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -413,6 +517,10 @@ export type DocsPullRequestMergeSelectCreateManyAndReturn<ExtArgs extends runtim
   mergedAt?: boolean
   pages?: boolean
   createdAt?: boolean
+  settledDays?: boolean
+  commentDays?: boolean
+  commentId?: boolean
+  commentClaimedAt?: boolean
 }, ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type DocsPullRequestMergeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -423,6 +531,10 @@ export type DocsPullRequestMergeSelectUpdateManyAndReturn<ExtArgs extends runtim
   mergedAt?: boolean
   pages?: boolean
   createdAt?: boolean
+  settledDays?: boolean
+  commentDays?: boolean
+  commentId?: boolean
+  commentClaimedAt?: boolean
 }, ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type DocsPullRequestMergeSelectScalar = {
@@ -433,9 +545,13 @@ export type DocsPullRequestMergeSelectScalar = {
   mergedAt?: boolean
   pages?: boolean
   createdAt?: boolean
+  settledDays?: boolean
+  commentDays?: boolean
+  commentId?: boolean
+  commentClaimedAt?: boolean
 }
 
-export type DocsPullRequestMergeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"jobId" | "projectId" | "repository" | "number" | "mergedAt" | "pages" | "createdAt", ExtArgs["result"]["docsPullRequestMerge"]>
+export type DocsPullRequestMergeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"jobId" | "projectId" | "repository" | "number" | "mergedAt" | "pages" | "createdAt" | "settledDays" | "commentDays" | "commentId" | "commentClaimedAt", ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type $DocsPullRequestMergePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "DocsPullRequestMerge"
@@ -448,6 +564,10 @@ export type $DocsPullRequestMergePayload<ExtArgs extends runtime.Types.Extension
     mergedAt: Date
     pages: string
     createdAt: Date
+    settledDays: number
+    commentDays: number
+    commentId: string | null
+    commentClaimedAt: Date | null
   }, ExtArgs["result"]["docsPullRequestMerge"]>
   composites: {}
 }
@@ -878,6 +998,10 @@ export interface DocsPullRequestMergeFieldRefs {
   readonly mergedAt: Prisma.FieldRef<"DocsPullRequestMerge", 'DateTime'>
   readonly pages: Prisma.FieldRef<"DocsPullRequestMerge", 'String'>
   readonly createdAt: Prisma.FieldRef<"DocsPullRequestMerge", 'DateTime'>
+  readonly settledDays: Prisma.FieldRef<"DocsPullRequestMerge", 'Int'>
+  readonly commentDays: Prisma.FieldRef<"DocsPullRequestMerge", 'Int'>
+  readonly commentId: Prisma.FieldRef<"DocsPullRequestMerge", 'String'>
+  readonly commentClaimedAt: Prisma.FieldRef<"DocsPullRequestMerge", 'DateTime'>
 }
     
 

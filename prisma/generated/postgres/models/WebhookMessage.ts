@@ -45,6 +45,7 @@ export type WebhookMessageMinAggregateOutputType = {
   attempts: number | null
   leaseOwner: string | null
   leaseExpiresAt: Date | null
+  dueAt: Date | null
   retryUntil: Date | null
   createdAt: Date | null
   endedAt: Date | null
@@ -61,6 +62,7 @@ export type WebhookMessageMaxAggregateOutputType = {
   attempts: number | null
   leaseOwner: string | null
   leaseExpiresAt: Date | null
+  dueAt: Date | null
   retryUntil: Date | null
   createdAt: Date | null
   endedAt: Date | null
@@ -77,6 +79,7 @@ export type WebhookMessageCountAggregateOutputType = {
   attempts: number
   leaseOwner: number
   leaseExpiresAt: number
+  dueAt: number
   retryUntil: number
   createdAt: number
   endedAt: number
@@ -103,6 +106,7 @@ export type WebhookMessageMinAggregateInputType = {
   attempts?: true
   leaseOwner?: true
   leaseExpiresAt?: true
+  dueAt?: true
   retryUntil?: true
   createdAt?: true
   endedAt?: true
@@ -119,6 +123,7 @@ export type WebhookMessageMaxAggregateInputType = {
   attempts?: true
   leaseOwner?: true
   leaseExpiresAt?: true
+  dueAt?: true
   retryUntil?: true
   createdAt?: true
   endedAt?: true
@@ -135,6 +140,7 @@ export type WebhookMessageCountAggregateInputType = {
   attempts?: true
   leaseOwner?: true
   leaseExpiresAt?: true
+  dueAt?: true
   retryUntil?: true
   createdAt?: true
   endedAt?: true
@@ -238,6 +244,7 @@ export type WebhookMessageGroupByOutputType = {
   attempts: number
   leaseOwner: string | null
   leaseExpiresAt: Date | null
+  dueAt: Date
   retryUntil: Date
   createdAt: Date
   endedAt: Date | null
@@ -277,6 +284,7 @@ export type WebhookMessageWhereInput = {
   attempts?: Prisma.IntFilter<"WebhookMessage"> | number
   leaseOwner?: Prisma.StringNullableFilter<"WebhookMessage"> | string | null
   leaseExpiresAt?: Prisma.DateTimeNullableFilter<"WebhookMessage"> | Date | string | null
+  dueAt?: Prisma.DateTimeFilter<"WebhookMessage"> | Date | string
   retryUntil?: Prisma.DateTimeFilter<"WebhookMessage"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"WebhookMessage"> | Date | string
   endedAt?: Prisma.DateTimeNullableFilter<"WebhookMessage"> | Date | string | null
@@ -293,6 +301,7 @@ export type WebhookMessageOrderByWithRelationInput = {
   attempts?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  dueAt?: Prisma.SortOrder
   retryUntil?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   endedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -312,6 +321,7 @@ export type WebhookMessageWhereUniqueInput = Prisma.AtLeast<{
   attempts?: Prisma.IntFilter<"WebhookMessage"> | number
   leaseOwner?: Prisma.StringNullableFilter<"WebhookMessage"> | string | null
   leaseExpiresAt?: Prisma.DateTimeNullableFilter<"WebhookMessage"> | Date | string | null
+  dueAt?: Prisma.DateTimeFilter<"WebhookMessage"> | Date | string
   retryUntil?: Prisma.DateTimeFilter<"WebhookMessage"> | Date | string
   createdAt?: Prisma.DateTimeFilter<"WebhookMessage"> | Date | string
   endedAt?: Prisma.DateTimeNullableFilter<"WebhookMessage"> | Date | string | null
@@ -328,6 +338,7 @@ export type WebhookMessageOrderByWithAggregationInput = {
   attempts?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrderInput | Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  dueAt?: Prisma.SortOrder
   retryUntil?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   endedAt?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -352,6 +363,7 @@ export type WebhookMessageScalarWhereWithAggregatesInput = {
   attempts?: Prisma.IntWithAggregatesFilter<"WebhookMessage"> | number
   leaseOwner?: Prisma.StringNullableWithAggregatesFilter<"WebhookMessage"> | string | null
   leaseExpiresAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookMessage"> | Date | string | null
+  dueAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookMessage"> | Date | string
   retryUntil?: Prisma.DateTimeWithAggregatesFilter<"WebhookMessage"> | Date | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"WebhookMessage"> | Date | string
   endedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookMessage"> | Date | string | null
@@ -368,6 +380,7 @@ export type WebhookMessageCreateInput = {
   attempts?: number
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
+  dueAt: Date | string
   retryUntil: Date | string
   createdAt: Date | string
   endedAt?: Date | string | null
@@ -384,6 +397,7 @@ export type WebhookMessageUncheckedCreateInput = {
   attempts?: number
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
+  dueAt: Date | string
   retryUntil: Date | string
   createdAt: Date | string
   endedAt?: Date | string | null
@@ -400,6 +414,7 @@ export type WebhookMessageUpdateInput = {
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  dueAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   retryUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -416,6 +431,7 @@ export type WebhookMessageUncheckedUpdateInput = {
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  dueAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   retryUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -432,6 +448,7 @@ export type WebhookMessageCreateManyInput = {
   attempts?: number
   leaseOwner?: string | null
   leaseExpiresAt?: Date | string | null
+  dueAt: Date | string
   retryUntil: Date | string
   createdAt: Date | string
   endedAt?: Date | string | null
@@ -448,6 +465,7 @@ export type WebhookMessageUpdateManyMutationInput = {
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  dueAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   retryUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -464,6 +482,7 @@ export type WebhookMessageUncheckedUpdateManyInput = {
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   leaseOwner?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   leaseExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  dueAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   retryUntil?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   endedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -480,6 +499,7 @@ export type WebhookMessageCountOrderByAggregateInput = {
   attempts?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrder
+  dueAt?: Prisma.SortOrder
   retryUntil?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   endedAt?: Prisma.SortOrder
@@ -500,6 +520,7 @@ export type WebhookMessageMaxOrderByAggregateInput = {
   attempts?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrder
+  dueAt?: Prisma.SortOrder
   retryUntil?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   endedAt?: Prisma.SortOrder
@@ -516,6 +537,7 @@ export type WebhookMessageMinOrderByAggregateInput = {
   attempts?: Prisma.SortOrder
   leaseOwner?: Prisma.SortOrder
   leaseExpiresAt?: Prisma.SortOrder
+  dueAt?: Prisma.SortOrder
   retryUntil?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   endedAt?: Prisma.SortOrder
@@ -538,6 +560,7 @@ export type WebhookMessageSelect<ExtArgs extends runtime.Types.Extensions.Intern
   attempts?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
+  dueAt?: boolean
   retryUntil?: boolean
   createdAt?: boolean
   endedAt?: boolean
@@ -554,6 +577,7 @@ export type WebhookMessageSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   attempts?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
+  dueAt?: boolean
   retryUntil?: boolean
   createdAt?: boolean
   endedAt?: boolean
@@ -570,6 +594,7 @@ export type WebhookMessageSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   attempts?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
+  dueAt?: boolean
   retryUntil?: boolean
   createdAt?: boolean
   endedAt?: boolean
@@ -586,12 +611,13 @@ export type WebhookMessageSelectScalar = {
   attempts?: boolean
   leaseOwner?: boolean
   leaseExpiresAt?: boolean
+  dueAt?: boolean
   retryUntil?: boolean
   createdAt?: boolean
   endedAt?: boolean
 }
 
-export type WebhookMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "subscriptionId" | "projectId" | "type" | "data" | "eventAt" | "status" | "attempts" | "leaseOwner" | "leaseExpiresAt" | "retryUntil" | "createdAt" | "endedAt", ExtArgs["result"]["webhookMessage"]>
+export type WebhookMessageOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "subscriptionId" | "projectId" | "type" | "data" | "eventAt" | "status" | "attempts" | "leaseOwner" | "leaseExpiresAt" | "dueAt" | "retryUntil" | "createdAt" | "endedAt", ExtArgs["result"]["webhookMessage"]>
 
 export type $WebhookMessagePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "WebhookMessage"
@@ -607,6 +633,7 @@ export type $WebhookMessagePayload<ExtArgs extends runtime.Types.Extensions.Inte
     attempts: number
     leaseOwner: string | null
     leaseExpiresAt: Date | null
+    dueAt: Date
     retryUntil: Date
     createdAt: Date
     endedAt: Date | null
@@ -1043,6 +1070,7 @@ export interface WebhookMessageFieldRefs {
   readonly attempts: Prisma.FieldRef<"WebhookMessage", 'Int'>
   readonly leaseOwner: Prisma.FieldRef<"WebhookMessage", 'String'>
   readonly leaseExpiresAt: Prisma.FieldRef<"WebhookMessage", 'DateTime'>
+  readonly dueAt: Prisma.FieldRef<"WebhookMessage", 'DateTime'>
   readonly retryUntil: Prisma.FieldRef<"WebhookMessage", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"WebhookMessage", 'DateTime'>
   readonly endedAt: Prisma.FieldRef<"WebhookMessage", 'DateTime'>

@@ -582,6 +582,7 @@ export const WebhookMessageScalarFieldEnum = {
   attempts: 'attempts',
   leaseOwner: 'leaseOwner',
   leaseExpiresAt: 'leaseExpiresAt',
+  dueAt: 'dueAt',
   retryUntil: 'retryUntil',
   createdAt: 'createdAt',
   endedAt: 'endedAt'
@@ -612,7 +613,11 @@ export const DocsPullRequestMergeScalarFieldEnum = {
   number: 'number',
   mergedAt: 'mergedAt',
   pages: 'pages',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  settledDays: 'settledDays',
+  commentDays: 'commentDays',
+  commentId: 'commentId',
+  commentClaimedAt: 'commentClaimedAt'
 } as const
 
 export type DocsPullRequestMergeScalarFieldEnum = (typeof DocsPullRequestMergeScalarFieldEnum)[keyof typeof DocsPullRequestMergeScalarFieldEnum]

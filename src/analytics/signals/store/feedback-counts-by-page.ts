@@ -74,6 +74,7 @@ function pageOfPaths(
   for (const id of tally.present) {
     const [path, source, status] = tally.keys.key(id) as [string, string, string];
     if ((filter.source && source !== filter.source) || (statuses && !statuses.has(status)) || !total[id]) continue;
+    if (filter.path !== undefined && path !== filter.path) continue;
     let page = pages.get(path);
     if (!page) pages.set(path, (page = { path, thumbsUp: 0, thumbsDown: 0, code: 0, total: 0 }));
     page.thumbsUp += up[id];

@@ -22,5 +22,9 @@ export function feedbackWhere(
     where.push(`"status" IN (${filter.status.map(() => '?').join(', ')})`);
     params.push(...filter.status);
   }
+  if (filter.path !== undefined) {
+    where.push('"path" = ?');
+    params.push(filter.path);
+  }
   return { from: asOf.source, where, params };
 }

@@ -55,12 +55,12 @@ export function tallySearches(sql: Sql, window: ListWindow): Promise<RangeCounts
 }
 
 /**
- * The result clicks of some terms over the window (keys `[query, path]`: clicks), read as tallySearches reads the
+ * The result clicks of some terms (every term when none are given) over the window (keys `[query, path]`: clicks), read as tallySearches reads the
  * searches. In a transaction of its own: whatever was stored since the other's, the window's rows up to its snapshot
  * are the same, so the answers agree. It finds the days stored since the snapshot again rather than taking the
  * other's: a day that gained searches between the two transactions has per-day counts past the snapshot now.
  */
-export function tallyClicks(sql: Sql, window: ListWindow, queries: string[]): Promise<RangeCounts> {
+export function tallyClicks(sql: Sql, window: ListWindow, queries?: string[]): Promise<RangeCounts> {
   return readWindow(sql, window, CLICKS, queries);
 }
 
@@ -97,16 +97,17 @@ function readWindow(sql: Sql, window: ListWindow, stored: StoredTally, queries?:
 /** Search terms by hits descending, then term in code-point order, after the keyset position when given. */
 export function searchTermsPage(
   terms: RangeCounts,
-  params: { after: SearchTermKey | undefined; limit: number },
+  params: { after: SearchTermKey | undefined; limit: number; only?: ReadonlySet<string> },
 ): SearchTermRow[] {
   const [hits, last] = terms.values;
   const query = (id: number) => terms.keys.value(id, 0) as string;
-  const { after } = params;
+  const { after, only } = params;
+  const listed = only ? terms.present.filter((id) => only.has(query(id))) : terms.present;
   const ids = after
-    ? terms.present.filter(
+    ? listed.filter(
         (id) => hits[id] < after[0] || (hits[id] === after[0] && compareCodePoints(query(id), after[1]) > 0),
       )
-    : terms.present;
+    : listed;
   const page = weightedPage(
     ids,
     (id) => hits[id],
@@ -155,10 +156,19 @@ export function termClicks(clicks: RangeCounts, queries: string[]): Map<string, 
   return found;
 }
 
-/** All searches in the window, result clicks apart. */
-export function totalSearches(terms: RangeCounts): number {
+/** All searches in the window (of the terms `only`, when given), result clicks apart. */
+export function totalSearches(terms: RangeCounts, only?: ReadonlySet<string>): number {
   const [hits] = terms.values;
   let total = 0;
-  for (const id of terms.present) total += hits[id];
+  for (const id of terms.present) if (!only || only.has(terms.keys.value(id, 0) as string)) total += hits[id];
   return total;
+}
+
+/** The terms a reader clicked a result of to reach `path` (from a tally of every term's clicks). */
+export function termsLeadingTo(clicks: RangeCounts, path: string): Set<string> {
+  const [count] = clicks.values;
+  const terms = new Set<string>();
+  for (const id of clicks.present)
+    if (count[id] > 0 && clicks.keys.value(id, 1) === path) terms.add(clicks.keys.value(id, 0) as string);
+  return terms;
 }

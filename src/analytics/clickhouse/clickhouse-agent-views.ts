@@ -1,0 +1,73 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { TimeRange } from '../../calendar.js';
+import type { AgentView } from '../store/robots-txt.js';
+import { AGENT_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
+import { edgesFilter, isoDay, splitRange } from './clickhouse-reports.js';
+
+/**
+ * The embedded store's agentViewCounts (reports/agent-view-counts.ts) over ClickHouse: AI views (those with a visitor,
+ * as `agent_days` keeps them) and spoofed AI user agents' views per kind, agent, verification and path; whole days
+ * from `agent_days`, the partial days at the edges from raw views. The range is cut at `cuts` first; each piece's
+ * counts carry its start as their `ts`.
+ */
+export async function clickHouseAgentViewCounts(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  cuts?: number[];
+}): Promise<AgentView[]> {
+  const { client, database, projectId, range } = params;
+  const inside = [...new Set(params.cuts ?? [])].filter((t) => t > range.from && t < range.to).sort((a, b) => a - b);
+  const bounds = [range.from, ...inside, range.to];
+  const views: AgentView[] = [];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const piece = { from: bounds[i], to: bounds[i + 1] };
+    const { days, edges } = splitRange(piece);
+    const query_params: Record<string, unknown> = { project: projectId };
+    const selects: string[] = [];
+    if (days) {
+      query_params.d0 = isoDay(days[0]);
+      query_params.d1 = isoDay(days[1]);
+      selects.push(
+        `SELECT kind, agent, verification, path, sum(views) AS n FROM ${database}.${AGENT_DAYS}
+         WHERE project = {project:String} AND kind IN (0, 2) AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+         GROUP BY kind, agent, verification, path`,
+      );
+    }
+    if (edges.length) {
+      const where = edgesFilter(edges, query_params);
+      selects.push(
+        `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification, path,
+           count() AS n
+         FROM ${database}.${PAGE_VIEWS}
+         WHERE project = {project:String} AND ${where}
+           AND ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))
+         GROUP BY kind, agent, verification, path`,
+      );
+    }
+    if (!selects.length) continue;
+    const result = await client.query({
+      query: `SELECT kind, agent, verification, path, sum(n) AS n FROM (${selects.join('\nUNION ALL\n')})
+              GROUP BY kind, agent, verification, path`,
+      query_params,
+      format: 'JSONEachRow',
+    });
+    for (const r of (await result.json()) as {
+      kind: number;
+      agent: string;
+      verification: number;
+      path: string;
+      n: string;
+    }[])
+      views.push({
+        ts: piece.from,
+        path: r.path,
+        kind: Number(r.kind),
+        agent: r.agent,
+        verification: Number(r.verification),
+        views: Number(r.n),
+      });
+  }
+  return views;
+}

@@ -1,0 +1,57 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
+import { KIND } from '../store/day-sets.js';
+import { PAGE_VIEWS } from './clickhouse-schema.js';
+import { countPageTraffic, type PageTraffic } from '../reports/page-traffic.js';
+
+/**
+ * One page's traffic over ClickHouse, as the embedded store's page story reads it (reports/page-traffic.ts): distinct
+ * visitors per UTC day and over the range by class, its AI agents and the assistants that referred humans to it,
+ * counted exactly from that page's raw views (the table's order is project, day, path: one page's views are read
+ * alone).
+ */
+export async function clickHousePageTraffic(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  path: string;
+  range: TimeRange;
+}): Promise<PageTraffic> {
+  const { client, database, projectId, path, range } = params;
+  // the days bound the table's order (and its monthly partitions), the times the range itself
+  const where = `project = {project:String} AND path = {path:String} AND kind IN (${KIND.human}, ${KIND.ai})
+    AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+    AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
+  const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+  const query_params = {
+    project: projectId,
+    path,
+    from: range.from,
+    to: range.to,
+    d0: isoDay(Math.floor(range.from / DAY_MS)),
+    d1: isoDay(Math.ceil(range.to / DAY_MS)),
+  };
+  const rows = async <T>(query: string) => {
+    const result = await client.query({ query, query_params, format: 'JSONEachRow' });
+    return (await result.json()) as T[];
+  };
+  if (range.to <= range.from) return countPageTraffic({ days: [], totals: [], agents: [] });
+  const [days, totals, agents] = await Promise.all([
+    rows<{ d: number | string; kind: number; n: number | string }>(
+      `SELECT intDiv(toUnixTimestamp64Milli(ts), ${DAY_MS}) AS d, kind, uniqExact(visitor) AS n FROM ${database}.${PAGE_VIEWS}
+        WHERE ${where} AND visitor IS NOT NULL GROUP BY d, kind`,
+    ),
+    rows<{ kind: number; n: number | string }>(
+      `SELECT kind, uniqExact(visitor) AS n FROM ${database}.${PAGE_VIEWS} WHERE ${where} AND visitor IS NOT NULL GROUP BY kind`,
+    ),
+    rows<{ kind: number; agent: string; views: number | string; visitors: number | string }>(
+      `SELECT kind, assumeNotNull(agent) AS agent, count() AS views, uniqExact(visitor) AS visitors FROM ${database}.${PAGE_VIEWS}
+        WHERE ${where} AND agent IS NOT NULL GROUP BY kind, agent`,
+    ),
+  ]);
+  return countPageTraffic({
+    days: days.map((r) => [Number(r.d), Number(r.kind), Number(r.n)]),
+    totals: totals.map((r) => [Number(r.kind), Number(r.n)]),
+    agents: agents.map((r) => [Number(r.kind), r.agent, Number(r.views), Number(r.visitors)]),
+  });
+}
