@@ -71,7 +71,7 @@ export function rawViews(
   return selects.length ? `(${selects.join('\nUNION ALL\n')})` : null;
 }
 
-/** Waiting views (at least one) as a SELECT of raw views' columns: day, ts, path, visitor, kind, agent, referrer, verification. */
+/** Waiting views (at least one) as a SELECT of raw views' columns (day, ts, path, visitor, kind, agent, …). */
 export function pendingSelect(pending: PendingView[]): string {
   const rows = pending.map((v) =>
     [v.ts, v.path, v.visitor === null ? null : Number(v.visitor), v.kind, v.agent, v.referrer, v.verification]
