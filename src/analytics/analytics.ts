@@ -72,7 +72,7 @@ import {
   type CopyOutcome,
   type CopyProgress,
 } from './clickhouse/copy-events.js';
-import { ClickHouseRefused, migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
+import { migrateClickHouse } from './clickhouse/migrate-clickhouse.js';
 import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
@@ -261,24 +261,6 @@ export class Analytics {
   }
 
   /**
-   * ClickHouse with the outbox shipped first: the two reports that read raw views alone (page traffic, agent view
-   * counts) still do; every other report reads the outbox's waiting views beside ClickHouse's (ClickHouseEvents.read).
-   */
-  private async shippedClickHouse(): Promise<ClickHouseEvents> {
-    const clickhouse = this.clickhouse!;
-    try {
-      await clickhouse.ship();
-    } catch (err) {
-      if (err instanceof ClickHouseRefused) throw new Unavailable(refusedDatabase(err.message));
-      throw new Unavailable(
-        `ClickHouse (CLICKHOUSE_URL), where page views are stored, is not reachable (${(err as Error).message}); try again later`,
-        5,
-      );
-    }
-    return clickhouse;
-  }
-
-  /**
    * Views and visitors of AI traffic by purpose (training, search, assistant, agent), with the human figures beside:
    * the totals, and one page of the pages' rows, or every row when no page is asked for (the CSV).
    */
@@ -367,13 +349,12 @@ export class Analytics {
    */
   problemSignals(): ProblemSignals {
     const signals = problemSignals(this.sql);
-    if (!this.clickhouse) return signals;
+    const clickhouse = this.clickhouse;
+    if (!clickhouse) return signals;
     return {
       ...signals,
-      pageTraffic: async (params) => {
-        const { client, database } = await this.shippedClickHouse();
-        return clickHousePageTraffic({ client, database, ...params });
-      },
+      pageTraffic: ({ projectId, path, range }) =>
+        clickhouse.read(projectId, range, (s) => clickHousePageTraffic({ ...s, path })),
     };
   }
 
@@ -641,8 +622,7 @@ export class Analytics {
   /** AI views and spoofed ones per agent and page, the range cut at `cuts` (see reports/agent-view-counts.ts). */
   private async agentViewCounts(projectId: string, range: TimeRange, cuts?: number[]): Promise<AgentView[]> {
     if (this.clickhouse) {
-      const { client, database } = await this.shippedClickHouse();
-      return clickHouseAgentViewCounts({ client, database, projectId, range, cuts });
+      return this.clickhouse.read(projectId, range, (s) => clickHouseAgentViewCounts({ ...s, cuts }));
     }
     return this.read((store, cache) => agentViewCounts({ store, cache, projectId, range, cuts }));
   }

@@ -364,7 +364,7 @@ describe.each(PROVIDERS)(
       const first = firstWave();
       const second = secondWave(first);
       await ingest(first);
-      // the first wave folded (embedded) and shipped (ClickHouse) before the late wave: reports fold and ship first
+      // the first wave folded (embedded), shipped or waiting in the outbox (ClickHouse) before the late wave
       const before = await get(embedded, 'views', rangeQuery(FIXED_RANGES[0]!).join('&'));
       firstWaveTotals.views = (JSON.parse(before.body) as { totals: { total: number } }).totals.total;
       expect((await compare(BEFORE_LATE_RANGES, REQUESTS)).differences).toEqual([]);

@@ -1,14 +1,15 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { TimeRange } from '../../calendar.js';
 import type { AgentView } from '../store/robots-txt.js';
-import { AGENT_DAYS, PAGE_VIEWS } from './clickhouse-schema.js';
-import { edgesFilter, isoDay, splitRange } from './clickhouse-reports.js';
+import { AGENT_DAYS } from './clickhouse-schema.js';
+import { isoDay, type PendingView, rawViews, splitRange } from './clickhouse-reports.js';
 
 /**
  * The embedded store's agentViewCounts (reports/agent-view-counts.ts) over ClickHouse: AI views (those with a visitor,
  * as `agent_days` keeps them) and spoofed AI user agents' views per kind, agent, verification and path; whole days
  * from `agent_days`, the partial days at the edges from raw views. The range is cut at `cuts` first; each piece's
- * counts carry its start as their `ts`.
+ * counts carry its start as their `ts`. The project's views of the range still waiting in the outbox (`pending`) are
+ * read as raw views beside them.
  */
 export async function clickHouseAgentViewCounts(params: {
   client: ClickHouseClient;
@@ -16,6 +17,7 @@ export async function clickHouseAgentViewCounts(params: {
   projectId: string;
   range: TimeRange;
   cuts?: number[];
+  pending?: PendingView[];
 }): Promise<AgentView[]> {
   const { client, database, projectId, range } = params;
   const inside = [...new Set(params.cuts ?? [])].filter((t) => t > range.from && t < range.to).sort((a, b) => a - b);
@@ -35,14 +37,14 @@ export async function clickHouseAgentViewCounts(params: {
          GROUP BY kind, agent, verification, path`,
       );
     }
-    if (edges.length) {
-      const where = edgesFilter(edges, query_params);
+    const pending = (params.pending ?? []).filter((v) => v.ts >= piece.from && v.ts < piece.to);
+    const raw = rawViews(database, edges, pending, query_params);
+    if (raw) {
       selects.push(
         `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification, path,
            count() AS n
-         FROM ${database}.${PAGE_VIEWS}
-         WHERE project = {project:String} AND ${where}
-           AND ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))
+         FROM ${raw}
+         WHERE ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))
          GROUP BY kind, agent, verification, path`,
       );
     }

@@ -3,12 +3,13 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
 import { countPageTraffic, type PageTraffic } from '../reports/page-traffic.js';
+import { type PendingView, pendingSelect } from './clickhouse-reports.js';
 
 /**
  * One page's traffic over ClickHouse, as the embedded store's page story reads it (reports/page-traffic.ts): distinct
  * visitors per UTC day and over the range by class, its AI agents and the assistants that referred humans to it,
  * counted exactly from that page's raw views (the table's order is project, day, path: one page's views are read
- * alone).
+ * alone). The page's views of the range still waiting in the outbox (`pending`, the project's) are read beside them.
  */
 export async function clickHousePageTraffic(params: {
   client: ClickHouseClient;
@@ -16,6 +17,7 @@ export async function clickHousePageTraffic(params: {
   projectId: string;
   path: string;
   range: TimeRange;
+  pending?: PendingView[];
 }): Promise<PageTraffic> {
   const { client, database, projectId, path, range } = params;
   // the days bound the table's order (and its monthly partitions), the times the range itself
@@ -35,18 +37,25 @@ export async function clickHousePageTraffic(params: {
     const result = await client.query({ query, query_params, format: 'JSONEachRow' });
     return (await result.json()) as T[];
   };
+  const pending = (params.pending ?? []).filter(
+    (v) => v.path === path && (v.kind === KIND.human || v.kind === KIND.ai) && v.ts >= range.from && v.ts < range.to,
+  );
+  const views = pending.length
+    ? `(SELECT ts, visitor, kind, agent FROM ${database}.${PAGE_VIEWS} WHERE ${where}
+        UNION ALL SELECT ts, visitor, kind, agent FROM (${pendingSelect(pending)}))`
+    : `(SELECT ts, visitor, kind, agent FROM ${database}.${PAGE_VIEWS} WHERE ${where})`;
   if (range.to <= range.from) return countPageTraffic({ days: [], totals: [], agents: [] });
   const [days, totals, agents] = await Promise.all([
     rows<{ d: number | string; kind: number; n: number | string }>(
-      `SELECT intDiv(toUnixTimestamp64Milli(ts), ${DAY_MS}) AS d, kind, uniqExact(visitor) AS n FROM ${database}.${PAGE_VIEWS}
-        WHERE ${where} AND visitor IS NOT NULL GROUP BY d, kind`,
+      `SELECT intDiv(toUnixTimestamp64Milli(ts), ${DAY_MS}) AS d, kind, uniqExact(visitor) AS n FROM ${views}
+        WHERE visitor IS NOT NULL GROUP BY d, kind`,
     ),
     rows<{ kind: number; n: number | string }>(
-      `SELECT kind, uniqExact(visitor) AS n FROM ${database}.${PAGE_VIEWS} WHERE ${where} AND visitor IS NOT NULL GROUP BY kind`,
+      `SELECT kind, uniqExact(visitor) AS n FROM ${views} WHERE visitor IS NOT NULL GROUP BY kind`,
     ),
     rows<{ kind: number; agent: string; views: number | string; visitors: number | string }>(
-      `SELECT kind, assumeNotNull(agent) AS agent, count() AS views, uniqExact(visitor) AS visitors FROM ${database}.${PAGE_VIEWS}
-        WHERE ${where} AND agent IS NOT NULL GROUP BY kind, agent`,
+      `SELECT kind, assumeNotNull(agent) AS agent, count() AS views, uniqExact(visitor) AS visitors FROM ${views}
+        WHERE agent IS NOT NULL GROUP BY kind, agent`,
     ),
   ]);
   return countPageTraffic({

@@ -54,7 +54,7 @@ const literal = (v: string | number | null) =>
  * edges, and the project's views of the range still waiting in the outbox (`pending`: not in any aggregate yet),
  * whatever their day. Null when there are neither.
  */
-function rawViews(
+export function rawViews(
   database: string,
   edges: [number, number][],
   pending: PendingView[],
@@ -67,19 +67,20 @@ function rawViews(
       `SELECT ${columns} FROM ${database}.${PAGE_VIEWS} WHERE project = {project:String} AND ${edgesFilter(edges, params)}`,
     );
   }
-  if (pending.length) {
-    const rows = pending.map((v) =>
-      [v.ts, v.path, v.visitor === null ? null : Number(v.visitor), v.kind, v.agent, v.referrer, v.verification]
-        .map(literal)
-        .join(', '),
-    );
-    selects.push(
-      `SELECT toDate(fromUnixTimestamp64Milli(ms, 'UTC')) AS day, fromUnixTimestamp64Milli(ms, 'UTC') AS ts, path,
-         visitor, kind, agent, referrer, verification
-       FROM values('ms Int64, path String, visitor Nullable(UInt64), kind UInt8, agent Nullable(String), referrer Nullable(String), verification Nullable(UInt8)', ${rows.map((r) => `(${r})`).join(', ')})`,
-    );
-  }
+  if (pending.length) selects.push(pendingSelect(pending));
   return selects.length ? `(${selects.join('\nUNION ALL\n')})` : null;
+}
+
+/** Waiting views (at least one) as a SELECT of raw views' columns (day, ts, path, visitor, kind, agent, …). */
+export function pendingSelect(pending: PendingView[]): string {
+  const rows = pending.map((v) =>
+    [v.ts, v.path, v.visitor === null ? null : Number(v.visitor), v.kind, v.agent, v.referrer, v.verification]
+      .map(literal)
+      .join(', '),
+  );
+  return `SELECT toDate(fromUnixTimestamp64Milli(ms, 'UTC')) AS day, fromUnixTimestamp64Milli(ms, 'UTC') AS ts, path,
+         visitor, kind, agent, referrer, verification
+       FROM values('ms Int64, path String, visitor Nullable(UInt64), kind UInt8, agent Nullable(String), referrer Nullable(String), verification Nullable(UInt8)', ${rows.map((r) => `(${r})`).join(', ')})`;
 }
 
 export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);

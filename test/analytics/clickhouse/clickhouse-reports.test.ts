@@ -251,6 +251,9 @@ describe.each(PROVIDERS)('ClickHouse reports with views waiting in the outbox, p
       if (i === 5) await clickhouse.shipToClickHouse();
     }
     await embedded.fold();
+    for (const analytics of [embedded, clickhouse])
+      for (const [seenAt, content] of ROBOTS)
+        await analytics.importRobotsTxt({ projectId: project, host: 'docs.example.com', content, seenAt });
   });
   afterAll(async () => {
     await sql.close();
@@ -277,6 +280,38 @@ describe.each(PROVIDERS)('ClickHouse reports with views waiting in the outbox, p
           await embedded.aiAgentPages(project, range, by, page),
         );
       }
+    }
+    expect(await outbox()).toEqual(before);
+  });
+
+  it('the page story and ai/robots, ai/coverage add them too, exactly, and leave the outbox as it was', async () => {
+    const before = await outbox();
+    const waiting = await sql.query<{ path: string; kind: unknown }>(
+      'SELECT "path", "kind" FROM "AnalyticsOutbox" WHERE "projectId" = ?',
+      [project],
+    );
+    // the waiting views reach every page, and AI agents' among them
+    const week = await embedded.visitors(project, RANGES[0]!, { limit: 1000, offset: 0 });
+    const paths = week.rows.map((r) => r.path);
+    const waitingPaths = new Set(waiting.map((v) => v.path));
+    expect(waitingPaths.size).toBeGreaterThan(2);
+    expect(paths).toEqual(expect.arrayContaining([...waitingPaths]));
+    expect(waiting.some((v) => Number(v.kind) === 2)).toBe(true);
+    const [story, storyAt] = [clickhouse.problemSignals(), embedded.problemSignals()];
+    for (const range of RANGES) {
+      for (const path of paths) {
+        const traffic = await story.pageTraffic({ projectId: project, path, range });
+        expect({ range, path, traffic }).toEqual({
+          range,
+          path,
+          traffic: await storyAt.pageTraffic({ projectId: project, path, range }),
+        });
+        if (range === RANGES[0]) expect(traffic.totals.human + traffic.totals.ai).toBeGreaterThan(0);
+      }
+      expect(await clickhouse.aiRobots(project, range)).toEqual(await embedded.aiRobots(project, range));
+      expect(await clickhouse.aiCoverage(project, range, SECTIONS)).toEqual(
+        await embedded.aiCoverage(project, range, SECTIONS),
+      );
     }
     expect(await outbox()).toEqual(before);
   });
