@@ -8,6 +8,8 @@ import { singleJobPresenter } from '../../src/http/routes/present-jobs.js';
 import { createNotifier, type Notifier } from '../../src/notifications/notifier.js';
 import { createSubscription, rotateSecret, getSubscription } from '../../src/notifications/subscriptions.js';
 import { listDeliveries, redeliver } from '../../src/notifications/deliveries.js';
+import { recordEvent } from '../../src/notifications/record-event.js';
+import type { Db } from '../../src/db/client.js';
 import { PROVIDERS, useTestDatabase } from '../support/databases.js';
 import { fixedClock } from '../support/clock.js';
 import { waitFor } from '../support/wait-for.js';
@@ -15,6 +17,48 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 
 const policy = { allowHttp: true, allowedHosts: ['127.0.0.1'] };
 const config = loadConfig({});
+
+const WRITES = new Set(['create', 'createMany', 'update', 'updateMany', 'upsert', 'delete', 'deleteMany']);
+
+/**
+ * The database with its commits counted: a transaction is one, and so is a write outside one (a raw statement that
+ * changed rows, or a model write, each committed on its own). On SQLite with the rollback journal each commit costs several fsyncs.
+ */
+function countingCommits(db: Db): { db: Db; commits: () => number } {
+  let commits = 0;
+  const model = (delegate: object) =>
+    new Proxy(delegate, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (WRITES.has(String(prop))) commits++;
+          return value.apply(target, args);
+        };
+      },
+    });
+  const wrapped = new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === '$transaction')
+        return (...args: unknown[]) => {
+          commits++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      // a raw statement that changed nothing (an empty claim at a poll) writes nothing to commit
+      if (prop === '$executeRawUnsafe' || prop === '$queryRawUnsafe')
+        return async (...args: unknown[]) => {
+          const result = await (value as (...a: unknown[]) => Promise<number | unknown[]>).apply(target, args);
+          if (typeof result === 'number' ? result > 0 : result.length > 0) commits++;
+          return result;
+        };
+      if (typeof value === 'function') return value.bind(target);
+      if (value && typeof value === 'object' && typeof prop === 'string' && !prop.startsWith('$')) return model(value);
+      return value;
+    },
+  });
+  return { db: wrapped, commits: () => commits };
+}
 
 describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
   const database = useTestDatabase(provider);
@@ -338,5 +382,35 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     clock.advance(retried.dueAt.getTime() - clock().getTime());
     await waitFor(() => receiver.received.length === 3, 'the retry once due');
     expect(receiver.received[2].headers['webhook-id']).toBe(retried.id);
+  });
+
+  it('records a turn’s sends together: a few commits per batch of messages, not one or more per message', async () => {
+    const clock = () => new Date();
+    const other = await startWebhookReceiver();
+    try {
+      await subscribe(clock);
+      await createSubscription({ db: database.db, clock, policy }, { projectId, url: other.url, events: ['*'] });
+      await newJob(clock);
+      const outbox = await database.db.webhookEvent.findFirstOrThrow({ where: { projectId } });
+      const events = 60;
+      const data = JSON.parse(outbox.data) as Record<string, unknown>;
+      for (let i = 1; i < events; i++)
+        await recordEvent(database.db, { projectId, type: 'job.created', at: clock(), data });
+      const counted = countingCommits(database.db);
+      start(clock, { db: counted.db });
+      await waitFor(
+        async () =>
+          (await database.db.webhookMessage.count({ where: { projectId, status: 'delivered' } })) === 2 * events,
+        'every message delivered',
+      );
+      expect(receiver.received).toHaveLength(events);
+      expect(other.received).toHaveLength(events);
+      // one commit per message before (each try recorded alone, each subscription claimed alone): far fewer now
+      expect(counted.commits() / (2 * events)).toBeLessThan(0.5);
+    } finally {
+      await notifier?.stop();
+      notifier = undefined;
+      await other.close();
+    }
   });
 });
