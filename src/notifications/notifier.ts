@@ -56,7 +56,7 @@ const DISPATCH_BATCH = 25;
  * Tries that finish within this long of each other are recorded in one transaction (each commit costs several fsyncs
  * on SQLite's rollback journal: one per message could not keep up). Short beside any lease.
  */
-const SETTLE_WINDOW_MS = 10;
+const SETTLE_WINDOW_MS = 20;
 const SETTLE_BATCH = 256;
 
 /** The receiver's answer is cut at this; the spec's receivers are expected to answer within seconds. */
@@ -94,7 +94,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       const batch = finished.splice(0, SETTLE_BATCH);
       try {
         const settled = await settleAttempts({ ...holder, tries: batch.map((b) => b.t), random: deps.random });
-        batch.forEach((b, i) => b.done(settled[i]));
+        for (const [i, b] of batch.entries()) b.done(settled[i]);
       } catch (err) {
         // nothing was recorded: the messages stay leased and are sent again, same webhook-id, once the lease ends
         for (const b of batch) b.failed(err);
