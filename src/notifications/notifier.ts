@@ -53,6 +53,12 @@ export interface Notifier {
 const DISPATCH_BATCH = 25;
 
 /**
+ * While events keep coming, they are fanned out at most this often, so a steady stream makes one batch (two commits)
+ * per window rather than per event; once a look finds none, the next event is fanned out at once.
+ */
+const DISPATCH_EVERY_MS = 200;
+
+/**
  * Tries that finish within this long of each other are recorded in one transaction (each commit costs several fsyncs
  * on SQLite's rollback journal: one per message could not keep up). Short beside any lease.
  */
@@ -81,6 +87,9 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const inHand = new Set<Promise<void>>();
   /** where the next turn starts in the subscription list, so scarce slots go round every receiver in turn */
   let nextFirst = 0;
+  /** when the outbox was last looked at, and whether events were found there */
+  let lastDispatch = { at: 0, found: false };
+  let dispatchTimer: NodeJS.Timeout | undefined;
 
   /** finished tries waiting for the commit that records them together; one such commit at a time */
   const finished: { t: FinishedTry; done: (settled: Settled) => void; failed: (err: unknown) => void }[] = [];
@@ -181,8 +190,19 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const turn = async () => {
     // one small batch of events per turn, then sends: a steady stream of changes must not starve the deliveries, and
     // a batch (each event rendered as the API shows it, which reads the database) must end well within its lease
-    const dispatched = await dispatchEvents({ ...holder, limit: DISPATCH_BATCH, render: deps.render });
-    let more = dispatched > 0;
+    let more = false;
+    const since = Date.now() - lastDispatch.at;
+    if (!lastDispatch.found || since >= DISPATCH_EVERY_MS) {
+      const dispatched = await dispatchEvents({ ...holder, limit: DISPATCH_BATCH, render: deps.render });
+      lastDispatch = { at: Date.now(), found: dispatched > 0 };
+      // a full batch: more are waiting now, fanned out at the next turn regardless of the window
+      if (dispatched === DISPATCH_BATCH) lastDispatch.found = false;
+      more = dispatched > 0;
+    } else
+      dispatchTimer ??= setTimeout(() => {
+        dispatchTimer = undefined;
+        worker.wake();
+      }, DISPATCH_EVERY_MS - since);
     const subscriptions = await deps.db.webhookSubscription.findMany({ orderBy: { id: 'asc' } });
     const first = subscriptions.length ? nextFirst++ % subscriptions.length : 0;
     // every subscription's claim in one transaction (one commit), the sends begun once it is committed
@@ -215,6 +235,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     start: worker.start,
     async stop() {
       await worker.stop();
+      clearTimeout(dispatchTimer);
       await Promise.allSettled([...inHand]);
     },
   };
