@@ -78,7 +78,7 @@ import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
 import { insertPageMisses } from './store/page-misses.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
-import { readOutcomeCounts, readQueriesInto, type WindowCounts } from './reports/outcome-counts.js';
+import { countGroupVisitors, readOutcomeCounts, readQueriesInto, type WindowCounts } from './reports/outcome-counts.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -379,7 +379,23 @@ export class Analytics {
 
   /** One outcome window of a docs pull request's pages (reports/outcome-counts.ts). */
   outcomeCounts(params: Parameters<typeof readOutcomeCounts>[1]): Promise<WindowCounts> {
-    return readOutcomeCounts(this.sql, params);
+    const { projectId, range } = params;
+    return readOutcomeCounts(this.sql, params, async (groups) => {
+      const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
+      // a path never viewed has no id: no visitors
+      const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+      return this.read((store, cache) => countGroupVisitors({ store, cache, projectId, range, groups: known }));
+    });
+  }
+
+  /** Ids of the pages with stored views among `paths`. */
+  private async pageIdsOf(projectId: string, paths: readonly string[]): Promise<Map<string, number>> {
+    if (!paths.length) return new Map();
+    const rows = await this.sql.rows(
+      `SELECT "path", "id" FROM "AnalyticsPage" WHERE "projectId" = ? AND "path" IN (${paths.map(() => '?').join(', ')})`,
+      [projectId, ...paths],
+    );
+    return new Map(rows.map(([path, id]) => [String(path), Number(id)]));
   }
 
   /** The site-search queries that led readers into some pages within a range (an outcome's searches). */

@@ -39,6 +39,8 @@ export type ReadOutcomeCounts = (params: {
   urls: readonly string[];
   range: TimeRange;
   queries?: readonly string[];
+  /** groups of paths whose visitors are counted together as well (`WindowCounts.together`, in this order) */
+  together?: readonly (readonly string[])[];
 }) => Promise<WindowCounts>;
 
 /** The site-search queries that led readers into some pages within a range, most searched first. */
@@ -164,13 +166,18 @@ export function createOutcomes(deps: {
     const { paths, urls } = measuredOf(merge.pages);
     const moved = merge.pages.filter((p) => p.change === 'moved');
     const counts = new Map<number, { before: WindowCounts; after: WindowCounts; queries: string[] }>();
+    // a moved page's readers are those of its old path and its new one, each reader once
+    const together = moved.map((page) => [page.path, page.from]);
     const read = async (range: TimeRange, queries: string[]) => {
-      const read = await deps.counts({ projectId: merge.projectId, paths, urls, range, queries });
-      // a moved page's readers are those of its old path and its new one, each reader once
-      for (const page of moved) {
-        const both = await deps.counts({ projectId: merge.projectId, paths: [page.path, page.from], urls: [], range });
-        read.pages.set(page.path, both.total);
-      }
+      const read = await deps.counts({ projectId: merge.projectId, paths, urls, range, queries, together });
+      moved.forEach((page, i) => {
+        const [now, was] = [read.pages.get(page.path)!, read.pages.get(page.from)!];
+        read.pages.set(page.path, {
+          ...read.together![i],
+          thumbsUp: now.thumbsUp + was.thumbsUp,
+          thumbsDown: now.thumbsDown + was.thumbsDown,
+        });
+      });
       return read;
     };
     for (const days of WINDOW_DAYS) {

@@ -1,6 +1,10 @@
 import type { TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
-import { KIND } from '../store/day-sets.js';
+import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { CacheLease } from '../store/day-cache.js';
+import { gatherSets } from './range-sources.js';
+import { withAgentCells } from './agent-cells.js';
 import { readMissingPages } from './missing-pages.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
@@ -23,6 +27,8 @@ export interface WindowCounts {
   misses: Map<string, number>;
   /** site searches of the queries asked about: how many, and how many of them clicked into one of the pages */
   searches: { searches: number; clicks: number };
+  /** the visitors of each group of paths asked about together (thumbs are not counted for them) */
+  together?: SideCounts[];
 }
 
 /**
@@ -45,9 +51,10 @@ export async function readQueriesInto(
 }
 
 /**
- * One outcome window, read from the same stored page views, feedback and misses the page story reads: each page's
- * distinct visitors in one grouped pass over the range's views, the pages together by one distinct count more (the
- * sum of the pages would count a reader of two of them twice), thumbs from the pages' feedback in one grouped read.
+ * One outcome window: each page's distinct visitors and the pages' together (a reader of two of them once), and each
+ * group of `together` (a moved page's old and new path), counted by `visitors` (countGroupVisitors: whole days from
+ * the derived rows, edges from raw events) in one read for every group; thumbs from the pages' feedback in one grouped
+ * read; the searches of the queries; the misses of the URLs.
  */
 export async function readOutcomeCounts(
   sql: Sql,
@@ -58,7 +65,10 @@ export async function readOutcomeCounts(
     range: TimeRange;
     /** the queries whose searches are counted (readQueriesInto over both sides of the window) */
     queries?: readonly string[];
+    /** groups of paths whose visitors are also counted together, each reader once (`WindowCounts.together`) */
+    together?: readonly (readonly string[])[];
   },
+  visitors: (groups: readonly (readonly string[])[]) => Promise<VisitorCounts[]>,
 ): Promise<WindowCounts> {
   const { projectId, range } = params;
   const counts: WindowCounts = {
@@ -66,39 +76,27 @@ export async function readOutcomeCounts(
     total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
     misses: new Map(),
     searches: { searches: 0, clicks: 0 },
+    together: [],
   };
+  const together = params.together ?? [];
+  const side = (v: VisitorCounts): SideCounts => ({ ...v, thumbsUp: 0, thumbsDown: 0 });
+  if (params.paths.length || together.length) {
+    const groups = [...params.paths.map((path) => [path]), params.paths, ...together];
+    const counted = await visitors(groups);
+    params.paths.forEach((path, i) => {
+      counts.pages.set(path, side(counted[i]));
+    });
+    if (params.paths.length) counts.total = side(counted[params.paths.length]);
+    counts.together = counted.slice(params.paths.length + 1).map(side);
+  }
   if (params.paths.length) {
     const marks = params.paths.map(() => '?').join(', ');
-    const from = `FROM "AnalyticsEvent" e
-         JOIN "AnalyticsPage" p ON p."id" = e."pageId" AND p."projectId" = e."projectId"
-        WHERE e."projectId" = ? AND p."path" IN (${marks}) AND e."ts" >= ? AND e."ts" < ?
-          AND e."kind" IN (${KIND.human}, ${KIND.ai})`;
-    const args = [projectId, ...params.paths, range.from, range.to];
-    const referred = `COUNT(DISTINCT CASE WHEN e."kind" = ${KIND.human} AND e."agent" LIKE 'via %' THEN e."visitorId" END)`;
-    // every page in one pass over the range's views, and the pages together in one more (a reader of two once)
-    for (const path of params.paths)
-      counts.pages.set(path, { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 });
-    for (const [path, kind, n, sent] of await sql.rows(
-      `SELECT p."path", e."kind", COUNT(DISTINCT e."visitorId"), ${referred} ${from} GROUP BY p."path", e."kind"`,
-      args,
-    )) {
-      const page = counts.pages.get(String(path))!;
-      page[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
-      page.referred += Number(sent);
-    }
-    for (const [kind, n, sent] of await sql.rows(
-      `SELECT e."kind", COUNT(DISTINCT e."visitorId"), ${referred} ${from} GROUP BY e."kind"`,
-      args,
-    )) {
-      counts.total[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
-      counts.total.referred += Number(sent);
-    }
     for (const [path, up, down] of await sql.rows(
       `SELECT "path", SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END),
               SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END)
          FROM "AnalyticsFeedback"
         WHERE "projectId" = ? AND "path" IN (${marks}) AND "ts" >= ? AND "ts" < ? GROUP BY "path"`,
-      args,
+      [projectId, ...params.paths, range.from, range.to],
     )) {
       const page = counts.pages.get(String(path))!;
       page.thumbsUp = Number(up ?? 0);
@@ -122,4 +120,87 @@ export async function readOutcomeCounts(
     counts.misses.set(url, missing?.requests ?? 0);
   }
   return counts;
+}
+
+/** Distinct visitors of some pages (or of several pages together), by class. */
+export interface VisitorCounts {
+  human: number;
+  ai: number;
+  /** humans an AI assistant's answer sent */
+  referred: number;
+}
+
+const VIA = 'via ';
+const PAIRS = 65536;
+
+/**
+ * Adds to `into` the visitors of `page` that a part's bitmap of (page, visitor) pairs holds: the page's container,
+ * its keys turned back into visitor ids (see day-sets.ts partOf and pairKey).
+ */
+function addVisitorsOf(part: number, bitmap: Bitmap, page: number, into: Bitmap): void {
+  if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return;
+  const low = (page % PAIRS) * PAIRS;
+  const n = bitmap.rangeCardinality(low, low + PAIRS);
+  if (!n) return;
+  const keys = bitmap.rangeUint32Array(low ? bitmap.rank(low - 1) : 0, n);
+  const high = (part % PAIRS) * PAIRS;
+  for (let i = 0; i < keys.length; i++) keys[i] = high + (keys[i] - low);
+  into.addMany(keys);
+}
+
+/**
+ * Exact distinct visitors of groups of pages over a range, a visitor of several pages of a group once: as the
+ * visitors report answers a range (store/split-range.ts planRange), its whole days from the day sets and the agent
+ * rollup's cells (humans an assistant sent), the partial days at its edges from raw events of those days. Each page's
+ * visitors are taken from its own containers alone, so the cost follows the pages' visitors, not the site's.
+ */
+export async function countGroupVisitors(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  range: TimeRange;
+  groups: readonly (readonly number[])[];
+}): Promise<VisitorCounts[]> {
+  const pages = [...new Set(params.groups.flat())];
+  if (!pages.length) return params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
+  const columns = ['human', 'ai', 'referred'] as const;
+  const visitors = new Map(pages.map((page) => [page, columns.map(() => new RoaringBitmap32())]));
+  const built: Bitmap[] = [...visitors.values()].flat();
+  try {
+    const addParts = (column: number, parts: Iterable<[number, Bitmap | Bitmap[]]>) => {
+      for (const [part, bitmaps] of parts)
+        for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps])
+          for (const page of pages) addVisitorsOf(part, bitmap, page, visitors.get(page)![column]);
+    };
+    const sources = await gatherSets(params);
+    for (const segment of sources.segments) {
+      addParts(0, segment.sets.get(KIND.human) ?? []);
+      addParts(1, segment.sets.get(KIND.ai) ?? []);
+    }
+    for (const e of sources.edges) {
+      const counted = visitors.get(e.pageId);
+      if (counted && (e.kind === KIND.human || e.kind === KIND.ai))
+        counted[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
+    }
+    // humans an assistant sent: the rollup's `via <assistant>` cells, edges included
+    await withAgentCells(params, (cells) => {
+      for (const data of cells)
+        if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA)) addParts(2, data.parts);
+    });
+    return params.groups.map((group) => {
+      const counts = { human: 0, ai: 0, referred: 0 };
+      columns.forEach((column, i) => {
+        const members = group.map((page) => visitors.get(page)![i]);
+        if (members.length === 1) counts[column] = members[0].size;
+        else {
+          const union = RoaringBitmap32.orMany(members);
+          counts[column] = union.size;
+          union.dispose();
+        }
+      });
+      return counts;
+    });
+  } finally {
+    for (const bitmap of built) bitmap.dispose();
+  }
 }
