@@ -78,6 +78,7 @@ import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
 import { insertPageMisses } from './store/page-misses.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
+import { pageTrafficFromDays } from './reports/page-traffic.js';
 import { countGroupVisitors, readOutcomeCounts, readQueriesInto, type WindowCounts } from './reports/outcome-counts.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
@@ -366,7 +367,14 @@ export class Analytics {
    * they are kept there, everything else from the primary.
    */
   problemSignals(): ProblemSignals {
-    const signals = problemSignals(this.sql);
+    const signals: ProblemSignals = {
+      ...problemSignals(this.sql),
+      // whole days from the derived rows, the edge days from raw events (reports/page-traffic.ts)
+      pageTraffic: async ({ projectId, path, range }) => {
+        const pageId = (await this.pageIdsOf(projectId, [path])).get(path);
+        return this.read((store, cache) => pageTrafficFromDays({ store, cache, projectId, pageId, range }));
+      },
+    };
     if (!this.clickhouse) return signals;
     return {
       ...signals,

@@ -1,6 +1,6 @@
 import type { TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
-import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { gatherSets } from './range-sources.js';
@@ -131,23 +131,6 @@ export interface VisitorCounts {
 }
 
 const VIA = 'via ';
-const PAIRS = 65536;
-
-/**
- * Adds to `into` the visitors of `page` that a part's bitmap of (page, visitor) pairs holds: the page's container,
- * its keys turned back into visitor ids (see day-sets.ts partOf and pairKey).
- */
-function addVisitorsOf(part: number, bitmap: Bitmap, page: number, into: Bitmap): void {
-  if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return;
-  const low = (page % PAIRS) * PAIRS;
-  const n = bitmap.rangeCardinality(low, low + PAIRS);
-  if (!n) return;
-  const keys = bitmap.rangeUint32Array(low ? bitmap.rank(low - 1) : 0, n);
-  const high = (part % PAIRS) * PAIRS;
-  for (let i = 0; i < keys.length; i++) keys[i] = high + (keys[i] - low);
-  into.addMany(keys);
-}
-
 /**
  * Exact distinct visitors of groups of pages over a range, a visitor of several pages of a group once: as the
  * visitors report answers a range (store/split-range.ts planRange), its whole days from the day sets and the agent
@@ -170,7 +153,7 @@ export async function countGroupVisitors(params: {
     const addParts = (column: number, parts: Iterable<[number, Bitmap | Bitmap[]]>) => {
       for (const [part, bitmaps] of parts)
         for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps])
-          for (const page of pages) addVisitorsOf(part, bitmap, page, visitors.get(page)![column]);
+          for (const page of pages) addPageVisitors(part, bitmap, page, visitors.get(page)![column]);
     };
     const sources = await gatherSets(params);
     for (const segment of sources.segments) {

@@ -2,6 +2,11 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { KIND } from '../store/day-sets.js';
 import { purposeOf } from '../store/rollups/agent-columns.js';
+import { addPageVisitors, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { CacheLease } from '../store/day-cache.js';
+import { gatherSets } from './range-sources.js';
+import { withAgentCells } from './agent-cells.js';
 
 /** One page's visitors over a range, read from its stored page views. */
 export interface PageTraffic {
@@ -85,4 +90,72 @@ export function countPageTraffic(rows: {
   traffic.agents.sort(order((r) => r.agent));
   traffic.referrals.sort(order((r) => r.assistant));
   return traffic;
+}
+
+/**
+ * The same figures as readPageTraffic, counted as the visitors report counts a range (store/split-range.ts planRange):
+ * each day the range touches from that day's sets when it is a derived whole day, from the raw events of that day's
+ * part otherwise; the agents and assistants from the agent rollup's cells (edges from raw events). Only the page's own
+ * containers are read, so the cost follows its visitors, not the site's.
+ */
+export async function pageTrafficFromDays(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  /** the page's id; undefined when it has no stored views */
+  pageId: number | undefined;
+  range: TimeRange;
+}): Promise<PageTraffic> {
+  const { store, cache, projectId, pageId, range } = params;
+  const rows: Parameters<typeof countPageTraffic>[0] = { days: [], totals: [], agents: [] };
+  if (pageId === undefined) return countPageTraffic(rows);
+  const kinds = [KIND.human, KIND.ai];
+  const totals = kinds.map(() => new RoaringBitmap32());
+  const built: Bitmap[] = [...totals];
+  try {
+    for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
+      const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
+      const sources = await gatherSets({ store, cache, projectId, range: part });
+      const day = kinds.map(() => new RoaringBitmap32());
+      built.push(...day);
+      kinds.forEach((kind, i) => {
+        for (const segment of sources.segments)
+          for (const [p, bitmap] of segment.sets.get(kind) ?? []) addPageVisitors(p, bitmap, pageId, day[i]);
+      });
+      for (const e of sources.edges)
+        if (e.pageId === pageId && kinds.includes(e.kind as 1 | 2))
+          day[kinds.indexOf(e.kind as 1 | 2)].add(e.visitorId);
+      kinds.forEach((kind, i) => {
+        if (day[i].size) rows.days.push([start / DAY_MS, kind, day[i].size]);
+        totals[i].orInPlace(day[i]);
+      });
+    }
+    kinds.forEach((kind, i) => {
+      if (totals[i].size) rows.totals.push([kind, totals[i].size]);
+    });
+    // per (kind, agent): views of the page and its distinct visitors across the agent's cells
+    const agents = new Map<string, { kind: number; agent: string; views: number; visitors: Bitmap }>();
+    await withAgentCells({ store, cache, projectId, range }, (cells) => {
+      for (const data of cells) {
+        const { kind, agent } = data.cell;
+        if (!agent || (kind !== KIND.ai && !(kind === KIND.human && agent.startsWith(VIA)))) continue;
+        const views = data.sums.get(pageId);
+        if (!views) continue;
+        const key = `${kind}\0${agent}`;
+        let row = agents.get(key);
+        if (!row) {
+          row = { kind, agent, views: 0, visitors: new RoaringBitmap32() };
+          agents.set(key, row);
+          built.push(row.visitors);
+        }
+        row.views += views;
+        for (const [p, bitmaps] of data.parts)
+          for (const bitmap of bitmaps) addPageVisitors(p, bitmap, pageId, row.visitors);
+      }
+    });
+    for (const row of agents.values()) rows.agents.push([row.kind, row.agent, row.views, row.visitors.size]);
+    return countPageTraffic(rows);
+  } finally {
+    for (const bitmap of built) bitmap.dispose();
+  }
 }
