@@ -3,8 +3,8 @@ import type { Sql } from '../store/sql.js';
 import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
-import { gatherSets } from './range-sources.js';
-import { withAgentCells } from './agent-cells.js';
+import { daySetSegments } from './range-sources.js';
+import { agentCellSegments } from './agent-cells.js';
 import { readMissingPages } from './missing-pages.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
@@ -155,21 +155,23 @@ export async function countGroupVisitors(params: {
         for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps])
           for (const page of pages) addPageVisitors(part, bitmap, page, visitors.get(page)![column]);
     };
-    const sources = await gatherSets(params);
-    for (const segment of sources.segments) {
+    const sets = await daySetSegments(params);
+    for (const segment of sets.segments) {
       addParts(0, segment.sets.get(KIND.human) ?? []);
       addParts(1, segment.sets.get(KIND.ai) ?? []);
     }
-    for (const e of sources.edges) {
-      const counted = visitors.get(e.pageId);
-      if (counted && (e.kind === KIND.human || e.kind === KIND.ai))
-        counted[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
-    }
-    // humans an assistant sent: the rollup's `via <assistant>` cells, edges included
-    await withAgentCells(params, (cells) => {
-      for (const data of cells)
+    // humans an assistant sent: the rollup's `via <assistant>` cells
+    for (const segment of (await agentCellSegments(params)).segments)
+      for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA)) addParts(2, data.parts);
-    });
+    // the edges: the pages' own raw events of those partial (or not yet folded) days
+    for (const edge of sets.edges) {
+      for (const e of await params.store.pageEvents(params.projectId, edge, pages)) {
+        const counted = visitors.get(e.pageId)!;
+        counted[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
+        if (e.kind === KIND.human && e.agent?.startsWith(VIA)) counted[2].add(e.visitorId);
+      }
+    }
     return params.groups.map((group) => {
       const counts = { human: 0, ai: 0, referred: 0 };
       columns.forEach((column, i) => {

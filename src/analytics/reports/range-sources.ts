@@ -103,3 +103,11 @@ export function gatherSets(params: Params): Promise<Sources> {
 export function gatherViews(params: Params): Promise<{ segments: StoredDayViews[]; edges: EdgeEvent[] }> {
   return gather(params, VIEWS(params.store));
 }
+
+/**
+ * The range's day sets (as unions of aligned segments of days) and the ranges to read from raw events, unread: for a
+ * report that reads a few pages' edge events alone.
+ */
+export function daySetSegments(params: Params): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
+  return rangeSegments(params, SETS(params.store));
+}
