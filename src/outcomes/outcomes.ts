@@ -27,7 +27,7 @@ import {
   type PostOutcomeComment,
 } from './outcome-comment.js';
 import { DAY_MS } from '../calendar.js';
-import { WINDOW_DAYS } from './outcome-rules.js';
+import { WINDOW_DAYS, type Verdict } from './outcome-rules.js';
 import { decodeOutcomeCursor, encodeOutcomeCursor } from './outcome-cursor.js';
 
 /** How often main.ts sweeps for completed outcome windows: a comment comes at most this late. */
@@ -196,6 +196,23 @@ export function createOutcomes(deps: {
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
   };
 
+  /**
+   * A merge's verdict alone, as outcomeOf gives it: its longest complete window's verdict for the pull request as a
+   * whole, which reads that window's totals alone (no per-page groups, searches or later changes).
+   */
+  const verdictOf = async (merge: DocsMerge): Promise<Verdict> => {
+    const now = clock().getTime();
+    const mergedAt = merge.mergedAt.getTime();
+    const liveAt = mergedAt + deps.deployDelayMs;
+    const days = [...WINDOW_DAYS].reverse().find((d) => outcomeRanges({ liveAt, now, days: d }).status === 'complete');
+    if (days === undefined) return 'pending';
+    const { paths, urls } = measuredOf(merge.pages);
+    const { before, after } = outcomeRanges({ liveAt, now, days });
+    const read = (range: TimeRange) => deps.counts({ projectId: merge.projectId, paths, urls, range });
+    const counts = new Map([[days, { before: await read(before), after: await read(after) }]]);
+    return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
+  };
+
   const settle = async (merge: SweptMerge, outcome: Outcome, days: number) => {
     const window = outcome.windows.find((w) => w.days === days)!;
     await db.$transaction(async (tx) => {
@@ -282,13 +299,6 @@ export function createOutcomes(deps: {
         from: new Date(range.from),
         to: new Date(range.to),
       });
-      const listed: ListedOutcome[] = [];
-      for (const merge of all) {
-        const { jobId, repository, number, pages } = merge;
-        listed.push({ jobId, repository, number, pages, outcome: await outcomeOf(merge) });
-      }
-      const count = (verdict: string) => listed.filter((o) => o.outcome.verdict === verdict).length;
-      const summary = { helped: count('helped'), noEffect: count('no effect'), regressed: count('regressed') };
       const start = cursor
         ? all.findIndex(
             (m) =>
@@ -296,8 +306,21 @@ export function createOutcomes(deps: {
               (m.mergedAt.getTime() === cursor.mergedAt && m.jobId > cursor.jobId),
           )
         : 0;
-      const rest = start < 0 ? [] : listed.slice(start);
-      const page = rest.slice(0, query.limit);
+      const rest = start < 0 ? [] : all.slice(start);
+      // the page's merges in full; the summary of the others from their deciding window's totals alone
+      const page: ListedOutcome[] = [];
+      for (const merge of rest.slice(0, query.limit)) {
+        const { jobId, repository, number, pages } = merge;
+        page.push({ jobId, repository, number, pages, outcome: await outcomeOf(merge) });
+      }
+      const shown = new Map(page.map((o) => [o.jobId, o.outcome.verdict]));
+      const summary = { helped: 0, noEffect: 0, regressed: 0 };
+      for (const merge of all) {
+        const verdict = shown.get(merge.jobId) ?? (await verdictOf(merge));
+        if (verdict === 'helped') summary.helped++;
+        else if (verdict === 'no effect') summary.noEffect++;
+        else if (verdict === 'regressed') summary.regressed++;
+      }
       const last = page.at(-1);
       return {
         outcomes: page,
