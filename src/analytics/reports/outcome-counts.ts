@@ -155,13 +155,28 @@ export async function countGroupVisitors(params: {
         for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps])
           for (const page of pages) addPageVisitors(part, bitmap, page, visitors.get(page)![column]);
     };
-    const sets = await daySetSegments(params);
+    // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
+    const { store } = params;
+    const plan = store.planRange(params.projectId, params.range);
+    const generations = new Map<string, ReturnType<AnalyticsStore['dayGenerations']>>();
+    const planned = {
+      planRange: () => plan,
+      dayGenerations: (projectId: string, from: number, to: number) => {
+        const key = `${from}-${to}`;
+        if (!generations.has(key)) generations.set(key, store.dayGenerations(projectId, from, to));
+        return generations.get(key)!;
+      },
+      loadDaySets: (projectId: string, day: number) => store.loadDaySets(projectId, day),
+      agentDays: store.agentDays.bind(store),
+    };
+    const ranged = { ...params, store: planned };
+    const sets = await daySetSegments(ranged);
     for (const segment of sets.segments) {
       addParts(0, segment.sets.get(KIND.human) ?? []);
       addParts(1, segment.sets.get(KIND.ai) ?? []);
     }
     // humans an assistant sent: the rollup's `via <assistant>` cells
-    for (const segment of (await agentCellSegments(params)).segments)
+    for (const segment of (await agentCellSegments(ranged)).segments)
       for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA)) addParts(2, data.parts);
     // the edges: the pages' own raw events of those partial (or not yet folded) days

@@ -19,7 +19,7 @@ export interface Sources {
 }
 
 /** Day sets: a segment is the union of its days' sets per class and part. */
-const SETS = (store: AnalyticsStore): SegmentFamily<StoredDaySets> => ({
+const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredDaySets> => ({
   name: 'sets',
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
   unite(quarters) {
@@ -108,6 +108,8 @@ export function gatherViews(params: Params): Promise<{ segments: StoredDayViews[
  * The range's day sets (as unions of aligned segments of days) and the ranges to read from raw events, unread: for a
  * report that reads a few pages' edge events alone.
  */
-export function daySetSegments(params: Params): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
+export function daySetSegments(
+  params: Omit<Params, 'store'> & { store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations'> },
+): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
   return rangeSegments(params, SETS(params.store));
 }
