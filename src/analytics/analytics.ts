@@ -79,7 +79,14 @@ import { pageMisses } from './ingest/record-page-misses.js';
 import { insertPageMisses } from './store/page-misses.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
 import { pageTrafficFromDays } from './reports/page-traffic.js';
-import { countGroupVisitors, readOutcomeCounts, readQueriesInto, type WindowCounts } from './reports/outcome-counts.js';
+import {
+  countGroupVisitors,
+  countGroupVisitorsMany,
+  outcomeGroups,
+  readOutcomeCounts,
+  readQueriesInto,
+  type WindowCounts,
+} from './reports/outcome-counts.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -394,6 +401,28 @@ export class Analytics {
       const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
       return this.read((store, cache) => countGroupVisitors({ store, cache, projectId, range, groups: known }));
     });
+  }
+
+  /**
+   * Outcome windows of the same pages over several ranges (a merge's windows, both sides), in one snapshot: each UTC
+   * day at the ranges' edges is read once for all of them (the pages' raw events of the day, each range keeping its
+   * part), the whole days from the derived rows as outcomeCounts reads them.
+   */
+  async outcomeCountsMany(
+    params: Omit<Parameters<typeof readOutcomeCounts>[1], 'range'> & { ranges: readonly TimeRange[] },
+  ): Promise<WindowCounts[]> {
+    const { projectId, ranges, ...rest } = params;
+    const groups = outcomeGroups(rest);
+    const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
+    const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+    // the visitors in one snapshot first; the feedback, searches and misses after it (no connection held meanwhile)
+    const visitors = await this.read((store, cache) =>
+      countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known }),
+    );
+    const out: WindowCounts[] = [];
+    for (const [i, range] of ranges.entries())
+      out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, async () => visitors[i]));
+    return out;
   }
 
   /** Ids of the pages with stored views among `paths`. */

@@ -43,6 +43,10 @@ export type ReadOutcomeCounts = (params: {
   together?: readonly (readonly string[])[];
 }) => Promise<WindowCounts>;
 
+export type ReadOutcomeCountsMany = (
+  params: Omit<Parameters<ReadOutcomeCounts>[0], 'range'> & { ranges: readonly TimeRange[] },
+) => Promise<WindowCounts[]>;
+
 /** The site-search queries that led readers into some pages within a range, most searched first. */
 export type ReadOutcomeQueries = (params: {
   projectId: string;
@@ -112,6 +116,8 @@ export function createOutcomes(deps: {
   /** the merged pull request's files, as GitHub lists them */
   pullRequestFiles: ReadPullRequestFiles;
   counts: ReadOutcomeCounts;
+  /** the same over several ranges at once (a merge's windows), reading each edge day once; `counts` per range when absent */
+  countsMany?: ReadOutcomeCountsMany;
   /** the searches that led to the pages; none measured when absent */
   queries?: ReadOutcomeQueries;
   deployDelayMs: number;
@@ -159,6 +165,18 @@ export function createOutcomes(deps: {
       .reverse();
   };
 
+  /** One read of the same pages over several ranges: countsMany when given, else counts per range. */
+  const readRanges = async (
+    params: Omit<Parameters<ReadOutcomeCounts>[0], 'range'>,
+    ranges: readonly TimeRange[],
+  ): Promise<WindowCounts[]> => {
+    if (!ranges.length) return [];
+    if (deps.countsMany) return deps.countsMany({ ...params, ranges });
+    const out: WindowCounts[] = [];
+    for (const range of ranges) out.push(await deps.counts({ ...params, range }));
+    return out;
+  };
+
   const outcomeOf = async (merge: DocsMerge): Promise<Outcome> => {
     const now = clock().getTime();
     const mergedAt = merge.mergedAt.getTime();
@@ -168,8 +186,7 @@ export function createOutcomes(deps: {
     const counts = new Map<number, { before: WindowCounts; after: WindowCounts; queries: string[] }>();
     // a moved page's readers are those of its old path and its new one, each reader once
     const together = moved.map((page) => [page.path, page.from]);
-    const read = async (range: TimeRange, queries: string[]) => {
-      const read = await deps.counts({ projectId: merge.projectId, paths, urls, range, queries, together });
+    const merged = (read: WindowCounts) => {
       moved.forEach((page, i) => {
         const [now, was] = [read.pages.get(page.path)!, read.pages.get(page.from)!];
         read.pages.set(page.path, {
@@ -180,6 +197,7 @@ export function createOutcomes(deps: {
       });
       return read;
     };
+    const windows: { days: number; ranges: TimeRange[]; queries: string[] }[] = [];
     for (const days of WINDOW_DAYS) {
       const { status, before, after } = outcomeRanges({ liveAt, now, days });
       if (status === 'pending') continue;
@@ -191,8 +209,22 @@ export function createOutcomes(deps: {
           range: { from: before.from, to: after.to },
           limit: MAX_QUERIES,
         })) ?? [];
-      counts.set(days, { before: await read(before, queries), after: await read(after, queries), queries });
+      windows.push({ days, ranges: [before, after], queries });
     }
+    const read = (ranges: TimeRange[], queries: string[]) =>
+      readRanges({ projectId: merge.projectId, paths, urls, queries, together }, ranges);
+    // every window's sides in one read when they share the queries (none asked: always), else per window
+    const shared = windows.every((w) => w.queries.join('\n') === windows[0].queries.join('\n'));
+    const sides = shared
+      ? await read(
+          windows.flatMap((w) => w.ranges),
+          windows[0]?.queries ?? [],
+        )
+      : [];
+    if (!shared) for (const w of windows) sides.push(...(await read(w.ranges, w.queries)));
+    windows.forEach((w, i) => {
+      counts.set(w.days, { before: merged(sides[2 * i]), after: merged(sides[2 * i + 1]), queries: w.queries });
+    });
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
   };
 
@@ -208,8 +240,8 @@ export function createOutcomes(deps: {
     if (days === undefined) return 'pending';
     const { paths, urls } = measuredOf(merge.pages);
     const { before, after } = outcomeRanges({ liveAt, now, days });
-    const read = (range: TimeRange) => deps.counts({ projectId: merge.projectId, paths, urls, range });
-    const counts = new Map([[days, { before: await read(before), after: await read(after) }]]);
+    const [b, a] = await readRanges({ projectId: merge.projectId, paths, urls }, [before, after]);
+    const counts = new Map([[days, { before: b, after: a }]]);
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
   };
 

@@ -1,7 +1,8 @@
-import type { TimeRange } from '../../calendar.js';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { PageEvent } from '../store/read-events.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
 import { agentCellSegments } from './agent-cells.js';
@@ -50,6 +51,14 @@ export async function readQueriesInto(
   return rows.map(([query]) => String(query));
 }
 
+/** The groups of paths a window's visitors are counted for: each page, the pages together, then `together`'s. */
+export function outcomeGroups(params: {
+  paths: readonly string[];
+  together?: readonly (readonly string[])[];
+}): (readonly string[])[] {
+  return [...params.paths.map((path) => [path]), params.paths, ...(params.together ?? [])];
+}
+
 /**
  * One outcome window: each page's distinct visitors and the pages' together (a reader of two of them once), and each
  * group of `together` (a moved page's old and new path), counted by `visitors` (countGroupVisitors: whole days from
@@ -81,7 +90,7 @@ export async function readOutcomeCounts(
   const together = params.together ?? [];
   const side = (v: VisitorCounts): SideCounts => ({ ...v, thumbsUp: 0, thumbsDown: 0 });
   if (params.paths.length || together.length) {
-    const groups = [...params.paths.map((path) => [path]), params.paths, ...together];
+    const groups = outcomeGroups(params);
     const counted = await visitors(groups);
     params.paths.forEach((path, i) => {
       counts.pages.set(path, side(counted[i]));
@@ -143,6 +152,8 @@ export async function countGroupVisitors(params: {
   projectId: string;
   range: TimeRange;
   groups: readonly (readonly number[])[];
+  /** the groups' pages' raw events of an edge (one UTC day's part); read from the store when absent */
+  edgeEvents?: (edge: TimeRange) => Promise<PageEvent[]>;
 }): Promise<VisitorCounts[]> {
   const pages = [...new Set(params.groups.flat())];
   if (!pages.length) return params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
@@ -181,8 +192,10 @@ export async function countGroupVisitors(params: {
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA)) addParts(2, data.parts);
     // the edges: the pages' own raw events of those partial (or not yet folded) days
     for (const edge of sets.edges) {
-      for (const e of await params.store.pageEvents(params.projectId, edge, pages)) {
-        const counted = visitors.get(e.pageId)!;
+      const events = await (params.edgeEvents?.(edge) ?? store.pageEvents(params.projectId, edge, pages));
+      for (const e of events) {
+        const counted = visitors.get(e.pageId);
+        if (!counted) continue;
         counted[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
         if (e.kind === KIND.human && e.agent?.startsWith(VIA)) counted[2].add(e.visitorId);
       }
@@ -203,4 +216,37 @@ export async function countGroupVisitors(params: {
   } finally {
     for (const bitmap of built) bitmap.dispose();
   }
+}
+
+/**
+ * countGroupVisitors over several ranges of the same groups (an outcome's windows, both sides): each UTC day at the
+ * ranges' edges is read once for all of them (the pages' raw events of that day, each range keeping its part).
+ */
+export async function countGroupVisitorsMany(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  ranges: readonly TimeRange[];
+  groups: readonly (readonly number[])[];
+}): Promise<VisitorCounts[][]> {
+  const { store, projectId } = params;
+  const pages = [...new Set(params.groups.flat())];
+  const days = new Map<number, Promise<PageEvent[]>>();
+  const edgeEvents = async (edge: TimeRange) => {
+    // an edge is read by the UTC days it touches (a range of two partial days is one edge; while a rebuild runs the
+    // whole range is): each day once, for every range that needs it
+    const out: PageEvent[] = [];
+    for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
+      let events = days.get(day);
+      if (!events) {
+        events = store.pageEvents(projectId, { from: day * DAY_MS, to: (day + 1) * DAY_MS }, pages);
+        days.set(day, events);
+      }
+      for (const e of await events) if (e.ts >= edge.from && e.ts < edge.to) out.push(e);
+    }
+    return out;
+  };
+  const out: VisitorCounts[][] = [];
+  for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, edgeEvents }));
+  return out;
 }
