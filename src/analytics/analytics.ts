@@ -78,7 +78,15 @@ import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
 import { insertPageMisses } from './store/page-misses.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
-import { readOutcomeCounts, readQueriesInto, type WindowCounts } from './reports/outcome-counts.js';
+import { pageTrafficFromDays } from './reports/page-traffic.js';
+import {
+  countGroupVisitors,
+  countGroupVisitorsMany,
+  outcomeGroups,
+  readOutcomeCounts,
+  readQueriesInto,
+  type WindowCounts,
+} from './reports/outcome-counts.js';
 
 /** Events are folded into the day sets this long after an ingest, so a burst of batches is folded together. */
 const FOLD_DELAY_MS = 1000;
@@ -348,7 +356,14 @@ export class Analytics {
    * they are kept there, everything else from the primary.
    */
   problemSignals(): ProblemSignals {
-    const signals = problemSignals(this.sql);
+    const signals: ProblemSignals = {
+      ...problemSignals(this.sql),
+      // whole days from the derived rows, the edge days from raw events (reports/page-traffic.ts)
+      pageTraffic: async ({ projectId, path, range }) => {
+        const pageId = (await this.pageIdsOf(projectId, [path])).get(path);
+        return this.read((store, cache) => pageTrafficFromDays({ store, cache, projectId, pageId, range }));
+      },
+    };
     const clickhouse = this.clickhouse;
     if (!clickhouse) return signals;
     return {
@@ -360,7 +375,45 @@ export class Analytics {
 
   /** One outcome window of a docs pull request's pages (reports/outcome-counts.ts). */
   outcomeCounts(params: Parameters<typeof readOutcomeCounts>[1]): Promise<WindowCounts> {
-    return readOutcomeCounts(this.sql, params);
+    const { projectId, range } = params;
+    return readOutcomeCounts(this.sql, params, async (groups) => {
+      const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
+      // a path never viewed has no id: no visitors
+      const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+      return this.read((store, cache) => countGroupVisitors({ store, cache, projectId, range, groups: known }));
+    });
+  }
+
+  /**
+   * Outcome windows of the same pages over several ranges (a merge's windows, both sides), in one snapshot: each UTC
+   * day at the ranges' edges is read once for all of them (the pages' raw events of the day, each range keeping its
+   * part), the whole days from the derived rows as outcomeCounts reads them.
+   */
+  async outcomeCountsMany(
+    params: Omit<Parameters<typeof readOutcomeCounts>[1], 'range'> & { ranges: readonly TimeRange[] },
+  ): Promise<WindowCounts[]> {
+    const { projectId, ranges, ...rest } = params;
+    const groups = outcomeGroups(rest);
+    const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
+    const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+    // the visitors in one snapshot first; the feedback, searches and misses after it (no connection held meanwhile)
+    const visitors = await this.read((store, cache) =>
+      countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known }),
+    );
+    const out: WindowCounts[] = [];
+    for (const [i, range] of ranges.entries())
+      out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, async () => visitors[i]));
+    return out;
+  }
+
+  /** Ids of the pages with stored views among `paths`. */
+  private async pageIdsOf(projectId: string, paths: readonly string[]): Promise<Map<string, number>> {
+    if (!paths.length) return new Map();
+    const rows = await this.sql.rows(
+      `SELECT "path", "id" FROM "AnalyticsPage" WHERE "projectId" = ? AND "path" IN (${paths.map(() => '?').join(', ')})`,
+      [projectId, ...paths],
+    );
+    return new Map(rows.map(([path, id]) => [String(path), Number(id)]));
   }
 
   /** The site-search queries that led readers into some pages within a range (an outcome's searches). */

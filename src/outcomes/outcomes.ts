@@ -27,7 +27,7 @@ import {
   type PostOutcomeComment,
 } from './outcome-comment.js';
 import { DAY_MS } from '../calendar.js';
-import { WINDOW_DAYS } from './outcome-rules.js';
+import { WINDOW_DAYS, type Verdict } from './outcome-rules.js';
 import { decodeOutcomeCursor, encodeOutcomeCursor } from './outcome-cursor.js';
 
 /** How often main.ts sweeps for completed outcome windows: a comment comes at most this late. */
@@ -39,7 +39,13 @@ export type ReadOutcomeCounts = (params: {
   urls: readonly string[];
   range: TimeRange;
   queries?: readonly string[];
+  /** groups of paths whose visitors are counted together as well (`WindowCounts.together`, in this order) */
+  together?: readonly (readonly string[])[];
 }) => Promise<WindowCounts>;
+
+export type ReadOutcomeCountsMany = (
+  params: Omit<Parameters<ReadOutcomeCounts>[0], 'range'> & { ranges: readonly TimeRange[] },
+) => Promise<WindowCounts[]>;
 
 /** The site-search queries that led readers into some pages within a range, most searched first. */
 export type ReadOutcomeQueries = (params: {
@@ -110,6 +116,8 @@ export function createOutcomes(deps: {
   /** the merged pull request's files, as GitHub lists them */
   pullRequestFiles: ReadPullRequestFiles;
   counts: ReadOutcomeCounts;
+  /** the same over several ranges at once (a merge's windows), reading each edge day once; `counts` per range when absent */
+  countsMany?: ReadOutcomeCountsMany;
   /** the searches that led to the pages; none measured when absent */
   queries?: ReadOutcomeQueries;
   deployDelayMs: number;
@@ -157,6 +165,18 @@ export function createOutcomes(deps: {
       .reverse();
   };
 
+  /** One read of the same pages over several ranges: countsMany when given, else counts per range. */
+  const readRanges = async (
+    params: Omit<Parameters<ReadOutcomeCounts>[0], 'range'>,
+    ranges: readonly TimeRange[],
+  ): Promise<WindowCounts[]> => {
+    if (!ranges.length) return [];
+    if (deps.countsMany) return deps.countsMany({ ...params, ranges });
+    const out: WindowCounts[] = [];
+    for (const range of ranges) out.push(await deps.counts({ ...params, range }));
+    return out;
+  };
+
   const outcomeOf = async (merge: DocsMerge): Promise<Outcome> => {
     const now = clock().getTime();
     const mergedAt = merge.mergedAt.getTime();
@@ -164,15 +184,20 @@ export function createOutcomes(deps: {
     const { paths, urls } = measuredOf(merge.pages);
     const moved = merge.pages.filter((p) => p.change === 'moved');
     const counts = new Map<number, { before: WindowCounts; after: WindowCounts; queries: string[] }>();
-    const read = async (range: TimeRange, queries: string[]) => {
-      const read = await deps.counts({ projectId: merge.projectId, paths, urls, range, queries });
-      // a moved page's readers are those of its old path and its new one, each reader once
-      for (const page of moved) {
-        const both = await deps.counts({ projectId: merge.projectId, paths: [page.path, page.from], urls: [], range });
-        read.pages.set(page.path, both.total);
-      }
+    // a moved page's readers are those of its old path and its new one, each reader once
+    const together = moved.map((page) => [page.path, page.from]);
+    const merged = (read: WindowCounts) => {
+      moved.forEach((page, i) => {
+        const [now, was] = [read.pages.get(page.path)!, read.pages.get(page.from)!];
+        read.pages.set(page.path, {
+          ...read.together![i],
+          thumbsUp: now.thumbsUp + was.thumbsUp,
+          thumbsDown: now.thumbsDown + was.thumbsDown,
+        });
+      });
       return read;
     };
+    const windows: { days: number; ranges: TimeRange[]; queries: string[] }[] = [];
     for (const days of WINDOW_DAYS) {
       const { status, before, after } = outcomeRanges({ liveAt, now, days });
       if (status === 'pending') continue;
@@ -184,9 +209,40 @@ export function createOutcomes(deps: {
           range: { from: before.from, to: after.to },
           limit: MAX_QUERIES,
         })) ?? [];
-      counts.set(days, { before: await read(before, queries), after: await read(after, queries), queries });
+      windows.push({ days, ranges: [before, after], queries });
     }
+    const read = (ranges: TimeRange[], queries: string[]) =>
+      readRanges({ projectId: merge.projectId, paths, urls, queries, together }, ranges);
+    // every window's sides in one read when they share the queries (none asked: always), else per window
+    const shared = windows.every((w) => w.queries.join('\n') === windows[0].queries.join('\n'));
+    const sides = shared
+      ? await read(
+          windows.flatMap((w) => w.ranges),
+          windows[0]?.queries ?? [],
+        )
+      : [];
+    if (!shared) for (const w of windows) sides.push(...(await read(w.ranges, w.queries)));
+    windows.forEach((w, i) => {
+      counts.set(w.days, { before: merged(sides[2 * i]), after: merged(sides[2 * i + 1]), queries: w.queries });
+    });
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
+  };
+
+  /**
+   * A merge's verdict alone, as outcomeOf gives it: its longest complete window's verdict for the pull request as a
+   * whole, which reads that window's totals alone (no per-page groups, searches or later changes).
+   */
+  const verdictOf = async (merge: DocsMerge): Promise<Verdict> => {
+    const now = clock().getTime();
+    const mergedAt = merge.mergedAt.getTime();
+    const liveAt = mergedAt + deps.deployDelayMs;
+    const days = [...WINDOW_DAYS].reverse().find((d) => outcomeRanges({ liveAt, now, days: d }).status === 'complete');
+    if (days === undefined) return 'pending';
+    const { paths, urls } = measuredOf(merge.pages);
+    const { before, after } = outcomeRanges({ liveAt, now, days });
+    const [b, a] = await readRanges({ projectId: merge.projectId, paths, urls }, [before, after]);
+    const counts = new Map([[days, { before: b, after: a }]]);
+    return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
   };
 
   const settle = async (merge: SweptMerge, outcome: Outcome, days: number) => {
@@ -275,13 +331,6 @@ export function createOutcomes(deps: {
         from: new Date(range.from),
         to: new Date(range.to),
       });
-      const listed: ListedOutcome[] = [];
-      for (const merge of all) {
-        const { jobId, repository, number, pages } = merge;
-        listed.push({ jobId, repository, number, pages, outcome: await outcomeOf(merge) });
-      }
-      const count = (verdict: string) => listed.filter((o) => o.outcome.verdict === verdict).length;
-      const summary = { helped: count('helped'), noEffect: count('no effect'), regressed: count('regressed') };
       const start = cursor
         ? all.findIndex(
             (m) =>
@@ -289,8 +338,21 @@ export function createOutcomes(deps: {
               (m.mergedAt.getTime() === cursor.mergedAt && m.jobId > cursor.jobId),
           )
         : 0;
-      const rest = start < 0 ? [] : listed.slice(start);
-      const page = rest.slice(0, query.limit);
+      const rest = start < 0 ? [] : all.slice(start);
+      // the page's merges in full; the summary of the others from their deciding window's totals alone
+      const page: ListedOutcome[] = [];
+      for (const merge of rest.slice(0, query.limit)) {
+        const { jobId, repository, number, pages } = merge;
+        page.push({ jobId, repository, number, pages, outcome: await outcomeOf(merge) });
+      }
+      const shown = new Map(page.map((o) => [o.jobId, o.outcome.verdict]));
+      const summary = { helped: 0, noEffect: 0, regressed: 0 };
+      for (const merge of all) {
+        const verdict = shown.get(merge.jobId) ?? (await verdictOf(merge));
+        if (verdict === 'helped') summary.helped++;
+        else if (verdict === 'no effect') summary.noEffect++;
+        else if (verdict === 'regressed') summary.regressed++;
+      }
       const last = page.at(-1);
       return {
         outcomes: page,

@@ -47,6 +47,19 @@ const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>, viewsOnly: boolea
     ),
 });
 
+/**
+ * The agent rollup's cells of the range's whole days (cached segments, one bitmap per part, never to be disposed) and
+ * the ranges to read from raw events, unread: for a report that reads a few pages' edge events alone.
+ */
+export function agentCellSegments(params: {
+  store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations' | 'planRange'>;
+  cache: CacheLease;
+  projectId: string;
+  range: TimeRange;
+}): Promise<{ segments: { cells: Map<string, CellData<Bitmap>> }[]; edges: TimeRange[] }> {
+  return rangeSegments(params, AGENT_CELLS(params.store, false));
+}
+
 /** Cells of the same key merged: views added, bitmaps united per part (a single bitmap is shared, not copied). */
 function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
   const grouped = new Map<

@@ -1,6 +1,11 @@
-import type { TimeRange } from '../../calendar.js';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
-import { KIND } from '../store/day-sets.js';
+import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { PageEvent } from '../store/read-events.js';
+import type { CacheLease } from '../store/day-cache.js';
+import { daySetSegments } from './range-sources.js';
+import { agentCellSegments } from './agent-cells.js';
 import { readMissingPages } from './missing-pages.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
@@ -23,6 +28,8 @@ export interface WindowCounts {
   misses: Map<string, number>;
   /** site searches of the queries asked about: how many, and how many of them clicked into one of the pages */
   searches: { searches: number; clicks: number };
+  /** the visitors of each group of paths asked about together (thumbs are not counted for them) */
+  together?: SideCounts[];
 }
 
 /**
@@ -44,10 +51,19 @@ export async function readQueriesInto(
   return rows.map(([query]) => String(query));
 }
 
+/** The groups of paths a window's visitors are counted for: each page, the pages together, then `together`'s. */
+export function outcomeGroups(params: {
+  paths: readonly string[];
+  together?: readonly (readonly string[])[];
+}): (readonly string[])[] {
+  return [...params.paths.map((path) => [path]), params.paths, ...(params.together ?? [])];
+}
+
 /**
- * One outcome window, read from the same stored page views, feedback and misses the page story reads: each page's
- * distinct visitors in one grouped pass over the range's views, the pages together by one distinct count more (the
- * sum of the pages would count a reader of two of them twice), thumbs from the pages' feedback in one grouped read.
+ * One outcome window: each page's distinct visitors and the pages' together (a reader of two of them once), and each
+ * group of `together` (a moved page's old and new path), counted by `visitors` (countGroupVisitors: whole days from
+ * the derived rows, edges from raw events) in one read for every group; thumbs from the pages' feedback in one grouped
+ * read; the searches of the queries; the misses of the URLs.
  */
 export async function readOutcomeCounts(
   sql: Sql,
@@ -58,7 +74,10 @@ export async function readOutcomeCounts(
     range: TimeRange;
     /** the queries whose searches are counted (readQueriesInto over both sides of the window) */
     queries?: readonly string[];
+    /** groups of paths whose visitors are also counted together, each reader once (`WindowCounts.together`) */
+    together?: readonly (readonly string[])[];
   },
+  visitors: (groups: readonly (readonly string[])[]) => Promise<VisitorCounts[]>,
 ): Promise<WindowCounts> {
   const { projectId, range } = params;
   const counts: WindowCounts = {
@@ -66,39 +85,27 @@ export async function readOutcomeCounts(
     total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
     misses: new Map(),
     searches: { searches: 0, clicks: 0 },
+    together: [],
   };
+  const together = params.together ?? [];
+  const side = (v: VisitorCounts): SideCounts => ({ ...v, thumbsUp: 0, thumbsDown: 0 });
+  if (params.paths.length || together.length) {
+    const groups = outcomeGroups(params);
+    const counted = await visitors(groups);
+    params.paths.forEach((path, i) => {
+      counts.pages.set(path, side(counted[i]));
+    });
+    if (params.paths.length) counts.total = side(counted[params.paths.length]);
+    counts.together = counted.slice(params.paths.length + 1).map(side);
+  }
   if (params.paths.length) {
     const marks = params.paths.map(() => '?').join(', ');
-    const from = `FROM "AnalyticsEvent" e
-         JOIN "AnalyticsPage" p ON p."id" = e."pageId" AND p."projectId" = e."projectId"
-        WHERE e."projectId" = ? AND p."path" IN (${marks}) AND e."ts" >= ? AND e."ts" < ?
-          AND e."kind" IN (${KIND.human}, ${KIND.ai})`;
-    const args = [projectId, ...params.paths, range.from, range.to];
-    const referred = `COUNT(DISTINCT CASE WHEN e."kind" = ${KIND.human} AND e."agent" LIKE 'via %' THEN e."visitorId" END)`;
-    // every page in one pass over the range's views, and the pages together in one more (a reader of two once)
-    for (const path of params.paths)
-      counts.pages.set(path, { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 });
-    for (const [path, kind, n, sent] of await sql.rows(
-      `SELECT p."path", e."kind", COUNT(DISTINCT e."visitorId"), ${referred} ${from} GROUP BY p."path", e."kind"`,
-      args,
-    )) {
-      const page = counts.pages.get(String(path))!;
-      page[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
-      page.referred += Number(sent);
-    }
-    for (const [kind, n, sent] of await sql.rows(
-      `SELECT e."kind", COUNT(DISTINCT e."visitorId"), ${referred} ${from} GROUP BY e."kind"`,
-      args,
-    )) {
-      counts.total[Number(kind) === KIND.ai ? 'ai' : 'human'] = Number(n);
-      counts.total.referred += Number(sent);
-    }
     for (const [path, up, down] of await sql.rows(
       `SELECT "path", SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END),
               SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END)
          FROM "AnalyticsFeedback"
         WHERE "projectId" = ? AND "path" IN (${marks}) AND "ts" >= ? AND "ts" < ? GROUP BY "path"`,
-      args,
+      [projectId, ...params.paths, range.from, range.to],
     )) {
       const page = counts.pages.get(String(path))!;
       page.thumbsUp = Number(up ?? 0);
@@ -122,4 +129,124 @@ export async function readOutcomeCounts(
     counts.misses.set(url, missing?.requests ?? 0);
   }
   return counts;
+}
+
+/** Distinct visitors of some pages (or of several pages together), by class. */
+export interface VisitorCounts {
+  human: number;
+  ai: number;
+  /** humans an AI assistant's answer sent */
+  referred: number;
+}
+
+const VIA = 'via ';
+/**
+ * Exact distinct visitors of groups of pages over a range, a visitor of several pages of a group once: as the
+ * visitors report answers a range (store/split-range.ts planRange), its whole days from the day sets and the agent
+ * rollup's cells (humans an assistant sent), the partial days at its edges from raw events of those days. Each page's
+ * visitors are taken from its own containers alone, so the cost follows the pages' visitors, not the site's.
+ */
+export async function countGroupVisitors(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  range: TimeRange;
+  groups: readonly (readonly number[])[];
+  /** the groups' pages' raw events of an edge (one UTC day's part); read from the store when absent */
+  edgeEvents?: (edge: TimeRange) => Promise<PageEvent[]>;
+}): Promise<VisitorCounts[]> {
+  const pages = [...new Set(params.groups.flat())];
+  if (!pages.length) return params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
+  const columns = ['human', 'ai', 'referred'] as const;
+  const visitors = new Map(pages.map((page) => [page, columns.map(() => new RoaringBitmap32())]));
+  const built: Bitmap[] = [...visitors.values()].flat();
+  try {
+    const addParts = (column: number, parts: Iterable<[number, Bitmap | Bitmap[]]>) => {
+      for (const [part, bitmaps] of parts)
+        for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps])
+          for (const page of pages) addPageVisitors(part, bitmap, page, visitors.get(page)![column]);
+    };
+    // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
+    const { store } = params;
+    const plan = store.planRange(params.projectId, params.range);
+    const generations = new Map<string, ReturnType<AnalyticsStore['dayGenerations']>>();
+    const planned = {
+      planRange: () => plan,
+      dayGenerations: (projectId: string, from: number, to: number) => {
+        const key = `${from}-${to}`;
+        if (!generations.has(key)) generations.set(key, store.dayGenerations(projectId, from, to));
+        return generations.get(key)!;
+      },
+      loadDaySets: (projectId: string, day: number) => store.loadDaySets(projectId, day),
+      agentDays: store.agentDays.bind(store),
+    };
+    const ranged = { ...params, store: planned };
+    const sets = await daySetSegments(ranged);
+    for (const segment of sets.segments) {
+      addParts(0, segment.sets.get(KIND.human) ?? []);
+      addParts(1, segment.sets.get(KIND.ai) ?? []);
+    }
+    // humans an assistant sent: the rollup's `via <assistant>` cells
+    for (const segment of (await agentCellSegments(ranged)).segments)
+      for (const data of segment.cells.values())
+        if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA)) addParts(2, data.parts);
+    // the edges: the pages' own raw events of those partial (or not yet folded) days
+    for (const edge of sets.edges) {
+      const events = await (params.edgeEvents?.(edge) ?? store.pageEvents(params.projectId, edge, pages));
+      for (const e of events) {
+        const counted = visitors.get(e.pageId);
+        if (!counted) continue;
+        counted[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
+        if (e.kind === KIND.human && e.agent?.startsWith(VIA)) counted[2].add(e.visitorId);
+      }
+    }
+    return params.groups.map((group) => {
+      const counts = { human: 0, ai: 0, referred: 0 };
+      columns.forEach((column, i) => {
+        const members = group.map((page) => visitors.get(page)![i]);
+        if (members.length === 1) counts[column] = members[0].size;
+        else {
+          const union = RoaringBitmap32.orMany(members);
+          counts[column] = union.size;
+          union.dispose();
+        }
+      });
+      return counts;
+    });
+  } finally {
+    for (const bitmap of built) bitmap.dispose();
+  }
+}
+
+/**
+ * countGroupVisitors over several ranges of the same groups (an outcome's windows, both sides): each UTC day at the
+ * ranges' edges is read once for all of them (the pages' raw events of that day, each range keeping its part).
+ */
+export async function countGroupVisitorsMany(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  ranges: readonly TimeRange[];
+  groups: readonly (readonly number[])[];
+}): Promise<VisitorCounts[][]> {
+  const { store, projectId } = params;
+  const pages = [...new Set(params.groups.flat())];
+  const days = new Map<number, Promise<PageEvent[]>>();
+  const edgeEvents = async (edge: TimeRange) => {
+    // an edge is read by the UTC days it touches (a range of two partial days is one edge; while a rebuild runs the
+    // whole range is): each day once, for every range that needs it
+    const out: PageEvent[] = [];
+    for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
+      let events = days.get(day);
+      if (!events) {
+        events = store.pageEvents(projectId, { from: day * DAY_MS, to: (day + 1) * DAY_MS }, pages);
+        days.set(day, events);
+      }
+      for (const e of await events) if (e.ts >= edge.from && e.ts < edge.to) out.push(e);
+    }
+    return out;
+  };
+  const out: VisitorCounts[][] = [];
+  for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, edgeEvents }));
+  return out;
 }

@@ -2,6 +2,11 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { KIND } from '../store/day-sets.js';
 import { purposeOf } from '../store/rollups/agent-columns.js';
+import { addPageVisitors, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import type { AnalyticsStore } from '../store/event-store.js';
+import type { CacheLease } from '../store/day-cache.js';
+import { daySetSegments } from './range-sources.js';
+import { agentCellSegments } from './agent-cells.js';
 
 /** One page's visitors over a range, read from its stored page views. */
 export interface PageTraffic {
@@ -85,4 +90,83 @@ export function countPageTraffic(rows: {
   traffic.agents.sort(order((r) => r.agent));
   traffic.referrals.sort(order((r) => r.assistant));
   return traffic;
+}
+
+/**
+ * The same figures as readPageTraffic, counted as the visitors report counts a range (store/split-range.ts planRange):
+ * each day the range touches from that day's sets when it is a derived whole day, from the raw events of that day's
+ * part otherwise; the agents and assistants from the agent rollup's cells (edges from raw events). Only the page's own
+ * containers are read, so the cost follows its visitors, not the site's.
+ */
+export async function pageTrafficFromDays(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  /** the page's id; undefined when it has no stored views */
+  pageId: number | undefined;
+  range: TimeRange;
+}): Promise<PageTraffic> {
+  const { store, cache, projectId, pageId, range } = params;
+  const rows: Parameters<typeof countPageTraffic>[0] = { days: [], totals: [], agents: [] };
+  if (pageId === undefined) return countPageTraffic(rows);
+  const kinds = [KIND.human, KIND.ai];
+  const totals = kinds.map(() => new RoaringBitmap32());
+  const built: Bitmap[] = [...totals];
+  try {
+    // per (kind, agent): views of the page and its distinct visitors across the agent's cells
+    const agents = new Map<string, { kind: number; agent: string; views: number; visitors: Bitmap }>();
+    const agentRow = (kind: number, agent: string | null) => {
+      if (!agent || (kind !== KIND.ai && !(kind === KIND.human && agent.startsWith(VIA)))) return undefined;
+      const key = `${kind}\0${agent}`;
+      let row = agents.get(key);
+      if (!row) {
+        row = { kind, agent, views: 0, visitors: new RoaringBitmap32() };
+        agents.set(key, row);
+        built.push(row.visitors);
+      }
+      return row;
+    };
+    for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
+      const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
+      const sets = await daySetSegments({ store, cache, projectId, range: part });
+      const day = kinds.map(() => new RoaringBitmap32());
+      built.push(...day);
+      kinds.forEach((kind, i) => {
+        for (const segment of sets.segments)
+          for (const [p, bitmap] of segment.sets.get(kind) ?? []) addPageVisitors(p, bitmap, pageId, day[i]);
+      });
+      for (const edge of sets.edges) {
+        for (const e of await store.pageEvents(projectId, edge, [pageId])) {
+          day[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
+          const row = agentRow(e.kind, e.agent);
+          if (row) {
+            row.views++;
+            row.visitors.add(e.visitorId);
+          }
+        }
+      }
+      kinds.forEach((kind, i) => {
+        if (day[i].size) rows.days.push([start / DAY_MS, kind, day[i].size]);
+        totals[i].orInPlace(day[i]);
+      });
+    }
+    kinds.forEach((kind, i) => {
+      if (totals[i].size) rows.totals.push([kind, totals[i].size]);
+    });
+    // the whole days derived: the agent rollup's cells (the edges were read above, with the days)
+    for (const segment of (await agentCellSegments({ store, cache, projectId, range })).segments) {
+      for (const data of segment.cells.values()) {
+        const views = data.views.get(pageId);
+        if (!views) continue;
+        const row = agentRow(data.cell.kind, data.cell.agent);
+        if (!row) continue;
+        row.views += views;
+        for (const [p, bitmap] of data.parts) addPageVisitors(p, bitmap, pageId, row.visitors);
+      }
+    }
+    for (const row of agents.values()) rows.agents.push([row.kind, row.agent, row.views, row.visitors.size]);
+    return countPageTraffic(rows);
+  } finally {
+    for (const bitmap of built) bitmap.dispose();
+  }
 }

@@ -19,7 +19,7 @@ export interface Sources {
 }
 
 /** Day sets: a segment is the union of its days' sets per class and part. */
-const SETS = (store: AnalyticsStore): SegmentFamily<StoredDaySets> => ({
+const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredDaySets> => ({
   name: 'sets',
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
   unite(quarters) {
@@ -102,4 +102,14 @@ export function gatherSets(params: Params): Promise<Sources> {
 /** The range's views: views of aligned segments of days, and edge events. */
 export function gatherViews(params: Params): Promise<{ segments: StoredDayViews[]; edges: EdgeEvent[] }> {
   return gather(params, VIEWS(params.store));
+}
+
+/**
+ * The range's day sets (as unions of aligned segments of days) and the ranges to read from raw events, unread: for a
+ * report that reads a few pages' edge events alone.
+ */
+export function daySetSegments(
+  params: Omit<Params, 'store'> & { store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations'> },
+): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
+  return rangeSegments(params, SETS(params.store));
 }

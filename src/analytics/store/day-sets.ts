@@ -122,3 +122,20 @@ export function addPageCardinalities(part: number, bitmap: Bitmap, counts: PageF
     counts.set(page, (counts.get(page) ?? 0) + cardinality);
   });
 }
+
+const PAIRS = 65536;
+
+/**
+ * Adds to `into` the visitors of `page` that a part's bitmap of (page, visitor) pairs holds: the page's container,
+ * its keys turned back into visitor ids (see partOf and pairKey).
+ */
+export function addPageVisitors(part: number, bitmap: Bitmap, page: number, into: Bitmap): void {
+  if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return;
+  const low = (page % PAIRS) * PAIRS;
+  const n = bitmap.rangeCardinality(low, low + PAIRS);
+  if (!n) return;
+  const keys = bitmap.rangeUint32Array(low ? bitmap.rank(low - 1) : 0, n);
+  const high = (part % PAIRS) * PAIRS;
+  for (let i = 0; i < keys.length; i++) keys[i] = high + (keys[i] - low);
+  into.addMany(keys);
+}

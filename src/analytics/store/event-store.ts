@@ -7,7 +7,7 @@ import { planRange, type RangePlan } from './split-range.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
 import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
-import { rawEvents } from './read-events.js';
+import { pageEvents, rawEvents } from './read-events.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
@@ -70,6 +70,11 @@ export class AnalyticsStore {
   /** Counted (human and AI) raw events in the range, for the partial days at the edges of a range. */
   rawEvents(projectId: string, range: TimeRange) {
     return rawEvents(this.sql, { projectId, range });
+  }
+
+  /** Counted raw events of some pages in the range, with their agent: the edges of a report about a few pages. */
+  pageEvents(projectId: string, range: TimeRange, pageIds: readonly number[]) {
+    return pageEvents(this.sql, { projectId, range, pageIds });
   }
 
   /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
