@@ -112,7 +112,8 @@ describe.each(PROVIDERS)('automations on %s', (provider) => {
       { automation: 'bad-cron', message: 'schedule: invalid value for minute: 61' },
       {
         automation: 'elsewhere',
-        message: 'automation elsewhere: unknown key "colour" (allowed: id, on, timezone, prompt, draft, review, outcome)',
+        message:
+          'automation elsewhere: unknown key "colour" (allowed: id, on, timezone, prompt, draft, review, outcome)',
       },
     ]);
   });
