@@ -1,4 +1,4 @@
-import type { Db, DbTransaction } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { LeaseQueue, type LeaseHolder } from '../db/lease-queue.js';
 import { DISABLE_AFTER_MS, retryDelayMs, type Verdict } from './retry-schedule.js';
 import { KEPT_RESPONSE_BYTES, type SendResult } from './send-message.js';
@@ -24,7 +24,7 @@ export interface ClaimedMessage {
 
 /** Claims up to `limit` of one subscription's messages due now, earliest due first. */
 export async function claimMessages(
-  holder: LeaseHolder & { db: Db | DbTransaction; limit: number; subscription: SubscriptionRow },
+  holder: LeaseHolder & { db: Db; limit: number; subscription: SubscriptionRow },
 ): Promise<ClaimedMessage[]> {
   const { subscription } = holder;
   const claimed = await MESSAGES.claim({ ...holder, only: { column: 'subscriptionId', value: subscription.id } });
@@ -38,46 +38,23 @@ export async function claimMessages(
 
 export type Settled = 'delivered' | 'failed' | 'retry' | 'lost';
 
-/** One finished try to record: the message as claimed, what the receiver did, and the verdict on it. */
-export interface FinishedTry {
-  message: MessageRow;
-  result: SendResult | { error: string; durationMs: 0 };
-  verdict: Verdict;
-}
-
-/** Records one try (see settleAttempts). */
-export async function settleAttempt(
-  holder: LeaseHolder & { db: Db; random?: () => number } & FinishedTry,
-): Promise<Settled> {
-  const [settled] = await settleAttempts({ ...holder, tries: [holder] });
-  return settled;
-}
-
 /**
- * Records finished tries and what follows from each, all in one transaction (one commit for a turn's sends, not one
- * per message), each written only while its lease is held: the attempt row; the message delivered, failed, or given
- * back to the queue for its next try (after the schedule's wait or the receiver's Retry-After, never past its retry
- * window); and the subscription's failing streak, which turns it off once it has lasted five days. A crash before the
- * commit leaves every message leased, to be sent again under the same webhook-id once the lease ends.
+ * Records one try and what follows from it, in one transaction written only while the lease is held: the attempt
+ * row; the message delivered, failed, or given back to the queue for its next try (after the schedule's wait or the
+ * receiver's Retry-After, never past its retry window); and the subscription's failing streak, which turns it off
+ * once it has lasted five days.
  */
-export async function settleAttempts(
-  holder: LeaseHolder & { db: Db; tries: readonly FinishedTry[]; random?: () => number },
-): Promise<Settled[]> {
-  if (!holder.tries.length) return [];
-  const now = holder.clock();
-  return holder.db.$transaction(async (tx) => {
-    const settled: Settled[] = [];
-    for (const t of holder.tries) settled.push(await settleOne({ ...holder, db: tx }, t, now));
-    return settled;
-  });
-}
-
-async function settleOne(
-  holder: LeaseHolder & { db: DbTransaction; random?: () => number },
-  { message, result, verdict }: FinishedTry,
-  now: Date,
+export async function settleAttempt(
+  holder: LeaseHolder & {
+    db: Db;
+    message: MessageRow;
+    result: SendResult | { error: string; durationMs: 0 };
+    verdict: Verdict;
+    random?: () => number;
+  },
 ): Promise<Settled> {
-  const tx = holder.db;
+  const { db, message, result, verdict } = holder;
+  const now = holder.clock();
   let retryAt: Date | null = null;
   let ends: 'delivered' | 'failed' | null = 'ends' in verdict ? verdict.ends : null;
   let why = 'why' in verdict ? verdict.why : null;
@@ -89,50 +66,54 @@ async function settleOne(
       why = `${verdict.why}; gave up after ${message.attempts} tries over 24 hours`;
     }
   }
-  const attempt = {
-    messageId: message.id,
-    subscriptionId: message.subscriptionId,
-    attempt: message.attempts,
-    at: now,
-    durationMs: result.durationMs,
-    responseStatus: 'status' in result ? result.status : null,
-    responseBody: 'status' in result ? result.body.slice(0, KEPT_RESPONSE_BYTES) : null,
-    error: 'error' in result ? result.error : (why ?? null),
-  };
-  let settled: Settled;
-  if (ends) {
-    const { count } = await tx.webhookMessage.updateMany({
-      where: MESSAGES.held(message.id, holder.owner),
-      data: { status: ends, endedAt: now, leaseOwner: null, leaseExpiresAt: null },
-    });
-    settled = count === 1 ? ends : 'lost';
-  } else settled = (await MESSAGES.release({ ...holder, id: message.id, retryAt: retryAt ?? now })) ? 'retry' : 'lost';
-  if (settled === 'lost') return settled;
-  await tx.webhookAttempt.create({ data: attempt });
-  if (settled === 'delivered')
-    await tx.webhookSubscription.updateMany({
-      where: { id: message.subscriptionId, failingSince: { not: null } },
-      data: { failingSince: null },
-    });
-  else {
-    await tx.webhookSubscription.updateMany({
-      where: { id: message.subscriptionId, failingSince: null },
-      data: { failingSince: now },
-    });
-    await tx.webhookSubscription.updateMany({
-      where: {
-        id: message.subscriptionId,
-        enabled: true,
-        failingSince: { lte: new Date(now.getTime() - DISABLE_AFTER_MS) },
-      },
-      data: {
-        enabled: false,
-        disabledReason: `every delivery failed for 5 days (last: ${why ?? 'error'}); turned off by Scribe`,
-        updatedAt: now,
-      },
-    });
-  }
-  return settled;
+  return db.$transaction(async (tx) => {
+    const txHolder = { ...holder, db: tx };
+    const attempt = {
+      messageId: message.id,
+      subscriptionId: message.subscriptionId,
+      attempt: message.attempts,
+      at: now,
+      durationMs: result.durationMs,
+      responseStatus: 'status' in result ? result.status : null,
+      responseBody: 'status' in result ? result.body.slice(0, KEPT_RESPONSE_BYTES) : null,
+      error: 'error' in result ? result.error : (why ?? null),
+    };
+    let settled: Settled;
+    if (ends) {
+      const { count } = await tx.webhookMessage.updateMany({
+        where: MESSAGES.held(message.id, holder.owner),
+        data: { status: ends, endedAt: now, leaseOwner: null, leaseExpiresAt: null },
+      });
+      settled = count === 1 ? ends : 'lost';
+    } else
+      settled = (await MESSAGES.release({ ...txHolder, id: message.id, retryAt: retryAt ?? now })) ? 'retry' : 'lost';
+    if (settled === 'lost') return settled;
+    await tx.webhookAttempt.create({ data: attempt });
+    if (settled === 'delivered')
+      await tx.webhookSubscription.updateMany({
+        where: { id: message.subscriptionId, failingSince: { not: null } },
+        data: { failingSince: null },
+      });
+    else {
+      await tx.webhookSubscription.updateMany({
+        where: { id: message.subscriptionId, failingSince: null },
+        data: { failingSince: now },
+      });
+      await tx.webhookSubscription.updateMany({
+        where: {
+          id: message.subscriptionId,
+          enabled: true,
+          failingSince: { lte: new Date(now.getTime() - DISABLE_AFTER_MS) },
+        },
+        data: {
+          enabled: false,
+          disabledReason: `every delivery failed for 5 days (last: ${why ?? 'error'}); turned off by Scribe`,
+          updatedAt: now,
+        },
+      });
+    }
+    return settled;
+  });
 }
 
 /** Ends a message that can no longer be sent (its subscription was removed or turned off) without trying it. */

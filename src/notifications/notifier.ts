@@ -9,15 +9,7 @@ import { randomId } from '../ids.js';
 import { buildBody, type RenderEvent } from './build-body.js';
 import { parseTargetUrl, resolveTarget, type TargetPolicy } from './check-target.js';
 import { dispatchEvents } from './dispatch-events.js';
-import {
-  claimMessages,
-  dropMessage,
-  MESSAGES,
-  settleAttempts,
-  type ClaimedMessage,
-  type FinishedTry,
-  type Settled,
-} from './messages.js';
+import { claimMessages, dropMessage, MESSAGES, settleAttempt, type ClaimedMessage } from './messages.js';
 import { judge } from './retry-schedule.js';
 import { sendMessage, type SendResult } from './send-message.js';
 import { signingSecrets } from './subscriptions.js';
@@ -52,19 +44,6 @@ export interface Notifier {
 /** Outbox events fanned out per turn. */
 const DISPATCH_BATCH = 25;
 
-/**
- * While events keep coming, they are fanned out at most this often, so a steady stream makes one batch (two commits)
- * per window rather than per event; once a look finds none, the next event is fanned out at once.
- */
-const DISPATCH_EVERY_MS = 200;
-
-/**
- * Tries that finish within this long of each other are recorded in one transaction (each commit costs several fsyncs
- * on SQLite's rollback journal: one per message could not keep up). Short beside any lease.
- */
-const SETTLE_WINDOW_MS = 20;
-const SETTLE_BATCH = 256;
-
 /** The receiver's answer is cut at this; the spec's receivers are expected to answer within seconds. */
 export const SEND_TIMEOUT_MS = 10_000;
 
@@ -87,37 +66,6 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const inHand = new Set<Promise<void>>();
   /** where the next turn starts in the subscription list, so scarce slots go round every receiver in turn */
   let nextFirst = 0;
-  /** when the outbox was last looked at, and whether events were found there */
-  let lastDispatch = { at: 0, found: false };
-  let dispatchTimer: NodeJS.Timeout | undefined;
-
-  /** finished tries waiting for the commit that records them together; one such commit at a time */
-  const finished: { t: FinishedTry; done: (settled: Settled) => void; failed: (err: unknown) => void }[] = [];
-  let settling = false;
-  let window: NodeJS.Timeout | undefined;
-  const settleLater = () => {
-    if (settling || window || !finished.length) return;
-    window = setTimeout(async () => {
-      window = undefined;
-      settling = true;
-      const batch = finished.splice(0, SETTLE_BATCH);
-      try {
-        const settled = await settleAttempts({ ...holder, tries: batch.map((b) => b.t), random: deps.random });
-        for (const [i, b] of batch.entries()) b.done(settled[i]);
-      } catch (err) {
-        // nothing was recorded: the messages stay leased and are sent again, same webhook-id, once the lease ends
-        for (const b of batch) b.failed(err);
-      } finally {
-        settling = false;
-        settleLater();
-      }
-    }, SETTLE_WINDOW_MS);
-  };
-  const settle = (t: FinishedTry) =>
-    new Promise<Settled>((done, failed) => {
-      finished.push({ t, done, failed });
-      settleLater();
-    });
 
   const send = async ({ message, subscription }: ClaimedMessage) => {
     if (!subscription.enabled) {
@@ -161,7 +109,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     }
     const verdict =
       refused && 'error' in result ? { ends: 'failed' as const, why: result.error } : judge(result, deps.clock());
-    const settled = await settle({ message, result, verdict });
+    const settled = await settleAttempt({ ...holder, message, result, verdict, random: deps.random });
     deps.logger.debug(
       { message: message.id, subscription: message.subscriptionId, settled, durationMs: result.durationMs },
       'webhook message tried',
@@ -190,37 +138,20 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const turn = async () => {
     // one small batch of events per turn, then sends: a steady stream of changes must not starve the deliveries, and
     // a batch (each event rendered as the API shows it, which reads the database) must end well within its lease
-    let more = false;
-    const since = Date.now() - lastDispatch.at;
-    if (!lastDispatch.found || since >= DISPATCH_EVERY_MS) {
-      const dispatched = await dispatchEvents({ ...holder, limit: DISPATCH_BATCH, render: deps.render });
-      lastDispatch = { at: Date.now(), found: dispatched > 0 };
-      // a full batch: more are waiting now, fanned out at the next turn regardless of the window
-      if (dispatched === DISPATCH_BATCH) lastDispatch.found = false;
-      more = dispatched > 0;
-    } else
-      dispatchTimer ??= setTimeout(() => {
-        dispatchTimer = undefined;
-        worker.wake();
-      }, DISPATCH_EVERY_MS - since);
+    const dispatched = await dispatchEvents({ ...holder, limit: DISPATCH_BATCH, render: deps.render });
+    let more = dispatched > 0;
     const subscriptions = await deps.db.webhookSubscription.findMany({ orderBy: { id: 'asc' } });
     const first = subscriptions.length ? nextFirst++ % subscriptions.length : 0;
-    // every subscription's claim in one transaction (one commit), the sends begun once it is committed
-    const claimed = await deps.db.$transaction(async (tx) => {
-      const taken: ClaimedMessage[] = [];
-      for (const subscription of [...subscriptions.slice(first), ...subscriptions.slice(0, first)]) {
-        const free = concurrency - inHand.size - taken.length;
-        // every slot busy: a finished send wakes the worker
-        if (free <= 0) break;
-        const slots = Math.min(free, perSubscription - (inFlight.get(subscription.id) ?? 0));
-        if (slots <= 0) continue;
-        const got = await claimMessages({ ...holder, db: tx, limit: slots, subscription });
-        taken.push(...got);
-        if (got.length === slots) more = true;
-      }
-      return taken;
-    });
-    for (const c of claimed) begin(c);
+    for (const subscription of [...subscriptions.slice(first), ...subscriptions.slice(0, first)]) {
+      const free = concurrency - inHand.size;
+      // every slot busy: a finished send wakes the worker
+      if (free <= 0) break;
+      const slots = Math.min(free, perSubscription - (inFlight.get(subscription.id) ?? 0));
+      if (slots <= 0) continue;
+      const claimed = await claimMessages({ ...holder, limit: slots, subscription });
+      for (const c of claimed) begin(c);
+      if (claimed.length === slots) more = true;
+    }
     return more;
   };
 
@@ -235,7 +166,6 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     start: worker.start,
     async stop() {
       await worker.stop();
-      clearTimeout(dispatchTimer);
       await Promise.allSettled([...inHand]);
     },
   };

@@ -8,8 +8,6 @@ import { singleJobPresenter } from '../../src/http/routes/present-jobs.js';
 import { createNotifier, type Notifier } from '../../src/notifications/notifier.js';
 import { createSubscription, rotateSecret, getSubscription } from '../../src/notifications/subscriptions.js';
 import { listDeliveries, redeliver } from '../../src/notifications/deliveries.js';
-import { recordEvent } from '../../src/notifications/record-event.js';
-import type { Db } from '../../src/db/client.js';
 import { PROVIDERS, useTestDatabase } from '../support/databases.js';
 import { fixedClock } from '../support/clock.js';
 import { waitFor } from '../support/wait-for.js';
@@ -17,79 +15,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 
 const policy = { allowHttp: true, allowedHosts: ['127.0.0.1'] };
 const config = loadConfig({});
-
-const WRITES = new Set(['create', 'createMany', 'update', 'updateMany', 'upsert', 'delete', 'deleteMany']);
-
-/** Whether a write's result says it changed rows (a claim or update that matched none writes nothing to commit). */
-const changed = (result: unknown) =>
-  typeof result === 'number'
-    ? result > 0
-    : Array.isArray(result)
-      ? result.length > 0
-      : typeof (result as { count?: unknown })?.count === 'number'
-        ? (result as { count: number }).count > 0
-        : true;
-
-/** `db` with `wrote` called for each write that changed rows; a transaction calls it once, at its end, if any did. */
-function watchWrites<T extends object>(db: T, wrote: () => void): T {
-  const model = (delegate: object) =>
-    new Proxy(delegate, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop, target);
-        if (typeof value !== 'function') return value;
-        if (!WRITES.has(String(prop))) return value.bind(target);
-        return async (...args: unknown[]) => {
-          const result = await value.apply(target, args);
-          if (changed(result)) wrote();
-          return result;
-        };
-      },
-    });
-  return new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (prop === '$transaction')
-        return async (fn: (tx: object) => Promise<unknown>, ...rest: unknown[]) => {
-          let any = false;
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).call(
-            target,
-            (tx: object) =>
-              fn(
-                watchWrites(tx, () => {
-                  any = true;
-                }),
-              ),
-            ...rest,
-          );
-          if (any) wrote();
-          return result;
-        };
-      if (prop === '$executeRawUnsafe' || prop === '$queryRawUnsafe')
-        return async (...args: unknown[]) => {
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (changed(result)) wrote();
-          return result;
-        };
-      if (typeof value === 'function') return value.bind(target);
-      if (value && typeof value === 'object' && typeof prop === 'string' && !prop.startsWith('$')) return model(value);
-      return value;
-    },
-  });
-}
-
-/**
- * The database with its commits counted: a transaction that changed rows is one, and so is each write outside one
- * that did (committed on its own). On SQLite's rollback journal each such commit costs several fsyncs.
- */
-function countingCommits(db: Db): { db: Db; commits: () => number } {
-  let commits = 0;
-  return {
-    db: watchWrites(db, () => {
-      commits++;
-    }),
-    commits: () => commits,
-  };
-}
 
 describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
   const database = useTestDatabase(provider);
@@ -414,35 +339,5 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     clock.advance(retried.dueAt.getTime() - clock().getTime());
     await waitFor(() => receiver.received.length === 3, 'the retry once due');
     expect(receiver.received[2].headers['webhook-id']).toBe(retried.id);
-  });
-
-  it('records a turn’s sends together: a few commits per batch of messages, not one or more per message', async () => {
-    const clock = () => new Date();
-    const other = await startWebhookReceiver();
-    try {
-      await subscribe(clock);
-      await createSubscription({ db: database.db, clock, policy }, { projectId, url: other.url, events: ['*'] });
-      await newJob(clock);
-      const outbox = await database.db.webhookEvent.findFirstOrThrow({ where: { projectId } });
-      const events = 60;
-      const data = JSON.parse(outbox.data) as Record<string, unknown>;
-      for (let i = 1; i < events; i++)
-        await recordEvent(database.db, { projectId, type: 'job.created', at: clock(), data });
-      const counted = countingCommits(database.db);
-      start(clock, { db: counted.db });
-      await waitFor(
-        async () =>
-          (await database.db.webhookMessage.count({ where: { projectId, status: 'delivered' } })) === 2 * events,
-        'every message delivered',
-      );
-      expect(receiver.received).toHaveLength(events);
-      expect(other.received).toHaveLength(events);
-      // each try recorded alone was a commit per message (1.3–2 with the claims): now a turn’s tries share one
-      expect(counted.commits() / (2 * events)).toBeLessThan(0.6);
-    } finally {
-      await notifier?.stop();
-      notifier = undefined;
-      await other.close();
-    }
   });
 });
