@@ -286,7 +286,7 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
     const clock = () => new Date();
     const slow = await startWebhookReceiver();
     try {
-      slow.answer = () => ({ status: 200, delayMs: 300 });
+      slow.answer = () => ({ status: 200, delayMs: 150 });
       await createSubscription({ db: database.db, clock, policy }, { projectId, url: slow.url, events: ['*'] });
       // the slow receiver's backlog is written first: oldest-first claims would hand it every slot until it drained
       for (let i = 0; i < 20; i++) await newJob(clock, `Backlog ${i}`);
@@ -300,10 +300,9 @@ describe.each(PROVIDERS)('outgoing webhooks on %s', (provider) => {
           1,
         'the healthy receiver’s message',
       );
-      // it went out beside the backlog, not after it: oldest-first claims would have sent at least 18 of the 20
-      // (two slots, 300 ms a send) first; the bound leaves room for a slow machine's delays without admitting that
+      // it went out beside the backlog, not after it
       expect(receiver.received).toHaveLength(1);
-      expect(slow.received.length).toBeLessThan(15);
+      expect(slow.received.length).toBeLessThan(10);
     } finally {
       await notifier?.stop();
       notifier = undefined;
