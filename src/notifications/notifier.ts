@@ -64,8 +64,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   };
   const inFlight = new Map<string, number>();
   const inHand = new Set<Promise<void>>();
-  /** where the next turn starts in the subscription list, so scarce slots go round every receiver in turn */
-  let nextFirst = 0;
+  /**
+   * The subscription that last got a slot: the next turn starts after it, so scarce slots go round every receiver in
+   * turn. (Counting turns instead would let turns that find no free slot fix the order on one receiver.)
+   */
+  let lastServed = '';
 
   const send = async ({ message, subscription }: ClaimedMessage) => {
     if (!subscription.enabled) {
@@ -141,7 +144,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     const dispatched = await dispatchEvents({ ...holder, limit: DISPATCH_BATCH, render: deps.render });
     let more = dispatched > 0;
     const subscriptions = await deps.db.webhookSubscription.findMany({ orderBy: { id: 'asc' } });
-    const first = subscriptions.length ? nextFirst++ % subscriptions.length : 0;
+    const first = (subscriptions.findIndex((s) => s.id === lastServed) + 1) % Math.max(subscriptions.length, 1);
     for (const subscription of [...subscriptions.slice(first), ...subscriptions.slice(0, first)]) {
       const free = concurrency - inHand.size;
       // every slot busy: a finished send wakes the worker
@@ -150,6 +153,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       if (slots <= 0) continue;
       const claimed = await claimMessages({ ...holder, limit: slots, subscription });
       for (const c of claimed) begin(c);
+      if (claimed.length) lastServed = subscription.id;
       if (claimed.length === slots) more = true;
     }
     return more;
