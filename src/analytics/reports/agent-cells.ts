@@ -99,8 +99,10 @@ export async function gatherAgentCells(params: {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
-  /** the whole days' views alone, no bitmaps (the edges' bitmaps are built all the same) */
+  /** the views alone, no bitmaps */
   viewsOnly?: boolean;
+  /** AI and spoofed AI cells alone: the edges' human views are not read */
+  aiOnly?: boolean;
 }): Promise<RangeCells> {
   const { store, projectId } = params;
   // while the project is being rebuilt, the raw events answer it all
@@ -128,9 +130,9 @@ export async function gatherAgentCells(params: {
   }
   const pending = new Map<string, CellData<number[]>>();
   for (const edge of edges) {
-    for (const e of await store.agentEdgeEvents(projectId, edge)) {
+    for (const e of await store.agentEdgeEvents(projectId, edge, { aiOnly: params.aiOnly })) {
       const cell = cellOf(e);
-      if (cell) addToCells(pending, cell, e);
+      if (cell) addToCells(pending, cell, e, !params.viewsOnly);
     }
   }
   // the edges' bitmaps are built here and are the only ones the caller frees
@@ -171,8 +173,8 @@ function rangeCell(cell: AgentCell): RangeCell {
 export type AgentReportStore = Parameters<typeof gatherAgentCells>[0]['store'];
 
 /**
- * Runs `read` over the range's cells and frees the bitmaps built for it afterwards; `viewsOnly`: the whole days'
- * views alone, no bitmaps (a report that counts no visitors).
+ * Runs `read` over the range's cells and frees the bitmaps built for it afterwards; `viewsOnly`: the views alone, no
+ * bitmaps (a report that counts no visitors).
  */
 export async function withAgentCells<T>(
   params: Parameters<typeof gatherAgentCells>[0],

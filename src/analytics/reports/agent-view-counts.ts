@@ -31,7 +31,7 @@ export async function agentViewCounts(params: {
   }[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
     const piece = { from: bounds[i], to: bounds[i + 1] };
-    await withAgentCells({ ...params, range: piece, viewsOnly: true }, (cells) => {
+    await withAgentCells({ ...params, range: piece, viewsOnly: true, aiOnly: true }, (cells) => {
       for (const { cell, sums } of cells) {
         if (cell.kind !== KIND.ai && cell.kind !== KIND.bot) continue;
         runs.push({ ts: piece.from, ...cell, ...sums.pageEntries() });

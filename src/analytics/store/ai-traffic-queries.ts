@@ -18,12 +18,14 @@ export interface AgentEdgeEvent {
  */
 export async function agentEdgeEvents(
   sql: Sql,
-  params: { projectId: string; range: TimeRange },
+  params: { projectId: string; range: TimeRange; aiOnly?: boolean },
 ): Promise<AgentEdgeEvent[]> {
+  // most raw views are humans': a reader of AI views alone leaves them in the database
+  const kinds = params.aiOnly ? `${KIND.ai}` : `${KIND.human}, ${KIND.ai}`;
   const rows = await sql.rows(
     `SELECT "pageId", "visitorId", "kind", "agent", "verification" FROM "AnalyticsEvent"
       WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?
-        AND ("kind" IN (${KIND.human}, ${KIND.ai}) OR ("kind" = ${KIND.bot} AND "agent" LIKE '${UNVERIFIED_PREFIX}%'))`,
+        AND ("kind" IN (${kinds}) OR ("kind" = ${KIND.bot} AND "agent" LIKE '${UNVERIFIED_PREFIX}%'))`,
     [params.projectId, params.range.from, params.range.to],
   );
   return rows.map(([pageId, visitorId, kind, agent, verification]) => ({

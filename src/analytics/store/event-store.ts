@@ -88,8 +88,8 @@ export class AnalyticsStore {
   }
 
   /** Raw page views of the range that count in the agent rollup's cells, for the partial days at a range's edges. */
-  agentEdgeEvents(projectId: string, range: TimeRange) {
-    return agentEdgeEvents(this.sql, { projectId, range });
+  agentEdgeEvents(projectId: string, range: TimeRange, options: { aiOnly?: boolean } = {}) {
+    return agentEdgeEvents(this.sql, { projectId, range, ...options });
   }
 
   insertAiMisses(projectId: string, misses: StoredMiss[]): Promise<number> {

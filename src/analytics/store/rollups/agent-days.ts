@@ -23,13 +23,15 @@ export function addToCells(
   cells: Map<string, CellData<number[]>>,
   cell: AgentCell,
   e: { pageId: number; visitorId: number | null },
+  /** false: the views alone (no visitor pairs for bitmaps) */
+  withVisitors = true,
 ): void {
   const key = cellKey(cell);
   let data = cells.get(key);
   if (!data) cells.set(key, (data = { cell, parts: new Map(), views: new Map() }));
   data.views.set(e.pageId, (data.views.get(e.pageId) ?? 0) + 1);
   // spoofed views stored before they were given a visitor have views and no visitors
-  if (e.visitorId !== null && !isPlainHuman(cell)) addPair(data.parts, e.pageId, e.visitorId);
+  if (withVisitors && e.visitorId !== null && !isPlainHuman(cell)) addPair(data.parts, e.pageId, e.visitorId);
 }
 
 /** Views by page as little-endian uint32 pairs (pageId, views), ascending by page. */
