@@ -12,8 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configReference } from '../../src/config.js';
 import { commands } from '../../src/cli/run-cli.js';
-import { buildOpenApi } from '../../src/http/openapi/build-openapi.js';
-import { apiOperations } from '../../src/http/openapi/api-operations.js';
+import { apiDocument } from '../../src/http/openapi/api-operations.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const GENERATED = 'This page is generated';
@@ -90,11 +89,11 @@ export function cliPage(): string {
   ].join('');
 }
 
-type OpenApiDocument = ReturnType<typeof buildOpenApi>;
+type OpenApiDocument = ReturnType<typeof apiDocument>;
 
 export function openApiDocument(): OpenApiDocument {
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  return buildOpenApi({ operations: apiOperations, version });
+  return apiDocument(version);
 }
 
 interface Operation {

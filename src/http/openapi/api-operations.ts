@@ -10,7 +10,8 @@ import { outcomesOperations } from '../routes/outcomes-docs.js';
 import { mcpOperations } from '../routes/mcp-docs.js';
 import { analyticsRobotsOperations } from '../routes/analytics-robots.js';
 import { analyticsCoverageOperations } from '../routes/analytics-coverage.js';
-import { outgoingWebhookOperations } from '../routes/outgoing-webhooks-docs.js';
+import { outgoingWebhookOperations, outgoingWebhookPayloads } from '../routes/outgoing-webhooks-docs.js';
+import { buildOpenApi } from './build-openapi.js';
 
 /** Every operation of the API, in the order the reference shows them. */
 export const apiOperations: OperationDoc[] = [
@@ -27,3 +28,8 @@ export const apiOperations: OperationDoc[] = [
   ...mcpOperations,
   ...serviceOperations,
 ];
+
+/** The API's OpenAPI document: served at `GET /openapi.json` and written to `docs/openapi.json`, the same object. */
+export function apiDocument(version: string): ReturnType<typeof buildOpenApi> {
+  return buildOpenApi({ operations: apiOperations, version, webhooks: outgoingWebhookPayloads });
+}

@@ -2,9 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express from 'express';
 import type { RouteModule } from '../app.js';
-import { buildOpenApi } from '../openapi/build-openapi.js';
-import { apiOperations } from '../openapi/api-operations.js';
-import { outgoingWebhookPayloads } from './outgoing-webhooks-docs.js';
+import { apiDocument } from '../openapi/api-operations.js';
 
 const require = createRequire(import.meta.url);
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -29,7 +27,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '
 
 /** `GET /openapi.json` (generated from the routes' own schemas) and `/docs`, rendered offline by swagger-ui-dist. */
 export const apiDocsRoutes: RouteModule = (router) => {
-  const document = buildOpenApi({ operations: apiOperations, version, webhooks: outgoingWebhookPayloads });
+  const document = apiDocument(version);
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

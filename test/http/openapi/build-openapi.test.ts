@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { analyticsRoutes } from '../../../src/http/routes/analytics.js';
 import { analyticsAiRoutes } from '../../../src/http/routes/analytics-ai.js';
@@ -98,6 +100,11 @@ describe('the OpenAPI document', () => {
     const webhooks = (document as unknown as { webhooks: Record<string, { post: { requestBody: unknown } }> }).webhooks;
     expect(Object.keys(webhooks).sort()).toEqual([...Object.keys(EVENT_TYPES), PING].sort());
     expect(JSON.stringify(webhooks['job.status_changed'].post.requestBody)).toContain('previousStatus');
+  });
+
+  it('is the document the docs site publishes, webhooks included', () => {
+    const published = JSON.parse(fs.readFileSync(path.join(process.cwd(), 'docs', 'openapi.json'), 'utf8'));
+    expect(published).toEqual(document);
   });
 
   it('documents exactly the routes the app serves', () => {
