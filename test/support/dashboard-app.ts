@@ -6,6 +6,8 @@ import { analyticsBreakdownRoutes } from '../../src/http/routes/analytics-breakd
 import { analyticsFeedbackRoutes } from '../../src/http/routes/analytics-feedback.js';
 import { automationRoutes } from '../../src/http/routes/automations.js';
 import { dashboardRoutes } from '../../src/http/routes/dashboard.js';
+import { outgoingWebhookRoutes } from '../../src/http/routes/outgoing-webhooks.js';
+import { outcomesFor } from './outcome-routes.js';
 import type { RouteModule } from '../../src/http/app.js';
 import { buildDashboard, dashboardBundleStale } from '../../scripts/build-dashboard.js';
 import { testAppPrivateKey } from './app-private-key.js';
@@ -55,6 +57,8 @@ export async function startDashboardApp(params: {
       analyticsFeedbackRoutes(services),
       jobRoutes(),
       automationRoutes({ automations: null }),
+      outgoingWebhookRoutes(),
+      outcomesFor(services).routes,
       ...(params.routes?.(services) ?? []),
     ],
     env: params.configured ? { APP_ID: '1', PRIVATE_KEY: testAppPrivateKey(), ANTHROPIC_API_KEY: 'test' } : {},

@@ -8,12 +8,13 @@ import { AgentView } from './view-agent.js';
 import { FeedbackView } from './view-feedback.js';
 import { JobView } from './view-job.js';
 import { JobsView } from './view-jobs.js';
+import { OutcomesView } from './view-outcomes.js';
 import { OverviewView } from './view-overview.js';
 import { PageView } from './view-page.js';
 import { ProblemsView } from './view-problems.js';
 import { TrafficView } from './view-traffic.js';
 
-// The docs lead's loop: overview → problems → a page → the job that fixes it. Views are addressed by the hash
+// The docs lead's loop: overview → problems → a page → the job that fixes it → its outcome. Views are addressed by the hash
 // (`#problems`, `#page?path=/x`, `#job/<id>`), so the browser's back button and bookmarks work.
 const NAV = [
   ['overview', 'Overview'],
@@ -21,6 +22,7 @@ const NAV = [
   ['traffic', 'AI traffic'],
   ['feedback', 'Feedback'],
   ['jobs', 'Jobs'],
+  ['outcomes', 'Outcomes'],
 ];
 const VIEWS = {
   overview: OverviewView,
@@ -28,6 +30,7 @@ const VIEWS = {
   traffic: TrafficView,
   feedback: FeedbackView,
   jobs: JobsView,
+  outcomes: OutcomesView,
   // the address of the former Automations view, whose lists are now in Jobs
   automations: JobsView,
   page: PageView,

@@ -21,7 +21,37 @@ export function JobsView() {
         : null
     }
     <${JobList} configured=${!missing.length} />
-    ${missing.length ? null : html`<${Automations} /><${Runs} />`}`;
+    ${missing.length ? null : html`<${Automations} /><${Runs} />`}
+    <${Webhooks} />`;
+}
+
+/**
+ * The project's outgoing webhook subscriptions: what each receives, and the ones Scribe turned off because every
+ * delivery failed for five days, with why (they stay off until turned on again with the API or the CLI).
+ */
+function Webhooks() {
+  const list = useLoad(() => getJson('/v1/webhooks/{project}'), []);
+  const state = (s) =>
+    s.enabled
+      ? s.failingSince
+        ? html`<span class="badge failed">failing since ${age(s.failingSince)}</span>`
+        : html`<span class="badge completed">on</span>`
+      : html`<span class="badge failed">${s.disabledReason ? 'turned off by Scribe' : 'off'}</span>`;
+  return html`<section aria-labelledby="webhooks-title">
+    <h2 id="webhooks-title">Outgoing webhooks</h2>
+    <${Loaded} result=${list}>
+      ${(page) => html`<${DataTable}
+          id="webhook-list"
+          caption="Webhook subscriptions: where Scribe pushes job, review, problem and outcome events"
+          columns=${[{ label: 'State' }, { label: 'URL' }, { label: 'Events' }, { label: 'Why off' }]}
+          rows=${page.subscriptions.map((s) => ({
+            key: s.id,
+            cells: [state(s), s.url, s.events.join(', '), s.enabled ? '–' : s.disabledReason || 'turned off by hand'],
+          }))}
+          empty=${html`<p>No webhook subscriptions. Add one with <code>POST /v1/webhooks/{projectId}</code> or <code>scribe webhook add</code>.</p>`}
+        />`}
+    <//>
+  </section>`;
 }
 
 function JobList({ configured }) {

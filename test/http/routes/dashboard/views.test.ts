@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { appendEvent } from '../../../../src/jobs/job-store.js';
+import { createSubscription } from '../../../../src/notifications/subscriptions.js';
+import { recordDocsMerge } from '../../../../src/outcomes/merge-store.js';
 import { launchBrowser } from '../../../support/browser.js';
 import {
   connect,
@@ -244,6 +246,79 @@ describe('the dashboard in a real browser', () => {
     });
     await page.waitForFunction((n) => document.querySelectorAll('#job-events li').length > n, before);
     expect(await page.textContent('#job-events li:last-child')).toContain('path=quickstart.mdx');
+  });
+
+  it('jobs: the outgoing webhooks, and why Scribe turned one off', async () => {
+    const deps = { db: d.app.ctx.db, clock: d.app.ctx.clock, policy: { allowHttp: true, allowedHosts: ['127.0.0.1'] } };
+    await createSubscription(deps, {
+      projectId: d.projectId,
+      url: 'http://127.0.0.1:9/ci',
+      events: ['job.status_changed'],
+    });
+    const { subscription } = await createSubscription(deps, {
+      projectId: d.projectId,
+      url: 'http://127.0.0.1:9/slack',
+      events: ['*'],
+    });
+    // the state Scribe leaves a subscription in once its deliveries failed for five days (notifications/messages.ts)
+    const why = 'every delivery failed for 5 days (last: HTTP 404); turned off by Scribe';
+    await d.app.ctx.db.webhookSubscription.update({
+      where: { id: subscription.id },
+      data: { enabled: false, disabledReason: why, failingSince: new Date(Date.now() - 5 * 86_400_000) },
+    });
+    await go('#overview', '#total-all');
+    await go('#jobs', '#webhook-list tbody tr');
+    const rows = (await tableRows(page, 'webhook-list')).sort((a, b) => a[1].localeCompare(b[1]));
+    expect(rows).toEqual([
+      ['on', 'http://127.0.0.1:9/ci', 'job.status_changed', '–'],
+      ['turned off by Scribe', 'http://127.0.0.1:9/slack', '*', why],
+    ]);
+  });
+
+  it('outcomes: the merged pull requests with their verdicts and before → after equal the API', async () => {
+    await recordDocsMerge({
+      db: d.app.ctx.db,
+      clock: d.app.ctx.clock,
+      merge: {
+        jobId,
+        projectId: d.projectId,
+        repository: 'acme/dash-docs-a',
+        number: 7,
+        mergedAt: new Date(Date.now() - 3 * 86_400_000),
+        pages: [{ path: '/page-00', change: 'edited' }],
+      },
+    });
+    await go('#overview', '#total-all');
+    await go('#outcomes', '#outcome-list tbody tr');
+    const answer: any = await (
+      await fetch(`${d.app.url}/v1/analytics/${d.projectId}/outcomes?${await range()}`, {
+        headers: { authorization: `Bearer ${d.readKey}` },
+      })
+    ).json();
+    expect(answer.outcomes).toHaveLength(1);
+    const { outcome } = answer.outcomes[0];
+    // three days after the merge only the 7-day window has days: it is partial and decides nothing yet
+    const seven = outcome.windows.find((w: { days: number }) => w.days === 7);
+    expect(seven.status).toBe('partial');
+    const pair = (p: { before: number; after: number }) => `${p.before} → ${p.after}`;
+    expect(await tableRows(page, 'outcome-list')).toEqual([
+      [
+        'acme/dash-docs-a#7',
+        '3 d ago',
+        `${outcome.verdict} (7 d, ${seven.daysSoFar} so far)`,
+        '/page-00 (edited)',
+        pair(seven.total.humanVisitors),
+        pair(seven.total.aiVisitors),
+        pair(seven.total.misses),
+      ],
+    ]);
+    expect(seven.total.humanVisitors.after).toBeGreaterThan(0);
+    const { helped, noEffect, regressed } = answer.summary;
+    expect(await page.textContent('#outcome-summary')).toMatch(
+      new RegExp(`${helped}\\s*helped,\\s*${noEffect}\\s*had no effect,\\s*${regressed}\\s*regressed`),
+    );
+    await page.click('#outcome-list tbody tr td:nth-child(2)');
+    await page.waitForSelector('#job-live');
   });
 
   it('a wrong key or a bad range clears the figures and shows what the API said', async () => {

@@ -1,0 +1,72 @@
+import { html } from 'htm/preact';
+import { getJson, query } from './api.js';
+import { DataTable, Loaded, Pager } from './components.js';
+import { age, jobHref, num, pageHref, rangeQuery } from './format.js';
+import { useCursor, useLoad } from './hooks.js';
+
+const PAGE_SIZE = 20;
+
+/**
+ * The window shown: the longest complete one (the verdict's), else the shortest partial one (every partial window has
+ * the same days after so far; the shortest compares them with the fewest days before).
+ */
+const shownWindow = (outcome) =>
+  [...outcome.windows].sort((a, b) => b.days - a.days).find((w) => w.status === 'complete') ??
+  [...outcome.windows].sort((a, b) => a.days - b.days).find((w) => w.status === 'partial');
+
+const beforeAfter = (pair) => (pair ? `${num(pair.before)} → ${num(pair.after)}` : '–');
+
+/**
+ * Did the docs change help: every merged Scribe docs pull request of the range (by merge time), newest first, with its
+ * verdict and the before → after of its deciding window; the range's verdicts summed above the list.
+ */
+export function OutcomesView({ range }) {
+  const pager = useCursor();
+  const list = useLoad(
+    () =>
+      getJson(
+        `/v1/analytics/{project}/outcomes${query({ ...rangeQuery(range), limit: PAGE_SIZE, cursor: pager.cursor })}`,
+      ),
+    [pager.cursor],
+  );
+  return html`<h1>Outcomes</h1>
+    <p class="quiet">Scribe's docs pull requests merged in the range, each compared before and after it went live (7, 14 and 28 days).</p>
+    <${Loaded} result=${list}>
+      ${(page) => html`<p id="outcome-summary">
+          <strong>${num(page.summary.helped)}</strong> helped,
+          <strong>${num(page.summary.noEffect)}</strong> had no effect,
+          <strong>${num(page.summary.regressed)}</strong> regressed
+        </p>
+        <${DataTable}
+          id="outcome-list"
+          caption="Merged docs pull requests, newest merge first; open one for its job"
+          columns=${[
+            { label: 'Pull request' },
+            { label: 'Merged' },
+            { label: 'Verdict' },
+            { label: 'Pages' },
+            { label: 'Human visitors', num: true },
+            { label: 'AI visitors', num: true },
+            { label: 'Misses', num: true },
+          ]}
+          rows=${page.outcomes.map(({ jobId, repository, number, pages, outcome }) => {
+            const deciding = shownWindow(outcome);
+            return {
+              key: jobId,
+              href: jobHref(jobId),
+              cells: [
+                html`<a href=${jobHref(jobId)}>${repository}#${number}</a>`,
+                age(outcome.mergedAt),
+                html`<span class=${`badge ${outcome.verdict === 'helped' ? 'verified' : outcome.verdict === 'regressed' ? 'regressed' : ''}`}>${outcome.verdict}</span>${deciding ? ` (${deciding.days} d${deciding.status === 'partial' ? `, ${deciding.daysSoFar} so far` : ''})` : ''}`,
+                html`${pages.map((p, i) => html`${i ? ', ' : ''}${p.change === 'deleted' ? p.path : html`<a href=${pageHref(p.path)}>${p.path}</a>`} (${p.change})`)}`,
+                beforeAfter(deciding?.total.humanVisitors),
+                beforeAfter(deciding?.total.aiVisitors),
+                beforeAfter(deciding?.total.misses),
+              ],
+            };
+          })}
+          empty=${html`<p>${pager.page > 1 ? 'No more pull requests.' : 'No Scribe docs pull request merged in this range. Outcomes appear once a pull request Scribe opened is merged.'}</p>`}
+        />
+        <${Pager} id="outcomes" label="Pull requests" from=${(pager.page - 1) * PAGE_SIZE + 1} count=${page.outcomes.length} hasPrevious=${pager.page > 1} hasNext=${page.nextCursor !== null} onPrevious=${pager.previous} onNext=${() => pager.next(page.nextCursor)} />`}
+    <//>`;
+}
