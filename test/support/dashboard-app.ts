@@ -49,18 +49,21 @@ export async function startDashboardApp(params: {
   if (dashboardBundleStale()) await buildDashboard();
   const app = await startTestApp({
     provider: 'sqlite',
-    routes: (services) => [
-      dashboardRoutes,
-      analyticsRoutes(services),
-      analyticsAiRoutes(services),
-      analyticsBreakdownRoutes(services),
-      analyticsFeedbackRoutes(services),
-      jobRoutes(),
-      automationRoutes({ automations: null }),
-      outgoingWebhookRoutes(),
-      outcomesFor(services).routes,
-      ...(params.routes?.(services) ?? []),
-    ],
+    routes: (services) => {
+      const outcomes = outcomesFor(services);
+      return [
+        dashboardRoutes,
+        analyticsRoutes(services),
+        analyticsAiRoutes(services),
+        analyticsBreakdownRoutes(services),
+        analyticsFeedbackRoutes(services),
+        jobRoutes({ outcomes: outcomes.of }),
+        automationRoutes({ automations: null }),
+        outgoingWebhookRoutes(),
+        outcomes.routes,
+        ...(params.routes?.(services) ?? []),
+      ];
+    },
     env: params.configured ? { APP_ID: '1', PRIVATE_KEY: testAppPrivateKey(), ANTHROPIC_API_KEY: 'test' } : {},
   });
   const projectId = (await app.project({ repository: `acme/dash-docs-${params.configured ? 'a' : 'b'}` })).id;

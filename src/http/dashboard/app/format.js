@@ -38,3 +38,11 @@ export function previousRange({ from, to }) {
 }
 export const rangeDays = ({ from, to }) => Math.round((dayMs(to) - dayMs(from)) / DAY);
 export const rangeQuery = ({ from, to }) => ({ dateFrom: from, dateTo: to });
+
+/**
+ * The outcome window to show: the longest complete one (the verdict's), else the shortest partial one (every partial
+ * window has the same days after so far; the shortest compares them with the fewest days before).
+ */
+export const shownWindow = (outcome) =>
+  [...outcome.windows].sort((a, b) => b.days - a.days).find((w) => w.status === 'complete') ??
+  [...outcome.windows].sort((a, b) => a.days - b.days).find((w) => w.status === 'partial');

@@ -1,18 +1,10 @@
 import { html } from 'htm/preact';
 import { getJson, query } from './api.js';
 import { DataTable, Loaded, Pager } from './components.js';
-import { age, jobHref, num, pageHref, rangeQuery } from './format.js';
+import { age, jobHref, num, pageHref, rangeQuery, shownWindow } from './format.js';
 import { useCursor, useLoad } from './hooks.js';
 
 const PAGE_SIZE = 20;
-
-/**
- * The window shown: the longest complete one (the verdict's), else the shortest partial one (every partial window has
- * the same days after so far; the shortest compares them with the fewest days before).
- */
-const shownWindow = (outcome) =>
-  [...outcome.windows].sort((a, b) => b.days - a.days).find((w) => w.status === 'complete') ??
-  [...outcome.windows].sort((a, b) => a.days - b.days).find((w) => w.status === 'partial');
 
 const beforeAfter = (pair) => (pair ? `${num(pair.before)} → ${num(pair.after)}` : '–');
 

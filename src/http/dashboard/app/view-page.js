@@ -2,7 +2,7 @@ import { html } from 'htm/preact';
 import { getJson, query } from './api.js';
 import { Chart } from './chart.js';
 import { DataTable, Figure, Loaded } from './components.js';
-import { age, agentHref, change, jobHref, num, prLabel, rangeQuery } from './format.js';
+import { age, agentHref, change, jobHref, num, prLabel, rangeQuery, shownWindow } from './format.js';
 import { useLoad } from './hooks.js';
 
 /** One page's story in the range: who read it (against the previous range), what they said, missed and searched. */
@@ -114,7 +114,7 @@ function Story({ report: r }) {
       <${DataTable}
         id="page-pulls"
         caption="Scribe's pull requests that changed this page"
-        columns=${[{ label: 'Pull request' }, { label: 'State' }, { label: 'Opened' }, { label: 'Job' }]}
+        columns=${[{ label: 'Pull request' }, { label: 'State' }, { label: 'Opened' }, { label: 'Job' }, { label: 'Outcome here' }]}
         rows=${r.pullRequests.map((p) => ({
           key: p.jobId,
           href: jobHref(p.jobId),
@@ -123,6 +123,7 @@ function Story({ report: r }) {
             p.merged ? 'merged' : p.state,
             age(p.createdAt),
             html`<a href=${jobHref(p.jobId)}>job</a>`,
+            p.merged ? html`<${PageOutcome} jobId=${p.jobId} path=${r.path} />` : '–',
           ],
         }))}
         empty=${html`<p>No Scribe pull request changed this page yet.</p>`}
@@ -138,4 +139,18 @@ function Story({ report: r }) {
         empty=${html`<p>No docs review flagged this page.</p>`}
       />
     </section>`;
+}
+
+/**
+ * A merged pull request's outcome on this page (the job's `outcome`): the page's verdict and its human visitors before
+ * → after in the window shown (see shownWindow).
+ */
+function PageOutcome({ jobId, path }) {
+  const job = useLoad(() => getJson(`/v2/agent/{project}/job/${encodeURIComponent(jobId)}`), [jobId]);
+  if (job.status !== 'ready') return job.status === 'error' ? '–' : '…';
+  const { outcome } = job.data;
+  const shown = outcome && shownWindow(outcome);
+  const here = shown?.pages.find((p) => p.path === path);
+  if (!outcome || !here) return outcome ? outcome.verdict : '–';
+  return `${here.verdict}: people ${num(here.humanVisitors.before)} → ${num(here.humanVisitors.after)} (${shown.days} d${shown.status === 'partial' ? `, ${shown.daysSoFar} so far` : ''})`;
 }

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { problemRoutesFor } from '../../../support/problem-routes.js';
+import { recordDocsMerge } from '../../../../src/outcomes/merge-store.js';
 import { launchBrowser } from '../../../support/browser.js';
 import {
   connect,
@@ -140,6 +141,76 @@ describe('the dashboard: problems and pages', () => {
       story.feedback.comments.map((c: any) => c.comment),
     );
     expect(story.feedback.comments.map((c: any) => c.comment)).toContain('The rate limits are not explained');
+  });
+
+  it("a page's story: Scribe's merged pull request that changed it, with its outcome on the page equal to the job's", async () => {
+    const created = await fetch(`${d.app.url}/v2/agent/${d.projectId}/job`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.writeKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Say what the first steps are' }),
+    });
+    const jobId = ((await created.json()) as { id: string }).id;
+    const { db, clock } = d.app.ctx;
+    const mergedAt = new Date(Date.now() - 3 * 86_400_000);
+    // what a job that edited the page's file and whose pull request merged leaves behind
+    await db.agentJob.update({
+      where: { id: jobId },
+      data: { prLink: 'https://github.example/acme/dash-docs-a/pull/9', prNumber: 9 },
+    });
+    await db.agentJobEvent.create({
+      data: {
+        jobId,
+        type: 'tool_call',
+        data: JSON.stringify({ command: 'str_replace', path: 'docs/page-00.mdx', ok: true }),
+        createdAt: mergedAt,
+      },
+    });
+    await db.jobPullRequest.create({
+      data: {
+        jobId,
+        repository: 'acme/dash-docs-a',
+        number: 9,
+        state: 'closed',
+        merged: true,
+        mergedAt,
+        updatedAt: mergedAt,
+      },
+    });
+    await recordDocsMerge({
+      db,
+      clock,
+      merge: {
+        jobId,
+        projectId: d.projectId,
+        repository: 'acme/dash-docs-a',
+        number: 9,
+        mergedAt,
+        pages: [{ path: '/page-00', change: 'edited' }],
+      },
+    });
+    await go('#overview', '#total-all');
+    await go(`#page?path=${encodeURIComponent('/page-00')}`, '#page-pulls tbody tr');
+    const { outcome } = (await (
+      await fetch(`${d.app.url}/v2/agent/${d.projectId}/job/${jobId}`, {
+        headers: { authorization: `Bearer ${d.readKey}` },
+      })
+    ).json()) as any;
+    const seven = outcome.windows.find((w: { days: number }) => w.days === 7);
+    const here = seven.pages.find((p: { path: string }) => p.path === '/page-00');
+    const expected = `${here.verdict}: people ${here.humanVisitors.before} → ${here.humanVisitors.after} (7 d, ${seven.daysSoFar} so far)`;
+    await page.waitForFunction(
+      (text) => document.querySelector('#page-pulls tbody tr td:last-child')?.textContent === text,
+      expected,
+    );
+    expect((await tableRows(page, 'page-pulls'))[0]).toEqual([
+      'acme/dash-docs-a#9',
+      'merged',
+      // opened when the job was created, just now
+      expect.stringMatching(/^\d+ s ago$/),
+      'job',
+      expected,
+    ]);
+    expect(here.humanVisitors.after).toBeGreaterThan(0);
   });
 
   it.each(Object.entries(VIEWPORTS))('problems and a page fit a %s screen', async (size, viewport) => {
