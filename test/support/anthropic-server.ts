@@ -1,3 +1,4 @@
+import { TEST_KEEP_ALIVE_SECONDS } from './keep-alive.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -328,6 +329,7 @@ export async function startAnthropicStandIn(): Promise<AnthropicStandIn> {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  server.keepAliveTimeout = TEST_KEEP_ALIVE_SECONDS * 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 

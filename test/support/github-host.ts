@@ -1,3 +1,4 @@
+import { TEST_KEEP_ALIVE_SECONDS } from './keep-alive.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
@@ -1038,6 +1039,7 @@ export async function startGitHubHost(options: { appId?: number; slug?: string }
       else res.end();
     });
   });
+  server.keepAliveTimeout = TEST_KEEP_ALIVE_SECONDS * 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}`;

@@ -1,3 +1,4 @@
+import { TEST_KEEP_ALIVE_SECONDS } from './keep-alive.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { GitHubHost } from './github-host.js';
@@ -39,6 +40,7 @@ export function scribeEnv(params: ScribeEnvParams): Record<string, string> {
     SCRIBE_AI_RANGES_REFRESH: 'off',
     SCRIBE_AI_REVERSE_DNS: 'off',
     SCRIBE_ROBOTS_FETCH: 'off',
+    SCRIBE_HTTP_KEEP_ALIVE_TIMEOUT: String(TEST_KEEP_ALIVE_SECONDS),
     ...(params.github
       ? {
           APP_ID: String(params.github.app.id),

@@ -1,3 +1,4 @@
+import { TEST_KEEP_ALIVE_SECONDS } from './keep-alive.js';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express, RequestHandler } from 'express';
@@ -76,7 +77,10 @@ export async function startTestApp(params: {
   webhooks?: RequestHandler;
 }): Promise<TestApp> {
   const database = await createTestDatabase(params.provider);
-  const config: Config = { ...loadConfig({ ...params.env }), database: database.target };
+  const config: Config = {
+    ...loadConfig({ SCRIBE_HTTP_KEEP_ALIVE_TIMEOUT: String(TEST_KEEP_ALIVE_SECONDS), ...params.env }),
+    database: database.target,
+  };
   const ctx: AppContext = {
     config,
     db: database.db,
