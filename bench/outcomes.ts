@@ -96,7 +96,6 @@ async function run(provider: DatabaseTarget['provider']) {
       pages: async () => [],
       pullRequestFiles: async () => [],
       counts: (query) => analytics.outcomeCounts(query),
-      countsMany: (query) => analytics.outcomeCountsMany(query),
       queries: (query) => analytics.outcomeQueries(query),
       deployDelayMs: config.outcomes.deployDelayMs,
     });

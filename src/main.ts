@@ -306,7 +306,6 @@ function startProblems(params: {
       pages: async (projectId) => (await pages(await getProject(db, projectId))).map((p) => p.file),
       pullRequestFiles: app ? gitHubPullRequestFiles({ db, github: app }) : async () => [],
       counts: (query) => analytics.outcomeCounts(query),
-      countsMany: (query) => analytics.outcomeCountsMany(query),
       queries: (query) => analytics.outcomeQueries(query),
       deployDelayMs: base.config.outcomes.deployDelayMs,
       comment: app && base.config.outcomes.comments ? gitHubOutcomeComments({ db, github: app }) : null,

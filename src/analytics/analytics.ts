@@ -80,7 +80,6 @@ import { insertPageMisses } from './store/page-misses.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
 import { pageTrafficFromDays } from './reports/page-traffic.js';
 import {
-  countGroupVisitors,
   countGroupVisitorsMany,
   outcomeGroups,
   readOutcomeCounts,
@@ -373,36 +372,26 @@ export class Analytics {
     };
   }
 
-  /** One outcome window of a docs pull request's pages (reports/outcome-counts.ts). */
-  outcomeCounts(params: Parameters<typeof readOutcomeCounts>[1]): Promise<WindowCounts> {
-    const { projectId, range } = params;
-    return readOutcomeCounts(this.sql, params, async (groups) => {
-      const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
-      // a path never viewed has no id: no visitors
-      const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
-      return this.read((store, cache) => countGroupVisitors({ store, cache, projectId, range, groups: known }));
-    });
-  }
-
   /**
-   * Outcome windows of the same pages over several ranges (a merge's windows, both sides), in one snapshot: each UTC
-   * day at the ranges' edges is read once for all of them (the pages' raw events of the day, each range keeping its
-   * part), the whole days from the derived rows as outcomeCounts reads them.
+   * Outcome windows of a docs pull request's pages over several ranges (a merge's windows, both sides;
+   * reports/outcome-counts.ts): the visitors in one snapshot, each UTC day at the ranges' edges read once for all of
+   * them (the pages' raw events of the day, each range keeping its part), the whole days from the derived rows; then
+   * each range's feedback, searches and misses (no connection held meanwhile).
    */
-  async outcomeCountsMany(
+  async outcomeCounts(
     params: Omit<Parameters<typeof readOutcomeCounts>[1], 'range'> & { ranges: readonly TimeRange[] },
   ): Promise<WindowCounts[]> {
     const { projectId, ranges, ...rest } = params;
     const groups = outcomeGroups(rest);
     const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
+    // a path never viewed has no id: no visitors
     const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
-    // the visitors in one snapshot first; the feedback, searches and misses after it (no connection held meanwhile)
     const visitors = await this.read((store, cache) =>
       countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known }),
     );
     const out: WindowCounts[] = [];
     for (const [i, range] of ranges.entries())
-      out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, async () => visitors[i]));
+      out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, visitors[i]));
     return out;
   }
 

@@ -33,19 +33,16 @@ import { decodeOutcomeCursor, encodeOutcomeCursor } from './outcome-cursor.js';
 /** How often main.ts sweeps for completed outcome windows: a comment comes at most this late. */
 export const OUTCOME_SWEEP_EVERY_MS = 10 * 60_000;
 
+/** The counts of the same pages over several ranges (a merge's windows, both sides), one per range in order. */
 export type ReadOutcomeCounts = (params: {
   projectId: string;
   paths: readonly string[];
   urls: readonly string[];
-  range: TimeRange;
+  ranges: readonly TimeRange[];
   queries?: readonly string[];
   /** groups of paths whose visitors are counted together as well (`WindowCounts.together`, in this order) */
   together?: readonly (readonly string[])[];
-}) => Promise<WindowCounts>;
-
-export type ReadOutcomeCountsMany = (
-  params: Omit<Parameters<ReadOutcomeCounts>[0], 'range'> & { ranges: readonly TimeRange[] },
-) => Promise<WindowCounts[]>;
+}) => Promise<WindowCounts[]>;
 
 /** The site-search queries that led readers into some pages within a range, most searched first. */
 export type ReadOutcomeQueries = (params: {
@@ -116,8 +113,6 @@ export function createOutcomes(deps: {
   /** the merged pull request's files, as GitHub lists them */
   pullRequestFiles: ReadPullRequestFiles;
   counts: ReadOutcomeCounts;
-  /** the same over several ranges at once (a merge's windows), reading each edge day once; `counts` per range when absent */
-  countsMany?: ReadOutcomeCountsMany;
   /** the searches that led to the pages; none measured when absent */
   queries?: ReadOutcomeQueries;
   deployDelayMs: number;
@@ -165,17 +160,11 @@ export function createOutcomes(deps: {
       .reverse();
   };
 
-  /** One read of the same pages over several ranges: countsMany when given, else counts per range. */
+  /** One read of the same pages over several ranges. */
   const readRanges = async (
-    params: Omit<Parameters<ReadOutcomeCounts>[0], 'range'>,
+    params: Omit<Parameters<ReadOutcomeCounts>[0], 'ranges'>,
     ranges: readonly TimeRange[],
-  ): Promise<WindowCounts[]> => {
-    if (!ranges.length) return [];
-    if (deps.countsMany) return deps.countsMany({ ...params, ranges });
-    const out: WindowCounts[] = [];
-    for (const range of ranges) out.push(await deps.counts({ ...params, range }));
-    return out;
-  };
+  ): Promise<WindowCounts[]> => (ranges.length ? deps.counts({ ...params, ranges }) : []);
 
   const outcomeOf = async (merge: DocsMerge): Promise<Outcome> => {
     const now = clock().getTime();

@@ -6,6 +6,7 @@ import type { PageEvent } from '../store/read-events.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
 import { agentCellSegments } from './agent-cells.js';
+import { VIA_PREFIX } from '../store/write-events.js';
 import { readMissingPages } from './missing-pages.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
@@ -61,9 +62,9 @@ export function outcomeGroups(params: {
 
 /**
  * One outcome window: each page's distinct visitors and the pages' together (a reader of two of them once), and each
- * group of `together` (a moved page's old and new path), counted by `visitors` (countGroupVisitors: whole days from
- * the derived rows, edges from raw events) in one read for every group; thumbs from the pages' feedback in one grouped
- * read; the searches of the queries; the misses of the URLs.
+ * group of `together` (a moved page's old and new path), as `visitors` counted them for the groups of outcomeGroups
+ * (countGroupVisitors: whole days from the derived rows, edges from raw events); thumbs from the pages' feedback in
+ * one grouped read; the searches of the queries; the misses of the URLs.
  */
 export async function readOutcomeCounts(
   sql: Sql,
@@ -77,7 +78,7 @@ export async function readOutcomeCounts(
     /** groups of paths whose visitors are also counted together, each reader once (`WindowCounts.together`) */
     together?: readonly (readonly string[])[];
   },
-  visitors: (groups: readonly (readonly string[])[]) => Promise<VisitorCounts[]>,
+  visitors: readonly VisitorCounts[],
 ): Promise<WindowCounts> {
   const { projectId, range } = params;
   const counts: WindowCounts = {
@@ -90,13 +91,11 @@ export async function readOutcomeCounts(
   const together = params.together ?? [];
   const side = (v: VisitorCounts): SideCounts => ({ ...v, thumbsUp: 0, thumbsDown: 0 });
   if (params.paths.length || together.length) {
-    const groups = outcomeGroups(params);
-    const counted = await visitors(groups);
     params.paths.forEach((path, i) => {
-      counts.pages.set(path, side(counted[i]));
+      counts.pages.set(path, side(visitors[i]));
     });
-    if (params.paths.length) counts.total = side(counted[params.paths.length]);
-    counts.together = counted.slice(params.paths.length + 1).map(side);
+    if (params.paths.length) counts.total = side(visitors[params.paths.length]);
+    counts.together = visitors.slice(params.paths.length + 1).map(side);
   }
   if (params.paths.length) {
     const marks = params.paths.map(() => '?').join(', ');
@@ -139,7 +138,6 @@ export interface VisitorCounts {
   referred: number;
 }
 
-const VIA = 'via ';
 /**
  * Exact distinct visitors of groups of pages over a range, a visitor of several pages of a group once: as the
  * visitors report answers a range (store/split-range.ts planRange), its whole days from the day sets and the agent
@@ -189,7 +187,7 @@ export async function countGroupVisitors(params: {
     // humans an assistant sent: the rollup's `via <assistant>` cells
     for (const segment of (await agentCellSegments(ranged)).segments)
       for (const data of segment.cells.values())
-        if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA)) addParts(2, data.parts);
+        if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
     // the edges: the pages' own raw events of those partial (or not yet folded) days
     for (const edge of sets.edges) {
       const events = await (params.edgeEvents?.(edge) ?? store.pageEvents(params.projectId, edge, pages));
@@ -197,7 +195,7 @@ export async function countGroupVisitors(params: {
         const counted = visitors.get(e.pageId);
         if (!counted) continue;
         counted[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
-        if (e.kind === KIND.human && e.agent?.startsWith(VIA)) counted[2].add(e.visitorId);
+        if (e.kind === KIND.human && e.agent?.startsWith(VIA_PREFIX)) counted[2].add(e.visitorId);
       }
     }
     return params.groups.map((group) => {
