@@ -4,7 +4,7 @@ import { normalizeIp } from './client-ip.js';
 import { isRawMarkdown, pagePath } from './page-path.js';
 import { DAY_MS, EARLIEST_MS } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
-import { UNVERIFIED_PREFIX, VERIFICATION, type NewEvent } from '../store/write-events.js';
+import { UNVERIFIED_PREFIX, VERIFICATION, VIA_PREFIX, type NewEvent } from '../store/write-events.js';
 import type { VisitorHasher, VisitorIdentity } from './visitor-hash.js';
 import type { SignatureHeaders } from './verify-signature.js';
 import type { AgentCheck, Verification, VerifiedBy } from './verify-agent.js';
@@ -123,5 +123,5 @@ type Reader = { class: 'human' } | { class: 'ai' | 'bot'; agent: string };
 /** The AI assistant that sent a human: by its referrer, or else by the page URL's `utm_source`. */
 function referredBy(referrer: string | null | undefined, url: string): string | null {
   const assistant = assistantFromReferrer(referrer) ?? assistantFromUtmSource(url);
-  return assistant ? `via ${assistant}` : null;
+  return assistant ? `${VIA_PREFIX}${assistant}` : null;
 }

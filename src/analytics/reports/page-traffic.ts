@@ -1,8 +1,7 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
-import type { Sql } from '../store/sql.js';
-import { KIND } from '../store/day-sets.js';
+import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import { purposeOf } from '../store/rollups/agent-columns.js';
-import { addPageVisitors, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import { VIA_PREFIX } from '../store/write-events.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
@@ -18,49 +17,6 @@ export interface PageTraffic {
   agents: { agent: string; purpose: string; views: number; visitors: number }[];
   /** AI assistants whose answers sent humans to it, most visitors first */
   referrals: { assistant: string; views: number; visitors: number }[];
-}
-
-const VIA = 'via ';
-
-/**
- * The page's visitors per day and in all, its AI agents and its assistant referrals, counted from the raw page views
- * of that one page (exact, as the export is). Reads the embedded store (with ClickHouse: clickhouse/clickhouse-page-traffic.ts).
- */
-export async function readPageTraffic(
-  sql: Sql,
-  params: { projectId: string; path: string; range: TimeRange },
-): Promise<PageTraffic> {
-  const [page] = await sql.rows('SELECT "id" FROM "AnalyticsPage" WHERE "projectId" = ? AND "path" = ?', [
-    params.projectId,
-    params.path,
-  ]);
-  if (!page) return countPageTraffic({ days: [], totals: [], agents: [] });
-  const where = `WHERE "projectId" = ? AND "pageId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" IN (${KIND.human}, ${KIND.ai})`;
-  const args = [params.projectId, Number(page[0]), params.range.from, params.range.to];
-  const day = `CAST("ts" / ${DAY_MS} AS INTEGER)`;
-  const days = await sql.rows(
-    `SELECT ${day}, "kind", COUNT(DISTINCT "visitorId") FROM "AnalyticsEvent" ${where} GROUP BY ${day}, "kind"`,
-    args,
-  );
-  const totals = await sql.rows(
-    `SELECT "kind", COUNT(DISTINCT "visitorId") FROM "AnalyticsEvent" ${where} GROUP BY "kind"`,
-    args,
-  );
-  const agents = await sql.rows(
-    `SELECT "kind", "agent", COUNT(*), COUNT(DISTINCT "visitorId") FROM "AnalyticsEvent" ${where} AND "agent" IS NOT NULL
-      GROUP BY "kind", "agent"`,
-    args,
-  );
-  return countPageTraffic({
-    days: days.map(([d, kind, n]) => [Number(d), Number(kind), Number(n)]),
-    totals: totals.map(([kind, n]) => [Number(kind), Number(n)]),
-    agents: agents.map(([kind, agent, views, visitors]) => [
-      Number(kind),
-      agent as string,
-      Number(views),
-      Number(visitors),
-    ]),
-  });
 }
 
 /**
@@ -81,7 +37,8 @@ export function countPageTraffic(rows: {
   for (const [kind, n] of rows.totals) traffic.totals[kind === KIND.ai ? 'ai' : 'human'] = n;
   for (const [kind, agent, views, visitors] of rows.agents) {
     if (kind === KIND.ai) traffic.agents.push({ agent, purpose: purposeOf(agent), views, visitors });
-    else if (agent.startsWith(VIA)) traffic.referrals.push({ assistant: agent.slice(VIA.length), views, visitors });
+    else if (agent.startsWith(VIA_PREFIX))
+      traffic.referrals.push({ assistant: agent.slice(VIA_PREFIX.length), views, visitors });
   }
   const order =
     <T extends { visitors: number }>(key: (row: T) => string) =>
@@ -93,7 +50,8 @@ export function countPageTraffic(rows: {
 }
 
 /**
- * The same figures as readPageTraffic, counted as the visitors report counts a range (store/split-range.ts planRange):
+ * One page's visitors per day and in all, its AI agents and the assistants that referred humans to it, exact, counted
+ * as the visitors report counts a range (store/split-range.ts planRange):
  * each day the range touches from that day's sets when it is a derived whole day, from the raw events of that day's
  * part otherwise; the agents and assistants from the agent rollup's cells (edges from raw events). Only the page's own
  * containers are read, so the cost follows its visitors, not the site's.
@@ -116,7 +74,7 @@ export async function pageTrafficFromDays(params: {
     // per (kind, agent): views of the page and its distinct visitors across the agent's cells
     const agents = new Map<string, { kind: number; agent: string; views: number; visitors: Bitmap }>();
     const agentRow = (kind: number, agent: string | null) => {
-      if (!agent || (kind !== KIND.ai && !(kind === KIND.human && agent.startsWith(VIA)))) return undefined;
+      if (!agent || (kind !== KIND.ai && !(kind === KIND.human && agent.startsWith(VIA_PREFIX)))) return undefined;
       const key = `${kind}\0${agent}`;
       let row = agents.get(key);
       if (!row) {

@@ -3,7 +3,7 @@ import type { Sql } from '../store/sql.js';
 import { readMissingPages, type MissingPage } from './missing-pages.js';
 import { readNegativeFeedback, type NegativeFeedback } from './negative-feedback.js';
 import { readPageReaderSignals, type PageReaderSignals } from './page-reader-signals.js';
-import { readPageTraffic, type PageTraffic } from './page-traffic.js';
+import type { PageTraffic } from './page-traffic.js';
 import { readSearchTerms, type SearchTerm } from './search-gaps.js';
 
 /** The stored signals the problems queue and the page story derive from, read on the analytics connection. */
@@ -21,12 +21,12 @@ export interface ProblemSignals {
   pageReaderSignals(params: { projectId: string; path: string; range: TimeRange }): Promise<PageReaderSignals>;
 }
 
-export function problemSignals(sql: Sql): ProblemSignals {
+/** The signals read by plain SQL on the primary (a page's traffic is counted from the derived rows: page-traffic.ts). */
+export function problemSignals(sql: Sql): Omit<ProblemSignals, 'pageTraffic'> {
   return {
     missingPages: (params) => readMissingPages(sql, params),
     negativeFeedback: (params) => readNegativeFeedback(sql, params),
     searchTerms: (params) => readSearchTerms(sql, params),
-    pageTraffic: (params) => readPageTraffic(sql, params),
     pageReaderSignals: (params) => readPageReaderSignals(sql, params),
   };
 }

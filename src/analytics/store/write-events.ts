@@ -4,6 +4,9 @@ import type { Dictionaries } from './dictionaries.js';
 /** Agent name prefix of views whose AI user agent came from outside its operator's published ranges (stored as bots). */
 export const UNVERIFIED_PREFIX = 'unverified ';
 
+/** Agent name prefix of a human's view when an AI assistant's answer sent the reader: `via <assistant>`. */
+export const VIA_PREFIX = 'via ';
+
 /** A page view ready to store: classified, its visitor hashed, its path normalised. */
 export interface NewEvent {
   ts: number;
