@@ -55,7 +55,7 @@ import { offsetPage } from './reports/offset-page.js';
 import { countViews } from './reports/views.js';
 import { countVisitors } from './reports/visitors.js';
 import { ClickHouseEvents, refusedDatabase } from './clickhouse/clickhouse-events.js';
-import { clickHousePageTraffic } from './clickhouse/clickhouse-page-traffic.js';
+import { clickHouseGroupVisitors, clickHousePageTraffic } from './clickhouse/clickhouse-page-traffic.js';
 import { CoalescedRuns } from './coalesced-runs.js';
 import {
   clickHouseAgentPages,
@@ -84,6 +84,7 @@ import {
   outcomeGroups,
   readOutcomeCounts,
   readQueriesInto,
+  type VisitorCounts,
   type WindowCounts,
 } from './reports/outcome-counts.js';
 
@@ -383,16 +384,29 @@ export class Analytics {
   ): Promise<WindowCounts[]> {
     const { projectId, ranges, ...rest } = params;
     const groups = outcomeGroups(rest);
-    const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
-    // a path never viewed has no id: no visitors
-    const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
-    const visitors = await this.read((store, cache) =>
-      countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known }),
-    );
+    const visitors = await this.outcomeVisitors(projectId, ranges, groups);
     const out: WindowCounts[] = [];
     for (const [i, range] of ranges.entries())
       out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, visitors[i]));
     return out;
+  }
+
+  /** The visitors of groups of paths over each range: read where the page views are kept. */
+  private async outcomeVisitors(
+    projectId: string,
+    ranges: readonly TimeRange[],
+    groups: readonly (readonly string[])[],
+  ): Promise<VisitorCounts[][]> {
+    const clickhouse = this.clickhouse;
+    if (clickhouse) {
+      return Promise.all(
+        ranges.map((range) => clickhouse.read(projectId, range, (s) => clickHouseGroupVisitors({ ...s, groups }))),
+      );
+    }
+    const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
+    // a path never viewed has no id: no visitors
+    const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+    return this.read((store, cache) => countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known }));
   }
 
   /** Ids of the pages with stored views among `paths`. */

@@ -213,6 +213,7 @@ async function answer(response: Response): Promise<Answer> {
 /** One app and its project, as the comparison uses it. */
 interface Side {
   app: TestApp;
+  analytics: Analytics;
   projectId: string;
   writeKey: string;
   readKey: string;
@@ -249,7 +250,13 @@ async function startSide(params: { provider: Provider; env: Record<string, strin
   const projectId = (await app.project()).id;
   for (const [seenAt, content] of ROBOTS)
     await analytics!.importRobotsTxt({ projectId, host: 'docs.example.com', content, seenAt });
-  return { app, projectId, writeKey: await app.key(projectId, 'write'), readKey: await app.key(projectId, 'read') };
+  return {
+    app,
+    analytics: analytics!,
+    projectId,
+    writeKey: await app.key(projectId, 'write'),
+    readKey: await app.key(projectId, 'read'),
+  };
 }
 
 const get = (side: Side, report: string, query: string, accept?: string) =>
@@ -416,6 +423,37 @@ describe.each(PROVIDERS)(
       };
       expect(problems.problems.map((p) => p.kind)).toContain('missing-page');
     }, 120_000);
+
+    it("counts a docs pull request's outcome windows alike", async () => {
+      // every fixed range with both bounds, as an outcome's windows; each page, pages read together, a moved page
+      const windows = FIXED_RANGES.filter((r) => r.dateFrom && r.dateTo).map((r) => ({
+        from: Date.parse(r.dateFrom!),
+        to: Date.parse(r.dateTo!),
+      }));
+      const paths = [...PAGE_PATHS.slice(0, 3), BOTS_ONLY_PATH, '/never-read'];
+      const query = {
+        paths,
+        urls: ['/docs/gelöscht', '/never-missed'],
+        together: [[PAGE_PATHS[0]!, PAGE_PATHS[1]!], ['/never-read', PAGE_PATHS[1]!], PAGE_PATHS.slice(2)],
+        ranges: windows,
+      };
+      const plain = (counts: Awaited<ReturnType<Analytics['outcomeCounts']>>) =>
+        counts.map((w) => ({ ...w, pages: Object.fromEntries(w.pages), misses: Object.fromEntries(w.misses) }));
+      const [a, b] = await Promise.all([
+        embedded.analytics.outcomeCounts({ ...query, projectId: embedded.projectId }),
+        clickhouse.analytics.outcomeCounts({ ...query, projectId: clickhouse.projectId }),
+      ]);
+      expect(plain(b)).toEqual(plain(a));
+      // not a comparison of zeros: humans, AI agents and referred humans are counted, together fewer than summed
+      const all = a[0]!;
+      expect(all.total.human).toBeGreaterThan(0);
+      expect(all.total.ai).toBeGreaterThan(0);
+      expect(Math.max(...a.map((w) => w.total.referred))).toBeGreaterThan(0);
+      const first = all.pages.get(PAGE_PATHS[0]!)!;
+      const second = all.pages.get(PAGE_PATHS[1]!)!;
+      expect(all.together![0]!.human).toBeLessThan(first.human + second.human);
+      expect(all.together![0]!.human).toBeGreaterThanOrEqual(Math.max(first.human, second.human));
+    });
 
     it('answers the widest range a query may name alike', async () => {
       // the embedded store walks its days one by one (about a second a request over 8,000 years), so a few reports

@@ -3,7 +3,9 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
 import { countPageTraffic, type PageTraffic } from '../reports/page-traffic.js';
-import { type PendingView, pendingSelect } from './clickhouse-reports.js';
+import { isoDay, type PendingView, pendingSelect } from './clickhouse-reports.js';
+import type { VisitorCounts } from '../reports/outcome-counts.js';
+import { VIA_PREFIX } from '../store/write-events.js';
 
 /**
  * One page's traffic over ClickHouse, as the embedded store's page story reads it (reports/page-traffic.ts): distinct
@@ -24,7 +26,6 @@ export async function clickHousePageTraffic(params: {
   const where = `project = {project:String} AND path = {path:String} AND kind IN (${KIND.human}, ${KIND.ai})
     AND day >= toDate({d0:String}) AND day < toDate({d1:String})
     AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
-  const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
   const query_params = {
     project: projectId,
     path,
@@ -63,4 +64,66 @@ export async function clickHousePageTraffic(params: {
     totals: totals.map((r) => [Number(r.kind), Number(r.n)]),
     agents: agents.map((r) => [Number(r.kind), r.agent, Number(r.views), Number(r.visitors)]),
   });
+}
+
+/**
+ * Exact distinct visitors of groups of pages over a range on ClickHouse, as the embedded store's outcome windows
+ * count them (reports/outcome-counts.ts countGroupVisitors): humans, AI agents and the humans an assistant sent
+ * (`via <assistant>`), a visitor of several pages of a group once, from the pages' raw views (and the project's
+ * views of the range still in the outbox, `pending`).
+ */
+export async function clickHouseGroupVisitors(params: {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  groups: readonly (readonly string[])[];
+  pending?: PendingView[];
+}): Promise<VisitorCounts[]> {
+  const { client, database, projectId, range, groups } = params;
+  const counts = groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
+  const paths = [...new Set(groups.flat())];
+  if (!paths.length || range.to <= range.from) return counts;
+  const where = `project = {project:String} AND path IN {paths:Array(String)} AND kind IN (${KIND.human}, ${KIND.ai})
+    AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+    AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
+  const wanted = new Set(paths);
+  const pending = (params.pending ?? []).filter(
+    (v) => wanted.has(v.path) && (v.kind === KIND.human || v.kind === KIND.ai) && v.ts >= range.from && v.ts < range.to,
+  );
+  const columns = 'path, visitor, kind, agent';
+  const views = pending.length
+    ? `(SELECT ${columns} FROM ${database}.${PAGE_VIEWS} WHERE ${where}
+        UNION ALL SELECT ${columns} FROM (${pendingSelect(pending)}))`
+    : `(SELECT ${columns} FROM ${database}.${PAGE_VIEWS} WHERE ${where})`;
+  // each view counts for every group holding its page (groups are numbered from 1, as ClickHouse's arrays)
+  const result = await client.query({
+    query: `SELECT g, uniqExactIf(visitor, kind = ${KIND.human}) AS human, uniqExactIf(visitor, kind = ${KIND.ai}) AS ai,
+              uniqExactIf(visitor, kind = ${KIND.human} AND startsWith(ifNull(agent, ''), {via:String})) AS referred
+         FROM (SELECT visitor, kind, agent,
+                      arrayJoin(arrayFilter(i -> has({groups:Array(Array(String))}[i], path), range(1, {n:UInt32} + 1))) AS g
+                 FROM ${views} WHERE visitor IS NOT NULL)
+        GROUP BY g`,
+    query_params: {
+      project: projectId,
+      paths,
+      groups: groups.map((g) => [...g]),
+      n: groups.length,
+      via: VIA_PREFIX,
+      from: range.from,
+      to: range.to,
+      d0: isoDay(Math.floor(range.from / DAY_MS)),
+      d1: isoDay(Math.ceil(range.to / DAY_MS)),
+    },
+    format: 'JSONEachRow',
+  });
+  const rows = (await result.json()) as {
+    g: number | string;
+    human: number | string;
+    ai: number | string;
+    referred: number | string;
+  }[];
+  for (const row of rows)
+    counts[Number(row.g) - 1] = { human: Number(row.human), ai: Number(row.ai), referred: Number(row.referred) };
+  return counts;
 }
