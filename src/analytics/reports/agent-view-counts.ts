@@ -1,43 +1,79 @@
-import type { TimeRange } from '../../calendar.js';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import type { AgentView } from '../store/robots-txt.js';
+import { PageCounts } from '../store/page-counts.js';
+import { type AgentCell, cellKey } from '../store/rollups/agent-cell.js';
 import { type AgentReportStore, withAgentCells } from './agent-cells.js';
+
+type Params = {
+  store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
+  cache: CacheLease;
+  projectId: string;
+  range: TimeRange;
+};
+
+/** A piece of the range's views per AI (or spoofed AI) cell and page. */
+type PieceViews = Map<string, { cell: AgentCell; sums: PageCounts }>;
+
+/** The AI and spoofed cells' views over a range, as the other AI reports read it (whole days derived, edges raw). */
+async function viewsOver(params: Params, range: TimeRange): Promise<PieceViews> {
+  const out: PieceViews = new Map();
+  if (range.from >= range.to) return out;
+  await withAgentCells({ ...params, range, viewsOnly: true, aiOnly: true }, (cells) => {
+    for (const { cell, sums } of cells)
+      if (cell.kind === KIND.ai || cell.kind === KIND.bot) out.set(cellKey(cell), { cell, sums });
+  });
+  return out;
+}
+
+/** Adds (`sign` 1) or takes away (-1) a piece's views. */
+function addViews(target: PieceViews, source: PieceViews, sign: 1 | -1): void {
+  for (const [key, { cell, sums }] of source) {
+    let into = target.get(key);
+    if (!into) target.set(key, (into = { cell, sums: new PageCounts() }));
+    const { pages, counts } = sums.pageEntries();
+    for (let j = 0; j < pages.length; j++) into.sums.add(sign * counts[j], pages[j]);
+  }
+}
 
 /**
  * The range's AI views and spoofed AI user agents' views, counted per agent cell and page as the other AI reports
  * read them: whole days from the agent rollup, the rest (partial days, days not folded yet) from raw events. The
  * range is first cut at `cuts` (times at which what judges a view changes: a new robots.txt version); the counts of
  * each piece carry the piece's start as their `ts`, and nothing that judges them changes inside a piece.
+ *
+ * A cut inside a day would make both of the day's parts raw reads. Views add up, so the pieces are read cut at the
+ * nearer midnight instead (the day whole from the rollup) and only the day's part between that midnight and the cut
+ * is read raw, added to one piece and taken from the other: the smaller part of the day, not all of it.
  */
-export async function agentViewCounts(params: {
-  store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-  cuts?: number[];
-}): Promise<AgentView[]> {
+export async function agentViewCounts(params: Params & { cuts?: number[] }): Promise<AgentView[]> {
   const { store, projectId, range } = params;
   const inside = [...new Set(params.cuts ?? [])].filter((t) => t > range.from && t < range.to).sort((a, b) => a - b);
   const bounds = [range.from, ...inside, range.to];
-  const runs: {
-    ts: number;
-    kind: number;
-    agent: string;
-    verification: number;
-    pages: Uint32Array;
-    counts: Float64Array;
-  }[] = [];
-  for (let i = 0; i + 1 < bounds.length; i++) {
-    const piece = { from: bounds[i], to: bounds[i + 1] };
-    await withAgentCells({ ...params, range: piece, viewsOnly: true, aiOnly: true }, (cells) => {
-      for (const { cell, sums } of cells) {
-        if (cell.kind !== KIND.ai && cell.kind !== KIND.bot) continue;
-        runs.push({ ts: piece.from, ...cell, ...sums.pageEntries() });
-      }
-    });
+  const read = [...bounds];
+  const moved: { at: number; part: TimeRange; later: boolean }[] = [];
+  for (let i = 1; i + 1 < bounds.length; i++) {
+    const dayStart = Math.floor(bounds[i] / DAY_MS) * DAY_MS;
+    const dayEnd = dayStart + DAY_MS;
+    // only a cut alone in a day the pieces on both sides hold whole
+    if (bounds[i] === dayStart || bounds[i - 1] > dayStart || bounds[i + 1] < dayEnd) continue;
+    const later = bounds[i] - dayStart > dayEnd - bounds[i];
+    read[i] = later ? dayEnd : dayStart;
+    moved.push({ at: i, part: later ? { from: bounds[i], to: dayEnd } : { from: dayStart, to: bounds[i] }, later });
   }
+  const pieces: PieceViews[] = [];
+  for (let i = 0; i + 1 < read.length; i++) pieces.push(await viewsOver(params, { from: read[i], to: read[i + 1] }));
+  for (const { at, part, later } of moved) {
+    // read cut at the day's end, the part after the cut belongs to the later piece; at its start, to the earlier one
+    const views = await viewsOver(params, part);
+    addViews(pieces[at - 1], views, later ? -1 : 1);
+    addViews(pieces[at], views, later ? 1 : -1);
+  }
+  const runs = pieces.flatMap((piece, i) =>
+    [...piece.values()].map(({ cell, sums }) => ({ ts: bounds[i], ...cell, ...sums.pageEntries() })),
+  );
   const wanted = new Set<number>();
   for (const run of runs) for (const page of run.pages) wanted.add(page);
   const paths = await store.paths(projectId, wanted);
