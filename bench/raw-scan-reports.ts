@@ -22,6 +22,7 @@ const HUMAN = 1;
 const AI = 2;
 const BOT = 0;
 const UNVERIFIED_PREFIX = 'unverified ';
+const VIA_PREFIX = 'via ';
 const LIMIT = 50;
 
 type Count = number | string;
@@ -456,7 +457,9 @@ export async function searches(s: RawScan) {
  * Every AI view (and spoofed AI user agent's) of the range with its time and path, one row each: what the robots.txt
  * and coverage reports read before they answered from the agent rollup (issue 37's first version).
  */
-async function aiViewRows(s: RawScan) {
+async function aiViewRows(s: RawScan, options: { referred?: boolean } = {}) {
+  // the humans an assistant sent
+  const sent = options.referred ? ` OR (e."kind" = ${HUMAN} AND e."agent" LIKE '${VIA_PREFIX}%')` : '';
   const rows = await s.sql.query<{
     ts: Count;
     path: string;
@@ -467,7 +470,7 @@ async function aiViewRows(s: RawScan) {
     `SELECT e."ts" AS "ts", p."path" AS "path", e."kind" AS "kind", e."agent" AS "agent", e."verification" AS "verification"
        FROM "AnalyticsEvent" e JOIN "AnalyticsPage" p ON p."id" = e."pageId"
       WHERE e."projectId" = ? AND e."ts" >= ? AND e."ts" < ?
-        AND (e."kind" = ${AI} OR (e."kind" = ${BOT} AND e."agent" LIKE '${UNVERIFIED_PREFIX}%'))`,
+        AND (e."kind" = ${AI} OR (e."kind" = ${BOT} AND e."agent" LIKE '${UNVERIFIED_PREFIX}%')${sent})`,
     [s.projectId, s.range.from, s.range.to],
   );
   return rows.map((r) => ({
@@ -492,6 +495,6 @@ export async function robots(s: RawScan) {
 
 /** GET …/ai/coverage over the bench site's navigation (bench/site.ts NAVIGATION, as the bench server serves it). */
 export async function coverage(s: RawScan) {
-  const [views, referred] = await Promise.all([aiViewRows(s), referrals(s)]);
-  return { commit: 'bench', ...aiCoverage({ sections: NAVIGATION, views, referrals: referred.assistants }) };
+  const views = await aiViewRows(s, { referred: true });
+  return { commit: 'bench', ...aiCoverage({ sections: NAVIGATION, views }) };
 }

@@ -659,28 +659,32 @@ export class Analytics {
     ]);
     // cut where a version comes into force: inside each piece every view is judged by the same versions
     const cuts = versions.map((v) => v.firstSeenAt);
-    const views = await this.agentViewCounts(projectId, range, cuts);
+    const views = await this.agentViewCounts(projectId, range, { cuts });
     return aiRobots({ versions, views, readers, fetches });
   }
 
   /**
    * How much of the docs navigation (`sections`, read at the project's ref by the caller) each AI operator reads per
-   * purpose, and its AI views against the humans its assistants sent, from the same counts as aiRobots.
+   * purpose, and its AI views against the humans its assistants sent, overall and per page: from the same counts as
+   * aiRobots, the referred humans' views with them (views alone: no visitor is counted).
    */
   async aiCoverage(projectId: string, range: TimeRange, sections: CoverageSection[]): Promise<CoverageReport> {
-    const [views, referrals] = await Promise.all([
-      this.agentViewCounts(projectId, range),
-      this.aiReferrals(projectId, range),
-    ]);
-    return aiCoverage({ sections, views, referrals: referrals.assistants });
+    return aiCoverage({ sections, views: await this.agentViewCounts(projectId, range, { referred: true }) });
   }
 
-  /** AI views and spoofed ones per agent and page, the range cut at `cuts` (see reports/agent-view-counts.ts). */
-  private async agentViewCounts(projectId: string, range: TimeRange, cuts?: number[]): Promise<AgentView[]> {
+  /**
+   * AI views and spoofed ones per agent and page (with `referred`, the humans an assistant sent too), the range cut
+   * at `cuts` (see reports/agent-view-counts.ts).
+   */
+  private async agentViewCounts(
+    projectId: string,
+    range: TimeRange,
+    options: { cuts?: number[]; referred?: boolean },
+  ): Promise<AgentView[]> {
     if (this.clickhouse) {
-      return this.clickhouse.read(projectId, range, (s) => clickHouseAgentViewCounts({ ...s, cuts }));
+      return this.clickhouse.read(projectId, range, (s) => clickHouseAgentViewCounts({ ...s, ...options }));
     }
-    return this.read((store, cache) => agentViewCounts({ store, cache, projectId, range, cuts }));
+    return this.read((store, cache) => agentViewCounts({ store, cache, projectId, range, ...options }));
   }
 
   /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */

@@ -6,7 +6,7 @@ import { isoDay, type PendingView, rawViews, splitRange } from './clickhouse-rep
 
 /**
  * The embedded store's agentViewCounts (reports/agent-view-counts.ts) over ClickHouse: AI views (those with a visitor,
- * as `agent_days` keeps them) and spoofed AI user agents' views per kind, agent, verification and path; whole days
+ * as `agent_days` keeps them), spoofed AI user agents' views (and with `referred` the humans an assistant sent) per kind, agent, verification and path; whole days
  * from `agent_days`, the partial days at the edges from raw views. The range is cut at `cuts` first; each piece's
  * counts carry its start as their `ts`. The project's views of the range still waiting in the outbox (`pending`) are
  * read as raw views beside them.
@@ -17,9 +17,16 @@ export async function clickHouseAgentViewCounts(params: {
   projectId: string;
   range: TimeRange;
   cuts?: number[];
+  /** the views of humans an assistant sent too (`via <assistant>`, kind 1) */
+  referred?: boolean;
   pending?: PendingView[];
 }): Promise<AgentView[]> {
   const { client, database, projectId, range } = params;
+  // agent_days holds humans only as the ones an assistant sent
+  const kinds = params.referred ? '0, 1, 2' : '0, 2';
+  const sent = params.referred
+    ? ` OR (kind = 1 AND startsWith(ifNull(agent, ''), 'via ') AND visitor IS NOT NULL)`
+    : '';
   const inside = [...new Set(params.cuts ?? [])].filter((t) => t > range.from && t < range.to).sort((a, b) => a - b);
   const bounds = [range.from, ...inside, range.to];
   const views: AgentView[] = [];
@@ -33,7 +40,7 @@ export async function clickHouseAgentViewCounts(params: {
       query_params.d1 = isoDay(days[1]);
       selects.push(
         `SELECT kind, agent, verification, path, sum(views) AS n FROM ${database}.${AGENT_DAYS}
-         WHERE project = {project:String} AND kind IN (0, 2) AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+         WHERE project = {project:String} AND kind IN (${kinds}) AND day >= toDate({d0:String}) AND day < toDate({d1:String})
          GROUP BY kind, agent, verification, path`,
       );
     }
@@ -44,7 +51,7 @@ export async function clickHouseAgentViewCounts(params: {
         `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification, path,
            count() AS n
          FROM ${raw}
-         WHERE ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))
+         WHERE ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified '))${sent})
          GROUP BY kind, agent, verification, path`,
       );
     }

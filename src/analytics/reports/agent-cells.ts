@@ -103,6 +103,8 @@ export async function gatherAgentCells(params: {
   viewsOnly?: boolean;
   /** AI and spoofed AI cells alone: the edges' human views are not read */
   aiOnly?: boolean;
+  /** with aiOnly: the humans an assistant sent as well */
+  referred?: boolean;
 }): Promise<RangeCells> {
   const { store, projectId } = params;
   // while the project is being rebuilt, the raw events answer it all
@@ -130,7 +132,10 @@ export async function gatherAgentCells(params: {
   }
   const pending = new Map<string, CellData<number[]>>();
   for (const edge of edges) {
-    for (const e of await store.agentEdgeEvents(projectId, edge, { aiOnly: params.aiOnly })) {
+    for (const e of await store.agentEdgeEvents(projectId, edge, {
+      aiOnly: params.aiOnly,
+      referred: params.referred,
+    })) {
       const cell = cellOf(e);
       if (cell) addToCells(pending, cell, e, !params.viewsOnly);
     }

@@ -5,6 +5,7 @@ import type { CacheLease } from '../store/day-cache.js';
 import type { AgentView } from '../store/robots-txt.js';
 import { PageCounts } from '../store/page-counts.js';
 import { type AgentCell, cellKey } from '../store/rollups/agent-cell.js';
+import { VIA_PREFIX } from '../store/write-events.js';
 import { type AgentReportStore, withAgentCells } from './agent-cells.js';
 
 type Params = {
@@ -12,18 +13,26 @@ type Params = {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
+  /** the humans an assistant sent too (cells `via <assistant>`, kind human) */
+  referred?: boolean;
 };
 
 /** A piece of the range's views per AI (or spoofed AI) cell and page. */
 type PieceViews = Map<string, { cell: AgentCell; sums: PageCounts }>;
 
-/** The AI and spoofed cells' views over a range, as the other AI reports read it (whole days derived, edges raw). */
+/**
+ * The AI and spoofed cells' views over a range (and with `referred` those of the humans an assistant sent), as the
+ * other AI reports read it: whole days derived, edges raw.
+ */
 async function viewsOver(params: Params, range: TimeRange): Promise<PieceViews> {
   const out: PieceViews = new Map();
   if (range.from >= range.to) return out;
+  const wanted = (cell: AgentCell) =>
+    cell.kind === KIND.ai ||
+    cell.kind === KIND.bot ||
+    (params.referred === true && cell.kind === KIND.human && cell.agent.startsWith(VIA_PREFIX));
   await withAgentCells({ ...params, range, viewsOnly: true, aiOnly: true }, (cells) => {
-    for (const { cell, sums } of cells)
-      if (cell.kind === KIND.ai || cell.kind === KIND.bot) out.set(cellKey(cell), { cell, sums });
+    for (const { cell, sums } of cells) if (wanted(cell)) out.set(cellKey(cell), { cell, sums });
   });
   return out;
 }
@@ -39,7 +48,8 @@ function addViews(target: PieceViews, source: PieceViews, sign: 1 | -1): void {
 }
 
 /**
- * The range's AI views and spoofed AI user agents' views, counted per agent cell and page as the other AI reports
+ * The range's AI views and spoofed AI user agents' views (with `referred`, the views of humans an assistant sent
+ * too), counted per agent cell and page as the other AI reports
  * read them: whole days from the agent rollup, the rest (partial days, days not folded yet) from raw events. The
  * range is first cut at `cuts` (times at which what judges a view changes: a new robots.txt version); the counts of
  * each piece carry the piece's start as their `ts`, and nothing that judges them changes inside a piece.

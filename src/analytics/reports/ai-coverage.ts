@@ -3,6 +3,7 @@ import { KIND } from '../store/day-sets.js';
 import { purposeOf } from '../store/rollups/agent-columns.js';
 import type { AgentView } from '../store/robots-txt.js';
 import { compareCodePoints } from './compare-code-points.js';
+import { VIA_PREFIX } from '../store/write-events.js';
 
 /** A docs navigation group and its pages' site paths. */
 export interface CoverageSection {
@@ -28,13 +29,30 @@ export interface CoverageRow {
   neverReadSections: string[];
 }
 
+/** AI views against the human views an operator's assistants sent (null ratio: none sent). */
+export interface CrawlToReferral {
+  aiViews: number;
+  referrals: number;
+  ratio: number | null;
+}
+
 export interface CoverageReport {
   /** distinct pages of the navigation */
   pages: number;
   rows: CoverageRow[];
-  /** per operator: its AI views against the humans its assistants sent (null ratio: none sent) */
-  crawlToReferral: { operator: string; aiViews: number; referrals: number; ratio: number | null }[];
+  /**
+   * per operator, over the site and per page: the pages with either count, most AI views first (then referrals,
+   * then path), at most PAGES_PER_OPERATOR of them; `morePages` how many more there were
+   */
+  crawlToReferral: ({
+    operator: string;
+    pages: ({ path: string } & CrawlToReferral)[];
+    morePages: number;
+  } & CrawlToReferral)[];
 }
+
+/** At most this many pages per operator in `crawlToReferral` (the operator's totals count every page). */
+export const PAGES_PER_OPERATOR = 50;
 
 /** The assistants the referrer list names (classify-referrer.ts), by the operator the agent list gives them. */
 const ASSISTANT_OPERATORS: Record<string, string> = {
@@ -57,17 +75,26 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
  * ref) its agents read in the range, exactly, their share, the sections read most (by share) and never; and per
  * operator the ratio of its AI views to the humans its assistants sent. Spoofed views count in neither.
  */
-export function aiCoverage(params: {
-  sections: CoverageSection[];
-  views: AgentView[];
-  referrals: { assistant: string; views: number }[];
-}): CoverageReport {
+export function aiCoverage(params: { sections: CoverageSection[]; views: AgentView[] }): CoverageReport {
   const navigation = new Set(params.sections.flatMap((s) => s.pages));
   const read = new Map<string, { operator: string; purpose: string; views: number; pages: Set<string> }>();
-  const aiViews = new Map<string, number>();
+  // per operator and page: [AI views, human views its assistants sent]
+  const byOperator = new Map<string, Map<string, [number, number]>>();
+  const count = (operator: string, path: string, column: 0 | 1, n: number) => {
+    let pages = byOperator.get(operator);
+    if (!pages) byOperator.set(operator, (pages = new Map()));
+    let counts = pages.get(path);
+    if (!counts) pages.set(path, (counts = [0, 0]));
+    counts[column] += n;
+  };
   // views come in runs of one agent (the counts are per cell): its operator and purpose are found once per run
   let last: { agent: string; operator: string; row: { views: number; pages: Set<string> } } | undefined;
   for (const view of params.views) {
+    if (view.kind === KIND.human && view.agent.startsWith(VIA_PREFIX)) {
+      const assistant = view.agent.slice(VIA_PREFIX.length);
+      count(ASSISTANT_OPERATORS[assistant] ?? assistant, view.path, 1, view.views ?? 1);
+      continue;
+    }
     if (view.kind !== KIND.ai) continue;
     if (last?.agent !== view.agent) {
       const operator = operatorOf(view.agent);
@@ -78,7 +105,7 @@ export function aiCoverage(params: {
       last = { agent: view.agent, operator, row };
     }
     const weight = view.views ?? 1;
-    aiViews.set(last.operator, (aiViews.get(last.operator) ?? 0) + weight);
+    count(last.operator, view.path, 0, weight);
     last.row.views += weight;
     if (navigation.has(view.path)) last.row.pages.add(view.path);
   }
@@ -105,12 +132,11 @@ export function aiCoverage(params: {
       neverReadSections: sections.filter((s) => s.pagesRead === 0 && s.pages > 0).map((s) => s.group),
     };
   });
-  const referrals = new Map<string, number>();
-  for (const r of params.referrals) {
-    const operator = ASSISTANT_OPERATORS[r.assistant] ?? r.assistant;
-    referrals.set(operator, (referrals.get(operator) ?? 0) + r.views);
-  }
-  const operators = [...new Set([...aiViews.keys(), ...referrals.keys()])].sort(compareCodePoints);
+  const ratioOf = (aiViews: number, referrals: number): CrawlToReferral => ({
+    aiViews,
+    referrals,
+    ratio: referrals ? round(aiViews / referrals) : null,
+  });
   return {
     pages: navigation.size,
     rows: rows.sort(
@@ -120,10 +146,17 @@ export function aiCoverage(params: {
         compareCodePoints(a.operator, b.operator) ||
         compareCodePoints(a.purpose, b.purpose),
     ),
-    crawlToReferral: operators.map((operator) => {
-      const views = aiViews.get(operator) ?? 0;
-      const sent = referrals.get(operator) ?? 0;
-      return { operator, aiViews: views, referrals: sent, ratio: sent ? round(views / sent) : null };
+    crawlToReferral: [...byOperator.keys()].sort(compareCodePoints).map((operator) => {
+      const pages = [...byOperator.get(operator)!]
+        .map(([path, [aiViews, referrals]]) => ({ path, ...ratioOf(aiViews, referrals) }))
+        .sort((a, b) => b.aiViews - a.aiViews || b.referrals - a.referrals || compareCodePoints(a.path, b.path));
+      const total = (column: 'aiViews' | 'referrals') => pages.reduce((n, p) => n + p[column], 0);
+      return {
+        operator,
+        ...ratioOf(total('aiViews'), total('referrals')),
+        pages: pages.slice(0, PAGES_PER_OPERATOR),
+        morePages: Math.max(0, pages.length - PAGES_PER_OPERATOR),
+      };
     }),
   };
 }

@@ -88,7 +88,7 @@ export class AnalyticsStore {
   }
 
   /** Raw page views of the range that count in the agent rollup's cells, for the partial days at a range's edges. */
-  agentEdgeEvents(projectId: string, range: TimeRange, options: { aiOnly?: boolean } = {}) {
+  agentEdgeEvents(projectId: string, range: TimeRange, options: { aiOnly?: boolean; referred?: boolean } = {}) {
     return agentEdgeEvents(this.sql, { projectId, range, ...options });
   }
 

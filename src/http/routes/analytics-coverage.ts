@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Analytics } from '../../analytics/analytics.js';
+import { PAGES_PER_OPERATOR } from '../../analytics/reports/ai-coverage.js';
 import type { OperationDoc } from '../openapi/operation-doc.js';
 import type { RouteModule } from '../app.js';
 import { authenticatedProject, requireApiKey } from '../authenticate.js';
@@ -10,6 +11,11 @@ import { DateParam } from './analytics-schemas.js';
 const count = z.number().int();
 const share = z.number().describe('0–1, four decimals');
 const Section = z.object({ group: z.string(), pages: count, pagesRead: count, share });
+const CrawlToReferral = z.object({
+  aiViews: count.describe("the operator's AI views"),
+  referrals: count.describe('human views its assistants sent (referrer or utm_source)'),
+  ratio: z.number().nullable().describe('aiViews / referrals, four decimals; null when none were sent'),
+});
 export const CoverageResponse = z.object({
   commit: z.string().describe("the docs commit whose navigation was counted (the project's ref)"),
   pages: count.describe('distinct pages of the navigation'),
@@ -27,9 +33,13 @@ export const CoverageResponse = z.object({
   crawlToReferral: z.array(
     z.object({
       operator: z.string(),
-      aiViews: count,
-      referrals: count.describe('human views its assistants sent (referrer or utm_source)'),
-      ratio: z.number().nullable().describe('aiViews / referrals; null when none were sent'),
+      ...CrawlToReferral.shape,
+      pages: z
+        .array(z.object({ path: z.string(), ...CrawlToReferral.shape }))
+        .describe(
+          `the pages its crawlers read or its assistants sent readers to: most AI views first, then referrals, then path; at most ${PAGES_PER_OPERATOR}`,
+        ),
+      morePages: count.describe('pages with either count beyond those listed (counted in the totals)'),
     }),
   ),
 });

@@ -224,6 +224,9 @@ describe.each(PROVIDERS)('ClickHouse reports answer as the embedded store, prima
     expect(broken('spoofed')).toBeGreaterThan(0);
     const coverage = await embedded.aiCoverage(project, RANGES[0]!, SECTIONS);
     expect(coverage.rows.some((r) => r.pagesRead > 1)).toBe(true);
+    // the humans assistants sent, per page beside the crawlers' views
+    const referred = coverage.crawlToReferral.flatMap((c) => c.pages).filter((p) => p.referrals > 0);
+    expect(referred.length).toBeGreaterThan(0);
   });
 });
 

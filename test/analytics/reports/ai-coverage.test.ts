@@ -11,17 +11,21 @@ const SECTIONS = [
   { group: 'Reference', pages: ['/p7', '/never-read'] },
   { group: 'Empty', pages: [] },
 ];
-const referrals = [{ assistant: 'ChatGPT', views: 7 }];
 
 const rawViews = (events: RawEvent[], range: TimeRange) =>
   events
     .filter((e) => e.ts >= range.from && e.ts < range.to)
-    .filter((e) => e.kind === 2 || (e.kind === 0 && e.agent?.startsWith('unverified ')))
+    .filter(
+      (e) =>
+        e.kind === 2 ||
+        (e.kind === 0 && e.agent?.startsWith('unverified ')) ||
+        (e.kind === 1 && e.agent?.startsWith('via ')),
+    )
     .map((e) => ({ ts: e.ts, path: e.path, kind: e.kind, agent: e.agent ?? '', verification: e.verification }));
 
 describeAiReport({
   name: 'ai/coverage',
   report: async (ctx, range) =>
-    aiCoverage({ sections: SECTIONS, views: await agentViewCounts({ ...ctx, range }), referrals }),
-  naive: (events, range) => aiCoverage({ sections: SECTIONS, views: rawViews(events, range), referrals }),
+    aiCoverage({ sections: SECTIONS, views: await agentViewCounts({ ...ctx, range, referred: true }) }),
+  naive: (events, range) => aiCoverage({ sections: SECTIONS, views: rawViews(events, range) }),
 });

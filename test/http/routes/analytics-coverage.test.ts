@@ -82,7 +82,22 @@ describe('AI coverage of the docs navigation', () => {
       neverReadSections: ['API'],
     });
     expect(report.rows.find((r: any) => r.purpose === 'assistant')).toMatchObject({ pagesRead: 1, share: 0.25 });
-    expect(report.crawlToReferral).toEqual([{ operator: 'OpenAI', aiViews: 5, referrals: 2, ratio: 2.5 }]);
+    // overall and per page (every page OpenAI's crawlers read or its assistant sent a reader to, most AI views first)
+    expect(report.crawlToReferral).toEqual([
+      {
+        operator: 'OpenAI',
+        aiViews: 5,
+        referrals: 2,
+        ratio: 2.5,
+        pages: [
+          { path: '/a', aiViews: 2, referrals: 1, ratio: 2 },
+          { path: '/b', aiViews: 1, referrals: 1, ratio: 1 },
+          { path: '/api/x', aiViews: 1, referrals: 0, ratio: null },
+          { path: '/orphan', aiViews: 1, referrals: 0, ratio: null },
+        ],
+        morePages: 0,
+      },
+    ]);
 
     failing = true;
     // the docs cannot be read: the index already held answers
