@@ -10,7 +10,7 @@ import { pullRequestStates } from '../github/pull-request-state.js';
 import { reviewsNamingPage } from '../reviews/reviews-naming-page.js';
 import { previousRange } from './derive-problems.js';
 import { problemId } from './problem-id.js';
-import { couldRedirectTo, redirectCandidates } from './redirect-candidates.js';
+import { isRedirectCandidate } from './redirect-candidates.js';
 import type { ReadSitePages } from './read-site-pages.js';
 
 type Traffic = { human: number; ai: number };
@@ -110,11 +110,7 @@ export function createPageStory(deps: {
       agents: now.agents,
       referrals: now.referrals,
       misses: misses
-        .filter(
-          (m) =>
-            served.some((p) => couldRedirectTo(m.path, p)) &&
-            redirectCandidates(m.path, site).some((c) => c.path === path),
-        )
+        .filter((m) => isRedirectCandidate(m.path, path, site))
         .map((m) => ({
           problemId: problemId('missing-page', m.path),
           url: m.path,

@@ -21,13 +21,6 @@ const words = (text: string): Set<string> =>
       .filter((w) => w.length > 1),
   );
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  if (!a.size || !b.size) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
-}
-
 /** One row of the edit distance, reused: a missing URL is scored against every page. */
 let row = new Int32Array(64);
 let next = new Int32Array(64);
@@ -50,41 +43,26 @@ function closeness(a: string, b: string): number {
   return 1 - row[b.length] / Math.max(a.length, b.length);
 }
 
-/** How often each UTF-16 unit occurs in a text. */
-function unitCounts(text: string): Map<number, number> {
-  const counts = new Map<number, number>();
-  for (let i = 0; i < text.length; i++) counts.set(text.charCodeAt(i), (counts.get(text.charCodeAt(i)) ?? 0) + 1);
-  return counts;
-}
-
-/**
- * The most `closeness` can be: an edit changes the counts of units by at most two (a substitution) and the length by
- * at most one, so the distance is at least half the counts' difference and at least the lengths' difference.
- */
-function closenessBound(a: string, aCounts: Map<number, number>, b: string, bCounts: Map<number, number>): number {
-  const longer = Math.max(a.length, b.length);
-  if (!longer) return 1;
-  let apart = 0;
-  for (const [unit, n] of aCounts) apart += Math.abs(n - (bCounts.get(unit) ?? 0));
-  for (const [unit, n] of bCounts) if (!aCounts.has(unit)) apart += n;
-  return 1 - Math.max(Math.abs(a.length - b.length), Math.ceil(apart / 2)) / longer;
-}
-
 const lastSegment = (path: string) => path.replace(/\/+$/, '').split('/').pop()!.toLowerCase();
 
-/** A page as scored: its words and last segment, worked out once per list of pages. */
+/** The most `closeness` can be: an edit changes the length by at most one, so the distance is at least the lengths' difference. */
+const closenessBound = (a: string, b: string) => 1 - Math.abs(a.length - b.length) / Math.max(1, a.length, b.length);
+
+/** A page as scored: its words (as ids of the index's vocabulary) and last segment, worked out once per list. */
 interface IndexedPage {
   page: SitePage;
   lowerPath: string;
-  words: Set<string>;
-  titleWords: Set<string> | null;
+  words: Int32Array;
+  titleWords: Int32Array | null;
   last: string;
-  lastCounts: Map<number, number>;
 }
 
 /** The pages indexed, and the candidates of every URL asked so far, per list of pages (a list is one docs ref's). */
 interface PageIndex {
   pages: IndexedPage[];
+  vocabulary: Map<string, number>;
+  /** per word id, whether the URL being scored has it (set and cleared around each URL) */
+  marks: Uint8Array;
   found: Map<string, RedirectCandidate[]>;
 }
 
@@ -95,15 +73,23 @@ const indexes = new WeakMap<readonly SitePage[], PageIndex>();
 function indexOf(pages: readonly SitePage[]): PageIndex {
   let index = indexes.get(pages);
   if (!index) {
+    const vocabulary = new Map<string, number>();
+    const ids = (text: string) =>
+      Int32Array.from(words(text), (w) => {
+        let id = vocabulary.get(w);
+        if (id === undefined) vocabulary.set(w, (id = vocabulary.size));
+        return id;
+      });
     index = {
       pages: pages.map((page) => ({
         page,
         lowerPath: page.path.toLowerCase(),
-        words: words(page.path),
-        titleWords: page.title ? words(page.title) : null,
+        words: ids(page.path),
+        titleWords: page.title ? ids(page.title) : null,
         last: lastSegment(page.path),
-        lastCounts: unitCounts(lastSegment(page.path)),
       })),
+      vocabulary,
+      marks: new Uint8Array(vocabulary.size),
       found: new Map(),
     };
     indexes.set(pages, index);
@@ -111,50 +97,73 @@ function indexOf(pages: readonly SitePage[]): PageIndex {
   return index;
 }
 
+/** The Jaccard index of the URL's words (`size` of them, marked in `marks`) and a page's. */
+function sharedShare(size: number, marks: Uint8Array, page: Int32Array | null): number {
+  if (!page?.length || !size) return 0;
+  let shared = 0;
+  for (let i = 0; i < page.length; i++) shared += marks[page[i]];
+  return shared / (size + page.length - shared);
+}
+
 const rounded = (score: number) => Math.round(score * 1000) / 1000;
+
+/**
+ * Scores the pages of an index against one URL: a page's score, or -1 when it is the URL itself or its ceiling (its
+ * words, and the lengths of the last segments) is below `floor`, so the edit distance is only worked out for pages
+ * that could matter. `done()` clears the URL's marks.
+ */
+function urlScorer(index: PageIndex, url: string) {
+  const wanted = words(url);
+  const wantedIds = [...wanted].flatMap((w) => index.vocabulary.get(w) ?? []);
+  const { marks } = index;
+  for (const id of wantedIds) marks[id] = 1;
+  const last = lastSegment(url);
+  const lowerUrl = url.toLowerCase();
+  return {
+    score(entry: IndexedPage, floor: number): number {
+      if (entry.lowerPath === lowerUrl) return -1;
+      const byWords = 0.6 * sharedShare(wanted.size, marks, entry.words);
+      const byTitle = sharedShare(wanted.size, marks, entry.titleWords);
+      if (rounded(Math.max(byWords + 0.4 * closenessBound(last, entry.last), byTitle)) < floor) return -1;
+      const score = rounded(Math.max(byWords + 0.4 * closeness(last, entry.last), byTitle));
+      return score < floor ? -1 : score;
+    },
+    done() {
+      for (const id of wantedIds) marks[id] = 0;
+    },
+  };
+}
+
+/** Candidates' order: best score first, then path. */
+const ranksAbove = (a: { score: number; path: string }, b: { score: number; path: string }) =>
+  a.score > b.score || (a.score === b.score && a.path < b.path);
 
 /**
  * Up to three pages a missing URL could redirect to, best first: how many words of the URL its path and title share,
  * and how close its last segment is to the URL's (a renamed page usually keeps most of its name). Pure: the pages
  * are indexed once per list and each URL's answer remembered with it, and the edit distance is worked out only for a
- * page whose bound (the words' share, and the lengths of the last segments) could still put it among the three.
+ * page whose ceiling reaches the third best score so far.
  */
 export function redirectCandidates(url: string, pages: readonly SitePage[]): RedirectCandidate[] {
   const index = indexOf(pages);
   const known = index.found.get(url);
   if (known) return known;
-  const wanted = words(url);
-  const last = lastSegment(url);
-  const lowerUrl = url.toLowerCase();
-  const lastCounts = unitCounts(last);
-  // each page's score without the edit distance, and its ceiling: pages are scored fully best ceiling first, until
-  // no ceiling left can reach the third best
-  const n = index.pages.length;
-  const partial = new Float64Array(n);
-  const ceilings = new Float64Array(n);
-  const order: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const entry = index.pages[i];
-    if (entry.lowerPath === lowerUrl) continue;
-    const byWords = 0.6 * jaccard(wanted, entry.words);
-    const byTitle = entry.titleWords ? jaccard(wanted, entry.titleWords) : 0;
-    const bound = closenessBound(last, lastCounts, entry.last, entry.lastCounts);
-    partial[i] = byWords;
-    ceilings[i] = rounded(Math.max(byWords + 0.4 * bound, byTitle));
-    if (ceilings[i] >= MIN_SCORE) order.push(i);
-  }
-  order.sort((a, b) => ceilings[b] - ceilings[a]);
+  const scorer = urlScorer(index, url);
   const best: RedirectCandidate[] = [];
-  for (const i of order) {
-    if (best.length === MAX_CANDIDATES && ceilings[i] < best[MAX_CANDIDATES - 1].score) break;
-    const entry = index.pages[i];
-    const byTitle = entry.titleWords ? jaccard(wanted, entry.titleWords) : 0;
-    const score = rounded(Math.max(partial[i] + 0.4 * closeness(last, entry.last), byTitle));
-    if (score < MIN_SCORE) continue;
-    const { page } = entry;
-    best.push({ path: page.path, file: page.file, title: page.title, score });
-    best.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    if (best.length > MAX_CANDIDATES) best.pop();
+  // the score a page must reach to be among the three so far
+  let floor = MIN_SCORE;
+  try {
+    for (const entry of index.pages) {
+      const score = scorer.score(entry, floor);
+      if (score < 0) continue;
+      const { page } = entry;
+      best.push({ path: page.path, file: page.file, title: page.title, score });
+      best.sort((a, b) => (ranksAbove(a, b) ? -1 : ranksAbove(b, a) ? 1 : 0));
+      if (best.length > MAX_CANDIDATES) best.pop();
+      if (best.length === MAX_CANDIDATES) floor = best[MAX_CANDIDATES - 1].score;
+    }
+  } finally {
+    scorer.done();
   }
   if (index.found.size >= REMEMBERED) index.found.clear();
   index.found.set(url, best);
@@ -162,13 +171,35 @@ export function redirectCandidates(url: string, pages: readonly SitePage[]): Red
 }
 
 /**
- * Whether `page` could be among a URL's candidates at all (its own score reaches the floor): one page scored, so
- * the URLs that cannot point at a page are passed over without scoring every page for them.
+ * Whether the page at `path` is among a URL's candidates (redirectCandidates(url, pages) names it), without ranking
+ * every page: it is unless three pages rank above it, and the scan stops at the third (the page story asks this of
+ * every missing URL that could point at its page).
  */
-export function couldRedirectTo(url: string, page: SitePage): boolean {
-  if (page.path.toLowerCase() === url.toLowerCase()) return false;
-  const wanted = words(url);
-  const byPath = 0.6 * jaccard(wanted, words(page.path)) + 0.4 * closeness(lastSegment(url), lastSegment(page.path));
-  const byTitle = page.title ? jaccard(wanted, words(page.title)) : 0;
-  return rounded(Math.max(byPath, byTitle)) >= MIN_SCORE;
+export function isRedirectCandidate(url: string, path: string, pages: readonly SitePage[]): boolean {
+  const index = indexOf(pages);
+  const known = index.found.get(url);
+  if (known) return known.some((c) => c.path === path);
+  const scorer = urlScorer(index, url);
+  try {
+    // two files can serve one path: the path is a candidate when one of its pages is
+    return index.pages.some((self) => {
+      if (self.page.path !== path) return false;
+      const score = scorer.score(self, MIN_SCORE);
+      if (score < 0) return false;
+      let above = 0;
+      for (const entry of index.pages) {
+        if (entry === self) continue;
+        const other = scorer.score(entry, score);
+        if (
+          other >= 0 &&
+          ranksAbove({ score: other, path: entry.page.path }, { score, path }) &&
+          ++above === MAX_CANDIDATES
+        )
+          return false;
+      }
+      return true;
+    });
+  } finally {
+    scorer.done();
+  }
 }
