@@ -64,6 +64,8 @@ interface PageIndex {
   /** per word id, whether the URL being scored has it (set and cleared around each URL) */
   marks: Uint8Array;
   found: Map<string, RedirectCandidate[]>;
+  /** isRedirectCandidate's answers, by path and URL */
+  named: Map<string, boolean>;
 }
 
 /** URLs remembered per list of pages; past it the memory starts again. */
@@ -91,6 +93,7 @@ function indexOf(pages: readonly SitePage[]): PageIndex {
       vocabulary,
       marks: new Uint8Array(vocabulary.size),
       found: new Map(),
+      named: new Map(),
     };
     indexes.set(pages, index);
   }
@@ -173,16 +176,19 @@ export function redirectCandidates(url: string, pages: readonly SitePage[]): Red
 /**
  * Whether the page at `path` is among a URL's candidates (redirectCandidates(url, pages) names it), without ranking
  * every page: it is unless three pages rank above it, and the scan stops at the third (the page story asks this of
- * every missing URL that could point at its page).
+ * every missing URL that could point at its page). Each answer is remembered with the pages, as the candidates are.
  */
 export function isRedirectCandidate(url: string, path: string, pages: readonly SitePage[]): boolean {
   const index = indexOf(pages);
   const known = index.found.get(url);
   if (known) return known.some((c) => c.path === path);
+  const key = `${path}\0${url}`;
+  const answered = index.named.get(key);
+  if (answered !== undefined) return answered;
   const scorer = urlScorer(index, url);
   try {
     // two files can serve one path: the path is a candidate when one of its pages is
-    return index.pages.some((self) => {
+    const named = index.pages.some((self) => {
       if (self.page.path !== path) return false;
       const score = scorer.score(self, MIN_SCORE);
       if (score < 0) return false;
@@ -199,6 +205,9 @@ export function isRedirectCandidate(url: string, path: string, pages: readonly S
       }
       return true;
     });
+    if (index.named.size >= REMEMBERED) index.named.clear();
+    index.named.set(key, named);
+    return named;
   } finally {
     scorer.done();
   }
