@@ -8,6 +8,41 @@ import type { VisitorCounts } from '../reports/outcome-counts.js';
 import { VIA_PREFIX } from '../store/write-events.js';
 
 /**
+ * Some pages' counted (human and AI) raw views of a range as one subquery of `ts, path, visitor, kind, agent`, with
+ * the views of those pages still waiting in the outbox (`pending`, the project's) beside them, and its parameters.
+ * The days bound the table's order (project, day, path) and its monthly partitions, the times the range itself.
+ */
+function pageViewsOf(params: {
+  database: string;
+  projectId: string;
+  paths: readonly string[];
+  range: TimeRange;
+  pending?: PendingView[];
+}): { views: string; query_params: Record<string, unknown> } {
+  const { database, range } = params;
+  const where = `project = {project:String} AND path IN {paths:Array(String)} AND kind IN (${KIND.human}, ${KIND.ai})
+    AND day >= toDate({d0:String}) AND day < toDate({d1:String})
+    AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
+  const wanted = new Set(params.paths);
+  const pending = (params.pending ?? []).filter(
+    (v) => wanted.has(v.path) && (v.kind === KIND.human || v.kind === KIND.ai) && v.ts >= range.from && v.ts < range.to,
+  );
+  const columns = 'ts, path, visitor, kind, agent';
+  const stored = `SELECT ${columns} FROM ${database}.${PAGE_VIEWS} WHERE ${where}`;
+  return {
+    views: pending.length ? `(${stored} UNION ALL SELECT ${columns} FROM (${pendingSelect(pending)}))` : `(${stored})`,
+    query_params: {
+      project: params.projectId,
+      paths: [...params.paths],
+      from: range.from,
+      to: range.to,
+      d0: isoDay(Math.floor(range.from / DAY_MS)),
+      d1: isoDay(Math.ceil(range.to / DAY_MS)),
+    },
+  };
+}
+
+/**
  * One page's traffic over ClickHouse, as the embedded store's page story reads it (reports/page-traffic.ts): distinct
  * visitors per UTC day and over the range by class, its AI agents and the assistants that referred humans to it,
  * counted exactly from that page's raw views (the table's order is project, day, path: one page's views are read
@@ -21,30 +56,12 @@ export async function clickHousePageTraffic(params: {
   range: TimeRange;
   pending?: PendingView[];
 }): Promise<PageTraffic> {
-  const { client, database, projectId, path, range } = params;
-  // the days bound the table's order (and its monthly partitions), the times the range itself
-  const where = `project = {project:String} AND path = {path:String} AND kind IN (${KIND.human}, ${KIND.ai})
-    AND day >= toDate({d0:String}) AND day < toDate({d1:String})
-    AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
-  const query_params = {
-    project: projectId,
-    path,
-    from: range.from,
-    to: range.to,
-    d0: isoDay(Math.floor(range.from / DAY_MS)),
-    d1: isoDay(Math.ceil(range.to / DAY_MS)),
-  };
+  const { client, path, range } = params;
+  const { views, query_params } = pageViewsOf({ ...params, paths: [path] });
   const rows = async <T>(query: string) => {
     const result = await client.query({ query, query_params, format: 'JSONEachRow' });
     return (await result.json()) as T[];
   };
-  const pending = (params.pending ?? []).filter(
-    (v) => v.path === path && (v.kind === KIND.human || v.kind === KIND.ai) && v.ts >= range.from && v.ts < range.to,
-  );
-  const views = pending.length
-    ? `(SELECT ts, visitor, kind, agent FROM ${database}.${PAGE_VIEWS} WHERE ${where}
-        UNION ALL SELECT ts, visitor, kind, agent FROM (${pendingSelect(pending)}))`
-    : `(SELECT ts, visitor, kind, agent FROM ${database}.${PAGE_VIEWS} WHERE ${where})`;
   if (range.to <= range.from) return countPageTraffic({ days: [], totals: [], agents: [] });
   const [days, totals, agents] = await Promise.all([
     rows<{ d: number | string; kind: number; n: number | string }>(
@@ -80,22 +97,11 @@ export async function clickHouseGroupVisitors(params: {
   groups: readonly (readonly string[])[];
   pending?: PendingView[];
 }): Promise<VisitorCounts[]> {
-  const { client, database, projectId, range, groups } = params;
+  const { client, range, groups } = params;
   const counts = groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
   const paths = [...new Set(groups.flat())];
   if (!paths.length || range.to <= range.from) return counts;
-  const where = `project = {project:String} AND path IN {paths:Array(String)} AND kind IN (${KIND.human}, ${KIND.ai})
-    AND day >= toDate({d0:String}) AND day < toDate({d1:String})
-    AND ts >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND ts < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`;
-  const wanted = new Set(paths);
-  const pending = (params.pending ?? []).filter(
-    (v) => wanted.has(v.path) && (v.kind === KIND.human || v.kind === KIND.ai) && v.ts >= range.from && v.ts < range.to,
-  );
-  const columns = 'path, visitor, kind, agent';
-  const views = pending.length
-    ? `(SELECT ${columns} FROM ${database}.${PAGE_VIEWS} WHERE ${where}
-        UNION ALL SELECT ${columns} FROM (${pendingSelect(pending)}))`
-    : `(SELECT ${columns} FROM ${database}.${PAGE_VIEWS} WHERE ${where})`;
+  const { views, query_params } = pageViewsOf({ ...params, paths });
   // each view counts for every group holding its page (groups are numbered from 1, as ClickHouse's arrays)
   const result = await client.query({
     query: `SELECT g, uniqExactIf(visitor, kind = ${KIND.human}) AS human, uniqExactIf(visitor, kind = ${KIND.ai}) AS ai,
@@ -104,17 +110,7 @@ export async function clickHouseGroupVisitors(params: {
                       arrayJoin(arrayFilter(i -> has({groups:Array(Array(String))}[i], path), range(1, {n:UInt32} + 1))) AS g
                  FROM ${views} WHERE visitor IS NOT NULL)
         GROUP BY g`,
-    query_params: {
-      project: projectId,
-      paths,
-      groups: groups.map((g) => [...g]),
-      n: groups.length,
-      via: VIA_PREFIX,
-      from: range.from,
-      to: range.to,
-      d0: isoDay(Math.floor(range.from / DAY_MS)),
-      d1: isoDay(Math.ceil(range.to / DAY_MS)),
-    },
+    query_params: { ...query_params, groups: groups.map((g) => [...g]), n: groups.length, via: VIA_PREFIX },
     format: 'JSONEachRow',
   });
   const rows = (await result.json()) as {
