@@ -12,6 +12,7 @@ import { previousRange } from './derive-problems.js';
 import { problemId } from './problem-id.js';
 import { isRedirectCandidate } from './redirect-candidates.js';
 import type { ReadSitePages } from './read-site-pages.js';
+import { rememberedAnswers } from './remembered-answers.js';
 
 type Traffic = { human: number; ai: number };
 
@@ -55,6 +56,8 @@ export type PageStory = (
 ) => Promise<PageStoryBody>;
 
 const LISTED = 20;
+/** signal answers kept per process: a range's misses (shared by every page's story) and pages' feedback and searches */
+const REMEMBERED = 64;
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoRange = (r: TimeRange) => ({ from: iso(r.from), to: iso(r.to) });
 
@@ -70,6 +73,7 @@ export function createPageStory(deps: {
   pages: ReadSitePages;
 }): PageStory {
   const { db, signals } = deps;
+  const remembered = rememberedAnswers(REMEMBERED);
   return async (project, query) => {
     const projectId = project.id;
     const { path } = query;
@@ -78,11 +82,15 @@ export function createPageStory(deps: {
     if (range.to - range.from > MAX_DAILY_DAYS * DAY_MS)
       throw new Invalid('Invalid query parameters', [{ message: `the range may span at most ${MAX_DAILY_DAYS} days` }]);
     const before = previousRange(range);
+    // what comes from the signals alone is derived again only when they changed (the page views have their own cache)
+    const stamp = await signals.stamp(projectId);
     const [now, then, said, misses, site] = await Promise.all([
       signals.pageTraffic({ projectId, path, range }),
       signals.pageTraffic({ projectId, path, range: before }),
-      signals.pageReaderSignals({ projectId, path, range }),
-      signals.missingPages({ projectId, range }),
+      remembered(JSON.stringify(['said', projectId, path, range]), stamp, () =>
+        signals.pageReaderSignals({ projectId, path, range }),
+      ),
+      remembered(JSON.stringify(['misses', projectId, range]), stamp, () => signals.missingPages({ projectId, range })),
       deps.pages(project),
     ]);
     const served = site.filter((p) => p.path === path);

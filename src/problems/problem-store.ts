@@ -31,6 +31,12 @@ export async function statesOf(db: Db, projectId: string, ids: string[]): Promis
   return new Map(rows.map((row) => [row.id, toState(row)]));
 }
 
+/** Every stored state of a project (kept only for problems someone acted on), by problem id. */
+export async function projectStates(db: Db, projectId: string): Promise<Map<string, ProblemState>> {
+  const rows = await db.problemState.findMany({ where: { projectId } });
+  return new Map(rows.map((row) => [row.id, toState(row)]));
+}
+
 /** Every stored state of a project with this status (the dismissed and fixed, say). */
 export async function statesWithStatus(db: Db, projectId: string, status: ProblemStatus): Promise<ProblemState[]> {
   return (await db.problemState.findMany({ where: { projectId, status } })).map(toState);

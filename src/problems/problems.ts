@@ -16,6 +16,7 @@ import {
   releaseFix,
   setStatus,
   settleJob,
+  projectStates,
   statesOf,
   type ProblemState,
 } from './problem-store.js';
@@ -24,6 +25,7 @@ import { fixPrompt } from './fix-prompt.js';
 import type { ReadSitePages } from './read-site-pages.js';
 import type { SitePage } from './redirect-candidates.js';
 import { stalePageProblems } from './stale-pages.js';
+import { rememberedAnswers } from './remembered-answers.js';
 
 export interface ProblemsQuery {
   dateFrom?: number;
@@ -56,12 +58,19 @@ export interface ProblemsDeps {
 
 /** How long a second fix of the same problems waits for the first one's job to be stored. */
 const WAIT_FOR_FIRST_MS = 10_000;
+/** derived problems kept per process (one per project, range and kinds asked): a few pages of a few queues */
+const REMEMBERED = 32;
 
 export function createProblems(deps: ProblemsDeps): Problems {
   const { db, clock } = deps;
+  const remembered = rememberedAnswers(REMEMBERED);
 
-  /** The problems of the range with their state applied. */
-  const read = async (project: Project, range: TimeRange, kinds: readonly ProblemKind[]): Promise<Problem[]> => {
+  /**
+   * The problems of the range, most readers first (then id), and where each stands: `stateOf` applies its stored state
+   * (read once for the project: states are kept only for problems someone acted on). Applied to those answered only:
+   * a queue may hold thousands.
+   */
+  const read = async (project: Project, range: TimeRange, kinds: readonly ProblemKind[]) => {
     let pages: Promise<SitePage[]> | undefined;
     const params = {
       signals: deps.signals,
@@ -69,25 +78,26 @@ export function createProblems(deps: ProblemsDeps): Problems {
       range,
       pages: () => (pages ??= deps.pages(project)),
     };
-    const derived = await deriveProblems({ ...params, kinds: new Set(kinds) });
-    if (kinds.includes('stale-page')) derived.push(...(await stalePageProblems({ db, ...params })));
-    const states = await statesOf(
-      db,
-      project.id,
-      derived.map((p) => p.id),
+    // derived (and ordered) from the signals alone: again only when they changed; states and stale pages every time
+    const stamp = await deps.signals.stamp(project.id);
+    const derived = await remembered(JSON.stringify([project.id, range, kinds]), stamp, async () =>
+      (await deriveProblems({ ...params, kinds: new Set(kinds) })).sort(byReaders),
     );
+    const stale = kinds.includes('stale-page') ? await stalePageProblems({ db, ...params }) : [];
+    const ordered = stale.length ? [...derived, ...stale].sort(byReaders) : derived;
+    const states = await projectStates(db, project.id);
     const links = await prLinks(
       db,
       project.id,
       [...states.values()].map((s) => s.jobId),
     );
-    return derived.map((p) => withState(p, states.get(p.id), links));
+    return { ordered, stateOf: (p: DerivedProblem) => withState(p, states.get(p.id), links) };
   };
 
   /** The problems named, over the default range (the last 30 days): 404 naming the ids it does not know. */
   const find = async (project: Project, ids: string[]): Promise<Problem[]> => {
-    const all = await read(project, queryRange({ now: clock().getTime() }), PROBLEM_KINDS);
-    const byId = new Map(all.map((p) => [p.id, p]));
+    const { ordered, stateOf } = await read(project, queryRange({ now: clock().getTime() }), PROBLEM_KINDS);
+    const byId = new Map(ordered.map((p) => [p.id, p]));
     const unknown = ids.filter((id) => !byId.has(id));
     if (unknown.length)
       throw new NotFound(
@@ -95,7 +105,7 @@ export function createProblems(deps: ProblemsDeps): Problems {
         unknown.map((id) => ({ message: `${id}: no such problem in this project (over the last 30 days)` })),
       );
     return withCandidates(
-      ids.map((id) => byId.get(id)!),
+      ids.map((id) => stateOf(byId.get(id)!)),
       () => deps.pages(project),
     );
   };
@@ -106,16 +116,23 @@ export function createProblems(deps: ProblemsDeps): Problems {
       const statuses = query.statuses ?? null;
       const cursor = query.cursor ? decodeCursor(query.cursor, { ...query, kinds, statuses }) : null;
       const range = cursor?.range ?? queryRange({ ...query, now: clock().getTime() });
-      const problems = (await read(project, range, kinds ?? PROBLEM_KINDS))
-        .filter((p) => !statuses || statuses.includes(p.status))
-        .sort((a, b) => b.readers - a.readers || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .filter((p) => !cursor || p.readers < cursor.readers || (p.readers === cursor.readers && p.id > cursor.id));
-      const page = problems.slice(0, query.limit);
+      const { ordered, stateOf } = await read(project, range, kinds ?? PROBLEM_KINDS);
+      // in order past the cursor, those of the statuses asked, one more than a page (is there a next?)
+      const page: Problem[] = [];
+      for (const derived of ordered) {
+        if (cursor && !(byReaders(derived, cursor) > 0)) continue;
+        const problem = stateOf(derived);
+        if (statuses && !statuses.includes(problem.status)) continue;
+        page.push(problem);
+        if (page.length > query.limit) break;
+      }
+      const more = page.length > query.limit;
+      page.length = Math.min(page.length, query.limit);
       const last = page.at(-1);
       return {
         problems: await withCandidates(page, () => deps.pages(project)),
         nextCursor:
-          problems.length > query.limit && last
+          more && last
             ? encodeCursor({ from: range.from, to: range.to, kinds, statuses, readers: last.readers, id: last.id })
             : null,
       };
@@ -175,6 +192,11 @@ export function createProblems(deps: ProblemsDeps): Problems {
 }
 
 const requestKeyOf = (fixKey: string) => `problems:${fixKey}`;
+
+/** The queue's order: most readers first, then id (code units). */
+function byReaders(a: { readers: number; id: string }, b: { readers: number; id: string }): number {
+  return b.readers - a.readers || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
 
 /**
  * The job of the fix that holds a problem: stored already, or about to be (the holder is between its claim and its

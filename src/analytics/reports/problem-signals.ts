@@ -19,6 +19,12 @@ export interface ProblemSignals {
   }): Promise<SearchTerm[]>;
   pageTraffic(params: { projectId: string; path: string; range: TimeRange }): Promise<PageTraffic>;
   pageReaderSignals(params: { projectId: string; path: string; range: TimeRange }): Promise<PageReaderSignals>;
+  /**
+   * A value that changes whenever a stored signal of the project does (its misses, feedback entries and their
+   * changes, searches; not its page views): an answer derived from those signals alone is still right while the
+   * stamp read before it is unchanged.
+   */
+  stamp(projectId: string): Promise<string>;
 }
 
 /** The signals read by plain SQL on the primary (a page's traffic is counted from the derived rows: page-traffic.ts). */
@@ -28,5 +34,23 @@ export function problemSignals(sql: Sql): Omit<ProblemSignals, 'pageTraffic'> {
     negativeFeedback: (params) => readNegativeFeedback(sql, params),
     searchTerms: (params) => readSearchTerms(sql, params),
     pageReaderSignals: (params) => readPageReaderSignals(sql, params),
+    stamp: (projectId) => signalsStamp(sql, projectId),
   };
+}
+
+/**
+ * The project's rows of each signal table, and every feedback change: those tables only grow (rows are inserted, or
+ * ignored as duplicates; a feedback entry's change inserts the change first), so any write that changes what they
+ * say changes a count, on whichever replica it committed. Counts, not highest ids: a PostgreSQL transaction can
+ * commit a lower id after a higher one is seen.
+ */
+async function signalsStamp(sql: Sql, projectId: string): Promise<string> {
+  const [row] = await sql.rows(
+    `SELECT (SELECT COUNT(*) FROM "AnalyticsPageMiss" WHERE "projectId" = ?),
+            (SELECT COUNT(*) FROM "AnalyticsFeedback" WHERE "projectId" = ?),
+            (SELECT COUNT(*) FROM "AnalyticsFeedbackChange"),
+            (SELECT COUNT(*) FROM "AnalyticsSearch" WHERE "projectId" = ?)`,
+    [projectId, projectId, projectId],
+  );
+  return row.map(String).join('/');
 }

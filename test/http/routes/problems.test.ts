@@ -165,6 +165,44 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
     expect(wider.body.problems[0]).toMatchObject({ id: p.id, readers: 5 });
   });
 
+  it('answers the same question again with every signal stored or changed since, on the queue and the page', async () => {
+    const at = (day: number) => new Date(Date.UTC(2026, 10, day, 12)).getTime();
+    const summary = async () =>
+      (await list()).body.problems.map((p) => `${p.kind} ${p.paths.join(',') || p.evidence.query} ${p.readers}`).sort();
+    const story = async () =>
+      (await call('GET', '/page?path=/guides/getting-started&dateFrom=2026-11-14&dateTo=2026-11-21')).body;
+    expect(await summary()).toEqual([]);
+    expect((await story()).misses).toEqual([]);
+    await missingTraffic();
+    expect(await summary()).toEqual(['missing-page /guides/getting-started-old 4']);
+    expect((await story()).misses).toMatchObject([{ url: '/guides/getting-started-old', readers: 4 }]);
+    // one more reader of the missing URL (a log line), asked exactly as before
+    await importLog([line({ ip: '198.51.100.30', path: '/guides/getting-started-old', status: 404, ua: CHROME })]);
+    expect(await summary()).toEqual(['missing-page /guides/getting-started-old 5']);
+    expect((await story()).misses).toMatchObject([{ url: '/guides/getting-started-old', readers: 5 }]);
+    // a thumbs-down, then its entry resolved
+    await signals().submitFeedback(projectId, [
+      { path: '/guides/getting-started', helpful: false, comment: 'Step 3 fails', visitorId: 'a', timestamp: at(19) },
+    ]);
+    expect(await summary()).toContain('negative-feedback /guides/getting-started 1');
+    expect((await story()).feedback).toMatchObject({ thumbsDown: 1, comments: [{ status: 'pending' }] });
+    const entries = await signals().feedback(projectId, { limit: 50, dateFrom: at(1), dateTo: at(21) });
+    for (const e of entries.rows) await signals().setFeedbackStatus(projectId, String(e.id), 'resolved');
+    expect(await summary()).toEqual(['missing-page /guides/getting-started-old 5']);
+    expect((await story()).feedback).toMatchObject({ thumbsDown: 1, comments: [{ status: 'resolved' }] });
+    // a query searched twice with no click is a gap until someone clicks one of its results
+    await signals().submitSearches(projectId, [
+      { query: 'sandbox', visitorId: 'a', timestamp: at(18) },
+      { query: 'sandbox', visitorId: 'b', timestamp: at(19) },
+    ]);
+    expect(await summary()).toContain('search-gap sandbox 2');
+    await signals().submitSearches(projectId, [
+      { query: 'sandbox', clickedPath: '/guides/getting-started', visitorId: 'b', timestamp: at(19) },
+    ]);
+    expect(await summary()).toEqual(['missing-page /guides/getting-started-old 5']);
+    expect((await story()).searches).toEqual([{ query: 'sandbox', clicks: 1 }]);
+  });
+
   it("counts the tracker's 404 beacons of people on the project's site, once per reader, page and minute", async () => {
     const beacon = (url: string, ua = CHROME, project = projectId) =>
       fetch(`${app.url}/api/miss`, {
