@@ -103,6 +103,18 @@ export async function pageTrafficFromDays(params: {
           }
         }
       }
+      // the day's agent rollup cells when it is derived whole (its edges were read above); day by day, as the sets:
+      // one page of a range needs no multi-day union of every page's cells
+      for (const segment of (await agentCellSegments({ store, cache, projectId, range: part })).segments) {
+        for (const data of segment.cells.values()) {
+          const views = data.views.get(pageId);
+          if (!views) continue;
+          const row = agentRow(data.cell.kind, data.cell.agent);
+          if (!row) continue;
+          row.views += views;
+          for (const [p, bitmap] of data.parts) addPageVisitors(p, bitmap, pageId, row.visitors);
+        }
+      }
       kinds.forEach((kind, i) => {
         if (day[i].size) rows.days.push([start / DAY_MS, kind, day[i].size]);
         totals[i].orInPlace(day[i]);
@@ -111,17 +123,6 @@ export async function pageTrafficFromDays(params: {
     kinds.forEach((kind, i) => {
       if (totals[i].size) rows.totals.push([kind, totals[i].size]);
     });
-    // the whole days derived: the agent rollup's cells (the edges were read above, with the days)
-    for (const segment of (await agentCellSegments({ store, cache, projectId, range })).segments) {
-      for (const data of segment.cells.values()) {
-        const views = data.views.get(pageId);
-        if (!views) continue;
-        const row = agentRow(data.cell.kind, data.cell.agent);
-        if (!row) continue;
-        row.views += views;
-        for (const [p, bitmap] of data.parts) addPageVisitors(p, bitmap, pageId, row.visitors);
-      }
-    }
     for (const row of agents.values()) rows.agents.push([row.kind, row.agent, row.views, row.visitors.size]);
     return countPageTraffic(rows);
   } finally {
