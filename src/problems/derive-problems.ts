@@ -32,7 +32,7 @@ export async function deriveProblems(params: {
   if (kinds.has('missing-page')) {
     const misses = await signals.missingPages({ projectId, range });
     if (misses.length) {
-      const earlier = readersBy(await signals.missingPages({ projectId, range: before }), (m) => m.path);
+      const earlier = readersBy(await signals.missingUrls({ projectId, range: before }), (m) => m.path);
       for (const m of misses) {
         found.push({
           id: problemId('missing-page', m.path),

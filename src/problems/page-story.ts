@@ -90,7 +90,7 @@ export function createPageStory(deps: {
       remembered(JSON.stringify(['said', projectId, path, range]), stamp, () =>
         signals.pageReaderSignals({ projectId, path, range }),
       ),
-      remembered(JSON.stringify(['misses', projectId, range]), stamp, () => signals.missingPages({ projectId, range })),
+      remembered(JSON.stringify(['misses', projectId, range]), stamp, () => signals.missingUrls({ projectId, range })),
       deps.pages(project),
     ]);
     const served = site.filter((p) => p.path === path);

@@ -60,25 +60,49 @@ export async function readMissingPages(
       }
     }
   }
-  const readers = await sql.rows(
-    `SELECT "path", "class", COUNT(DISTINCT "visitorHash") FROM "AnalyticsPageMiss" ${where} GROUP BY "path", "class"`,
+  // distinct readers per URL: in all, AI agents and humans, in one pass
+  for (const [path, all, ai, human] of await sql.rows(
+    `SELECT "path", COUNT(DISTINCT "visitorHash"), COUNT(DISTINCT CASE WHEN "class" = 'ai' THEN "visitorHash" END),
+            COUNT(DISTINCT CASE WHEN "class" = 'ai' THEN NULL ELSE "visitorHash" END)
+       FROM "AnalyticsPageMiss" ${where} GROUP BY "path"`,
     args,
-  );
-  for (const [path, cls, n] of readers) {
+  )) {
     const page = pages.get(path as string)!;
-    if (cls === 'ai') page.aiReaders = Number(n);
-    else page.humanReaders = Number(n);
+    page.readers = Number(all);
+    page.aiReaders = Number(ai);
+    page.humanReaders = Number(human);
   }
-  const all = await sql.rows(
-    `SELECT "path", COUNT(DISTINCT "visitorHash") FROM "AnalyticsPageMiss" ${where} GROUP BY "path"`,
-    args,
-  );
-  for (const [path, n] of all) pages.get(path as string)!.readers = Number(n);
   for (const page of pages.values()) {
     page.agents.sort((a, b) => b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
     page.statuses.sort((a, b) => a.status - b.status);
   }
   return [...pages.values()].sort((a, b) => b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A missing URL's requests and distinct readers in the range: what a list of the URLs alone needs. */
+export interface MissingUrl {
+  path: string;
+  requests: number;
+  readers: number;
+}
+
+/** The URLs requested and not found in the range with their requests and readers, in one pass, as readMissingPages orders them. */
+export async function readMissingUrls(
+  sql: Sql,
+  params: { projectId: string; range: TimeRange },
+): Promise<MissingUrl[]> {
+  const rows = await sql.rows(
+    `SELECT "path", COUNT(*), COUNT(DISTINCT "visitorHash") FROM "AnalyticsPageMiss"
+      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? GROUP BY "path"`,
+    [params.projectId, params.range.from, params.range.to],
+  );
+  return rows
+    .map(([path, requests, readers]) => ({
+      path: path as string,
+      requests: Number(requests),
+      readers: Number(readers),
+    }))
+    .sort((a, b) => b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function pageOf(pages: Map<string, MissingPage>, path: string): MissingPage {

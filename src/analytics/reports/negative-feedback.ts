@@ -57,10 +57,13 @@ export async function readNegativeFeedback(
     });
   }
   const limit = params.comments ?? 20;
+  // each page's newest `limit` comments, chosen by the database (a busy site has tens of thousands pending)
   const comments = await sql.rows(
-    `SELECT "path", "id", "comment", "helpful", "ts" FROM "AnalyticsFeedback" ${where} AND ${NEGATIVE} AND "comment" IS NOT NULL
-      ORDER BY "id" DESC`,
-    args,
+    `SELECT "path", "id", "comment", "helpful", "ts" FROM (
+       SELECT "path", "id", "comment", "helpful", "ts", ROW_NUMBER() OVER (PARTITION BY "path" ORDER BY "id" DESC) AS "n"
+         FROM "AnalyticsFeedback" ${where} AND ${NEGATIVE} AND "comment" IS NOT NULL) AS "newest"
+      WHERE "n" <= ? ORDER BY "id" DESC`,
+    [...args, limit],
   );
   for (const [path, id, comment, helpful, ts] of comments) {
     const page = pages.get(path as string);

@@ -1,14 +1,17 @@
 import type { TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
-import { readMissingPages, type MissingPage } from './missing-pages.js';
+import { readMissingPages, readMissingUrls, type MissingPage, type MissingUrl } from './missing-pages.js';
 import { readNegativeFeedback, type NegativeFeedback } from './negative-feedback.js';
 import { readPageReaderSignals, type PageReaderSignals } from './page-reader-signals.js';
 import type { PageTraffic } from './page-traffic.js';
 import { readSearchTerms, type SearchTerm } from './search-gaps.js';
+import { signalsVersion } from '../store/signals-version.js';
 
 /** The stored signals the problems queue and the page story derive from, read on the analytics connection. */
 export interface ProblemSignals {
   missingPages(params: { projectId: string; range: TimeRange; path?: string }): Promise<MissingPage[]>;
+  /** the missing URLs with their requests and readers alone (missingPages without the evidence) */
+  missingUrls(params: { projectId: string; range: TimeRange }): Promise<MissingUrl[]>;
   negativeFeedback(params: { projectId: string; range: TimeRange; path?: string }): Promise<NegativeFeedback[]>;
   searchTerms(params: {
     projectId: string;
@@ -21,8 +24,8 @@ export interface ProblemSignals {
   pageReaderSignals(params: { projectId: string; path: string; range: TimeRange }): Promise<PageReaderSignals>;
   /**
    * A value that changes whenever a stored signal of the project does (its misses, feedback entries and their
-   * changes, searches; not its page views): an answer derived from those signals alone is still right while the
-   * stamp read before it is unchanged.
+   * changes, searches; not its page views: store/signals-version.ts): an answer derived from those signals alone is
+   * still right while the stamp read before it is unchanged.
    */
   stamp(projectId: string): Promise<string>;
 }
@@ -31,26 +34,10 @@ export interface ProblemSignals {
 export function problemSignals(sql: Sql): Omit<ProblemSignals, 'pageTraffic'> {
   return {
     missingPages: (params) => readMissingPages(sql, params),
+    missingUrls: (params) => readMissingUrls(sql, params),
     negativeFeedback: (params) => readNegativeFeedback(sql, params),
     searchTerms: (params) => readSearchTerms(sql, params),
     pageReaderSignals: (params) => readPageReaderSignals(sql, params),
-    stamp: (projectId) => signalsStamp(sql, projectId),
+    stamp: (projectId) => signalsVersion(sql, projectId),
   };
-}
-
-/**
- * The project's rows of each signal table, and every feedback change: those tables only grow (rows are inserted, or
- * ignored as duplicates; a feedback entry's change inserts the change first), so any write that changes what they
- * say changes a count, on whichever replica it committed. Counts, not highest ids: a PostgreSQL transaction can
- * commit a lower id after a higher one is seen.
- */
-async function signalsStamp(sql: Sql, projectId: string): Promise<string> {
-  const [row] = await sql.rows(
-    `SELECT (SELECT COUNT(*) FROM "AnalyticsPageMiss" WHERE "projectId" = ?),
-            (SELECT COUNT(*) FROM "AnalyticsFeedback" WHERE "projectId" = ?),
-            (SELECT COUNT(*) FROM "AnalyticsFeedbackChange"),
-            (SELECT COUNT(*) FROM "AnalyticsSearch" WHERE "projectId" = ?)`,
-    [projectId, projectId, projectId],
-  );
-  return row.map(String).join('/');
 }

@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import { bumpSignalsVersion } from './signals-version.js';
 
 /** A request answered 404 or 410, a human's or an AI agent's, as stored: the visitor's keyed hash, never an address. */
 export interface StoredPageMiss {
@@ -19,8 +20,8 @@ export interface StoredPageMiss {
 export async function insertPageMisses(sql: Sql, params: { projectId: string; misses: StoredPageMiss[] }) {
   const { projectId, misses } = params;
   if (!misses.length) return 0;
-  const inserted = await sql.transaction((tx) =>
-    tx.insertMany<{ key: string }>({
+  const inserted = await sql.transaction(async (tx) => {
+    const stored = await tx.insertMany<{ key: string }>({
       table: 'AnalyticsPageMiss',
       columns: [
         ['projectId', 'text'],
@@ -45,7 +46,9 @@ export async function insertPageMisses(sql: Sql, params: { projectId: string; mi
         m.visitorHash,
       ]),
       suffix: 'ON CONFLICT DO NOTHING RETURNING "key"',
-    }),
-  );
+    });
+    if (stored.length) await bumpSignalsVersion(tx, projectId);
+    return stored;
+  });
   return inserted.length;
 }

@@ -1,4 +1,5 @@
 import type { Sql } from '../../store/sql.js';
+import { bumpSignalsVersion } from '../../store/signals-version.js';
 import type { FeedbackFilter } from '../feedback-filter.js';
 import type { FeedbackSource, FeedbackStatus } from '../feedback-kinds.js';
 import { recordFeedbackChange } from './feedback-changes.js';
@@ -67,6 +68,7 @@ export async function updateFeedbackStatus(
       id,
     ]);
     await countFeedbackChange(tx, { projectId, before, after: { ...before, status } });
+    await bumpSignalsVersion(tx, projectId);
   });
   const [row] = await sql.query<Record<string, unknown>>(
     `SELECT ${COLUMNS} FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "id" = ?`,

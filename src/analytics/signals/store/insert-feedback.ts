@@ -1,4 +1,5 @@
 import { inChunks, type Sql } from '../../store/sql.js';
+import { bumpSignalsVersion } from '../../store/signals-version.js';
 import type { FeedbackSource } from '../feedback-kinds.js';
 import { recordFeedbackChange } from './feedback-changes.js';
 import { countedFeedback, countFeedbackChange, countFeedbackChanges } from './signal-rollups.js';
@@ -90,6 +91,7 @@ export function insertFeedback(
       if (f.key !== null) pendingKeys.add(f.key);
     }
     if (pending.length) await insertPending();
+    if (results.some((r) => r.outcome === 'stored' || r.outcome === 'updated')) await bumpSignalsVersion(tx, projectId);
     return results;
   });
 }

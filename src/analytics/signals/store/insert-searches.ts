@@ -1,4 +1,5 @@
 import type { Sql } from '../../store/sql.js';
+import { bumpSignalsVersion } from '../../store/signals-version.js';
 import { countStoredSearches } from './signal-rollups.js';
 import { type LimitKeys, refuseNewRows, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
 
@@ -50,6 +51,7 @@ export function insertSearches(
       ]),
     });
     await countStoredSearches(tx, { projectId, rows: stored });
+    if (stored.length) await bumpSignalsVersion(tx, projectId);
     return refused.map((r): StoreOutcome => r ?? 'stored');
   });
 }
