@@ -16,8 +16,8 @@ export const previousRange = (range: TimeRange): TimeRange => ({
 
 /**
  * The problems the stored signals of `range` show (of `kinds`), each with its readers in the range before. Derived
- * afresh on every read, never stored: the signals are the one copy. A missing page's redirect candidates are left
- * empty here: withCandidates adds them to the problems answered.
+ * afresh on every read, never stored: the signals are the one copy. A missing page's evidence beyond its requests
+ * (who asked, its redirect candidates) is left empty here: withDetails adds it to the problems answered.
  */
 export async function deriveProblems(params: {
   signals: ProblemSignals;
@@ -30,7 +30,7 @@ export async function deriveProblems(params: {
   const found: DerivedProblem[] = [];
 
   if (kinds.has('missing-page')) {
-    const misses = await signals.missingPages({ projectId, range });
+    const misses = await signals.missingUrls({ projectId, range });
     if (misses.length) {
       const earlier = readersBy(await signals.missingUrls({ projectId, range: before }), (m) => m.path);
       for (const m of misses) {
@@ -43,15 +43,16 @@ export async function deriveProblems(params: {
           previousReaders: earlier.get(m.path) ?? 0,
           firstSeen: m.firstSeen,
           lastSeen: m.lastSeen,
+          // who asked, and the redirect candidates, are worked out for the problems answered alone (withDetails): a
+          // queue may hold thousands of URLs
           evidence: {
             url: m.path,
             requests: m.requests,
-            humanReaders: m.humanReaders,
-            aiReaders: m.aiReaders,
-            statuses: m.statuses,
-            agents: m.agents,
-            verifiedShare: m.aiRequests ? Math.round((m.verifiedRequests / m.aiRequests) * 1000) / 1000 : null,
-            // worked out for the problems answered alone (withCandidates): a queue may hold thousands of URLs
+            humanReaders: 0,
+            aiReaders: 0,
+            statuses: [],
+            agents: [],
+            verifiedShare: null,
             candidates: [],
           },
         });
@@ -124,17 +125,40 @@ export async function deriveProblems(params: {
   return found;
 }
 
-/** The problems with each missing page's redirect candidates among `pages` (read only when one is a missing page). */
-export async function withCandidates<T extends DerivedProblem>(
+/**
+ * The problems with each missing page's evidence: who asked for its URL over the range (humans and AI agents, statuses,
+ * verified share, read for these URLs alone) and its redirect candidates among the site's pages (read only when one
+ * is a missing page).
+ */
+export async function withDetails<T extends DerivedProblem>(
   problems: T[],
-  pages: () => Promise<SitePage[]>,
+  params: { signals: ProblemSignals; projectId: string; range: TimeRange; pages: () => Promise<SitePage[]> },
 ): Promise<T[]> {
-  if (!problems.some((p) => p.kind === 'missing-page')) return problems;
-  const site = await pages();
+  const urls = problems.filter((p) => p.kind === 'missing-page').map((p) => (p.evidence as MissingPageEvidence).url);
+  if (!urls.length) return problems;
+  const [site, misses] = await Promise.all([
+    params.pages(),
+    params.signals.missingPages({ projectId: params.projectId, range: params.range, paths: urls }),
+  ]);
+  const asked = new Map(misses.map((m) => [m.path, m]));
   return problems.map((p) => {
     if (p.kind !== 'missing-page') return p;
     const evidence = p.evidence as MissingPageEvidence;
-    return { ...p, evidence: { ...evidence, candidates: redirectCandidates(evidence.url, site) } };
+    const m = asked.get(evidence.url);
+    return {
+      ...p,
+      evidence: {
+        ...evidence,
+        ...(m && {
+          humanReaders: m.humanReaders,
+          aiReaders: m.aiReaders,
+          statuses: m.statuses,
+          agents: m.agents,
+          verifiedShare: m.aiRequests ? Math.round((m.verifiedRequests / m.aiRequests) * 1000) / 1000 : null,
+        }),
+        candidates: redirectCandidates(evidence.url, site),
+      },
+    };
   });
 }
 

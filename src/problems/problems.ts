@@ -9,7 +9,7 @@ import { getJob, messageByRequestKey, type JobRecord } from '../jobs/job-store.j
 import type { ProblemSignals } from '../analytics/reports/problem-signals.js';
 import { PROBLEM_KINDS, type ProblemKind, type ProblemStatus } from './problem-kinds.js';
 import type { DerivedProblem, Problem } from './problem.js';
-import { deriveProblems, withCandidates } from './derive-problems.js';
+import { deriveProblems, withDetails } from './derive-problems.js';
 import {
   attachJob,
   claimForFix,
@@ -96,7 +96,8 @@ export function createProblems(deps: ProblemsDeps): Problems {
 
   /** The problems named, over the default range (the last 30 days): 404 naming the ids it does not know. */
   const find = async (project: Project, ids: string[]): Promise<Problem[]> => {
-    const { ordered, stateOf } = await read(project, queryRange({ now: clock().getTime() }), PROBLEM_KINDS);
+    const range = queryRange({ now: clock().getTime() });
+    const { ordered, stateOf } = await read(project, range, PROBLEM_KINDS);
     const byId = new Map(ordered.map((p) => [p.id, p]));
     const unknown = ids.filter((id) => !byId.has(id));
     if (unknown.length)
@@ -104,9 +105,9 @@ export function createProblems(deps: ProblemsDeps): Problems {
         unknown.length === 1 ? 'Problem not found' : 'Problems not found',
         unknown.map((id) => ({ message: `${id}: no such problem in this project (over the last 30 days)` })),
       );
-    return withCandidates(
+    return withDetails(
       ids.map((id) => stateOf(byId.get(id)!)),
-      () => deps.pages(project),
+      { signals: deps.signals, projectId: project.id, range, pages: () => deps.pages(project) },
     );
   };
 
@@ -130,7 +131,12 @@ export function createProblems(deps: ProblemsDeps): Problems {
       page.length = Math.min(page.length, query.limit);
       const last = page.at(-1);
       return {
-        problems: await withCandidates(page, () => deps.pages(project)),
+        problems: await withDetails(page, {
+          signals: deps.signals,
+          projectId: project.id,
+          range,
+          pages: () => deps.pages(project),
+        }),
         nextCursor:
           more && last
             ? encodeCursor({ from: range.from, to: range.to, kinds, statuses, readers: last.readers, id: last.id })

@@ -20,18 +20,15 @@ export interface MissingPage {
   lastSeen: number;
 }
 
-/** The URLs requested and not found in the range (or the one `path`), most readers first, then path. */
+/** The URLs requested and not found in the range (or those of `paths`), most readers first, then path. */
 export async function readMissingPages(
   sql: Sql,
-  params: { projectId: string; range: TimeRange; path?: string },
+  params: { projectId: string; range: TimeRange; paths?: readonly string[] },
 ): Promise<MissingPage[]> {
-  const where = `WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?${params.path === undefined ? '' : ' AND "path" = ?'}`;
-  const args = [
-    params.projectId,
-    params.range.from,
-    params.range.to,
-    ...(params.path === undefined ? [] : [params.path]),
-  ];
+  if (params.paths && !params.paths.length) return [];
+  const only = params.paths ? ` AND "path" IN (${params.paths.map(() => '?').join(', ')})` : '';
+  const where = `WHERE "projectId" = ?${only} AND "ts" >= ? AND "ts" < ?`;
+  const args = [params.projectId, ...(params.paths ?? []), params.range.from, params.range.to];
   const pages = new Map<string, MissingPage>();
   const cells = await sql.rows(
     `SELECT "path", "class", "agent", "status", "verified", COUNT(*), MIN("ts"), MAX("ts") FROM "AnalyticsPageMiss" ${where}
@@ -79,11 +76,14 @@ export async function readMissingPages(
   return [...pages.values()].sort((a, b) => b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** A missing URL's requests and distinct readers in the range: what a list of the URLs alone needs. */
+/** A missing URL's requests and distinct readers in the range, and when it was first and last asked for. */
 export interface MissingUrl {
   path: string;
   requests: number;
   readers: number;
+  /** epoch ms */
+  firstSeen: number;
+  lastSeen: number;
 }
 
 /** The URLs requested and not found in the range with their requests and readers, in one pass, as readMissingPages orders them. */
@@ -92,15 +92,17 @@ export async function readMissingUrls(
   params: { projectId: string; range: TimeRange },
 ): Promise<MissingUrl[]> {
   const rows = await sql.rows(
-    `SELECT "path", COUNT(*), COUNT(DISTINCT "visitorHash") FROM "AnalyticsPageMiss"
+    `SELECT "path", COUNT(*), COUNT(DISTINCT "visitorHash"), MIN("ts"), MAX("ts") FROM "AnalyticsPageMiss"
       WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? GROUP BY "path"`,
     [params.projectId, params.range.from, params.range.to],
   );
   return rows
-    .map(([path, requests, readers]) => ({
+    .map(([path, requests, readers, first, last]) => ({
       path: path as string,
       requests: Number(requests),
       readers: Number(readers),
+      firstSeen: Number(first),
+      lastSeen: Number(last),
     }))
     .sort((a, b) => b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -124,7 +124,7 @@ export async function readOutcomeCounts(
     counts.searches = { searches: Number(row?.[0] ?? 0), clicks: Number(row?.[1] ?? 0) };
   }
   for (const url of params.urls) {
-    const [missing] = await readMissingPages(sql, { projectId, range, path: url });
+    const [missing] = await readMissingPages(sql, { projectId, range, paths: [url] });
     counts.misses.set(url, missing?.requests ?? 0);
   }
   return counts;

@@ -9,7 +9,7 @@ import { signalsVersion } from '../store/signals-version.js';
 
 /** The stored signals the problems queue and the page story derive from, read on the analytics connection. */
 export interface ProblemSignals {
-  missingPages(params: { projectId: string; range: TimeRange; path?: string }): Promise<MissingPage[]>;
+  missingPages(params: { projectId: string; range: TimeRange; paths?: readonly string[] }): Promise<MissingPage[]>;
   /** the missing URLs with their requests and readers alone (missingPages without the evidence) */
   missingUrls(params: { projectId: string; range: TimeRange }): Promise<MissingUrl[]>;
   negativeFeedback(params: { projectId: string; range: TimeRange; path?: string }): Promise<NegativeFeedback[]>;
