@@ -73,7 +73,7 @@ export async function readMissingPages(
     page.agents.sort((a, b) => b.requests - a.requests || (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
     page.statuses.sort((a, b) => a.status - b.status);
   }
-  return [...pages.values()].sort((a, b) => b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...pages.values()].sort(mostReadersFirst);
 }
 
 /** A missing URL's requests and distinct readers in the range, and when it was first and last asked for. */
@@ -104,7 +104,12 @@ export async function readMissingUrls(
       firstSeen: Number(first),
       lastSeen: Number(last),
     }))
-    .sort((a, b) => b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort(mostReadersFirst);
+}
+
+/** The order missing URLs are listed in: most readers first, then path. */
+function mostReadersFirst(a: { readers: number; path: string }, b: { readers: number; path: string }): number {
+  return b.readers - a.readers || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
 function pageOf(pages: Map<string, MissingPage>, path: string): MissingPage {

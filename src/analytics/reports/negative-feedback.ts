@@ -67,7 +67,7 @@ export async function readNegativeFeedback(
   );
   for (const [path, id, comment, helpful, ts] of comments) {
     const page = pages.get(path as string);
-    if (!page || page.comments.length >= limit) continue;
+    if (!page) continue;
     page.comments.push({
       id: Number(id),
       comment: comment as string,

@@ -268,6 +268,25 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
     expect((await list('&kind=negative-feedback')).body.problems).toEqual([]);
   });
 
+  it("keeps a page's newest 20 pending comments as the evidence, counting every reader behind them", async () => {
+    const at = (minute: number) => Date.UTC(2026, 10, 19, 12, minute);
+    await signals().submitFeedback(
+      projectId,
+      Array.from({ length: 25 }, (_, i) => ({
+        path: '/guides/billing',
+        helpful: false,
+        comment: `comment ${i}`,
+        visitorId: `reader-${i}`,
+        timestamp: at(i),
+      })),
+    );
+    const [problem] = (await list('&kind=negative-feedback')).body.problems;
+    expect(problem).toMatchObject({ kind: 'negative-feedback', readers: 25, evidence: { thumbsDown: 25 } });
+    expect(problem.evidence.comments.map((c: { comment: string }) => c.comment)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `comment ${24 - i}`),
+    );
+  });
+
   it('pages by cursor, most readers first, and filters by kind and status', async () => {
     const at = Date.UTC(2026, 10, 19);
     // queries searched by 1, 2 and 3 visitors (each at least twice)
