@@ -105,6 +105,7 @@ async function run(provider: DatabaseTarget['provider']) {
       pages: async () => [],
       pullRequestFiles: async () => [],
       counts: (query) => analytics.outcomeCounts(query),
+      stamps: (projectId, span) => analytics.outcomeStamps(projectId, span),
       queries: (query) => analytics.outcomeQueries(query),
       deployDelayMs: config.outcomes.deployDelayMs,
     });

@@ -306,6 +306,7 @@ function startProblems(params: {
       pages: async (projectId) => (await pages(await getProject(db, projectId))).map((p) => p.file),
       pullRequestFiles: app ? gitHubPullRequestFiles({ db, github: app }) : async () => [],
       counts: (query) => analytics.outcomeCounts(query),
+      stamps: (projectId, span) => analytics.outcomeStamps(projectId, span),
       queries: (query) => analytics.outcomeQueries(query),
       deployDelayMs: base.config.outcomes.deployDelayMs,
       comment: app && base.config.outcomes.comments ? gitHubOutcomeComments({ db, github: app }) : null,

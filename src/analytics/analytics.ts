@@ -3,7 +3,7 @@ import type { DatabaseTarget } from '../db/database-url.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../clock.js';
-import type { TimeRange } from '../calendar.js';
+import { DAY_MS, type TimeRange } from '../calendar.js';
 import { ReaderSignals } from './signals/reader-signals.js';
 import type { FeedbackStoredListener } from './signals/feedback-stored.js';
 import { openSql, type Sql } from './store/sql.js';
@@ -77,6 +77,7 @@ import { Unavailable } from '../errors.js';
 import type { RebuildProgress } from './store/rebuild-derived.js';
 import { pageMisses } from './ingest/record-page-misses.js';
 import { insertPageMisses } from './store/page-misses.js';
+import { signalsVersion } from './store/signals-version.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
 import { pageTrafficFromDays } from './reports/page-traffic.js';
 import {
@@ -389,6 +390,34 @@ export class Analytics {
     for (const [i, range] of ranges.entries())
       out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, visitors[i]));
     return out;
+  }
+
+  /**
+   * What outcome reads of a project within `span` are derived from, as a function of a read's ranges: the versions of
+   * the days they touch (store/read-days.ts dayVersions) and the project's signals version (its misses, feedback and
+   * searches). The same stamp twice: the same answer. Null where no such version is kept (the views are on
+   * ClickHouse, a rebuild is under way), and the function's answer null for a range outside `span`.
+   */
+  async outcomeStamps(
+    projectId: string,
+    span: TimeRange,
+  ): Promise<((ranges: readonly TimeRange[]) => string | null) | null> {
+    if (this.clickhouse) return null;
+    const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
+    const [days, signals] = await Promise.all([
+      this.store.dayVersions(projectId, first, end),
+      signalsVersion(this.sql, projectId),
+    ]);
+    if (!days) return null;
+    return (ranges) => {
+      const parts = [signals];
+      for (const range of ranges) {
+        const [from, to] = [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
+        if (from < first || to > end) return null;
+        for (let day = from; day < to; day++) parts.push(days.get(day) ?? '-');
+      }
+      return parts.join(' ');
+    };
   }
 
   /** The visitors of groups of paths over each range: read where the page views are kept. */

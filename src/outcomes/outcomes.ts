@@ -29,6 +29,7 @@ import {
 import { DAY_MS } from '../calendar.js';
 import { WINDOW_DAYS, type Verdict } from './outcome-rules.js';
 import { decodeOutcomeCursor, encodeOutcomeCursor } from './outcome-cursor.js';
+import { rememberedAnswers } from '../problems/remembered-answers.js';
 
 /** How often main.ts sweeps for completed outcome windows: a comment comes at most this late. */
 export const OUTCOME_SWEEP_EVERY_MS = 10 * 60_000;
@@ -51,6 +52,19 @@ export type ReadOutcomeQueries = (params: {
   range: TimeRange;
   limit: number;
 }) => Promise<string[]>;
+
+/**
+ * What reads of a project's pages within `span` are derived from, as a function of a read's ranges (null for one
+ * outside the span); null where nothing can say. The same stamp twice: the same counts.
+ */
+export type ReadOutcomeStamps = (
+  projectId: string,
+  span: TimeRange,
+) => Promise<((ranges: readonly TimeRange[]) => string | null) | null>;
+type StampOf = Awaited<ReturnType<ReadOutcomeStamps>>;
+
+/** the reads of completed windows kept, at most: a list's summary reads one per merge of its range */
+const REMEMBERED = 10_000;
 
 /** at most this many queries' click-through is measured per window */
 const MAX_QUERIES = 20;
@@ -113,6 +127,11 @@ export function createOutcomes(deps: {
   /** the merged pull request's files, as GitHub lists them */
   pullRequestFiles: ReadPullRequestFiles;
   counts: ReadOutcomeCounts;
+  /**
+   * the versions reads of completed windows are kept under (their counts read again only when it changed); every
+   * read is made afresh when absent
+   */
+  stamps?: ReadOutcomeStamps;
   /** the searches that led to the pages; none measured when absent */
   queries?: ReadOutcomeQueries;
   deployDelayMs: number;
@@ -134,6 +153,7 @@ export function createOutcomes(deps: {
 }): Outcomes {
   const { db, clock } = deps;
   const claimMs = deps.claimMs ?? 5 * 60_000;
+  const remembered = rememberedAnswers(REMEMBERED);
 
   /** later merges of the project that changed some of the same pages, up to the end of the longest window */
   const laterOf = async (merge: DocsMerge): Promise<LaterChange[]> => {
@@ -160,13 +180,38 @@ export function createOutcomes(deps: {
       .reverse();
   };
 
-  /** One read of the same pages over several ranges. */
+  /**
+   * One read of the same pages over several ranges; kept under its stamp when every range has ended (a window still
+   * open reads up to now, so it is never asked the same way twice).
+   */
   const readRanges = async (
     params: Omit<Parameters<ReadOutcomeCounts>[0], 'ranges'>,
     ranges: readonly TimeRange[],
-  ): Promise<WindowCounts[]> => (ranges.length ? deps.counts({ ...params, ranges }) : []);
+    stampOf: StampOf,
+  ): Promise<WindowCounts[]> => {
+    if (!ranges.length) return [];
+    const read = () => deps.counts({ ...params, ranges });
+    const stamp = ranges.every((r) => r.to <= clock().getTime()) ? stampOf?.(ranges) : null;
+    return stamp ? remembered(JSON.stringify(['counts', params, ranges]), stamp, read) : read();
+  };
 
-  const outcomeOf = async (merge: DocsMerge): Promise<Outcome> => {
+  /** The queries that led into the pages, kept as counts are (they read the searches alone). */
+  const queriesOf = async (params: Parameters<ReadOutcomeQueries>[0], stampOf: StampOf): Promise<string[]> => {
+    if (!deps.queries) return [];
+    const read = () => deps.queries!(params);
+    const stamp = params.range.to <= clock().getTime() ? stampOf?.([params.range]) : null;
+    return stamp ? remembered(JSON.stringify(['queries', params]), stamp, read) : read();
+  };
+
+  /** The stamps of reads about a project's merges: their windows' days, the longest window either side. */
+  const stampsOf = async (projectId: string, merges: readonly DocsMerge[]): Promise<StampOf> => {
+    if (!deps.stamps || !merges.length) return null;
+    const live = merges.map((m) => m.mergedAt.getTime() + deps.deployDelayMs);
+    const span = WINDOW_DAYS.at(-1)! * DAY_MS;
+    return deps.stamps(projectId, { from: Math.min(...live) - span, to: Math.max(...live) + span });
+  };
+
+  const outcomeOf = async (merge: DocsMerge, stampOf: StampOf = null): Promise<Outcome> => {
     const now = clock().getTime();
     const mergedAt = merge.mergedAt.getTime();
     const liveAt = mergedAt + deps.deployDelayMs;
@@ -175,45 +220,47 @@ export function createOutcomes(deps: {
     const counts = new Map<number, { before: WindowCounts; after: WindowCounts; queries: string[] }>();
     // a moved page's readers are those of its old path and its new one, each reader once
     const together = moved.map((page) => [page.path, page.from]);
-    const merged = (read: WindowCounts) => {
+    // a new copy: a read may be kept and answered again
+    const merged = (read: WindowCounts): WindowCounts => {
+      const pages = new Map(read.pages);
       moved.forEach((page, i) => {
         const [now, was] = [read.pages.get(page.path)!, read.pages.get(page.from)!];
-        read.pages.set(page.path, {
+        pages.set(page.path, {
           ...read.together![i],
           thumbsUp: now.thumbsUp + was.thumbsUp,
           thumbsDown: now.thumbsDown + was.thumbsDown,
         });
       });
-      return read;
+      return { ...read, pages };
     };
-    const windows: { days: number; ranges: TimeRange[]; queries: string[] }[] = [];
+    const windows: { days: number; complete: boolean; ranges: TimeRange[]; queries: string[] }[] = [];
     for (const days of WINDOW_DAYS) {
       const { status, before, after } = outcomeRanges({ liveAt, now, days });
       if (status === 'pending') continue;
       // the same queries on both sides: those that led into the pages before or after
-      const queries =
-        (await deps.queries?.({
-          projectId: merge.projectId,
-          paths,
-          range: { from: before.from, to: after.to },
-          limit: MAX_QUERIES,
-        })) ?? [];
-      windows.push({ days, ranges: [before, after], queries });
+      const queries = await queriesOf(
+        { projectId: merge.projectId, paths, range: { from: before.from, to: after.to }, limit: MAX_QUERIES },
+        stampOf,
+      );
+      windows.push({ days, complete: status === 'complete', ranges: [before, after], queries });
     }
     const read = (ranges: TimeRange[], queries: string[]) =>
-      readRanges({ projectId: merge.projectId, paths, urls, queries, together }, ranges);
-    // every window's sides in one read when they share the queries (none asked: always), else per window
-    const shared = windows.every((w) => w.queries.join('\n') === windows[0].queries.join('\n'));
-    const sides = shared
-      ? await read(
-          windows.flatMap((w) => w.ranges),
-          windows[0]?.queries ?? [],
-        )
-      : [];
-    if (!shared) for (const w of windows) sides.push(...(await read(w.ranges, w.queries)));
-    windows.forEach((w, i) => {
-      counts.set(w.days, { before: merged(sides[2 * i]), after: merged(sides[2 * i + 1]), queries: w.queries });
-    });
+      readRanges({ projectId: merge.projectId, paths, urls, queries, together }, ranges, stampOf);
+    // the complete windows' sides in one read when they share the queries (none asked: always), else per window;
+    // the open window apart (its read is never kept)
+    for (const group of [windows.filter((w) => w.complete), windows.filter((w) => !w.complete)]) {
+      const shared = group.every((w) => w.queries.join('\n') === group[0].queries.join('\n'));
+      const sides = shared
+        ? await read(
+            group.flatMap((w) => w.ranges),
+            group[0]?.queries ?? [],
+          )
+        : [];
+      if (!shared) for (const w of group) sides.push(...(await read(w.ranges, w.queries)));
+      group.forEach((w, i) => {
+        counts.set(w.days, { before: merged(sides[2 * i]), after: merged(sides[2 * i + 1]), queries: w.queries });
+      });
+    }
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
   };
 
@@ -221,7 +268,7 @@ export function createOutcomes(deps: {
    * A merge's verdict alone, as outcomeOf gives it: its longest complete window's verdict for the pull request as a
    * whole, which reads that window's totals alone (no per-page groups, searches or later changes).
    */
-  const verdictOf = async (merge: DocsMerge): Promise<Verdict> => {
+  const verdictOf = async (merge: DocsMerge, stampOf: StampOf): Promise<Verdict> => {
     const now = clock().getTime();
     const mergedAt = merge.mergedAt.getTime();
     const liveAt = mergedAt + deps.deployDelayMs;
@@ -229,7 +276,7 @@ export function createOutcomes(deps: {
     if (days === undefined) return 'pending';
     const { paths, urls } = measuredOf(merge.pages);
     const { before, after } = outcomeRanges({ liveAt, now, days });
-    const [b, a] = await readRanges({ projectId: merge.projectId, paths, urls }, [before, after]);
+    const [b, a] = await readRanges({ projectId: merge.projectId, paths, urls }, [before, after], stampOf);
     const counts = new Map([[days, { before: b, after: a }]]);
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
   };
@@ -308,7 +355,7 @@ export function createOutcomes(deps: {
 
     async ofJob(projectId, jobId) {
       const merge = await findDocsMerge(db, projectId, jobId);
-      return merge && outcomeOf(merge);
+      return merge && outcomeOf(merge, await stampsOf(projectId, [merge]));
     },
 
     async list(project, query) {
@@ -328,16 +375,18 @@ export function createOutcomes(deps: {
           )
         : 0;
       const rest = start < 0 ? [] : all.slice(start);
+      // read before any count: a write while they are read makes the next call read again
+      const stampOf = await stampsOf(project.id, all);
       // the page's merges in full; the summary of the others from their deciding window's totals alone
       const page: ListedOutcome[] = [];
       for (const merge of rest.slice(0, query.limit)) {
         const { jobId, repository, number, pages } = merge;
-        page.push({ jobId, repository, number, pages, outcome: await outcomeOf(merge) });
+        page.push({ jobId, repository, number, pages, outcome: await outcomeOf(merge, stampOf) });
       }
       const shown = new Map(page.map((o) => [o.jobId, o.outcome.verdict]));
       const summary = { helped: 0, noEffect: 0, regressed: 0 };
       for (const merge of all) {
-        const verdict = shown.get(merge.jobId) ?? (await verdictOf(merge));
+        const verdict = shown.get(merge.jobId) ?? (await verdictOf(merge, stampOf));
         if (verdict === 'helped') summary.helped++;
         else if (verdict === 'no effect') summary.noEffect++;
         else if (verdict === 'regressed') summary.regressed++;

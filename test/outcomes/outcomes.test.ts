@@ -11,6 +11,7 @@ import { createOutcomes, type Outcomes } from '../../src/outcomes/outcomes.js';
 import type { Outcome } from '../../src/outcomes/compute-outcome.js';
 import type { PullRequestFile } from '../../src/outcomes/changed-pages.js';
 import { assignJob, settleJob } from '../../src/problems/problem-store.js';
+import { getProject } from '../../src/projects/projects.js';
 import { DAY_MS } from '../../src/calendar.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { PROVIDERS } from '../support/databases.js';
@@ -119,6 +120,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       pages: async () => SITE_FILES,
       pullRequestFiles: async () => prFiles,
       counts: (query) => app.services.analytics.outcomeCounts(query),
+      stamps: (projectId, span) => app.services.analytics.outcomeStamps(projectId, span),
       queries: (query) => app.services.analytics.outcomeQueries(query),
       deployDelayMs: ctx.config.outcomes.deployDelayMs,
     });
@@ -449,6 +451,72 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect((await db.problemState.findFirstOrThrow({ where: { projectId, id: 'p-stale' } })).status).toBe('regressed');
     const listed = await get(`/v1/analytics/${projectId}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01`);
     expect(listed.body.summary).toEqual({ helped: 0, noEffect: 0, regressed: 1 });
+  });
+
+  it('answers a list and an outcome again while nothing they read changed, and afresh after a view or a vote in their windows', async () => {
+    const hits = syntheticTraffic(13);
+    await importHits(hits);
+    await app.services.analytics.fold();
+    const job = await mergedJob();
+    const { analytics } = app.services;
+    let reads = 0;
+    const counted = createOutcomes({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      pages: async () => SITE_FILES,
+      pullRequestFiles: async () => prFiles,
+      counts: (query) => {
+        reads++;
+        return analytics.outcomeCounts(query);
+      },
+      stamps: (id, span) => analytics.outcomeStamps(id, span),
+      queries: (query) => analytics.outcomeQueries(query),
+      deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
+    });
+    const project = await getProject(app.ctx.db, projectId);
+    const listed = async () => {
+      const { outcomes } = await counted.list(project, {
+        dateFrom: MERGED_AT - DAY_MS,
+        dateTo: MERGED_AT + DAY_MS,
+        limit: 5,
+      });
+      return outcomes[0].outcome.windows[0].total;
+    };
+    const pages = ['/guides/new', '/guides/renamed', '/guides/setup'];
+    const week = (all: Hit[]) => recount(all, pages, LIVE_AT - 7 * DAY_MS, LIVE_AT).human;
+
+    expect((await listed()).humanVisitors.before).toBe(week(hits));
+    const first = reads;
+    expect(first).toBeGreaterThan(0);
+    // the same question, nothing written: answered without reading the counts again, the same
+    expect((await listed()).humanVisitors.before).toBe(week(hits));
+    const outcome = await counted.ofJob(projectId, job.id);
+    expect(await counted.ofJob(projectId, job.id)).toEqual(outcome);
+    expect(reads).toBe(first);
+
+    // a new reader two days before the live time: read afresh, one more reader, whether folded yet or not
+    const late: Hit = { ip: '10.9.9.9', ua: CHROME, path: '/guides/setup', status: 200, ts: LIVE_AT - 2 * DAY_MS };
+    await importHits([late]);
+    expect((await listed()).humanVisitors.before).toBe(week([...hits, late]));
+    expect(week([...hits, late])).toBe(week(hits) + 1);
+    await app.services.analytics.fold();
+    expect((await listed()).humanVisitors.before).toBe(week([...hits, late]));
+    expect((await counted.ofJob(projectId, job.id))!.windows[0].total.humanVisitors.before).toBe(week([...hits, late]));
+
+    // a thumbs-down after the live time: read afresh
+    const beforeVote = reads;
+    expect((await listed()).thumbsDown.after).toBe(0);
+    expect(reads).toBe(beforeVote);
+    const voted = await fetch(`${app.url}/v1/analytics/${projectId}/feedback`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { timestamp: new Date(LIVE_AT + DAY_MS).toISOString(), path: '/guides/setup', helpful: false },
+      ]),
+    });
+    expect(voted.status).toBe(202);
+    expect((await listed()).thumbsDown.after).toBe(1);
+    expect(reads).toBeGreaterThan(beforeVote);
   });
 
   it('lists merged pull requests newest first with a summary, pages by cursor and refuses bad input', async () => {

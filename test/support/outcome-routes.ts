@@ -23,6 +23,7 @@ export function outcomesFor(params: { analytics: Analytics; files?: string[] }):
         pages: async () => params.files ?? [],
         pullRequestFiles: async () => [],
         counts: (query) => params.analytics.outcomeCounts(query),
+        stamps: (projectId, span) => params.analytics.outcomeStamps(projectId, span),
         queries: (query) => params.analytics.outcomeQueries(query),
         deployDelayMs: ctx.config.outcomes.deployDelayMs,
       });

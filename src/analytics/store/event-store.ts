@@ -6,7 +6,14 @@ import { derivedMark } from './rollups/rollup-marks.js';
 import { planRange, type RangePlan } from './split-range.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
-import { dayGenerations, loadDaySets, loadDayViews, type StoredDaySets, type StoredDayViews } from './read-days.js';
+import {
+  dayGenerations,
+  dayVersions,
+  loadDaySets,
+  loadDayViews,
+  type StoredDaySets,
+  type StoredDayViews,
+} from './read-days.js';
 import { pageEvents, rawEvents } from './read-events.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
@@ -100,6 +107,11 @@ export class AnalyticsStore {
   async aiMissCounts(projectId: string, range: TimeRange) {
     const raw = (await derivedMark(this.sql, projectId)) === undefined;
     return aiMissCounts(this.sql, { projectId, range, raw });
+  }
+
+  /** What answers about each day were derived from (see read-days.ts dayVersions); null during a rebuild. */
+  dayVersions(projectId: string, fromDay: number, toDay: number): Promise<Map<number, string> | null> {
+    return dayVersions(this.sql, { projectId, fromDay, toDay });
   }
 
   /** Paths of the given page ids. */

@@ -1,4 +1,6 @@
 import type { Sql } from './sql.js';
+import { derivedMark } from './rollups/rollup-marks.js';
+import { unfoldedDays } from './split-range.js';
 import { frozenBitmap, KIND, type Bitmap } from './day-sets.js';
 
 /** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
@@ -60,4 +62,26 @@ export async function loadDayViews(sql: Sql, params: { projectId: string; day: n
   const views = new Map<number, number>();
   for (const [pageId, kind, n] of rows) views.set(viewKey(Number(pageId), Number(kind)), Number(n));
   return { views, bytes: rows.length * 32 };
+}
+
+/**
+ * A version of each day in [fromDay, toDay) that changes whenever an answer about the day could: its derived rows'
+ * generation (a fold into the day or a rebuild bumps it) and the newest of its raw events not folded yet (a new view
+ * of the day adds one; folding it bumps the generation). Null while a rebuild of the project is under way (reports
+ * read raw rows then). Days with no data are absent.
+ */
+export async function dayVersions(
+  sql: Sql,
+  params: { projectId: string; fromDay: number; toDay: number },
+): Promise<Map<number, string> | null> {
+  const mark = await derivedMark(sql, params.projectId);
+  if (mark === undefined) return null;
+  const [generations, newest] = [await dayGenerations(sql, params), await unfoldedDays(sql, { ...params, mark })];
+  const versions = new Map<number, string>();
+  for (let day = params.fromDay; day < params.toDay; day++) {
+    const generation = generations.get(day);
+    const tail = newest.get(day);
+    if (generation !== undefined || tail !== undefined) versions.set(day, `${generation ?? 0}.${tail ?? 0}`);
+  }
+  return versions;
 }

@@ -20,19 +20,24 @@ export function splitRange({ from, to }: TimeRange): { days: [number, number] | 
 const AFTER_STEP = 5000;
 
 /**
- * The UTC days of a project's events after the watermark. They are few (the fold runs a second after ingestion), so
- * they are read along the primary key in steps, `ORDER BY id LIMIT`: a plan both databases choose whatever their
- * statistics say. (A filter alone, `id > ?`, is planned as a scan of the whole table by PostgreSQL before it has
- * analysed the table, as after a bulk import: a third of a second per million events, for every report.)
+ * The UTC days of a project's events after the watermark, each with the newest such event's id. They are few (the
+ * fold runs a second after ingestion), so they are read along the primary key in steps, `ORDER BY id LIMIT`: a plan
+ * both databases choose whatever their statistics say. (A filter alone, `id > ?`, is planned as a scan of the whole
+ * table by PostgreSQL before it has analysed the table, as after a bulk import: a third of a second per million
+ * events, for every report.)
  */
-async function daysAfter(sql: Sql, params: { projectId: string; mark: number }): Promise<Set<number>> {
-  const days = new Set<number>();
+export async function unfoldedDays(
+  sql: Sql,
+  params: { projectId: string; mark: number },
+): Promise<Map<number, number>> {
+  const days = new Map<number, number>();
   for (let after = params.mark; ; ) {
     const rows = await sql.rows(
       `SELECT "id", "projectId", "ts" FROM "AnalyticsEvent" WHERE "id" > ? ORDER BY "id" LIMIT ${AFTER_STEP}`,
       [after],
     );
-    for (const [, project, ts] of rows) if (project === params.projectId) days.add(Math.floor(Number(ts) / DAY_MS));
+    for (const [id, project, ts] of rows)
+      if (project === params.projectId) days.set(Math.floor(Number(ts) / DAY_MS), Number(id));
     if (rows.length < AFTER_STEP) return days;
     after = Number(rows[rows.length - 1][0]);
   }
@@ -59,7 +64,7 @@ export async function planRange(sql: Sql, params: { projectId: string; range: Ti
   if (mark === undefined) return { days: [], raw: [range] };
   const { days, edges } = splitRange(range);
   if (!days) return { days: [], raw: edges };
-  const late = [...(await daysAfter(sql, { projectId, mark }))]
+  const late = [...(await unfoldedDays(sql, { projectId, mark })).keys()]
     .filter((day) => day >= days[0] && day < days[1])
     .sort((a, b) => a - b);
   const runs: [number, number][] = [];
