@@ -2,8 +2,8 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { PageEvent } from '../store/read-events.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayEvents, TimedVisitors } from '../store/read-events.js';
+import { segmentKey, type CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
 import { agentCellSegments } from './agent-cells.js';
 import { VIA_PREFIX } from '../store/write-events.js';
@@ -134,15 +134,71 @@ export async function readOutcomeCounts(
 export interface VisitorCounts {
   human: number;
   ai: number;
-  /** humans an AI assistant's answer sent */
+  /** humans an AI assistant sent */
   referred: number;
+}
+
+/** A UTC day's raw events (every page's), by day number. */
+export type ReadDayEvents = (day: number) => Promise<DayEvents>;
+
+const NO_EVENTS: DayEvents = { pages: new Map(), bytes: 0 };
+
+/**
+ * A report's reader of whole days of raw events (for the partial days at its ranges' edges), kept in the day cache
+ * under the day's version (its derived rows' generation and the newest of its views not folded yet,
+ * store/read-days.ts dayVersions): any page and any part of a day is then answered from memory until the day
+ * changes. Read afresh, and not kept, while a rebuild of the project runs.
+ */
+export function dayEventsReader(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+}): ReadDayEvents {
+  const { store, cache, projectId } = params;
+  const read = new Map<number, Promise<DayEvents>>();
+  const load = async (day: number): Promise<DayEvents> => {
+    const range = { from: day * DAY_MS, to: (day + 1) * DAY_MS };
+    const versions = await store.dayVersions(projectId, day, day + 1);
+    if (!versions) return store.dayEvents(projectId, range);
+    const version = versions.get(day);
+    if (version === undefined) return NO_EVENTS;
+    const key = segmentKey(projectId, 'events', 1, day);
+    const cached = cache.get<DayEvents>(key, version);
+    if (cached) return cached;
+    const events = await store.dayEvents(projectId, range);
+    cache.set(key, version, events);
+    return events;
+  };
+  return (day) => {
+    let events = read.get(day);
+    if (!events) read.set(day, (events = load(day)));
+    return events;
+  };
+}
+
+/** Adds the visitors who viewed within [from, to) (times ascending). */
+function addWithin(timed: TimedVisitors, range: TimeRange, into: Bitmap): void {
+  const first = lowerBound(timed.ts, range.from);
+  const end = lowerBound(timed.ts, range.to);
+  if (end > first) into.addMany(timed.visitors.subarray(first, end));
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
  * Exact distinct visitors of groups of pages over a range, a visitor of several pages of a group once: as the
  * visitors report answers a range (store/split-range.ts planRange), its whole days from the day sets and the agent
- * rollup's cells (humans an assistant sent), the partial days at its edges from raw events of those days. Each page's
- * visitors are taken from its own containers alone, so the cost follows the pages' visitors, not the site's.
+ * rollup's cells (humans an assistant sent), the partial days at its edges from the raw events of those days
+ * (dayEventsReader). Each page's visitors are taken from its own containers alone, so the cost follows the pages'
+ * visitors, not the site's.
  */
 export async function countGroupVisitors(params: {
   store: AnalyticsStore;
@@ -150,8 +206,8 @@ export async function countGroupVisitors(params: {
   projectId: string;
   range: TimeRange;
   groups: readonly (readonly number[])[];
-  /** the groups' pages' raw events of an edge (one UTC day's part); read from the store when absent */
-  edgeEvents?: (edge: TimeRange) => Promise<PageEvent[]>;
+  /** the raw events of a day at an edge; dayEventsReader's when absent */
+  dayEvents?: ReadDayEvents;
 }): Promise<VisitorCounts[]> {
   const pages = [...new Set(params.groups.flat())];
   if (!pages.length) return params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
@@ -188,16 +244,20 @@ export async function countGroupVisitors(params: {
     for (const segment of (await agentCellSegments(ranged)).segments)
       for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
-    // the edges: the pages' own raw events of those partial (or not yet folded) days
-    for (const edge of sets.edges) {
-      const events = await (params.edgeEvents?.(edge) ?? store.pageEvents(params.projectId, edge, pages));
-      for (const e of events) {
-        const counted = visitors.get(e.pageId);
-        if (!counted) continue;
-        counted[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
-        if (e.kind === KIND.human && e.agent?.startsWith(VIA_PREFIX)) counted[2].add(e.visitorId);
+    // the edges (partial or not yet folded days, or the whole range while a rebuild runs): each day's part of them
+    const dayEvents = params.dayEvents ?? dayEventsReader(params);
+    for (const edge of sets.edges)
+      for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
+        const events = await dayEvents(day);
+        for (const page of pages) {
+          const found = events.pages.get(page);
+          if (!found) continue;
+          const [human, ai, referred] = visitors.get(page)!;
+          addWithin(found.human, edge, human);
+          addWithin(found.ai, edge, ai);
+          addWithin(found.referred, edge, referred);
+        }
       }
-    }
     return params.groups.map((group) => {
       const counts = { human: 0, ai: 0, referred: 0 };
       columns.forEach((column, i) => {
@@ -218,7 +278,7 @@ export async function countGroupVisitors(params: {
 
 /**
  * countGroupVisitors over several ranges of the same groups (an outcome's windows, both sides): each UTC day at the
- * ranges' edges is read once for all of them (the pages' raw events of that day, each range keeping its part).
+ * ranges' edges is read once for all of them.
  */
 export async function countGroupVisitorsMany(params: {
   store: AnalyticsStore;
@@ -227,24 +287,8 @@ export async function countGroupVisitorsMany(params: {
   ranges: readonly TimeRange[];
   groups: readonly (readonly number[])[];
 }): Promise<VisitorCounts[][]> {
-  const { store, projectId } = params;
-  const pages = [...new Set(params.groups.flat())];
-  const days = new Map<number, Promise<PageEvent[]>>();
-  const edgeEvents = async (edge: TimeRange) => {
-    // an edge is read by the UTC days it touches (a range of two partial days is one edge; while a rebuild runs the
-    // whole range is): each day once, for every range that needs it
-    const out: PageEvent[] = [];
-    for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
-      let events = days.get(day);
-      if (!events) {
-        events = store.pageEvents(projectId, { from: day * DAY_MS, to: (day + 1) * DAY_MS }, pages);
-        days.set(day, events);
-      }
-      for (const e of await events) if (e.ts >= edge.from && e.ts < edge.to) out.push(e);
-    }
-    return out;
-  };
+  const dayEvents = dayEventsReader(params);
   const out: VisitorCounts[][] = [];
-  for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, edgeEvents }));
+  for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, dayEvents }));
   return out;
 }

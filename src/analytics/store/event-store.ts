@@ -14,7 +14,7 @@ import {
   type StoredDaySets,
   type StoredDayViews,
 } from './read-days.js';
-import { pageEvents, rawEvents } from './read-events.js';
+import { dayEvents, pageEvents, rawEvents, type DayEvents } from './read-events.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
@@ -107,6 +107,11 @@ export class AnalyticsStore {
   async aiMissCounts(projectId: string, range: TimeRange) {
     const raw = (await derivedMark(this.sql, projectId)) === undefined;
     return aiMissCounts(this.sql, { projectId, range, raw });
+  }
+
+  /** Every page's counted raw events of a UTC day (or a part of it), packed by page and class in time order. */
+  dayEvents(projectId: string, range: TimeRange): Promise<DayEvents> {
+    return dayEvents(this.sql, { projectId, range });
   }
 
   /** What answers about each day were derived from (see read-days.ts dayVersions); null during a rebuild. */

@@ -78,10 +78,8 @@ export async function dayVersions(
   if (mark === undefined) return null;
   const [generations, newest] = [await dayGenerations(sql, params), await unfoldedDays(sql, { ...params, mark })];
   const versions = new Map<number, string>();
-  for (let day = params.fromDay; day < params.toDay; day++) {
-    const generation = generations.get(day);
-    const tail = newest.get(day);
-    if (generation !== undefined || tail !== undefined) versions.set(day, `${generation ?? 0}.${tail ?? 0}`);
-  }
+  for (const day of new Set([...generations.keys(), ...newest.keys()]))
+    if (day >= params.fromDay && day < params.toDay)
+      versions.set(day, `${generations.get(day) ?? 0}.${newest.get(day) ?? 0}`);
   return versions;
 }

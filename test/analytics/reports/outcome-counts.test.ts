@@ -4,7 +4,8 @@ import {
   countGroupVisitorsMany,
   type VisitorCounts,
 } from '../../../src/analytics/reports/outcome-counts.js';
-import { describeAiReport } from '../../support/ai-report-suite.js';
+import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
+import { PROVIDERS } from '../../support/databases.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
 /** Groups of pages as outcomes ask for them: single pages, a pull request's pages together, a moved page, none seen. */
@@ -57,4 +58,30 @@ describeAiReport({
       const counted = events.filter((e) => e.ts >= side.from && e.ts < side.to && (e.kind === 1 || e.kind === 2));
       return GROUPS.map((group) => naiveCounts(counted, group));
     }),
+});
+
+describe.each(PROVIDERS)('outcome visitors at a range’s edges on %s', (provider) => {
+  const ctx = useReportStore(provider);
+
+  it('counts a view landing in an edge day already read, folded or not yet, and only within the edge', async () => {
+    const { store, projectId } = ctx();
+    const at = (hour: number) => Date.UTC(2026, 10, 20, hour);
+    const view = (visitorHash: string, ts: number) => event({ kind: 1, path: '/a', visitorHash, ts });
+    await store.insertEvents(projectId, [view('h1', at(10))]);
+    await store.fold();
+    const [pageId] = [...(await store.paths(projectId, []))].find(([, path]) => path === '/a')!;
+    // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are partial
+    const range = { from: at(8), to: at(2 * 24 + 12) };
+    const humans = async () => (await countGroupVisitors({ ...ctx(), range, groups: [[pageId]] }))[0].human;
+    expect(await humans()).toBe(1);
+    expect(await humans()).toBe(1);
+    await store.insertEvents(projectId, [view('h2', at(11))]);
+    expect(await humans()).toBe(2); // not folded yet
+    await store.fold();
+    expect(await humans()).toBe(2);
+    await store.insertEvents(projectId, [view('h3', at(7)), view('h4', at(2 * 24 + 13))]);
+    expect(await humans()).toBe(2); // outside the range's part of those days
+    await store.insertEvents(projectId, [view('h5', at(2 * 24 + 11))]);
+    expect(await humans()).toBe(3);
+  });
 });
