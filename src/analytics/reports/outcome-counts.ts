@@ -1,6 +1,6 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
-import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
+import { addPageVisitors, KIND, pageMasks, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayEvents, TimedVisitors } from '../store/read-events.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
@@ -214,11 +214,23 @@ export async function countGroupVisitors(params: {
   const columns = ['human', 'ai', 'referred'] as const;
   const visitors = new Map(pages.map((page) => [page, columns.map(() => new RoaringBitmap32())]));
   const built: Bitmap[] = [...visitors.values()].flat();
+  const masks = pageMasks(pages);
   try {
+    // whole days are united per part in (page, visitor) pair space, cut to the pages' containers, and turned into
+    // each page's visitor ids once per part (not once per day)
+    const cut = columns.map(() => new Map<number, Bitmap[]>());
     const addParts = (column: number, parts: Iterable<[number, Bitmap | Bitmap[]]>) => {
-      for (const [part, bitmaps] of parts)
-        for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps])
-          for (const page of pages) addPageVisitors(part, bitmap, page, visitors.get(page)![column]);
+      for (const [part, bitmaps] of parts) {
+        const mask = masks.of(part);
+        if (!mask) continue;
+        for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps]) {
+          const kept = RoaringBitmap32.and(bitmap, mask);
+          built.push(kept);
+          const list = cut[column].get(part);
+          if (list) list.push(kept);
+          else cut[column].set(part, [kept]);
+        }
+      }
     };
     // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
     const { store } = params;
@@ -244,6 +256,13 @@ export async function countGroupVisitors(params: {
     for (const segment of (await agentCellSegments(ranged)).segments)
       for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
+    cut.forEach((byPart, column) => {
+      for (const [part, list] of byPart) {
+        const union = list.length === 1 ? list[0] : RoaringBitmap32.orMany(list);
+        if (list.length > 1) built.push(union);
+        for (const page of pages) addPageVisitors(part, union, page, visitors.get(page)![column]);
+      }
+    });
     // the edges (partial or not yet folded days, or the whole range while a rebuild runs): each day's part of them
     const dayEvents = params.dayEvents ?? dayEventsReader(params);
     for (const edge of sets.edges)
@@ -273,6 +292,7 @@ export async function countGroupVisitors(params: {
     });
   } finally {
     for (const bitmap of built) bitmap.dispose();
+    masks.dispose();
   }
 }
 
