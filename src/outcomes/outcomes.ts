@@ -276,9 +276,16 @@ export function createOutcomes(deps: {
     if (days === undefined) return 'pending';
     const { paths, urls } = measuredOf(merge.pages);
     const { before, after } = outcomeRanges({ liveAt, now, days });
-    const [b, a] = await readRanges({ projectId: merge.projectId, paths, urls }, [before, after], stampOf);
-    const counts = new Map([[days, { before: b, after: a }]]);
-    return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
+    const judge = async () => {
+      const [b, a] = await readRanges({ projectId: merge.projectId, paths, urls }, [before, after], null);
+      const counts = new Map([[days, { before: b, after: a }]]);
+      return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
+    };
+    // the window has ended: its verdict is kept as its counts would be
+    const stamp = stampOf?.([before, after]);
+    return stamp
+      ? remembered(JSON.stringify(['verdict', merge.projectId, merge.pages, liveAt, days]), stamp, judge)
+      : judge();
   };
 
   const settle = async (merge: SweptMerge, outcome: Outcome, days: number) => {

@@ -517,6 +517,41 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(voted.status).toBe(202);
     expect((await listed()).thumbsDown.after).toBe(1);
     expect(reads).toBeGreaterThan(beforeVote);
+
+    // the summary's verdicts of merges off the page are kept too, and judged afresh when a view changes them: an
+    // earlier merge of the same pages, then 300 new readers of /guides/setup before the live time (its traffic
+    // now worse after the merge, the misses still better: no effect)
+    const earlier = await mergedJob({ shift: -60_000 });
+    const fresh = createOutcomes({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      pages: async () => SITE_FILES,
+      pullRequestFiles: async () => prFiles,
+      counts: (query) => analytics.outcomeCounts(query),
+      deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
+    });
+    const summary = async () => {
+      const query = { dateFrom: MERGED_AT - DAY_MS, dateTo: MERGED_AT + DAY_MS, limit: 1 };
+      const { outcomes, summary } = await counted.list(project, query);
+      expect(outcomes.map((o) => o.jobId)).toEqual([job.id]);
+      return summary;
+    };
+    const verdicts = async () => [
+      (await fresh.ofJob(projectId, job.id))!.verdict,
+      (await fresh.ofJob(projectId, earlier.id))!.verdict,
+    ];
+    expect(await verdicts()).toEqual(['helped', 'helped']);
+    expect(await summary()).toEqual({ helped: 2, noEffect: 0, regressed: 0 });
+    const kept = reads;
+    expect(await summary()).toEqual({ helped: 2, noEffect: 0, regressed: 0 });
+    expect(reads).toBe(kept);
+    const crowd = Array.from({ length: 300 }, (_, i): Hit => {
+      const ip = `10.8.${Math.floor(i / 200)}.${1 + (i % 200)}`;
+      return { ip, ua: CHROME, path: '/guides/setup', status: 200, ts: LIVE_AT - 2 * DAY_MS + i * 1000 };
+    });
+    await importHits(crowd);
+    expect(await verdicts()).toEqual(['no effect', 'no effect']);
+    expect(await summary()).toEqual({ helped: 0, noEffect: 2, regressed: 0 });
   });
 
   it('lists merged pull requests newest first with a summary, pages by cursor and refuses bad input', async () => {
