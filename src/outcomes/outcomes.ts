@@ -244,22 +244,27 @@ export function createOutcomes(deps: {
       );
       windows.push({ days, complete: status === 'complete', ranges: [before, after], queries });
     }
-    const read = (ranges: TimeRange[], queries: string[]) =>
+    const readSides = (ranges: TimeRange[], queries: string[]) =>
       readRanges({ projectId: merge.projectId, paths, urls, queries, together }, ranges, stampOf);
-    // the complete windows' sides in one read when they share the queries (none asked: always), else per window;
-    // the open window apart (its read is never kept)
-    for (const group of [windows.filter((w) => w.complete), windows.filter((w) => !w.complete)]) {
-      const shared = group.every((w) => w.queries.join('\n') === group[0].queries.join('\n'));
-      const sides = shared
-        ? await read(
-            group.flatMap((w) => w.ranges),
-            group[0]?.queries ?? [],
-          )
-        : [];
-      if (!shared) for (const w of group) sides.push(...(await read(w.ranges, w.queries)));
-      group.forEach((w, i) => {
-        counts.set(w.days, { before: merged(sides[2 * i]), after: merged(sides[2 * i + 1]), queries: w.queries });
-      });
+    const sides = new Map<number, WindowCounts[]>();
+    // the complete windows' sides in one read when they share the queries (none asked: always), else per window
+    const complete = windows.filter((w) => w.complete);
+    if (complete.every((w) => w.queries.join('\n') === complete[0].queries.join('\n'))) {
+      const read = await readSides(
+        complete.flatMap((w) => w.ranges),
+        complete[0]?.queries ?? [],
+      );
+      complete.forEach((w, i) => sides.set(w.days, read.slice(2 * i, 2 * i + 2)));
+    } else for (const w of complete) sides.set(w.days, await readSides(w.ranges, w.queries));
+    // an open window's before side has ended (kept as the others are); its after side reads up to now, never kept
+    for (const w of windows.filter((w) => !w.complete))
+      sides.set(w.days, [
+        ...(await readSides([w.ranges[0]], w.queries)),
+        ...(await readSides([w.ranges[1]], w.queries)),
+      ]);
+    for (const w of windows) {
+      const [before, after] = sides.get(w.days)!;
+      counts.set(w.days, { before: merged(before), after: merged(after), queries: w.queries });
     }
     return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
   };
