@@ -141,8 +141,6 @@ export interface VisitorCounts {
 /** A UTC day's raw events (every page's), by day number. */
 export type ReadDayEvents = (day: number) => Promise<DayEvents>;
 
-const NO_EVENTS: DayEvents = { pages: new Map(), bytes: 0 };
-
 /**
  * A report's reader of whole days of raw events (for the partial days at its ranges' edges), kept in the day cache
  * under the day's version (its derived rows' generation and the newest of its views not folded yet,
@@ -157,15 +155,14 @@ export function dayEventsReader(params: {
   const { store, cache, projectId } = params;
   const read = new Map<number, Promise<DayEvents>>();
   const load = async (day: number): Promise<DayEvents> => {
-    const range = { from: day * DAY_MS, to: (day + 1) * DAY_MS };
     const versions = await store.dayVersions(projectId, day, day + 1);
-    if (!versions) return store.dayEvents(projectId, range);
+    if (!versions) return store.dayEvents(projectId, day);
     const version = versions.get(day);
-    if (version === undefined) return NO_EVENTS;
+    if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
     const key = segmentKey(projectId, 'events', 1, day);
     const cached = cache.get<DayEvents>(key, version);
     if (cached) return cached;
-    const events = await store.dayEvents(projectId, range);
+    const events = await store.dayEvents(projectId, day);
     cache.set(key, version, events);
     return events;
   };
@@ -176,14 +173,14 @@ export function dayEventsReader(params: {
   };
 }
 
-/** Adds the visitors who viewed within [from, to) (times ascending). */
-function addWithin(timed: TimedVisitors, range: TimeRange, into: Bitmap): void {
-  const first = lowerBound(timed.ts, range.from);
-  const end = lowerBound(timed.ts, range.to);
+/** Adds the visitors who viewed within [from, to) of the day that began at `start` (times ascending). */
+function addWithin(timed: TimedVisitors, start: number, range: TimeRange, into: Bitmap): void {
+  const first = lowerBound(timed.at, range.from - start);
+  const end = lowerBound(timed.at, range.to - start);
   if (end > first) into.addMany(timed.visitors.subarray(first, end));
 }
 
-function lowerBound(sorted: Float64Array, value: number): number {
+function lowerBound(sorted: Uint32Array, value: number): number {
   let [lo, hi] = [0, sorted.length];
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -272,9 +269,9 @@ export async function countGroupVisitors(params: {
           const found = events.pages.get(page);
           if (!found) continue;
           const [human, ai, referred] = visitors.get(page)!;
-          addWithin(found.human, edge, human);
-          addWithin(found.ai, edge, ai);
-          addWithin(found.referred, edge, referred);
+          addWithin(found.human, events.start, edge, human);
+          addWithin(found.ai, events.start, edge, ai);
+          addWithin(found.referred, events.start, edge, referred);
         }
       }
     return params.groups.map((group) => {

@@ -109,9 +109,9 @@ export class AnalyticsStore {
     return aiMissCounts(this.sql, { projectId, range, raw });
   }
 
-  /** Every page's counted raw events of a UTC day (or a part of it), packed by page and class in time order. */
-  dayEvents(projectId: string, range: TimeRange): Promise<DayEvents> {
-    return dayEvents(this.sql, { projectId, range });
+  /** Every page's counted raw events of a UTC day, packed by page and class in time order. */
+  dayEvents(projectId: string, day: number): Promise<DayEvents> {
+    return dayEvents(this.sql, { projectId, day });
   }
 
   /** What answers about each day were derived from (see read-days.ts dayVersions); null during a rebuild. */

@@ -1,4 +1,4 @@
-import type { TimeRange } from '../../calendar.js';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from './sql.js';
 import { KIND } from './day-sets.js';
 import { VIA_PREFIX } from './write-events.js';
@@ -38,53 +38,64 @@ export async function pageEvents(
   }));
 }
 
-/** Views of one page by one class within a day, by time: `visitors[i]` viewed at `ts[i]`, ts ascending. */
+/** Views of one page by one class within a day, by time: `visitors[i]` viewed `at[i]` ms after the day began. */
 export interface TimedVisitors {
-  ts: Float64Array;
+  at: Uint32Array;
   visitors: Uint32Array;
 }
 
 /** A UTC day's counted raw events, per page: its humans, AI agents, and the humans an AI assistant's answer sent. */
 export interface DayEvents {
+  /** when the day began (epoch ms) */
+  start: number;
   pages: Map<number, { human: TimedVisitors; ai: TimedVisitors; referred: TimedVisitors }>;
   bytes: number;
 }
 
 /**
- * A project's counted raw events of one UTC day (`[from, to)` of it), every page's, packed by page and class in
- * time order: any part of the day is then a slice of each page's arrays.
+ * A project's counted raw events of one UTC day, every page's, packed by page and class in time order: any part of
+ * the day is then a slice of each page's arrays.
  */
-export async function dayEvents(sql: Sql, params: { projectId: string; range: TimeRange }): Promise<DayEvents> {
+export async function dayEvents(sql: Sql, params: { projectId: string; day: number }): Promise<DayEvents> {
+  const start = params.day * DAY_MS;
   const rows = await sql.rows(
-    `SELECT "pageId", "visitorId", "kind", "agent", "ts" FROM "AnalyticsEvent"
-      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" > 0 ORDER BY "ts"`,
-    [params.projectId, params.range.from, params.range.to],
+    `SELECT "pageId", "visitorId", "kind", CASE WHEN substr("agent", 1, ${VIA_PREFIX.length}) = ? THEN 1 ELSE 0 END, "ts"
+       FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" > 0 ORDER BY "ts"`,
+    [VIA_PREFIX, params.projectId, start, start + DAY_MS],
   );
-  // per page: times and visitors of humans, AI agents, referred humans
-  const columns = new Map<number, number[][]>();
-  for (const [pageId, visitorId, kind, agent, ts] of rows) {
+  // two passes: how many of each page and class, then the arrays filled in time order
+  const sizes = new Map<number, number[]>();
+  for (const [pageId, , kind, via] of rows) {
     const page = Number(pageId);
-    let found = columns.get(page);
-    if (!found) columns.set(page, (found = [[], [], [], [], [], []]));
-    const at = Number(ts);
-    const visitor = Number(visitorId);
-    const column = Number(kind) === KIND.ai ? 2 : 0;
-    found[column].push(at);
-    found[column + 1].push(visitor);
-    if (column === 0 && typeof agent === 'string' && agent.startsWith(VIA_PREFIX)) {
-      found[4].push(at);
-      found[5].push(visitor);
+    let size = sizes.get(page);
+    if (!size) sizes.set(page, (size = [0, 0, 0]));
+    if (Number(kind) === KIND.ai) size[1]++;
+    else {
+      size[0]++;
+      if (Number(via)) size[2]++;
     }
   }
-  const timed = (ts: number[], visitors: number[]) => ({
-    ts: Float64Array.from(ts),
-    visitors: Uint32Array.from(visitors),
-  });
+  const timed = (n: number) => ({ at: new Uint32Array(n), visitors: new Uint32Array(n), n: 0 });
+  const filling = new Map([...sizes].map(([page, [human, ai, referred]]) => [page, [human, ai, referred].map(timed)]));
+  const put = (column: ReturnType<typeof timed>, at: number, visitor: number) => {
+    column.at[column.n] = at;
+    column.visitors[column.n++] = visitor;
+  };
+  for (const [pageId, visitorId, kind, via, ts] of rows) {
+    const [human, ai, referred] = filling.get(Number(pageId))!;
+    const at = Number(ts) - start;
+    const visitor = Number(visitorId);
+    if (Number(kind) === KIND.ai) put(ai, at, visitor);
+    else {
+      put(human, at, visitor);
+      if (Number(via)) put(referred, at, visitor);
+    }
+  }
   const pages: DayEvents['pages'] = new Map();
   let bytes = 0;
-  for (const [page, [ht, hv, at, av, rt, rv]] of columns) {
-    pages.set(page, { human: timed(ht, hv), ai: timed(at, av), referred: timed(rt, rv) });
-    bytes += (ht.length + at.length + rt.length) * 12 + 64;
+  for (const [page, [human, ai, referred]] of filling) {
+    pages.set(page, { human, ai, referred });
+    bytes += (human.n + ai.n + referred.n) * 8 + 96;
   }
-  return { pages, bytes };
+  return { start, pages, bytes };
 }
