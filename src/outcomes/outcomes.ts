@@ -254,7 +254,7 @@ export function createOutcomes(deps: {
         complete.flatMap((w) => w.ranges),
         complete[0]?.queries ?? [],
       );
-      complete.forEach((w, i) => sides.set(w.days, read.slice(2 * i, 2 * i + 2)));
+      for (const [i, w] of complete.entries()) sides.set(w.days, read.slice(2 * i, 2 * i + 2));
     } else for (const w of complete) sides.set(w.days, await readSides(w.ranges, w.queries));
     // an open window's before side has ended (kept as the others are); its after side reads up to now, never kept
     for (const w of windows.filter((w) => !w.complete))
