@@ -181,26 +181,33 @@ export function createOutcomes(deps: {
   };
 
   /**
-   * One read of the same pages over several ranges; kept under its stamp when every range has ended (a window still
-   * open reads up to now, so it is never asked the same way twice).
+   * An answer about some ranges, kept under their stamp when every range has ended (a window still open reads up to
+   * now, so it is never asked the same way twice), else derived afresh.
    */
+  const keptWhileEnded = <T>(
+    key: unknown[],
+    ranges: readonly TimeRange[],
+    stampOf: StampOf,
+    derive: () => Promise<T>,
+  ) => {
+    const stamp = ranges.every((r) => r.to <= clock().getTime()) ? stampOf?.(ranges) : null;
+    return stamp ? remembered(JSON.stringify(key), stamp, derive) : derive();
+  };
+
+  /** One read of the same pages over several ranges. */
   const readRanges = async (
     params: Omit<Parameters<ReadOutcomeCounts>[0], 'ranges'>,
     ranges: readonly TimeRange[],
     stampOf: StampOf,
-  ): Promise<WindowCounts[]> => {
-    if (!ranges.length) return [];
-    const read = () => deps.counts({ ...params, ranges });
-    const stamp = ranges.every((r) => r.to <= clock().getTime()) ? stampOf?.(ranges) : null;
-    return stamp ? remembered(JSON.stringify(['counts', params, ranges]), stamp, read) : read();
-  };
+  ): Promise<WindowCounts[]> =>
+    ranges.length
+      ? keptWhileEnded(['counts', params, ranges], ranges, stampOf, () => deps.counts({ ...params, ranges }))
+      : [];
 
-  /** The queries that led into the pages, kept as counts are (they read the searches alone). */
+  /** The queries that led into the pages (they read the searches alone). */
   const queriesOf = async (params: Parameters<ReadOutcomeQueries>[0], stampOf: StampOf): Promise<string[]> => {
-    if (!deps.queries) return [];
-    const read = () => deps.queries!(params);
-    const stamp = params.range.to <= clock().getTime() ? stampOf?.([params.range]) : null;
-    return stamp ? remembered(JSON.stringify(['queries', params]), stamp, read) : read();
+    const read = deps.queries;
+    return read ? keptWhileEnded(['queries', params], [params.range], stampOf, () => read(params)) : [];
   };
 
   /** The stamps of reads about a project's merges: their windows' days, the longest window either side. */
@@ -287,10 +294,7 @@ export function createOutcomes(deps: {
       return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
     };
     // the window has ended: its verdict is kept as its counts would be
-    const stamp = stampOf?.([before, after]);
-    return stamp
-      ? remembered(JSON.stringify(['verdict', merge.projectId, merge.pages, liveAt, days]), stamp, judge)
-      : judge();
+    return keptWhileEnded(['verdict', merge.projectId, merge.pages, liveAt, days], [before, after], stampOf, judge);
   };
 
   const settle = async (merge: SweptMerge, outcome: Outcome, days: number) => {

@@ -144,18 +144,25 @@ export type ReadDayEvents = (day: number) => Promise<DayEvents>;
 /**
  * A report's reader of whole days of raw events (for the partial days at its ranges' edges), kept in the day cache
  * under the day's version (its derived rows' generation and the newest of its views not folded yet,
- * store/read-days.ts dayVersions): any page and any part of a day is then answered from memory until the day
- * changes. Read afresh, and not kept, while a rebuild of the project runs.
+ * store/read-days.ts dayVersions, read once for the days of `span`): any page and any part of a day is then answered
+ * from memory until the day changes. Read afresh, and not kept, while a rebuild of the project runs.
  */
 export function dayEventsReader(params: {
   store: AnalyticsStore;
   cache: CacheLease;
   projectId: string;
+  /** the ranges' extent: the days whose versions are read together */
+  span: TimeRange;
 }): ReadDayEvents {
-  const { store, cache, projectId } = params;
+  const { store, cache, projectId, span } = params;
+  const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
+  let spanVersions: Promise<Map<number, string> | null> | undefined;
   const read = new Map<number, Promise<DayEvents>>();
   const load = async (day: number): Promise<DayEvents> => {
-    const versions = await store.dayVersions(projectId, day, day + 1);
+    const versions =
+      day >= first && day < end
+        ? await (spanVersions ??= store.dayVersions(projectId, first, end))
+        : await store.dayVersions(projectId, day, day + 1);
     if (!versions) return store.dayEvents(projectId, day);
     const version = versions.get(day);
     if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
@@ -261,7 +268,7 @@ export async function countGroupVisitors(params: {
       }
     });
     // the edges (partial or not yet folded days, or the whole range while a rebuild runs): each day's part of them
-    const dayEvents = params.dayEvents ?? dayEventsReader(params);
+    const dayEvents = params.dayEvents ?? dayEventsReader({ ...params, span: params.range });
     for (const edge of sets.edges)
       for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
         const events = await dayEvents(day);
@@ -304,7 +311,11 @@ export async function countGroupVisitorsMany(params: {
   ranges: readonly TimeRange[];
   groups: readonly (readonly number[])[];
 }): Promise<VisitorCounts[][]> {
-  const dayEvents = dayEventsReader(params);
+  const span = {
+    from: Math.min(...params.ranges.map((r) => r.from)),
+    to: Math.max(...params.ranges.map((r) => r.to)),
+  };
+  const dayEvents = dayEventsReader({ ...params, span });
   const out: VisitorCounts[][] = [];
   for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, dayEvents }));
   return out;
