@@ -7,15 +7,13 @@ import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js'
 import { unionOf } from './range-sources.js';
 import type { pageMasks } from '../store/day-sets.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
-import { PageCounts } from '../store/page-counts.js';
+import { PageCounts, type PageFigures } from '../store/page-counts.js';
 
-/**
- * A range's cell: its bitmaps per part, and its views per page added up (`sums`); `views` is the same as a map, made
- * when first read (the purposes and agent pages add `sums` instead, as arrays).
- */
-export interface RangeCell extends CellData<Bitmap[]> {
-  sums: PageCounts;
-}
+/** A range's cell: its bitmaps per part, and its views per page added up. */
+export type RangeCell = CellData<Bitmap[], PageCounts>;
+
+/** What a visitor count reads of a cell: its bitmaps per part. */
+type CellParts = Pick<CellData<Bitmap[], PageFigures>, 'parts'>;
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
@@ -25,7 +23,7 @@ export interface RangeCells {
 
 /** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
 interface SegmentCells extends Cached {
-  cells: Map<string, CellData<Bitmap>>;
+  cells: Map<string, CellData<Bitmap, PageCounts>>;
 }
 
 /**
@@ -56,36 +54,43 @@ export function agentCellSegments(params: {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
-}): Promise<{ segments: { cells: Map<string, CellData<Bitmap>> }[]; edges: TimeRange[] }> {
+}): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageCounts>> }[]; edges: TimeRange[] }> {
   return rangeSegments(params, AGENT_CELLS(params.store, false));
 }
 
-/** Cells of the same key merged: views added, bitmaps united per part (a single bitmap is shared, not copied). */
-function mergeCells(list: CellData<Bitmap[]>[]): SegmentCells {
-  const grouped = new Map<
-    string,
-    { cell: CellData<Bitmap[]>['cell']; parts: Map<number, Bitmap[]>; views: Map<number, number> }
-  >();
+/**
+ * Cells of the same key merged: views added, bitmaps united per part. A cell met once (every cell of a day as loaded)
+ * is shared, not copied.
+ */
+function mergeCells(list: CellData<Bitmap[], PageCounts>[]): SegmentCells {
+  const grouped = new Map<string, CellData<Bitmap[], PageCounts>[]>();
   for (const data of list) {
     const key = cellKey(data.cell);
-    let target = grouped.get(key);
-    if (!target) grouped.set(key, (target = { cell: data.cell, parts: new Map(), views: new Map() }));
-    for (const [page, n] of data.views) target.views.set(page, (target.views.get(page) ?? 0) + n);
-    for (const [part, bitmaps] of data.parts) target.parts.set(part, [...(target.parts.get(part) ?? []), ...bitmaps]);
+    const group = grouped.get(key);
+    if (group) group.push(data);
+    else grouped.set(key, [data]);
   }
-  const cells = new Map<string, CellData<Bitmap>>();
+  const cells = new Map<string, CellData<Bitmap, PageCounts>>();
   const owned: Bitmap[] = [];
   let bytes = 0;
-  for (const [key, data] of grouped) {
+  for (const [key, group] of grouped) {
+    let views = group[0].views;
+    if (group.length > 1) {
+      views = new PageCounts();
+      for (const data of group) views.addSums(data.views);
+    }
+    const byPart = new Map<number, Bitmap[]>();
+    for (const data of group)
+      for (const [part, bitmaps] of data.parts) byPart.set(part, [...(byPart.get(part) ?? []), ...bitmaps]);
     const parts = new Map<number, Bitmap>();
-    for (const [part, bitmaps] of data.parts) {
+    for (const [part, bitmaps] of byPart) {
       const union = bitmaps.length === 1 ? bitmaps[0] : unionOf(bitmaps);
       if (union !== bitmaps[0]) owned.push(union);
       bytes += union.getSerializationSizeInBytes(true);
       parts.set(part, union);
     }
-    bytes += data.views.size * 64; // a Map entry, roughly
-    cells.set(key, { cell: data.cell, parts, views: data.views });
+    bytes += views.byteLength;
+    cells.set(key, { cell: group[0].cell, parts, views });
   }
   return { cells, bytes, owned };
 }
@@ -117,7 +122,10 @@ export async function gatherAgentCells(params: {
     if (!target) cells.set(key, (target = rangeCell(data.cell)));
     return target;
   };
-  const addViews = (target: RangeCell, views: Map<number, number>) => views.forEach(target.sums.add);
+  const addViews = (target: RangeCell, views: PageFigures) => {
+    if (views instanceof PageCounts) target.views.addSums(views);
+    else views.forEach(target.views.add);
+  };
   const addBitmap = (target: RangeCell, part: number, bitmap: Bitmap) => {
     const list = target.parts.get(part);
     if (list) list.push(bitmap);
@@ -159,20 +167,8 @@ export async function gatherAgentCells(params: {
   };
 }
 
-/** A range's cell with no views or bitmaps yet; its views map is made from its sums when first read. */
-function rangeCell(cell: AgentCell): RangeCell {
-  const sums = new PageCounts();
-  let views: Map<number, number> | undefined;
-  return {
-    cell,
-    parts: new Map(),
-    sums,
-    get views() {
-      views ??= sums.toMap();
-      return views;
-    },
-  };
-}
+/** A range's cell with no views or bitmaps yet. */
+const rangeCell = (cell: AgentCell): RangeCell => ({ cell, parts: new Map(), views: new PageCounts() });
 
 /** What the AI reports read from the store: the agent rollup's cells. */
 export type AgentReportStore = Parameters<typeof gatherAgentCells>[0]['store'];
@@ -193,7 +189,7 @@ export async function withAgentCells<T>(
   }
 }
 
-function byPart(cells: CellData<Bitmap[]>[]): Map<number, Bitmap[]> {
+function byPart(cells: CellParts[]): Map<number, Bitmap[]> {
   const parts = new Map<number, Bitmap[]>();
   for (const data of cells) {
     for (const [part, bitmaps] of data.parts) {
@@ -209,7 +205,7 @@ function byPart(cells: CellData<Bitmap[]>[]): Map<number, Bitmap[]> {
  * Distinct visitors per page (page 0: the whole site) of the union of the cells: a visitor seen in several of them,
  * on several days, counts once.
  */
-export function distinctByPage(cells: CellData<Bitmap[]>[]): Map<number, number> {
+export function distinctByPage(cells: CellParts[]): Map<number, number> {
   const built: Bitmap[] = [];
   try {
     return pageCardinalities(partUnions(cells, built));
@@ -224,7 +220,7 @@ export function distinctByPage(cells: CellData<Bitmap[]>[]): Map<number, number>
  * to dispose once it has read them.
  */
 export function partUnions(
-  cells: CellData<Bitmap[]>[],
+  cells: CellParts[],
   built: Bitmap[],
   masks?: ReturnType<typeof pageMasks>,
 ): Map<number, Bitmap> {
@@ -251,8 +247,8 @@ export function pageCardinalities(unions: Map<number, Bitmap>): Map<number, numb
 }
 
 /** Per-part unions as a cell, so they can be united further (views are not carried). */
-export function unionsAsCell(cell: AgentCell, unions: Map<number, Bitmap>): CellData<Bitmap[]> {
-  return { cell, parts: new Map([...unions].map(([part, union]) => [part, [union]])), views: new Map() };
+export function unionsAsCell(cell: AgentCell, unions: Map<number, Bitmap>): RangeCell {
+  return { cell, parts: new Map([...unions].map(([part, union]) => [part, [union]])), views: new PageCounts() };
 }
 
 /** Every key of the site page within a part (its container 0), as one run. */
@@ -261,7 +257,7 @@ SITE_KEYS.addRange(0, 65536);
 SITE_KEYS.runOptimize();
 
 /** Distinct visitors site-wide of the union of the cells (only the site page's containers are merged). */
-export function siteDistinct(cells: CellData<Bitmap[]>[]): number {
+export function siteDistinct(cells: CellParts[]): number {
   let total = 0;
   // page 0 lives in the parts of page block 0, as the keys below 65536
   for (const [part, list] of byPart(cells)) {
@@ -285,7 +281,7 @@ export function siteDistinct(cells: CellData<Bitmap[]>[]): number {
 /** Views per page of the cells together. */
 export function viewsByPage(cells: RangeCell[]): PageCounts {
   const sum = new PageCounts();
-  for (const data of cells) sum.addSums(data.sums);
+  for (const data of cells) sum.addSums(data.views);
   return sum;
 }
 
@@ -311,6 +307,6 @@ export function pageRows(views: PageCounts[]): { groupAt: Uint32Array; pageAt: U
 
 export function totalViews(cells: RangeCell[]): number {
   let total = 0;
-  for (const data of cells) total += data.sums.total();
+  for (const data of cells) total += data.views.total();
   return total;
 }

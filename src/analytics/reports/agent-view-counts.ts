@@ -32,7 +32,7 @@ async function viewsOver(params: Params, range: TimeRange): Promise<PieceViews> 
     cell.kind === KIND.bot ||
     (params.referred === true && cell.kind === KIND.human && cell.agent.startsWith(VIA_PREFIX));
   await withAgentCells({ ...params, range, viewsOnly: true, aiOnly: true }, (cells) => {
-    for (const { cell, sums } of cells) if (wanted(cell)) out.set(cellKey(cell), { cell, sums });
+    for (const { cell, views } of cells) if (wanted(cell)) out.set(cellKey(cell), { cell, sums: views });
   });
   return out;
 }

@@ -40,7 +40,7 @@ export async function aiReferrals(params: {
   return withAgentCells(params, async (cells) => {
     const referred = cells.filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell));
     const assistantOf = (data: RangeCell) => data.cell.agent.replace(/^via /, '');
-    const { groupAt: cellAt, pageAt, viewsAt } = pageRows(referred.map((data) => data.sums));
+    const { groupAt: cellAt, pageAt, viewsAt } = pageRows(referred.map((data) => data.views));
     // most views first, then assistant and path: only the rows that can be on the page (every row when none is
     // asked for) get their path
     const { rows, hasMore, pathOf } = await pageByPath({

@@ -72,6 +72,14 @@ export class PageCounts implements PageFigures {
     other.sparse?.forEach(this.add);
   }
 
+  /**
+   * Grows the arrays at once to hold the pages from `low` to `high` (when they span at most DENSE_SPAN): counts
+   * about to be added over a known span grow them once, not once per doubling.
+   */
+  reserve(low: number, high: number): void {
+    this.cover(low, high);
+  }
+
   /** The page's index in the arrays, grown to hold it; -1 when it goes in the map. */
   private indexOf(page: number): number {
     return this.cover(page, page) ? page - this.base : -1;
@@ -108,6 +116,11 @@ export class PageCounts implements PageFigures {
         if (i > this.top) this.top = i;
       }
     return true;
+  }
+
+  /** Memory held, roughly (the cache's measure). */
+  get byteLength(): number {
+    return this.counts.length * 9 + (this.sparse?.size ?? 0) * 64;
   }
 
   /** A page's count, undefined when it has no entry. */

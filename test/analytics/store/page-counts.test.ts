@@ -101,4 +101,17 @@ describe('PageCounts', () => {
       [1 << 23, 4],
     ]);
   });
+
+  it('reserves a span without adding entries: counts added after are the same, within the span or beyond it', () => {
+    const random = rng(14);
+    for (let round = 0; round < 300; round++) {
+      const lists = randomLists(random);
+      const low = Math.floor(random() * 60_000_000);
+      const counts = new PageCounts();
+      counts.reserve(low, low + Math.floor(random() * (1 << 23)));
+      expect(counts.pages()).toEqual([]);
+      for (const views of lists) views.forEach(counts.add);
+      expect([...counts.toMap()]).toEqual(merged(lists));
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { addPair, frozenBitmap, RoaringBitmap32, type Bitmap } from '../day-sets
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
+import { PageCounts, type PageFigures } from '../page-counts.js';
 
 /**
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
@@ -11,11 +12,14 @@ import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
  * Humans no assistant sent have a views-only cell.
  */
 
-/** A cell's pending or loaded data: (page, visitor) keys or bitmaps by part, and views by page. */
-export interface CellData<T> {
+/**
+ * A cell's pending or loaded data: (page, visitor) keys or bitmaps by part, and views by page (a map while events are
+ * added one by one, PageCounts once loaded: sums of many days add as arrays).
+ */
+export interface CellData<T, V extends PageFigures = Map<number, number>> {
   cell: AgentCell;
   parts: Map<number, T>;
-  views: Map<number, number>;
+  views: V;
 }
 
 /** Adds an event to a map of cells (key → data), creating its cell. */
@@ -45,7 +49,10 @@ export function encodeViews(views: Map<number, number>): Buffer {
   return out;
 }
 
-export function addDecodedViews(blob: Buffer, into: Map<number, number>): void {
+export function addDecodedViews(blob: Buffer, into: PageFigures): void {
+  // pages ascend: the first and the last bound them
+  if (into instanceof PageCounts && blob.length >= 8)
+    into.reserve(blob.readUInt32LE(0), blob.readUInt32LE(blob.length - 8));
   for (let at = 0; at + 8 <= blob.length; at += 8) {
     const page = blob.readUInt32LE(at);
     into.set(page, (into.get(page) ?? 0) + blob.readUInt32LE(at + 4));
@@ -119,14 +126,14 @@ export const agentDaysRollup: Rollup = {
 export async function loadAgentDays(
   sql: Sql,
   params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean },
-): Promise<Map<string, CellData<Bitmap[]>>> {
+): Promise<Map<string, CellData<Bitmap[], PageCounts>>> {
   const { projectId, fromDay, toDay } = params;
-  const cells = new Map<string, CellData<Bitmap[]>>();
+  const cells = new Map<string, CellData<Bitmap[], PageCounts>>();
   const cellData = (kind: unknown, agent: string, verification: unknown) => {
     const cell = { kind: Number(kind), agent, verification: Number(verification) };
     const key = cellKey(cell);
     let data = cells.get(key);
-    if (!data) cells.set(key, (data = { cell, parts: new Map(), views: new Map() }));
+    if (!data) cells.set(key, (data = { cell, parts: new Map(), views: new PageCounts() }));
     return data;
   };
   const range = 'WHERE "projectId" = ? AND "day" >= ? AND "day" < ?';

@@ -1,4 +1,5 @@
 import { addDecodedViews, encodeViews } from '../../../../src/analytics/store/rollups/agent-days.js';
+import { PageCounts } from '../../../../src/analytics/store/page-counts.js';
 import { cellOf, isPlainHuman } from '../../../../src/analytics/store/rollups/agent-cell.js';
 
 describe('the agent rollup cells', () => {
@@ -46,6 +47,26 @@ describe('the agent rollup cells', () => {
     expect(blob.readUInt32LE(0)).toBe(2); // ascending by page
     const sum = new Map([[2, 5]]);
     addDecodedViews(blob, sum);
+    // into counts kept as arrays (pages 4 billion apart: the far one in their map), the same
+    const counts = new PageCounts().set(2, 5);
+    addDecodedViews(blob, counts);
+    expect(counts.toMap()).toEqual(sum);
+    const near = new PageCounts();
+    addDecodedViews(
+      encodeViews(
+        new Map([
+          [9, 1],
+          [3_000, 2],
+        ]),
+      ),
+      near,
+    );
+    expect(near.toMap()).toEqual(
+      new Map([
+        [9, 1],
+        [3_000, 2],
+      ]),
+    );
     expect(sum).toEqual(
       new Map([
         [2, 6],
