@@ -34,10 +34,10 @@ const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>, viewsOnly: boolea
   name: viewsOnly ? 'agent-views' : 'agents',
   loadDay: async (projectId, day) =>
     mergeCells([...(await store.agentDays(projectId, day, day + 1, { viewsOnly })).values()]),
-  unite: (quarters) =>
+  unite: (pieces) =>
     mergeCells(
-      quarters.flatMap((quarter) =>
-        [...quarter.cells.values()].map((cell) => ({
+      pieces.flatMap((piece) =>
+        [...piece.cells.values()].map((cell) => ({
           ...cell,
           parts: new Map([...cell.parts].map(([part, bitmap]) => [part, [bitmap]])),
         })),

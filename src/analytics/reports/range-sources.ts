@@ -22,14 +22,14 @@ export interface Sources {
 const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredDaySets> => ({
   name: 'sets',
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
-  unite(quarters) {
+  unite(pieces) {
     const sets = new Map<number, Map<number, Bitmap>>();
     const owned: Bitmap[] = [];
     let bytes = 0;
     for (const kind of [KIND.human, KIND.ai]) {
       const byPart = new Map<number, Bitmap[]>();
-      for (const quarter of quarters) {
-        for (const [part, bitmap] of quarter.sets.get(kind) ?? []) {
+      for (const piece of pieces) {
+        for (const [part, bitmap] of piece.sets.get(kind) ?? []) {
           const list = byPart.get(part);
           if (list) list.push(bitmap);
           else byPart.set(part, [bitmap]);
@@ -52,9 +52,9 @@ const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredD
 const VIEWS = (store: AnalyticsStore): SegmentFamily<StoredDayViews> => ({
   name: 'views',
   loadDay: (projectId, day) => store.loadDayViews(projectId, day),
-  unite(quarters) {
+  unite(pieces) {
     const views = new Map<number, number>();
-    for (const quarter of quarters) for (const [key, n] of quarter.views) views.set(key, (views.get(key) ?? 0) + n);
+    for (const piece of pieces) for (const [key, n] of piece.views) views.set(key, (views.get(key) ?? 0) + n);
     return { views, bytes: views.size * 32 };
   },
 });

@@ -36,8 +36,8 @@ export interface SegmentFamily<T extends Cached> {
   /** names its entries in the cache */
   name: string;
   loadDay(projectId: string, day: number): Promise<T>;
-  /** one segment from its (non-empty) quarters; shares or copies, never changes them (they stay cached) */
-  unite(quarters: T[]): T;
+  /** one segment from its (non-empty) pieces (days or cached unions of days); shares or copies, never changes them */
+  unite(pieces: T[]): T;
 }
 
 export interface SegmentContext {
@@ -49,7 +49,7 @@ export interface SegmentContext {
 
 /**
  * The family's data for `size` days from `start` (undefined when none of them has data): a day as loaded, a longer
- * segment united from its four quarter segments. Each is cached under the generations of its days, so a segment over
+ * segment united from its pieces (see piecesOf). Each is cached under the generations of its days, so a segment over
  * past days is built once and rebuilt only when one of them changes.
  */
 export async function segmentOf<T extends Cached>(
@@ -58,26 +58,49 @@ export async function segmentOf<T extends Cached>(
   start: number,
   size: number,
 ): Promise<T | undefined> {
-  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
-  if (generations.every((g) => g === 0)) return undefined;
-  const key = segmentKey(ctx.projectId, family.name, size, start);
-  const version = generations.join(',');
+  const { key, version, empty } = cacheEntry(ctx, family, start, size);
+  if (empty) return undefined;
   const cached = ctx.cache.get<T>(key, version);
   if (cached) return cached;
-  if (size === 1) {
-    const day = await family.loadDay(ctx.projectId, start);
-    ctx.cache.set(key, version, day);
-    return day;
+  let data: T;
+  if (size === 1) data = await family.loadDay(ctx.projectId, start);
+  else {
+    const pieces: T[] = [];
+    for (let i = 0; i < 4; i++) pieces.push(...(await piecesOf(ctx, family, start + (i * size) / 4, size / 4)));
+    data = family.unite(pieces);
   }
-  const quarter = size / 4;
-  const quarters: T[] = [];
-  for (let i = 0; i < 4; i++) {
-    const child = await segmentOf(ctx, family, start + i * quarter, quarter);
-    if (child) quarters.push(child);
-  }
-  const data = family.unite(quarters);
   ctx.cache.set(key, version, data);
   return data;
+}
+
+/**
+ * What a segment is united from: the segment itself when it is cached, else its days (or its quarters' cached
+ * unions, at any depth). Not the quarters built first: uniting sixteen days at once costs about half what uniting
+ * them four by four and then the four unions does (a day holds thousands of small containers per part, and each level
+ * merges them all again).
+ */
+async function piecesOf<T extends Cached>(
+  ctx: SegmentContext,
+  family: SegmentFamily<T>,
+  start: number,
+  size: number,
+): Promise<T[]> {
+  const { key, version, empty } = cacheEntry(ctx, family, start, size);
+  if (empty) return [];
+  const cached = size === 1 ? await segmentOf(ctx, family, start, 1) : ctx.cache.get<T>(key, version);
+  if (cached) return [cached];
+  const pieces: T[] = [];
+  for (let i = 0; i < 4; i++) pieces.push(...(await piecesOf(ctx, family, start + (i * size) / 4, size / 4)));
+  return pieces;
+}
+
+function cacheEntry(ctx: SegmentContext, family: SegmentFamily<Cached>, start: number, size: number) {
+  const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
+  return {
+    key: segmentKey(ctx.projectId, family.name, size, start),
+    version: generations.join(','),
+    empty: generations.every((g) => g === 0),
+  };
 }
 
 /**

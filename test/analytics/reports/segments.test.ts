@@ -1,4 +1,10 @@
-import { segmentsOf, segmentsWithData } from '../../../src/analytics/reports/segments.js';
+import {
+  segmentOf,
+  segmentsOf,
+  segmentsWithData,
+  type SegmentFamily,
+} from '../../../src/analytics/reports/segments.js';
+import { DayCache, type Cached } from '../../../src/analytics/store/day-cache.js';
 
 describe('segmentsWithData', () => {
   it('covers only the days between the first and the last with data, in aligned segments', () => {
@@ -12,5 +18,68 @@ describe('segmentsWithData', () => {
     expect(segments.length).toBeLessThanOrEqual(12);
     expect(segmentsWithData([20_010, 20_020], generations)).toEqual(segmentsOf(20_010, 20_020));
     expect(segmentsWithData([0, 2_932_897], new Map())).toEqual([]);
+  });
+});
+
+describe('segmentOf', () => {
+  /** a family whose data is the set of days it covers, recording what each union was made of */
+  function family() {
+    const unions: number[][][] = [];
+    const loads: number[] = [];
+    const days: SegmentFamily<Cached & { days: number[] }> = {
+      name: 'days',
+      loadDay: async (_projectId, day) => {
+        loads.push(day);
+        return { days: [day], bytes: 8 };
+      },
+      unite: (pieces) => {
+        unions.push(pieces.map((piece) => piece.days));
+        return { days: pieces.flatMap((piece) => piece.days).sort((a, b) => a - b), bytes: 8 };
+      },
+    };
+    return { days, unions, loads };
+  }
+  const start = 16 * 1_300;
+  const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+
+  it('unites a segment from its days at once when nothing is cached, and from cached unions when they are', async () => {
+    const generations = new Map(
+      range(start, 16)
+        .filter((day) => day !== start + 5)
+        .map((day) => [day, 1]),
+    );
+    const cache = new DayCache(1 << 20).lease();
+    const ctx = { cache, projectId: 'p', generations };
+    const cold = family();
+    // a day without data is no piece; the sixteen days are one union, with no four-day union built first
+    expect((await segmentOf(ctx, cold.days, start, 16))?.days).toEqual(range(start, 16).filter((d) => d !== start + 5));
+    expect(cold.unions).toEqual([
+      range(start, 16)
+        .filter((d) => d !== start + 5)
+        .map((d) => [d]),
+    ]);
+
+    // with one four-day union cached (and the days it was made of), a new sixteen-day segment is made of it and the
+    // other twelve days
+    const warm = family();
+    const fresh = { cache: new DayCache(1 << 20).lease(), projectId: 'p', generations };
+    await segmentOf(fresh, warm.days, start + 8, 4);
+    expect((await segmentOf(fresh, warm.days, start, 16))?.days).toEqual(
+      range(start, 16).filter((d) => d !== start + 5),
+    );
+    expect(warm.unions.at(-1)).toEqual([
+      ...range(start, 8)
+        .filter((d) => d !== start + 5)
+        .map((d) => [d]),
+      range(start + 8, 4),
+      ...range(start + 12, 4).map((d) => [d]),
+    ]);
+    // each day loaded once across both segments
+    expect(warm.loads.sort((a, b) => a - b)).toEqual(range(start, 16).filter((d) => d !== start + 5));
+    // a changed day makes the segment over it new; the days not changed are not loaded again
+    generations.set(start + 1, 2);
+    await segmentOf(fresh, warm.days, start, 16);
+    expect(warm.loads.filter((d) => d === start + 1)).toHaveLength(2);
+    expect(warm.loads.filter((d) => d === start)).toHaveLength(1);
   });
 });
