@@ -60,6 +60,8 @@ interface IndexedPage {
 /** The pages indexed, and the candidates of every URL asked so far, per list of pages (a list is one docs ref's). */
 interface PageIndex {
   pages: IndexedPage[];
+  /** the pages serving each path (two files can serve one) */
+  byPath: Map<string, IndexedPage[]>;
   vocabulary: Map<string, number>;
   /** per word id, whether the URL being scored has it (set and cleared around each URL) */
   marks: Uint8Array;
@@ -82,14 +84,18 @@ function indexOf(pages: readonly SitePage[]): PageIndex {
         if (id === undefined) vocabulary.set(w, (id = vocabulary.size));
         return id;
       });
+    const indexed = pages.map((page) => ({
+      page,
+      lowerPath: page.path.toLowerCase(),
+      words: ids(page.path),
+      titleWords: page.title ? ids(page.title) : null,
+      last: lastSegment(page.path),
+    }));
+    const byPath = new Map<string, IndexedPage[]>();
+    for (const entry of indexed) byPath.set(entry.page.path, [...(byPath.get(entry.page.path) ?? []), entry]);
     index = {
-      pages: pages.map((page) => ({
-        page,
-        lowerPath: page.path.toLowerCase(),
-        words: ids(page.path),
-        titleWords: page.title ? ids(page.title) : null,
-        last: lastSegment(page.path),
-      })),
+      pages: indexed,
+      byPath,
       vocabulary,
       marks: new Uint8Array(vocabulary.size),
       found: new Map(),
@@ -187,9 +193,9 @@ export function isRedirectCandidate(url: string, path: string, pages: readonly S
   if (answered !== undefined) return answered;
   const scorer = urlScorer(index, url);
   try {
-    // two files can serve one path: the path is a candidate when one of its pages is
-    const named = index.pages.some((self) => {
-      if (self.page.path !== path) return false;
+    // two files can serve one path: the path is a candidate when one of its pages is (looked up, not searched for:
+    // the page story asks this of thousands of URLs)
+    const named = (index.byPath.get(path) ?? []).some((self) => {
       const score = scorer.score(self, MIN_SCORE);
       if (score < 0) return false;
       let above = 0;
