@@ -45,8 +45,34 @@ function closeness(a: string, b: string): number {
 
 const lastSegment = (path: string) => path.replace(/\/+$/, '').split('/').pop()!.toLowerCase();
 
-/** The most `closeness` can be: an edit changes the length by at most one, so the distance is at least the lengths' difference. */
-const closenessBound = (a: string, b: string) => 1 - Math.abs(a.length - b.length) / Math.max(1, a.length, b.length);
+/** The most `closeness` can be from the lengths alone: an edit changes the length by at most one. */
+const lengthBound = (a: string, b: string) => 1 - Math.abs(a.length - b.length) / Math.max(1, a.length, b.length);
+
+/** Characters of one string less those of another, per character code (cleared after each use). */
+const tally = new Int32Array(65536);
+
+/**
+ * The most `closeness` can be from the characters: an edit changes one character, so the distance is at least the
+ * larger of what each string has that the other lacks (a tighter bound than the lengths'). Linear, where the distance
+ * itself is quadratic.
+ */
+function characterBound(a: string, b: string): number {
+  for (let i = 0; i < a.length; i++) tally[a.charCodeAt(i)]++;
+  for (let i = 0; i < b.length; i++) tally[b.charCodeAt(i)]--;
+  let [extra, missing] = [0, 0];
+  for (let i = 0; i < a.length; i++) {
+    const c = a.charCodeAt(i);
+    if (tally[c] > 0) extra += tally[c];
+    else if (tally[c] < 0) missing -= tally[c];
+    tally[c] = 0;
+  }
+  for (let i = 0; i < b.length; i++) {
+    const c = b.charCodeAt(i);
+    if (tally[c] < 0) missing -= tally[c];
+    tally[c] = 0;
+  }
+  return 1 - Math.max(extra, missing) / Math.max(1, a.length, b.length);
+}
 
 /** A page as scored: its words (as ids of the index's vocabulary) and last segment, worked out once per list. */
 interface IndexedPage {
@@ -133,7 +159,9 @@ function urlScorer(index: PageIndex, url: string) {
       if (entry.lowerPath === lowerUrl) return -1;
       const byWords = 0.6 * sharedShare(wanted.size, marks, entry.words);
       const byTitle = sharedShare(wanted.size, marks, entry.titleWords);
-      if (rounded(Math.max(byWords + 0.4 * closenessBound(last, entry.last), byTitle)) < floor) return -1;
+      // the edit distance only for a page whose ceilings (the cheaper first) reach the floor
+      if (rounded(Math.max(byWords + 0.4 * lengthBound(last, entry.last), byTitle)) < floor) return -1;
+      if (rounded(Math.max(byWords + 0.4 * characterBound(last, entry.last), byTitle)) < floor) return -1;
       const score = rounded(Math.max(byWords + 0.4 * closeness(last, entry.last), byTitle));
       return score < floor ? -1 : score;
     },
