@@ -118,6 +118,9 @@ function sqliteStatements(db: Database.Database): Sql {
   return direct;
 }
 
+/** How much of the database file the read connection maps (SQLite caps it at its build's limit, 2 GiB here). */
+const READ_MAP_BYTES = 2 ** 31;
+
 /**
  * Snapshots on SQLite: a read-only connection of their own, so a report neither waits for this process's writes nor
  * holds them up beyond SQLite's own locking (a commit waits for the readers' shared lock: the rollback journal).
@@ -129,7 +132,13 @@ function sqliteSnapshots(filePath: string): Pick<Sql, 'snapshot' | 'close'> {
   return {
     snapshot: (fn) =>
       mutex.run(async () => {
-        db ??= new Database(filePath, { readonly: true, timeout: 0 });
+        if (!db) {
+          db = new Database(filePath, { readonly: true, timeout: 0 });
+          // reports read tens of megabytes of day sets on a first call: mapped, SQLite reads them in place rather
+          // than copying each page through its cache (a tenth off those calls at 10M views, for a few tens of MiB of
+          // resident file pages). Read-only, and the shared lock keeps the file from shrinking under a read.
+          db.pragma(`mmap_size = ${READ_MAP_BYTES}`);
+        }
         reads ??= sqliteStatements(db);
         const direct = reads;
         db.prepare('BEGIN').run();
