@@ -110,6 +110,8 @@ export async function gatherAgentCells(params: {
   aiOnly?: boolean;
   /** with aiOnly: the humans an assistant sent as well */
   referred?: boolean;
+  /** false: the reader counts a few pages' (or the site's) visitors, so no union is built for it (see rangeSegments) */
+  unite?: boolean;
 }): Promise<RangeCells> {
   const { store, projectId } = params;
   // while the project is being rebuilt, the raw events answer it all

@@ -53,7 +53,8 @@ export async function aiAgents(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {
-  return withAgentCells(params, (cells) => {
+  // site-wide counts alone: each bitmap's site container, with no union of every page's built for them
+  return withAgentCells({ ...params, unite: false }, (cells) => {
     const agents = new Map<string, RangeCell[]>();
     const spoofedCells: RangeCell[] = [];
     for (const data of cells) {

@@ -129,7 +129,10 @@ async function splitPurposes(
   params: Parameters<typeof purposeSplit>[0],
   viewsOnly: boolean,
 ): Promise<PurposeSplit & { hasMore: boolean }> {
-  return withAgentCells({ ...params, viewsOnly }, (cells) => splitCells(params, cells, !viewsOnly));
+  // one page of rows (the JSON) counts those pages' visitors alone: no union of every page's is built for it
+  return withAgentCells({ ...params, viewsOnly, unite: !params.page }, (cells) =>
+    splitCells(params, cells, !viewsOnly),
+  );
 }
 
 /** The split from the range's cells: rows chosen by views first, then their visitors counted (unless `visitors` is false). */

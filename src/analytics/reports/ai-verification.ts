@@ -26,7 +26,8 @@ export function aiVerification(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<VerificationViews> {
-  return withAgentCells(params, (cells) => {
+  // views alone, of the AI and spoofed cells: no bitmaps read, no union built
+  return withAgentCells({ ...params, viewsOnly: true, aiOnly: true }, (cells) => {
     const of = (kind: number, verification?: number) =>
       totalViews(
         cells.filter(

@@ -87,7 +87,7 @@ async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeR
   return raw;
 }
 
-type Params = { store: AnalyticsStore; cache: CacheLease; projectId: string; range: TimeRange };
+type Params = { store: AnalyticsStore; cache: CacheLease; projectId: string; range: TimeRange; unite?: boolean };
 
 async function gather<T extends Cached>(params: Params, family: SegmentFamily<T>) {
   const { segments, edges } = await rangeSegments(params, family);

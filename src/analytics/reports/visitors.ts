@@ -37,7 +37,8 @@ export async function countVisitors(params: {
   range: TimeRange;
   pages?: readonly number[];
 }): Promise<RangeCounts> {
-  const { byKind, owned } = groupByPart(await gatherSets(params));
+  // a few pages' counts are cut from the days' sets (or the segments cached), with no union built for them
+  const { byKind, owned } = groupByPart(await gatherSets({ ...params, unite: !params.pages }));
   let distinct: ReturnType<typeof countDistinct>;
   try {
     distinct = countDistinct(byKind, params.pages && [SITE_PAGE, ...params.pages]);

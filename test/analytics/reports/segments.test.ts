@@ -1,4 +1,5 @@
 import {
+  rangeSegments,
   segmentOf,
   segmentsOf,
   segmentsWithData,
@@ -81,5 +82,27 @@ describe('segmentOf', () => {
     await segmentOf(fresh, warm.days, start, 16);
     expect(warm.loads.filter((d) => d === start + 1)).toHaveLength(2);
     expect(warm.loads.filter((d) => d === start)).toHaveLength(1);
+  });
+
+  it('reads the cached segments and the days of the others, building no union, when asked not to unite', async () => {
+    const generations = new Map(range(start, 32).map((day) => [day, 1]));
+    const store = {
+      planRange: async () => ({ days: [[start, start + 32]] as [number, number][], raw: [] }),
+      dayGenerations: async () => generations,
+    };
+    const cache = new DayCache(1 << 20).lease();
+    const read = family();
+    const params = { store, cache, projectId: 'p', range: { from: 0, to: 1 } };
+    // nothing cached: every day, no union
+    const cold = await rangeSegments({ ...params, unite: false }, read.days);
+    expect(cold.segments.map((s) => s.days)).toEqual(range(start, 32).map((d) => [d]));
+    expect(read.unions).toEqual([]);
+    // with the first sixteen days' union cached by a uniting reader, that union and the other days
+    await segmentOf({ cache, projectId: 'p', generations }, read.days, start, 16);
+    const warm = await rangeSegments({ ...params, unite: false }, read.days);
+    expect(warm.segments.map((s) => s.days)).toEqual([range(start, 16), ...range(start + 16, 16).map((d) => [d])]);
+    expect(read.unions).toHaveLength(1);
+    // each day loaded once
+    expect(read.loads).toHaveLength(32);
   });
 });
