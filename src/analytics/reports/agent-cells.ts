@@ -7,13 +7,13 @@ import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js'
 import { unionOf } from './range-sources.js';
 import type { pageMasks } from '../store/day-sets.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
-import { PageCounts, type PageFigures } from '../store/page-counts.js';
+import { PageCounts, type PageViews } from '../store/page-counts.js';
 
 /** A range's cell: its bitmaps per part, and its views per page added up. */
 export type RangeCell = CellData<Bitmap[], PageCounts>;
 
 /** What a visitor count reads of a cell: its bitmaps per part. */
-type CellParts = Pick<CellData<Bitmap[], PageFigures>, 'parts'>;
+type CellParts = Pick<CellData<Bitmap[]>, 'parts'>;
 
 /** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
 export interface RangeCells {
@@ -23,7 +23,7 @@ export interface RangeCells {
 
 /** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
 interface SegmentCells extends Cached {
-  cells: Map<string, CellData<Bitmap, PageCounts>>;
+  cells: Map<string, CellData<Bitmap, PageViews>>;
 }
 
 /**
@@ -54,7 +54,7 @@ export function agentCellSegments(params: {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
-}): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageCounts>> }[]; edges: TimeRange[] }> {
+}): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
   return rangeSegments(params, AGENT_CELLS(params.store, false));
 }
 
@@ -62,22 +62,23 @@ export function agentCellSegments(params: {
  * Cells of the same key merged: views added, bitmaps united per part. A cell met once (every cell of a day as loaded)
  * is shared, not copied.
  */
-function mergeCells(list: CellData<Bitmap[], PageCounts>[]): SegmentCells {
-  const grouped = new Map<string, CellData<Bitmap[], PageCounts>[]>();
+function mergeCells(list: CellData<Bitmap[], PageViews>[]): SegmentCells {
+  const grouped = new Map<string, CellData<Bitmap[], PageViews>[]>();
   for (const data of list) {
     const key = cellKey(data.cell);
     const group = grouped.get(key);
     if (group) group.push(data);
     else grouped.set(key, [data]);
   }
-  const cells = new Map<string, CellData<Bitmap, PageCounts>>();
+  const cells = new Map<string, CellData<Bitmap, PageViews>>();
   const owned: Bitmap[] = [];
   let bytes = 0;
   for (const [key, group] of grouped) {
     let views = group[0].views;
     if (group.length > 1) {
-      views = new PageCounts();
-      for (const data of group) views.addSums(data.views);
+      const sum = new PageCounts();
+      for (const data of group) data.views.addTo(sum);
+      views = sum;
     }
     const byPart = new Map<number, Bitmap[]>();
     for (const data of group)
@@ -124,9 +125,9 @@ export async function gatherAgentCells(params: {
     if (!target) cells.set(key, (target = rangeCell(data.cell)));
     return target;
   };
-  const addViews = (target: RangeCell, views: PageFigures) => {
-    if (views instanceof PageCounts) target.views.addSums(views);
-    else views.forEach(target.views.add);
+  const addViews = (target: RangeCell, views: PageViews | Map<number, number>) => {
+    if (views instanceof Map) views.forEach(target.views.add);
+    else views.addTo(target.views);
   };
   const addBitmap = (target: RangeCell, part: number, bitmap: Bitmap) => {
     const list = target.parts.get(part);

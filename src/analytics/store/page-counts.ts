@@ -8,13 +8,58 @@ export interface PageFigures {
   forEach(visit: (n: number, page: number) => void): void;
 }
 
+/** Counts per page as read: looked up, visited in ascending page order, added into a sum. */
+export interface PageViews {
+  get(page: number): number | undefined;
+  forEach(visit: (n: number, page: number) => void): void;
+  addTo(sum: PageCounts): void;
+  /** memory held, roughly (the cache's measure) */
+  readonly byteLength: number;
+}
+
+/**
+ * Counts of a set of pages as stored, ascending by page, packed in two arrays: one stored day's views of a cell
+ * (often a few hundred pages), held as read rather than spread over arrays as wide as the site's page ids.
+ */
+export class PackedCounts implements PageViews {
+  constructor(
+    private readonly pages: Uint32Array,
+    private readonly counts: Uint32Array,
+  ) {}
+
+  get(page: number): number | undefined {
+    let [low, high] = [0, this.pages.length - 1];
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      if (this.pages[mid] < page) low = mid + 1;
+      else if (this.pages[mid] > page) high = mid - 1;
+      else return this.counts[mid];
+    }
+    return undefined;
+  }
+
+  forEach(visit: (n: number, page: number) => void): void {
+    for (let i = 0; i < this.pages.length; i++) visit(this.counts[i], this.pages[i]);
+  }
+
+  addTo(sum: PageCounts): void {
+    if (!this.pages.length) return;
+    sum.reserve(this.pages[0], this.pages[this.pages.length - 1]);
+    for (let i = 0; i < this.pages.length; i++) sum.add(this.counts[i], this.pages[i]);
+  }
+
+  get byteLength(): number {
+    return this.pages.byteLength + this.counts.byteLength;
+  }
+}
+
 /**
  * Counts per page (views, distinct visitors) being added up. Page ids are dictionary ids, close together, so counts
  * are kept in an array indexed by page from the lowest one seen (pages more than 4M apart from it in a map): a map
  * lookup and update per entry costs several times more, and two sums add as two arrays do. Read by page, or page by
  * page in ascending order.
  */
-export class PageCounts implements PageFigures {
+export class PageCounts implements PageFigures, PageViews {
   /** the page at index 0 of the arrays */
   private base = 0;
   private counts = new Float64Array(0);
@@ -50,6 +95,11 @@ export class PageCounts implements PageFigures {
     this.seen[i] = 1;
     if (i > this.top) this.top = i;
     return this;
+  }
+
+  /** Adds these counts into another sum. */
+  addTo(sum: PageCounts): void {
+    sum.addSums(this);
   }
 
   /** Adds another sum's counts, page by page. */

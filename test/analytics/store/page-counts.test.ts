@@ -1,4 +1,4 @@
-import { PageCounts } from '../../../src/analytics/store/page-counts.js';
+import { PackedCounts, PageCounts } from '../../../src/analytics/store/page-counts.js';
 import { rng } from '../../support/rollup-fixtures.js';
 
 /**
@@ -112,6 +112,32 @@ describe('PageCounts', () => {
       expect(counts.pages()).toEqual([]);
       for (const views of lists) views.forEach(counts.add);
       expect([...counts.toMap()]).toEqual(merged(lists));
+    }
+  });
+});
+
+describe('PackedCounts', () => {
+  it('answers as the map it packs: a page looked up, every page in order, and added into a sum', () => {
+    const random = rng(15);
+    for (let round = 0; round < 300; round++) {
+      const [views, other] = randomLists(random);
+      const packed = [...views].sort(([a], [b]) => a - b);
+      const counts = new PackedCounts(
+        Uint32Array.from(packed, ([page]) => page),
+        Uint32Array.from(packed, ([, n]) => n),
+      );
+      for (const [page, n] of packed) expect(counts.get(page)).toBe(n);
+      for (const page of [0, 1, 49, 5001, (1 << 22) + 3, 60_000_000]) expect(counts.get(page)).toBe(views.get(page));
+      const visited: [number, number][] = [];
+      counts.forEach((n, page) => {
+        visited.push([page, n]);
+      });
+      expect(visited).toEqual(packed);
+      // added into a sum that already holds counts, of pages near and far
+      const sum = new PageCounts();
+      other?.forEach(sum.add);
+      counts.addTo(sum);
+      expect([...sum.toMap()]).toEqual(merged([views, other ?? new Map()]));
     }
   });
 });

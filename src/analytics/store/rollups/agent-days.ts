@@ -3,7 +3,7 @@ import { addPair, frozenBitmap, RoaringBitmap32, type Bitmap } from '../day-sets
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
-import { PageCounts, type PageFigures } from '../page-counts.js';
+import { PackedCounts, PageCounts, type PageFigures, type PageViews } from '../page-counts.js';
 
 /**
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
@@ -14,9 +14,9 @@ import { PageCounts, type PageFigures } from '../page-counts.js';
 
 /**
  * A cell's pending or loaded data: (page, visitor) keys or bitmaps by part, and views by page (a map while events are
- * added one by one, PageCounts once loaded: sums of many days add as arrays).
+ * added one by one; once loaded, packed as stored: see PageViews).
  */
-export interface CellData<T, V extends PageFigures = Map<number, number>> {
+export interface CellData<T, V = Map<number, number>> {
   cell: AgentCell;
   parts: Map<number, T>;
   views: V;
@@ -49,10 +49,18 @@ export function encodeViews(views: Map<number, number>): Buffer {
   return out;
 }
 
+/** Views by page as stored (encodeViews), packed as read. */
+export function decodeViews(blob: Buffer): PackedCounts {
+  const n = Math.floor(blob.length / 8);
+  const [pages, counts] = [new Uint32Array(n), new Uint32Array(n)];
+  for (let i = 0; i < n; i++) {
+    pages[i] = blob.readUInt32LE(i * 8);
+    counts[i] = blob.readUInt32LE(i * 8 + 4);
+  }
+  return new PackedCounts(pages, counts);
+}
+
 export function addDecodedViews(blob: Buffer, into: PageFigures): void {
-  // pages ascend: the first and the last bound them
-  if (into instanceof PageCounts && blob.length >= 8)
-    into.reserve(blob.readUInt32LE(0), blob.readUInt32LE(blob.length - 8));
   for (let at = 0; at + 8 <= blob.length; at += 8) {
     const page = blob.readUInt32LE(at);
     into.set(page, (into.get(page) ?? 0) + blob.readUInt32LE(at + 4));
@@ -126,14 +134,18 @@ export const agentDaysRollup: Rollup = {
 export async function loadAgentDays(
   sql: Sql,
   params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean },
-): Promise<Map<string, CellData<Bitmap[], PageCounts>>> {
+): Promise<Map<string, CellData<Bitmap[], PageViews>>> {
   const { projectId, fromDay, toDay } = params;
-  const cells = new Map<string, CellData<Bitmap[], PageCounts>>();
+  const cells = new Map<string, CellData<Bitmap[], PageViews>>();
   const cellData = (kind: unknown, agent: string, verification: unknown) => {
     const cell = { kind: Number(kind), agent, verification: Number(verification) };
     const key = cellKey(cell);
     let data = cells.get(key);
-    if (!data) cells.set(key, (data = { cell, parts: new Map(), views: new PageCounts() }));
+    if (!data)
+      cells.set(
+        key,
+        (data = { cell, parts: new Map(), views: new PackedCounts(new Uint32Array(), new Uint32Array()) }),
+      );
     return data;
   };
   const range = 'WHERE "projectId" = ? AND "day" >= ? AND "day" < ?';
@@ -143,7 +155,16 @@ export async function loadAgentDays(
     args,
   );
   for (const [kind, agent, verification, views] of viewRows) {
-    addDecodedViews(views as Buffer, cellData(kind, agent as string, verification).views);
+    const data = cellData(kind, agent as string, verification);
+    const decoded = decodeViews(views as Buffer);
+    // a cell's one day as read; several days of it (a longer range) added up
+    if (!data.views.byteLength) data.views = decoded;
+    else {
+      const sum = new PageCounts();
+      data.views.addTo(sum);
+      decoded.addTo(sum);
+      data.views = sum;
+    }
   }
   if (params.viewsOnly) return cells;
   const setRows = await sql.rows(

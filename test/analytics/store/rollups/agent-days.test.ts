@@ -1,4 +1,4 @@
-import { addDecodedViews, encodeViews } from '../../../../src/analytics/store/rollups/agent-days.js';
+import { addDecodedViews, decodeViews, encodeViews } from '../../../../src/analytics/store/rollups/agent-days.js';
 import { PageCounts } from '../../../../src/analytics/store/page-counts.js';
 import { cellOf, isPlainHuman } from '../../../../src/analytics/store/rollups/agent-cell.js';
 
@@ -51,6 +51,13 @@ describe('the agent rollup cells', () => {
     const counts = new PageCounts().set(2, 5);
     addDecodedViews(blob, counts);
     expect(counts.toMap()).toEqual(sum);
+    // packed as stored: the same counts, looked up and added
+    const packed = decodeViews(blob);
+    expect(packed.get(70_000)).toBe(3);
+    expect(packed.get(3)).toBeUndefined();
+    const added = new PageCounts().set(2, 5);
+    packed.addTo(added);
+    expect(added.toMap()).toEqual(sum);
     const near = new PageCounts();
     addDecodedViews(
       encodeViews(
