@@ -24,16 +24,30 @@ export interface RangeCells {
 /** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
 interface SegmentCells extends Cached {
   cells: Map<string, CellData<Bitmap, PageViews>>;
+  owned: Bitmap[];
 }
 
 /**
  * The agent rollup: a segment's cells are its days' cells merged per key. Views only: the same without bitmaps, stored
- * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes.
+ * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes. With a page: its pairs
+ * alone, cut from each stored bitmap as read (the entry owns them).
  */
-const AGENT_CELLS = (store: Pick<AnalyticsStore, 'agentDays'>, viewsOnly: boolean): SegmentFamily<SegmentCells> => ({
-  name: viewsOnly ? 'agent-views' : 'agents',
-  loadDay: async (projectId, day) =>
-    mergeCells([...(await store.agentDays(projectId, day, day + 1, { viewsOnly })).values()]),
+const AGENT_CELLS = (
+  store: Pick<AnalyticsStore, 'agentDays'>,
+  options: { viewsOnly: boolean; pageId?: number },
+): SegmentFamily<SegmentCells> => ({
+  name: options.viewsOnly
+    ? 'agent-views'
+    : options.pageId === undefined
+      ? 'agents'
+      : `agents of page ${options.pageId}`,
+  loadDay: async (projectId, day) => {
+    const cells = [...(await store.agentDays(projectId, day, day + 1, options)).values()];
+    const segment = mergeCells(cells);
+    if (options.pageId !== undefined)
+      for (const data of cells) for (const list of data.parts.values()) segment.owned.push(...list);
+    return segment;
+  },
   unite: (pieces) =>
     mergeCells(
       pieces.flatMap((piece) =>
@@ -54,8 +68,10 @@ export function agentCellSegments(params: {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
+  /** that page's pairs alone (a reader of one page) */
+  pageId?: number;
 }): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
-  return rangeSegments(params, AGENT_CELLS(params.store, false));
+  return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageId: params.pageId }));
 }
 
 /**
@@ -116,7 +132,7 @@ export async function gatherAgentCells(params: {
 }): Promise<RangeCells> {
   const { store, projectId } = params;
   // while the project is being rebuilt, the raw events answer it all
-  const family = AGENT_CELLS(store, params.viewsOnly ?? false);
+  const family = AGENT_CELLS(store, { viewsOnly: params.viewsOnly ?? false });
   const { segments, edges } = await rangeSegments(params, family);
   const cells = new Map<string, RangeCell>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {

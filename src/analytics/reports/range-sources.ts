@@ -22,31 +22,41 @@ export interface Sources {
 const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredDaySets> => ({
   name: 'sets',
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
-  unite(pieces) {
-    const sets = new Map<number, Map<number, Bitmap>>();
-    const owned: Bitmap[] = [];
-    let bytes = 0;
-    for (const kind of [KIND.human, KIND.ai]) {
-      const byPart = new Map<number, Bitmap[]>();
-      for (const piece of pieces) {
-        for (const [part, bitmap] of piece.sets.get(kind) ?? []) {
-          const list = byPart.get(part);
-          if (list) list.push(bitmap);
-          else byPart.set(part, [bitmap]);
-        }
-      }
-      const unions = new Map<number, Bitmap>();
-      for (const [part, list] of byPart) {
-        const union = unionOf(list);
-        bytes += union.getSerializationSizeInBytes(true);
-        unions.set(part, union);
-        owned.push(union);
-      }
-      sets.set(kind, unions);
-    }
-    return { sets, bytes, owned };
-  },
+  unite: uniteSets,
 });
+
+/** One page's pairs of the day sets (read for that page alone, see loadDayPageSets). */
+const PAGE_SETS = (store: Pick<AnalyticsStore, 'loadDayPageSets'>, pageId: number): SegmentFamily<StoredDaySets> => ({
+  name: `sets of page ${pageId}`,
+  loadDay: (projectId, day) => store.loadDayPageSets(projectId, day, pageId),
+  unite: uniteSets,
+});
+
+/** Day sets of several days (or pages of them) as one: per class and part, the union of their bitmaps. */
+function uniteSets(pieces: StoredDaySets[]): StoredDaySets & { owned: Bitmap[] } {
+  const sets = new Map<number, Map<number, Bitmap>>();
+  const owned: Bitmap[] = [];
+  let bytes = 0;
+  for (const kind of [KIND.human, KIND.ai]) {
+    const byPart = new Map<number, Bitmap[]>();
+    for (const piece of pieces) {
+      for (const [part, bitmap] of piece.sets.get(kind) ?? []) {
+        const list = byPart.get(part);
+        if (list) list.push(bitmap);
+        else byPart.set(part, [bitmap]);
+      }
+    }
+    const unions = new Map<number, Bitmap>();
+    for (const [part, list] of byPart) {
+      const union = unionOf(list);
+      bytes += union.getSerializationSizeInBytes(true);
+      unions.set(part, union);
+      owned.push(union);
+    }
+    sets.set(kind, unions);
+  }
+  return { sets, bytes, owned };
+}
 
 /** Day views: a segment's views are its days' added up per page and class. */
 const VIEWS = (store: AnalyticsStore): SegmentFamily<StoredDayViews> => ({
@@ -112,4 +122,14 @@ export function daySetSegments(
   params: Omit<Params, 'store'> & { store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations'> },
 ): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
   return rangeSegments(params, SETS(params.store));
+}
+
+/** One page's pairs of the range's day sets, cut from each day's as read (no other page's indexed), and the edges. */
+export function pageSetSegments(
+  params: Omit<Params, 'store'> & {
+    store: Pick<AnalyticsStore, 'loadDayPageSets' | 'planRange' | 'dayGenerations'>;
+    pageId: number;
+  },
+): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
+  return rangeSegments(params, PAGE_SETS(params.store, params.pageId));
 }

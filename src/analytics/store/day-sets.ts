@@ -83,6 +83,9 @@ export function addPair(target: Map<number, number[]>, pageId: number, visitorId
   }
 }
 
+/** Pages (or visitors) per part: the low 16 bits of a pair key's halves. */
+const PAIRS = 65536;
+
 const SERIAL_COOKIE_NO_RUNCONTAINER = 12346;
 const SERIAL_COOKIE = 12347;
 
@@ -108,6 +111,73 @@ export function forEachContainer(serialized: Buffer, visit: (key: number, cardin
   }
 }
 
+/**
+ * The pairs of one page that a part's stored blob (portable format) holds, as a new bitmap of the same keys: the
+ * page's container alone is found (a binary search of the header) and copied, without indexing the others — a day
+ * holds thousands of them per part, and a reader of one page needs none of them.
+ */
+export function pagePairsOfBlob(blob: Buffer, part: number, page: number): Bitmap {
+  const pairs = new RoaringBitmap32();
+  if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return pairs;
+  const cookie = blob.readUInt32LE(0);
+  const runs = (cookie & 0xffff) === SERIAL_COOKIE;
+  if (!runs && cookie !== SERIAL_COOKIE_NO_RUNCONTAINER) throw new Error('not a portable roaring bitmap');
+  const size = runs ? (cookie >>> 16) + 1 : blob.readUInt32LE(4);
+  const header = runs ? 4 + ((size + 7) >> 3) : 8;
+  const isRun = (i: number) => runs && ((blob[4 + (i >> 3)] >> (i & 7)) & 1) === 1;
+  const cardinality = (i: number) => blob.readUInt16LE(header + i * 4 + 2) + 1;
+  const key = page % PAIRS;
+  let [low, high, at] = [0, size - 1, -1];
+  while (low <= high && at < 0) {
+    const mid = (low + high) >>> 1;
+    const k = blob.readUInt16LE(header + mid * 4);
+    if (k < key) low = mid + 1;
+    else if (k > key) high = mid - 1;
+    else at = mid;
+  }
+  if (at < 0) return pairs;
+  // where the container starts: the offsets (absent for a small bitmap with runs), or the sizes of those before it
+  let offset: number;
+  if (!runs || size >= NO_OFFSET_THRESHOLD) offset = blob.readUInt32LE(header + size * 4 + at * 4);
+  else {
+    offset = header + size * 4;
+    for (let i = 0; i < at; i++) {
+      const card = cardinality(i);
+      offset += isRun(i) ? 2 + 4 * blob.readUInt16LE(offset) : card > ARRAY_MAX ? 8192 : card * 2;
+    }
+  }
+  const base = key * PAIRS;
+  const card = cardinality(at);
+  if (isRun(at)) {
+    const count = blob.readUInt16LE(offset);
+    for (let r = 0; r < count; r++) {
+      const start = blob.readUInt16LE(offset + 2 + r * 4);
+      pairs.addRange(base + start, base + start + blob.readUInt16LE(offset + 4 + r * 4) + 1);
+    }
+  } else if (card > ARRAY_MAX) {
+    const keys: number[] = [];
+    for (let word = 0; word < 2048; word++) {
+      let bits = blob.readUInt32LE(offset + word * 4);
+      while (bits) {
+        const bit = 31 - Math.clz32(bits & -bits);
+        keys.push(base + word * 32 + bit);
+        bits &= bits - 1;
+      }
+    }
+    pairs.addMany(keys);
+  } else {
+    const keys = new Uint32Array(card);
+    for (let i = 0; i < card; i++) keys[i] = base + blob.readUInt16LE(offset + i * 2);
+    pairs.addMany(keys);
+  }
+  return pairs;
+}
+
+/** A container of more members than this is a bitset (CRoaring's DEFAULT_MAX_SIZE). */
+const ARRAY_MAX = 4096;
+/** With run containers, a bitmap of fewer containers than this has no offset header. */
+const NO_OFFSET_THRESHOLD = 4;
+
 /** Reused for every serialization whose header is read (one at a time: the reads are synchronous). */
 let scratch = Buffer.allocUnsafe(1 << 20);
 
@@ -122,8 +192,6 @@ export function addPageCardinalities(part: number, bitmap: Bitmap, counts: PageF
     counts.set(page, (counts.get(page) ?? 0) + cardinality);
   });
 }
-
-const PAIRS = 65536;
 
 /**
  * Adds to `into` the visitors of `page` that a part's bitmap of (page, visitor) pairs holds: the page's container,

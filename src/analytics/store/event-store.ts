@@ -10,6 +10,7 @@ import {
   dayGenerations,
   dayVersions,
   loadDaySets,
+  loadDayPageSets,
   loadDayViews,
   type StoredDaySets,
   type StoredDayViews,
@@ -70,6 +71,10 @@ export class AnalyticsStore {
     return loadDaySets(this.sql, { projectId, day });
   }
 
+  loadDayPageSets(projectId: string, day: number, pageId: number) {
+    return loadDayPageSets(this.sql, { projectId, day, pageId });
+  }
+
   loadDayViews(projectId: string, day: number): Promise<StoredDayViews> {
     return loadDayViews(this.sql, { projectId, day });
   }
@@ -85,7 +90,7 @@ export class AnalyticsStore {
   }
 
   /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
-  agentDays(projectId: string, fromDay: number, toDay: number, options: { viewsOnly?: boolean } = {}) {
+  agentDays(projectId: string, fromDay: number, toDay: number, options: { viewsOnly?: boolean; pageId?: number } = {}) {
     return loadAgentDays(this.sql, { projectId, fromDay, toDay, ...options });
   }
 

@@ -1,7 +1,7 @@
 import type { Sql } from './sql.js';
 import { derivedMark } from './rollups/rollup-marks.js';
 import { unfoldedDays } from './split-range.js';
-import { frozenBitmap, KIND, type Bitmap } from './day-sets.js';
+import { frozenBitmap, KIND, pagePairsOfBlob, type Bitmap } from './day-sets.js';
 
 /** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
 export interface StoredDaySets {
@@ -51,6 +51,36 @@ export async function loadDaySets(sql: Sql, params: { projectId: string; day: nu
     sets.get(Number(kind))?.set(Number(part), frozenBitmap(pairs as Buffer));
   }
   return { sets, bytes };
+}
+
+/**
+ * One day's sets cut to one page's pairs: what a reader of that page alone needs, copied from the stored blobs
+ * without indexing the other pages' containers. The bitmaps are the entry's own (freed with it).
+ */
+export async function loadDayPageSets(
+  sql: Sql,
+  params: { projectId: string; day: number; pageId: number },
+): Promise<StoredDaySets & { owned: Bitmap[] }> {
+  const sets = emptySets();
+  const owned: Bitmap[] = [];
+  let bytes = 0;
+  // the parts of the page's block: (page >> 16) * 65536 + (visitor >> 16), every visitor
+  const firstPart = Math.floor(params.pageId / 65536) * 65536;
+  const rows = await sql.rows(
+    'SELECT "kind", "part", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?',
+    [params.projectId, params.day, firstPart, firstPart + 65536],
+  );
+  for (const [kind, part, blob] of rows) {
+    const pairs = pagePairsOfBlob(blob as Buffer, Number(part), params.pageId);
+    if (pairs.isEmpty) {
+      pairs.dispose();
+      continue;
+    }
+    owned.push(pairs);
+    bytes += pairs.getSerializationSizeInBytes(true);
+    sets.get(Number(kind))?.set(Number(part), pairs);
+  }
+  return { sets, bytes, owned };
 }
 
 /** One day's views per page and class, as the last fold left them. */

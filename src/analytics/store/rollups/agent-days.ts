@@ -1,5 +1,5 @@
 import type { Param, Sql } from '../sql.js';
-import { addPair, frozenBitmap, RoaringBitmap32, type Bitmap } from '../day-sets.js';
+import { addPair, frozenBitmap, pagePairsOfBlob, RoaringBitmap32, type Bitmap } from '../day-sets.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
@@ -133,7 +133,7 @@ export const agentDaysRollup: Rollup = {
  */
 export async function loadAgentDays(
   sql: Sql,
-  params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean },
+  params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean; pageId?: number },
 ): Promise<Map<string, CellData<Bitmap[], PageViews>>> {
   const { projectId, fromDay, toDay } = params;
   const cells = new Map<string, CellData<Bitmap[], PageViews>>();
@@ -167,13 +167,19 @@ export async function loadAgentDays(
     }
   }
   if (params.viewsOnly) return cells;
+  // one page: the parts of its block alone (see partOf), each bitmap cut to its pairs
+  const { pageId } = params;
+  const firstPart = pageId === undefined ? undefined : Math.floor(pageId / 65536) * 65536;
   const setRows = await sql.rows(
-    `SELECT "kind", "agent", "verification", "part", "pairs" FROM "AnalyticsAgentDaySet" ${range}`,
-    args,
+    `SELECT "kind", "agent", "verification", "part", "pairs" FROM "AnalyticsAgentDaySet" ${range}${
+      firstPart === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
+    }`,
+    firstPart === undefined ? args : [...args, firstPart, firstPart + 65536],
   );
   for (const [kind, agent, verification, part, pairs] of setRows) {
     const { parts } = cellData(kind, agent as string, verification);
-    const bitmap = frozenBitmap(pairs as Buffer);
+    const bitmap =
+      pageId === undefined ? frozenBitmap(pairs as Buffer) : pagePairsOfBlob(pairs as Buffer, Number(part), pageId);
     const list = parts.get(Number(part));
     if (list) list.push(bitmap);
     else parts.set(Number(part), [bitmap]);
