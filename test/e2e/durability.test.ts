@@ -99,7 +99,11 @@ describe('two Scribe processes on one PostgreSQL', () => {
         e2e.createJob({ prompt: `[share-${i}] Add page ${i}` }, { on: i % 2 ? second : e2e.scribe }),
       ),
     );
-    const done = await Promise.all(jobs.map((j) => e2e.waitForJob(j.id, (x) => x.status !== 'active', `job ${j.id}`)));
+    // eight jobs queue behind two processes' few workers: under a loaded CI (a clone alone took 5.7 s) the last ends
+    // more than 30 s after it was created, so the queue gets longer than one job's wait
+    const done = await Promise.all(
+      jobs.map((j) => e2e.waitForJob(j.id, (x) => x.status !== 'active', `job ${j.id}`, undefined, 90_000)),
+    );
     expect(done.map((j) => j.status)).toEqual(Array(8).fill('completed'));
     expect(new Set(done.map((j) => j.prLink)).size).toBe(8);
     const workers = new Set<unknown>();
@@ -115,5 +119,5 @@ describe('two Scribe processes on one PostgreSQL', () => {
         e2e.anthropic.requests.filter((r) => asks(`[share-${i}]`)(r) && r.body.messages.length === 1),
       ).toHaveLength(1);
     expect(e2e.github.pulls).toHaveLength(8);
-  });
+  }, 150_000);
 });

@@ -55,7 +55,14 @@ export interface E2E {
     options?: { projectId?: string; key?: string; on?: ScribeProcess },
   ): Promise<Job>;
   job(id: string, projectId?: string): Promise<Job>;
-  waitForJob(id: string, done: (job: Job) => boolean, what: string, projectId?: string): Promise<Job>;
+  /** polls the job until `done` says so, for at most `timeoutMs` (30 s) */
+  waitForJob(
+    id: string,
+    done: (job: Job) => boolean,
+    what: string,
+    projectId?: string,
+    timeoutMs?: number,
+  ): Promise<Job>;
   events(id: string, projectId?: string): Promise<{ type: string; [field: string]: unknown }[]>;
   close(): Promise<void>;
 }
@@ -138,7 +145,7 @@ export async function startE2E(provider: Provider, extra: Record<string, string>
       const res = await e2e.request(`/v2/agent/${projectId}/job/${id}`, { key: keys.get(projectId) });
       return res.body as Job;
     },
-    async waitForJob(id, done, what, projectId) {
+    async waitForJob(id, done, what, projectId, timeoutMs = 30_000) {
       let last: Job | undefined;
       try {
         return await waitFor(
@@ -147,7 +154,7 @@ export async function startE2E(provider: Provider, extra: Record<string, string>
             return done(last) ? last : undefined;
           },
           what,
-          30_000,
+          timeoutMs,
           50,
         );
       } catch (err) {
