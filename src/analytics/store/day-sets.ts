@@ -94,21 +94,27 @@ const SERIAL_COOKIE = 12347;
  * Calls `visit(key, cardinality)` for each container.
  */
 export function forEachContainer(serialized: Buffer, visit: (key: number, cardinality: number) => void): void {
-  const cookie = serialized.readUInt32LE(0);
-  let size: number;
-  let offset: number;
-  if ((cookie & 0xffff) === SERIAL_COOKIE) {
-    size = (cookie >>> 16) + 1;
-    offset = 4 + ((size + 7) >> 3);
-  } else if (cookie === SERIAL_COOKIE_NO_RUNCONTAINER) {
-    size = serialized.readUInt32LE(4);
-    offset = 8;
-  } else {
-    throw new Error('not a portable roaring bitmap');
-  }
-  for (let i = 0; i < size; i++, offset += 4) {
+  const { size, header } = portableHeader(serialized);
+  for (let i = 0, offset = header; i < size; i++, offset += 4) {
     visit(serialized.readUInt16LE(offset), serialized.readUInt16LE(offset + 2) + 1);
   }
+}
+
+/** Where a portable bitmap's descriptive header (key, cardinality − 1 per container) starts, and its containers. */
+function portableHeader(serialized: Buffer): { size: number; header: number; runs: boolean } {
+  const cookie = serialized.readUInt32LE(0);
+  if ((cookie & 0xffff) === SERIAL_COOKIE) {
+    const size = (cookie >>> 16) + 1;
+    return { size, header: 4 + ((size + 7) >> 3), runs: true };
+  }
+  if (cookie === SERIAL_COOKIE_NO_RUNCONTAINER) return { size: serialized.readUInt32LE(4), header: 8, runs: false };
+  throw new Error('not a portable roaring bitmap');
+}
+
+/** The parts holding a page's pairs: those of its block of 65,536 pages, every visitor (see partOf), as [from, to). */
+export function partsOfPage(pageId: number): [number, number] {
+  const first = Math.floor(pageId / PAIRS) * PAIRS;
+  return [first, first + PAIRS];
 }
 
 /**
@@ -119,11 +125,7 @@ export function forEachContainer(serialized: Buffer, visit: (key: number, cardin
 export function pagePairsOfBlob(blob: Buffer, part: number, page: number): Bitmap {
   const pairs = new RoaringBitmap32();
   if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return pairs;
-  const cookie = blob.readUInt32LE(0);
-  const runs = (cookie & 0xffff) === SERIAL_COOKIE;
-  if (!runs && cookie !== SERIAL_COOKIE_NO_RUNCONTAINER) throw new Error('not a portable roaring bitmap');
-  const size = runs ? (cookie >>> 16) + 1 : blob.readUInt32LE(4);
-  const header = runs ? 4 + ((size + 7) >> 3) : 8;
+  const { size, header, runs } = portableHeader(blob);
   const isRun = (i: number) => runs && ((blob[4 + (i >> 3)] >> (i & 7)) & 1) === 1;
   const cardinality = (i: number) => blob.readUInt16LE(header + i * 4 + 2) + 1;
   const key = page % PAIRS;

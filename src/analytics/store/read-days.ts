@@ -1,7 +1,7 @@
 import type { Sql } from './sql.js';
 import { derivedMark } from './rollups/rollup-marks.js';
 import { unfoldedDays } from './split-range.js';
-import { frozenBitmap, KIND, pagePairsOfBlob, type Bitmap } from './day-sets.js';
+import { frozenBitmap, KIND, pagePairsOfBlob, partsOfPage, type Bitmap } from './day-sets.js';
 
 /** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
 export interface StoredDaySets {
@@ -64,11 +64,9 @@ export async function loadDayPageSets(
   const sets = emptySets();
   const owned: Bitmap[] = [];
   let bytes = 0;
-  // the parts of the page's block: (page >> 16) * 65536 + (visitor >> 16), every visitor
-  const firstPart = Math.floor(params.pageId / 65536) * 65536;
   const rows = await sql.rows(
     'SELECT "kind", "part", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?',
-    [params.projectId, params.day, firstPart, firstPart + 65536],
+    [params.projectId, params.day, ...partsOfPage(params.pageId)],
   );
   for (const [kind, part, blob] of rows) {
     const pairs = pagePairsOfBlob(blob as Buffer, Number(part), params.pageId);

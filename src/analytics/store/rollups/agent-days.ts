@@ -1,5 +1,5 @@
 import type { Param, Sql } from '../sql.js';
-import { addPair, frozenBitmap, pagePairsOfBlob, RoaringBitmap32, type Bitmap } from '../day-sets.js';
+import { addPair, frozenBitmap, pagePairsOfBlob, partsOfPage, RoaringBitmap32, type Bitmap } from '../day-sets.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
@@ -167,14 +167,13 @@ export async function loadAgentDays(
     }
   }
   if (params.viewsOnly) return cells;
-  // one page: the parts of its block alone (see partOf), each bitmap cut to its pairs
+  // one page: the parts of its block alone, each bitmap cut to its pairs
   const { pageId } = params;
-  const firstPart = pageId === undefined ? undefined : Math.floor(pageId / 65536) * 65536;
   const setRows = await sql.rows(
     `SELECT "kind", "agent", "verification", "part", "pairs" FROM "AnalyticsAgentDaySet" ${range}${
-      firstPart === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
+      pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
     }`,
-    firstPart === undefined ? args : [...args, firstPart, firstPart + 65536],
+    pageId === undefined ? args : [...args, ...partsOfPage(pageId)],
   );
   for (const [kind, agent, verification, part, pairs] of setRows) {
     const { parts } = cellData(kind, agent as string, verification);
