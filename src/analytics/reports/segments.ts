@@ -141,3 +141,36 @@ export async function rangeSegments<T extends Cached>(
   }
   return { segments, edges: plan.raw };
 }
+
+/**
+ * An answer over a range read from whole days alone (an export's counts, the same for every page of its rows),
+ * cached like a segment under the generations of the days with data in it; computed anew, and not kept, when part of
+ * the range is read raw (edges, events not folded yet, a rebuild).
+ */
+export async function rangeAnswer<T extends Cached>(
+  params: {
+    store: Pick<AnalyticsStore, 'planRange' | 'dayGenerations'>;
+    cache: CacheLease;
+    projectId: string;
+    range: TimeRange;
+    /** names the answer in the cache */
+    name: string;
+  },
+  compute: () => Promise<T>,
+): Promise<T> {
+  const { store, cache, projectId, range, name } = params;
+  const plan = await store.planRange(projectId, range);
+  if (plan.raw.length || !plan.days.length) return compute();
+  const generations = await store.dayGenerations(projectId, plan.days[0][0], plan.days[plan.days.length - 1][1]);
+  const inRange = (day: number) => plan.days.some(([from, to]) => day >= from && day < to);
+  const key = `${projectId}:${name}:${plan.days.map(([from, to]) => `${from}-${to}`).join(',')}`;
+  const version = [...generations]
+    .filter(([day]) => inRange(day))
+    .map(([day, generation]) => `${day}:${generation}`)
+    .join(',');
+  const cached = cache.get<T>(key, version);
+  if (cached) return cached;
+  const answer = await compute();
+  cache.set(key, version, answer);
+  return answer;
+}

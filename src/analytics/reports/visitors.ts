@@ -12,6 +12,7 @@ import {
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { gatherSets, unionOf, type Sources } from './range-sources.js';
+import { rangeAnswer } from './segments.js';
 
 export interface Counts {
   human: number;
@@ -31,6 +32,21 @@ export interface RangeCounts {
  * pages' counts alone (and the totals), from unions of their containers alone.
  */
 export async function countVisitors(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  range: TimeRange;
+  pages?: readonly number[];
+}): Promise<RangeCounts> {
+  if (params.pages) return countDistinctVisitors({ ...params, pages: params.pages });
+  // every page's: the same counts answer each page of an export's rows (and its warm calls)
+  return rangeAnswer({ ...params, name: 'visitors by page' }, async () => {
+    const counts = await countDistinctVisitors(params);
+    return { ...counts, bytes: 64 + counts.pages.size * 64 };
+  });
+}
+
+async function countDistinctVisitors(params: {
   store: AnalyticsStore;
   cache: CacheLease;
   projectId: string;

@@ -1,4 +1,5 @@
 import {
+  rangeAnswer,
   rangeSegments,
   segmentOf,
   segmentsOf,
@@ -104,5 +105,49 @@ describe('segmentOf', () => {
     expect(read.unions).toHaveLength(1);
     // each day loaded once
     expect(read.loads).toHaveLength(32);
+  });
+});
+
+describe('rangeAnswer', () => {
+  const start = 16 * 1_300;
+  function setup(raw: { from: number; to: number }[] = []) {
+    const generations = new Map([
+      [start, 1],
+      [start + 3, 2],
+    ]);
+    const store = {
+      planRange: async () => ({ days: [[start, start + 8]] as [number, number][], raw }),
+      dayGenerations: async () => new Map(generations),
+    };
+    let computed = 0;
+    const compute = async () => ({ answer: ++computed, bytes: 8 });
+    const cache = new DayCache(1 << 20).lease();
+    const ask = () => rangeAnswer({ store, cache, projectId: 'p', range: { from: 0, to: 1 }, name: 'n' }, compute);
+    return { generations, ask, computed: () => computed };
+  }
+
+  it('answers again from the cache while the days are unchanged, and anew when one changes or gains data', async () => {
+    const { generations, ask, computed } = setup();
+    expect((await ask()).answer).toBe(1);
+    expect((await ask()).answer).toBe(1);
+    expect(computed()).toBe(1);
+    // a day folded again
+    generations.set(start + 3, 3);
+    expect((await ask()).answer).toBe(2);
+    expect((await ask()).answer).toBe(2);
+    // a day without data until now
+    generations.set(start + 7, 1);
+    expect((await ask()).answer).toBe(3);
+    // a day with data outside the range's whole days changes nothing
+    generations.set(start + 8, 1);
+    expect((await ask()).answer).toBe(3);
+    expect(computed()).toBe(3);
+  });
+
+  it('computes every time, keeping nothing, when part of the range is read raw', async () => {
+    const { ask, computed } = setup([{ from: 5, to: 6 }]);
+    await ask();
+    await ask();
+    expect(computed()).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { countVisitors, type Counts } from '../../../src/analytics/reports/visitors.js';
 import { SITE_PAGE } from '../../../src/analytics/store/day-sets.js';
-import { describeAiReport } from '../../support/ai-report-suite.js';
+import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
+import { PROVIDERS } from '../../support/databases.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
 /** The pages a report shows (one page of its rows): their figures must be whole, and no other page's given. */
@@ -34,4 +35,32 @@ describeAiReport({
     });
     return { totals: naiveCounts(counted), pages: Object.fromEntries(pages) };
   },
+});
+
+describe.each(PROVIDERS)('every page’s visitors on %s', (provider) => {
+  const ctx = useReportStore(provider);
+
+  it('are counted once for a range of whole folded days and again after a fold changes one of them', async () => {
+    const { store } = ctx();
+    const at = (d: number) => Date.UTC(2026, 10, d, 10);
+    const range = { from: Date.UTC(2026, 10, 19), to: Date.UTC(2026, 10, 21) };
+    await store.insertEvents('p1', [
+      event({ ts: at(19), kind: 1, visitorHash: 'a' }),
+      event({ ts: at(20), kind: 2, visitorHash: 'b', agent: 'GPTBot' }),
+    ]);
+    await store.fold();
+    const first = await countVisitors({ ...ctx(), range });
+    expect(first.totals).toEqual({ human: 1, ai: 1, total: 2 });
+    // every page of an export's rows asks again: the same counts, not counted again
+    expect(await countVisitors({ ...ctx(), range })).toBe(first);
+    await store.insertEvents('p1', [event({ ts: at(20), kind: 1, visitorHash: 'c' })]);
+    // not folded yet: that day is read raw, and nothing read raw is kept
+    const unfolded = await countVisitors({ ...ctx(), range });
+    expect(unfolded.totals).toEqual({ human: 2, ai: 1, total: 3 });
+    expect(await countVisitors({ ...ctx(), range })).not.toBe(unfolded);
+    await store.fold();
+    const folded = await countVisitors({ ...ctx(), range });
+    expect(folded.totals).toEqual({ human: 2, ai: 1, total: 3 });
+    expect(await countVisitors({ ...ctx(), range })).toBe(folded);
+  });
 });
