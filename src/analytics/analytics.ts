@@ -333,7 +333,7 @@ export class Analytics {
     range: TimeRange,
     page: { limit: number; offset: number },
   ): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
-    return this.read((store) => aiMisses({ store, projectId, range, page }));
+    return this.read((store, cache) => aiMisses({ store, cache, projectId, range, page }));
   }
 
   /** Keeps AI requests that logs show were answered 404, 410 or 5xx (once per log line). */

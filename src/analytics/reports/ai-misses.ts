@@ -2,6 +2,8 @@ import type { TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
+import type { Cached, CacheLease } from '../store/day-cache.js';
+import type { RangeCounts } from '../store/day-counts.js';
 
 export interface AiMissRow {
   path: string;
@@ -15,12 +17,13 @@ export interface AiMissRow {
  * agent, status (code-point order).
  */
 export async function aiMisses(params: {
-  store: Pick<AnalyticsStore, 'aiMissCounts'>;
+  store: Pick<AnalyticsStore, 'aiMissCounts' | 'signalsStamp'>;
+  cache: CacheLease;
   projectId: string;
   range: TimeRange;
   page: { limit: number; offset: number };
 }): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
-  const counts = await params.store.aiMissCounts(params.projectId, params.range);
+  const counts = await missCounts(params);
   const [count] = counts.values;
   const { keys } = counts;
   const page = weightedPage(
@@ -39,4 +42,28 @@ export async function aiMisses(params: {
     }),
     hasMore: page.hasMore,
   };
+}
+
+/**
+ * The range's misses by path, agent and status, kept in the cache under the project's signals stamp (every write of
+ * misses changes it), so the other pages of the rows, and the range asked again, are not counted again.
+ */
+interface CachedCounts extends Cached {
+  counts: RangeCounts;
+}
+
+async function missCounts(params: {
+  store: Pick<AnalyticsStore, 'aiMissCounts' | 'signalsStamp'>;
+  cache: CacheLease;
+  projectId: string;
+  range: TimeRange;
+}): Promise<RangeCounts> {
+  const { store, cache, projectId, range } = params;
+  const stamp = await store.signalsStamp(projectId);
+  const key = `${projectId}:ai misses:${range.from}:${range.to}`;
+  const cached = stamp === null ? undefined : cache.get<CachedCounts>(key, stamp);
+  if (cached) return cached.counts;
+  const counts = await store.aiMissCounts(projectId, range);
+  if (stamp !== null) cache.set(key, stamp, { counts, bytes: 256 + counts.present.length * 128 } as CachedCounts);
+  return counts;
 }

@@ -2,6 +2,7 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { type CountsFamily, RangeCounts, readDayCounts } from './day-counts.js';
 import type { Sql } from './sql.js';
 import { splitRange } from './split-range.js';
+import { bumpSignalsVersion } from './signals-version.js';
 
 /** The misses per day, path, agent and status, as the report reads them. */
 export const MISS_COUNTS: CountsFamily = {
@@ -63,6 +64,7 @@ export async function insertAiMisses(sql: Sql, params: { projectId: string; miss
       rows: [...counts].map(([cell, n]) => [projectId, ...(JSON.parse(cell) as [number, string, string, number]), n]),
       suffix: `ON CONFLICT ("projectId", "day", "path", "agent", "status") DO UPDATE SET "count" = "AnalyticsDayAiMisses"."count" + excluded."count"`,
     });
+    if (inserted.length) await bumpSignalsVersion(tx, projectId);
     return inserted.length;
   });
 }
@@ -77,6 +79,7 @@ export async function recountAiMisses(tx: Sql, projectId: string): Promise<void>
       GROUP BY "projectId", ${day}, "path", "agent", "status"`,
     [projectId],
   );
+  await bumpSignalsVersion(tx, projectId);
 }
 
 /**

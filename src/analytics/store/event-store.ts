@@ -20,6 +20,7 @@ import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
+import { signalsVersion } from './signals-version.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -112,6 +113,15 @@ export class AnalyticsStore {
   async aiMissCounts(projectId: string, range: TimeRange) {
     const raw = (await derivedMark(this.sql, projectId)) === undefined;
     return aiMissCounts(this.sql, { projectId, range, raw });
+  }
+
+  /**
+   * What the project's signals and AI misses are now (store/signals-version.ts): the same stamp twice, the same
+   * counts. Null while a rebuild is under way: they are read raw then.
+   */
+  async signalsStamp(projectId: string): Promise<string | null> {
+    if ((await derivedMark(this.sql, projectId)) === undefined) return null;
+    return signalsVersion(this.sql, projectId);
   }
 
   /** Every page's counted raw events of a UTC day, packed by page and class in time order. */
