@@ -1,5 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import type { RangeCounts } from '../store/day-counts.js';
 import type { Sql } from '../store/sql.js';
+import { signalsVersion } from '../store/signals-version.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
 import {
@@ -14,6 +16,26 @@ import {
   totalSearches,
 } from './store/search-terms.js';
 import { describePath } from './feedback-filter.js';
+
+/**
+ * Tallies of listing windows kept for the next pages and calls. A window's tally does not change: it counts the
+ * searches up to the window's snapshot (a row id), and stored searches are never changed or removed. Kept under the
+ * project's signals stamp too, which a rebuild changes: counts it recounted are read again.
+ */
+export class SearchTallies {
+  private readonly kept = new LRUCache<string, RangeCounts>({ max: 16 });
+
+  async of(sql: Sql, window: ListWindow, tally: () => Promise<RangeCounts>): Promise<RangeCounts> {
+    // read before the tally: a rebuild between the two keeps its recount under the older stamp, never the reverse
+    const stamp = await signalsVersion(sql, window.projectId);
+    const key = JSON.stringify([window.projectId, window.from, window.to, window.snapshot, stamp]);
+    const kept = this.kept.get(key);
+    if (kept) return kept;
+    const counted = await tally();
+    this.kept.set(key, counted);
+    return counted;
+  }
+}
 
 /** A search term's standing in a range. */
 export interface SearchTerm {
@@ -36,14 +58,14 @@ export interface SearchReport extends CursorPage<SearchTerm> {
  * once as far as the cap goes); `topClickedPage` is the result clicked most (ties: first path in code-point order).
  */
 export async function listSearches(
-  deps: { sql: Sql; paging: CursorPaging },
+  deps: { sql: Sql; paging: CursorPaging; tallies: SearchTallies },
   params: { projectId: string; query: PageRequest & { path?: string } },
 ): Promise<SearchReport> {
   const { path } = params.query;
   // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
   let tally: Promise<RangeCounts> | undefined;
   const tallied = (window: ListWindow) => {
-    tally ??= tallySearches(deps.sql, window);
+    tally ??= deps.tallies.of(deps.sql, window, () => tallySearches(deps.sql, window));
     return tally;
   };
   // with `path`: only the terms whose results readers clicked to reach it, found from every term's clicks

@@ -7,7 +7,7 @@ import type { FeedbackStatus } from './feedback-kinds.js';
 import type { FeedbackStoredListener } from './feedback-stored.js';
 import { listFeedback, listFeedbackByPage } from './list-feedback.js';
 
-import { listSearches, type SearchReport } from './list-searches.js';
+import { listSearches, type SearchReport, SearchTallies } from './list-searches.js';
 import { setFeedbackStatus } from './set-feedback-status.js';
 import type { FeedbackEntry } from './store/feedback-entries.js';
 import type { PageFeedbackCounts } from './store/feedback-counts-by-page.js';
@@ -30,6 +30,7 @@ import { type SearchSubmission, submitSearches } from './submit-searches.js';
  */
 export class ReaderSignals {
   private readonly paging: CursorPaging;
+  private readonly searchTallies = new SearchTallies();
 
   constructor(
     private readonly deps: {
@@ -69,7 +70,7 @@ export class ReaderSignals {
   }
 
   searches(projectId: string, query: PageRequest & { path?: string }): Promise<SearchReport> {
-    return listSearches({ sql: this.deps.sql, paging: this.paging }, { projectId, query });
+    return listSearches({ sql: this.deps.sql, paging: this.paging, tallies: this.searchTallies }, { projectId, query });
   }
 
   /** Pages' feedback windows: rows after each page's `afterId` that arrived since `receivedSince` (epoch ms). */

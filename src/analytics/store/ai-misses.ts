@@ -79,7 +79,6 @@ export async function recountAiMisses(tx: Sql, projectId: string): Promise<void>
       GROUP BY "projectId", ${day}, "path", "agent", "status"`,
     [projectId],
   );
-  await bumpSignalsVersion(tx, projectId);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Sql } from './sql.js';
 import { deriveEvents, EVENT_COLUMNS, type EventRow } from './derive-events.js';
 import { recountAiMisses } from './ai-misses.js';
+import { bumpSignalsVersion } from './signals-version.js';
 import { recountSignals } from '../signals/store/signal-rollups.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
@@ -50,6 +51,8 @@ async function rebuildProject(
     // derived from rows that are never folded: recounted whole, in this transaction
     await recountAiMisses(tx, projectId);
     await recountSignals(tx, projectId);
+    // what was read and kept from the old counts (AI misses, search tallies) is read again
+    await bumpSignalsVersion(tx, projectId);
     return marks.get(FOLDED)!;
   });
   const [count] = await sql.query<{ n: unknown }>(

@@ -147,7 +147,12 @@ describe.each(PROVIDERS)('searches from the per-day counts agree with a recount 
 
   it('reads whole days from the per-day counts and only the partial edges from the rows', async () => {
     const whole = { dateFrom: START + 3 * DAY, dateTo: START + 15 * DAY, limit: 100 };
-    const before = await signals.searches('prj_b', whole);
+    // counted by another service on the database: this one keeps no tally of the window before the rows go
+    const other = reportAnalytics(database.target);
+    const before = await other
+      .readerSignals()
+      .searches('prj_b', whole)
+      .finally(() => other.close());
     expect(before.totalSearches).toBeGreaterThan(0);
     await sql.run('DELETE FROM "AnalyticsSearch" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?', [
       'prj_b',
@@ -165,5 +170,24 @@ describe.each(PROVIDERS)('searches from the per-day counts agree with a recount 
     const edge = await naiveSearches(sql, { ...after.window, from: whole.dateTo, to: whole.dateTo + 6 * hour });
     expect(edge.totalSearches).toBeGreaterThan(0);
     expect(partial.totalSearches).toBe(before.totalSearches + edge.totalSearches);
+  });
+
+  it('keeps the tally of a window for the same window asked again, and counts anew once a search is stored', async () => {
+    const range = { dateFrom: START + 2 * DAY, dateTo: START + 9 * DAY + 3_600_000, limit: 5 };
+    const first = await signals.searches('prj_a', range);
+    expect(first.totalSearches).toBeGreaterThan(0);
+    // the per-day counts emptied behind the service's back: a counted answer would change, a kept one does not
+    await sql.run('DELETE FROM "AnalyticsDaySearches" WHERE "projectId" = ?', ['prj_a']);
+    const again = await signals.searches('prj_a', range);
+    expect({ rows: again.rows, total: again.totalSearches }).toEqual({ rows: first.rows, total: first.totalSearches });
+    // a search stored since: a first page takes a new snapshot, counted again (from the emptied per-day counts)
+    await store('prj_a', 30, 2);
+    const anew = await signals.searches('prj_a', range);
+    expect(anew.window.snapshot).toBeGreaterThan(first.window.snapshot);
+    expect(anew.totalSearches).toBeLessThan(first.totalSearches);
+    // a rebuild recounts the per-day counts from the rows: what was kept from the old ones is counted again
+    await analytics.rebuild({ projectId: 'prj_a' });
+    const recounted = await signals.searches('prj_a', range);
+    expect(recounted.totalSearches).toBe((await naiveSearches(sql, recounted.window)).totalSearches);
   });
 });
