@@ -85,7 +85,7 @@ function pageViews(params: {
   const invalid = [...params.invalid];
   params.valid.forEach((e, i) => {
     const index = params.indexes[i];
-    const timestamp = Date.parse(e.timestamp);
+    const { timestamp } = e;
     if (timestamp > params.now + FUTURE_SLACK_MS) {
       invalid.push({ index, error: 'timestamp: is in the future' });
       return;

@@ -1,4 +1,8 @@
-import { assistantFromReferrer, normalizeReferrer } from '../../../src/analytics/ingest/classify-referrer.js';
+import {
+  assistantFromReferrer,
+  assistantFromUtmSource,
+  normalizeReferrer,
+} from '../../../src/analytics/ingest/classify-referrer.js';
 
 describe('referrers', () => {
   it('recognises AI assistants, subdomains included', () => {
@@ -8,6 +12,20 @@ describe('referrers', () => {
     expect(assistantFromReferrer('https://www.google.com/')).toBeUndefined();
     expect(assistantFromReferrer('https://notclaude.ai/')).toBeUndefined();
     expect(assistantFromReferrer('garbage')).toBeUndefined();
+  });
+
+  it('reads an assistant from utm_source however the URL spells the name, and none where no name is', () => {
+    expect(assistantFromUtmSource('/guide?utm_source=chatgpt.com')).toBe('ChatGPT');
+    expect(assistantFromUtmSource('https://docs.example.com/guide?a=1&utm_source=Perplexity')).toBe('Perplexity');
+    // spelled with a percent escape, or split by a tab or newline that URL parsing drops
+    expect(assistantFromUtmSource('/guide?utm%5Fsource=chatgpt.com')).toBe('ChatGPT');
+    expect(assistantFromUtmSource('/guide?%75tm_source=claude.ai')).toBe('Claude');
+    expect(assistantFromUtmSource('/guide?utm_so\turce=chatgpt.com')).toBe('ChatGPT');
+    expect(assistantFromUtmSource('/guide?utm_\nsource=chatgpt.com')).toBe('ChatGPT');
+    expect(assistantFromUtmSource('/guide?utm_source=newsletter')).toBeUndefined();
+    expect(assistantFromUtmSource('/guide?source=chatgpt.com')).toBeUndefined();
+    expect(assistantFromUtmSource('/guide#utm_source=chatgpt.com')).toBeUndefined();
+    expect(assistantFromUtmSource('/guide')).toBeUndefined();
   });
 
   it('keeps origin and path only', () => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createVisitorHasher } from '../../../src/analytics/ingest/visitor-hash.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-000';
@@ -12,6 +13,19 @@ describe('visitor hashes', () => {
     expect(a).toBe(hash('p1', human, MONDAY + 30 * DAY));
     expect(a).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(a).not.toContain('203');
+  });
+
+  it('are HMAC-SHA256 of the project and identity, keyed by the secret or its period key: stored ones stay valid', () => {
+    const hmac = (key: string | Buffer, text: string) =>
+      createHmac('sha256', key).update(text).digest('base64url').slice(0, 22);
+    expect(createVisitorHasher({ secret: SECRET, rotation: 'never' })('p1', human, MONDAY)).toBe(
+      hmac(SECRET, `p1\0h\0${human.ip}\0${human.userAgent}`),
+    );
+    const day = Math.floor(MONDAY / DAY);
+    const dayKey = createHmac('sha256', SECRET).update(`visitor-key:daily:${day}`).digest();
+    expect(
+      createVisitorHasher({ secret: SECRET, rotation: 'daily' })('p1', { type: 'given', visitorId: 'u1' }, MONDAY),
+    ).toBe(hmac(dayKey, 'p1\0v\0u1'));
   });
 
   it('differ by project, secret, user agent, agent name and identity type', () => {
