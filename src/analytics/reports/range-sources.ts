@@ -92,8 +92,10 @@ export function unionOf(list: Bitmap[], mask?: Bitmap): Bitmap {
 }
 
 async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeRange[]) {
-  const raw = [];
-  for (const edge of edges) raw.push(...(await store.rawEvents(projectId, edge)));
+  const raw: EdgeEvent[] = [];
+  // one by one: spread into push, an edge's events overflow the stack past about 150,000 of them (a rebuild, or a
+  // fold far behind, reads a whole range raw)
+  for (const edge of edges) for (const event of await store.rawEvents(projectId, edge)) raw.push(event);
   return raw;
 }
 

@@ -2,6 +2,8 @@ import { countVisitors, type Counts } from '../../../src/analytics/reports/visit
 import { SITE_PAGE } from '../../../src/analytics/store/day-sets.js';
 import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
 import { PROVIDERS } from '../../support/databases.js';
+import { DayCache } from '../../../src/analytics/store/day-cache.js';
+import type { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
 /** The pages a report shows (one page of its rows): their figures must be whole, and no other page's given. */
@@ -62,5 +64,26 @@ describe.each(PROVIDERS)('every page’s visitors on %s', (provider) => {
     const folded = await countVisitors({ ...ctx(), range });
     expect(folded.totals).toEqual({ human: 2, ai: 1, total: 3 });
     expect(await countVisitors({ ...ctx(), range })).toBe(folded);
+  });
+});
+
+describe('visitors of a range read raw', () => {
+  it('are counted however many events the range holds (a rebuild, or a fold far behind, reads it all raw)', async () => {
+    const events = Array.from({ length: 400_000 }, (_, i) => ({
+      pageId: 1 + (i % 7),
+      visitorId: i % 250_000,
+      kind: 1 + (i % 2),
+    }));
+    const store = {
+      planRange: async () => ({ days: [], raw: [{ from: 0, to: 1 }] }),
+      dayGenerations: async () => new Map(),
+      rawEvents: async () => events,
+    } as unknown as AnalyticsStore;
+    const cache = new DayCache(1 << 20).lease();
+    const counts = await countVisitors({ store, cache, projectId: 'p', range: { from: 0, to: 1 } });
+    const distinct = (kinds: number[]) =>
+      new Set(events.filter((e) => kinds.includes(e.kind)).map((e) => e.visitorId)).size;
+    expect(counts.totals).toEqual({ human: distinct([1]), ai: distinct([2]), total: distinct([1, 2]) });
+    expect(counts.pages.size).toBe(7);
   });
 });
