@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { StoredDaySets, StoredDayViews } from '../store/read-days.js';
+import type { StoredDaySets } from '../store/read-days.js';
 import { rangeSegments, type SegmentFamily } from './segments.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 
@@ -58,17 +58,6 @@ function uniteSets(pieces: StoredDaySets[]): StoredDaySets & { owned: Bitmap[] }
   return { sets, bytes, owned };
 }
 
-/** Day views: a segment's views are its days' added up per page and class. */
-const VIEWS = (store: AnalyticsStore): SegmentFamily<StoredDayViews> => ({
-  name: 'views',
-  loadDay: (projectId, day) => store.loadDayViews(projectId, day),
-  unite(pieces) {
-    const views = new Map<number, number>();
-    for (const piece of pieces) for (const [key, n] of piece.views) views.set(key, (views.get(key) ?? 0) + n);
-    return { views, bytes: views.size * 32 };
-  },
-});
-
 /**
  * A new bitmap holding the union (of the keys in `mask` alone, when given). Accumulating in place beats orMany on
  * many small containers; starting from a copy of the largest input means the others are merged into it rather than
@@ -109,11 +98,6 @@ async function gather<T extends Cached>(params: Params, family: SegmentFamily<T>
 /** The range's visitors: day sets (as unions of aligned segments of days) and edge events. */
 export function gatherSets(params: Params): Promise<Sources> {
   return gather(params, SETS(params.store));
-}
-
-/** The range's views: views of aligned segments of days, and edge events. */
-export function gatherViews(params: Params): Promise<{ segments: StoredDayViews[]; edges: EdgeEvent[] }> {
-  return gather(params, VIEWS(params.store));
 }
 
 /**

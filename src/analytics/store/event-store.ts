@@ -11,9 +11,8 @@ import {
   dayVersions,
   loadDaySets,
   loadDayPageSets,
-  loadDayViews,
+  daysViews,
   type StoredDaySets,
-  type StoredDayViews,
 } from './read-days.js';
 import { dayEvents, pageEvents, rawEvents, type DayEvents } from './read-events.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
@@ -76,8 +75,9 @@ export class AnalyticsStore {
     return loadDayPageSets(this.sql, { projectId, day, pageId });
   }
 
-  loadDayViews(projectId: string, day: number): Promise<StoredDayViews> {
-    return loadDayViews(this.sql, { projectId, day });
+  /** Views per page and class over whole days [fromDay, toDay). */
+  daysViews(projectId: string, fromDay: number, toDay: number) {
+    return daysViews(this.sql, { projectId, fromDay, toDay });
   }
 
   /** Counted (human and AI) raw events in the range, for the partial days at the edges of a range. */

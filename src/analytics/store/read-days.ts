@@ -9,16 +9,6 @@ export interface StoredDaySets {
   bytes: number;
 }
 
-/** One day's views: `viewKey(page, kind)` → views. */
-export interface StoredDayViews {
-  views: Map<number, number>;
-  bytes: number;
-}
-
-/** A page and class as one number (kinds are below 4). */
-export const viewKey = (pageId: number, kind: number) => pageId * 4 + kind;
-export const viewKeyParts = (key: number) => ({ pageId: Math.floor(key / 4), kind: key % 4 });
-
 /** Generation of each day that has data in [fromDay, toDay). */
 export async function dayGenerations(
   sql: Sql,
@@ -81,15 +71,17 @@ export async function loadDayPageSets(
   return { sets, bytes, owned };
 }
 
-/** One day's views per page and class, as the last fold left them. */
-export async function loadDayViews(sql: Sql, params: { projectId: string; day: number }): Promise<StoredDayViews> {
+/** Views per page and class over whole days [fromDay, toDay), as the last fold left them: one sum in the database. */
+export async function daysViews(
+  sql: Sql,
+  params: { projectId: string; fromDay: number; toDay: number },
+): Promise<{ pageId: number; kind: number; views: number }[]> {
   const rows = await sql.rows(
-    'SELECT "pageId", "kind", "views" FROM "AnalyticsDayViews" WHERE "projectId" = ? AND "day" = ?',
-    [params.projectId, params.day],
+    `SELECT "pageId", "kind", SUM("views") FROM "AnalyticsDayViews"
+      WHERE "projectId" = ? AND "day" >= ? AND "day" < ? GROUP BY "pageId", "kind"`,
+    [params.projectId, params.fromDay, params.toDay],
   );
-  const views = new Map<number, number>();
-  for (const [pageId, kind, n] of rows) views.set(viewKey(Number(pageId), Number(kind)), Number(n));
-  return { views, bytes: rows.length * 32 };
+  return rows.map(([pageId, kind, views]) => ({ pageId: Number(pageId), kind: Number(kind), views: Number(views) }));
 }
 
 /**

@@ -2,7 +2,9 @@ import type { Sql } from '../../../src/analytics/store/sql.js';
 import { compareCodePoints } from '../../../src/analytics/reports/compare-code-points.js';
 import type { TimeRange } from '../../../src/calendar.js';
 import { PROVIDERS } from '../../support/databases.js';
-import { DAY, randomRanges, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
+import { DAY, randomRanges, reportAnalytics, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
+import { countViews } from '../../../src/analytics/reports/views.js';
+import { event, useReportStore } from '../../support/ai-report-suite.js';
 
 /** Views per page and class counted from the raw events, ordered as the report orders them. */
 async function naiveViews(sql: Sql, projectId: string, range: TimeRange) {
@@ -40,7 +42,7 @@ describe.each(PROVIDERS)('/views from the day views agrees with a recount of raw
   });
 
   it('reads whole days from the day views and only the partial edges from raw events', async () => {
-    const { analytics, sql } = seeded();
+    const { analytics, sql, target } = seeded();
     const whole = { from: START + 4 * DAY, to: START + 12 * DAY };
     const partial = { from: START + 4 * DAY, to: START + 12 * DAY + 3_600_000 };
     const before = await analytics.views('prj_b', whole, { limit: 250, offset: 0 });
@@ -51,11 +53,45 @@ describe.each(PROVIDERS)('/views from the day views agrees with a recount of raw
       whole.to,
     ]);
     expect((await naiveViews(sql, 'prj_b', whole)).totals.total).toBe(0);
-    expect(await analytics.views('prj_b', whole, { limit: 250, offset: 0 })).toEqual(before);
+    // read by another service on the database, which kept nothing from the first read
+    const other = reportAnalytics(target);
+    try {
+      expect(await other.views('prj_b', whole, { limit: 250, offset: 0 })).toEqual(before);
+    } finally {
+      await other.close();
+    }
     const edge = await naiveViews(sql, 'prj_b', { from: whole.to, to: partial.to });
     expect(edge.totals.total).toBeGreaterThan(0);
     expect((await analytics.views('prj_b', partial, { limit: 250, offset: 0 })).totals.total).toBe(
       before.totals.total + edge.totals.total,
     );
+  });
+});
+
+describe.each(PROVIDERS)('every page’s views on %s', (provider) => {
+  const ctx = useReportStore(provider);
+
+  it('are summed once for a range of whole folded days and again after a fold changes one of them', async () => {
+    const { store } = ctx();
+    const at = (d: number) => Date.UTC(2026, 10, d, 10);
+    const range = { from: Date.UTC(2026, 10, 19), to: Date.UTC(2026, 10, 21) };
+    await store.insertEvents('p1', [
+      event({ ts: at(19), kind: 1, visitorHash: 'a' }),
+      event({ ts: at(20), kind: 1, visitorHash: 'a' }),
+      event({ ts: at(20), kind: 2, visitorHash: 'b', agent: 'GPTBot' }),
+    ]);
+    await store.fold();
+    const first = await countViews({ ...ctx(), range });
+    expect(first.totals).toEqual({ human: 2, ai: 1, total: 3 });
+    expect(await countViews({ ...ctx(), range })).toBe(first);
+    await store.insertEvents('p1', [event({ ts: at(20), kind: 1, visitorHash: 'c' })]);
+    // not folded yet: that day is read raw, and nothing read raw is kept
+    const unfolded = await countViews({ ...ctx(), range });
+    expect(unfolded.totals).toEqual({ human: 3, ai: 1, total: 4 });
+    expect(await countViews({ ...ctx(), range })).not.toBe(unfolded);
+    await store.fold();
+    const folded = await countViews({ ...ctx(), range });
+    expect(folded.totals).toEqual({ human: 3, ai: 1, total: 4 });
+    expect(await countViews({ ...ctx(), range })).toBe(folded);
   });
 });
