@@ -38,9 +38,9 @@ export async function countVisitors(params: {
   range: TimeRange;
   pages?: readonly number[];
 }): Promise<RangeCounts> {
-  if (params.pages) return countDistinctVisitors({ ...params, pages: params.pages });
-  // every page's: the same counts answer each page of an export's rows (and its warm calls)
-  return rangeAnswer({ ...params, name: 'visitors by page' }, async () => {
+  // every page's: the same counts answer each page of an export's rows; some pages': the same rows asked again
+  const name = params.pages ? `visitors of pages ${params.pages.join(',')}` : 'visitors by page';
+  return rangeAnswer({ ...params, name }, async () => {
     const counts = await countDistinctVisitors(params);
     return { ...counts, bytes: 64 + counts.pages.size * 64 };
   });

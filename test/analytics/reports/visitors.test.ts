@@ -64,6 +64,13 @@ describe.each(PROVIDERS)('every page’s visitors on %s', (provider) => {
     const folded = await countVisitors({ ...ctx(), range });
     expect(folded.totals).toEqual({ human: 2, ai: 1, total: 3 });
     expect(await countVisitors({ ...ctx(), range })).toBe(folded);
+    // some pages' counts are kept apart, by the pages asked
+    const [page] = folded.pages.keys();
+    const some = await countVisitors({ ...ctx(), range, pages: [page] });
+    expect(some).not.toBe(folded);
+    expect(some.pages).toEqual(new Map([[page, folded.pages.get(page)]]));
+    expect(await countVisitors({ ...ctx(), range, pages: [page] })).toBe(some);
+    expect((await countVisitors({ ...ctx(), range, pages: [] })).pages.size).toBe(0);
   });
 });
 
