@@ -472,6 +472,7 @@ export class Analytics {
       secret: this.params.secret,
       hasher: this.hasher,
       clock: this.params.clock,
+      cache: this.cache,
       onStored,
     });
     return this.signals;

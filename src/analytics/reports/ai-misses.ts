@@ -44,14 +44,14 @@ export async function aiMisses(params: {
   };
 }
 
-/**
- * The range's misses by path, agent and status, kept in the cache under the project's signals stamp (every write of
- * misses changes it), so the other pages of the rows, and the range asked again, are not counted again.
- */
 interface CachedCounts extends Cached {
   counts: RangeCounts;
 }
 
+/**
+ * The range's misses by path, agent and status, kept in the cache under the project's signals stamp (every write of
+ * misses changes it), so the other pages of the rows, and the range asked again, are not counted again.
+ */
 async function missCounts(params: {
   store: Pick<AnalyticsStore, 'aiMissCounts' | 'signalsStamp'>;
   cache: CacheLease;

@@ -1,7 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import type { RangeCounts } from '../store/day-counts.js';
 import type { Sql } from '../store/sql.js';
 import { signalsVersion } from '../store/signals-version.js';
+import type { Cached, DayCache } from '../store/day-cache.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
 import {
@@ -17,23 +17,30 @@ import {
 } from './store/search-terms.js';
 import { describePath } from './feedback-filter.js';
 
-/**
- * Tallies of listing windows kept for the next pages and calls. A window's tally does not change: it counts the
- * searches up to the window's snapshot (a row id), and stored searches are never changed or removed. Kept under the
- * project's signals stamp too, which a rebuild changes: counts it recounted are read again.
- */
-export class SearchTallies {
-  private readonly kept = new LRUCache<string, RangeCounts>({ max: 16 });
+/** A window's tally as the analytics cache keeps it. */
+interface KeptTally extends Cached {
+  tally: RangeCounts;
+}
 
-  async of(sql: Sql, window: ListWindow, tally: () => Promise<RangeCounts>): Promise<RangeCounts> {
+/**
+ * A window's tally of searches, kept in the analytics cache for the listing's next pages and calls. It does not
+ * change: it counts the searches up to the window's snapshot (a row id), and stored searches are never changed or
+ * removed. Kept under the project's signals stamp, which a rebuild changes: counts it recounted are read again.
+ */
+async function keptTally(sql: Sql, cache: DayCache, window: ListWindow): Promise<RangeCounts> {
+  const lease = cache.lease();
+  try {
     // read before the tally: a rebuild between the two keeps its recount under the older stamp, never the reverse
     const stamp = await signalsVersion(sql, window.projectId);
-    const key = JSON.stringify([window.projectId, window.from, window.to, window.snapshot, stamp]);
-    const kept = this.kept.get(key);
-    if (kept) return kept;
-    const counted = await tally();
-    this.kept.set(key, counted);
-    return counted;
+    const key = `${window.projectId}:search tally:${window.from}:${window.to}:${window.snapshot}`;
+    const kept = lease.get<KeptTally>(key, stamp);
+    if (kept) return kept.tally;
+    const tally = await tallySearches(sql, window);
+    lease.set(key, stamp, { tally, bytes: 256 + tally.present.length * 128 } as KeptTally);
+    return tally;
+  } finally {
+    // a tally holds no native memory: nothing is freed under the caller once let go
+    lease.release();
   }
 }
 
@@ -58,14 +65,14 @@ export interface SearchReport extends CursorPage<SearchTerm> {
  * once as far as the cap goes); `topClickedPage` is the result clicked most (ties: first path in code-point order).
  */
 export async function listSearches(
-  deps: { sql: Sql; paging: CursorPaging; tallies: SearchTallies },
+  deps: { sql: Sql; paging: CursorPaging; cache: DayCache },
   params: { projectId: string; query: PageRequest & { path?: string } },
 ): Promise<SearchReport> {
   const { path } = params.query;
   // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
   let tally: Promise<RangeCounts> | undefined;
   const tallied = (window: ListWindow) => {
-    tally ??= deps.tallies.of(deps.sql, window, () => tallySearches(deps.sql, window));
+    tally ??= keptTally(deps.sql, deps.cache, window);
     return tally;
   };
   // with `path`: only the terms whose results readers clicked to reach it, found from every term's clicks

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Sql } from '../store/sql.js';
+import type { DayCache } from '../store/day-cache.js';
 import type { VisitorHasher } from '../ingest/visitor-hash.js';
 import { type CursorPage, CursorPaging, type PageRequest } from './cursor-paging.js';
 import type { FeedbackFilter } from './feedback-filter.js';
@@ -7,7 +8,7 @@ import type { FeedbackStatus } from './feedback-kinds.js';
 import type { FeedbackStoredListener } from './feedback-stored.js';
 import { listFeedback, listFeedbackByPage } from './list-feedback.js';
 
-import { listSearches, type SearchReport, SearchTallies } from './list-searches.js';
+import { listSearches, type SearchReport } from './list-searches.js';
 import { setFeedbackStatus } from './set-feedback-status.js';
 import type { FeedbackEntry } from './store/feedback-entries.js';
 import type { PageFeedbackCounts } from './store/feedback-counts-by-page.js';
@@ -30,7 +31,6 @@ import { type SearchSubmission, submitSearches } from './submit-searches.js';
  */
 export class ReaderSignals {
   private readonly paging: CursorPaging;
-  private readonly searchTallies = new SearchTallies();
 
   constructor(
     private readonly deps: {
@@ -38,6 +38,8 @@ export class ReaderSignals {
       secret: string;
       hasher: VisitorHasher;
       clock: Clock;
+      /** the analytics cache: the searches listing keeps its windows' tallies there */
+      cache: DayCache;
       onStored?: FeedbackStoredListener;
     },
   ) {
@@ -70,7 +72,7 @@ export class ReaderSignals {
   }
 
   searches(projectId: string, query: PageRequest & { path?: string }): Promise<SearchReport> {
-    return listSearches({ sql: this.deps.sql, paging: this.paging, tallies: this.searchTallies }, { projectId, query });
+    return listSearches({ sql: this.deps.sql, paging: this.paging, cache: this.deps.cache }, { projectId, query });
   }
 
   /** Pages' feedback windows: rows after each page's `afterId` that arrived since `receivedSince` (epoch ms). */
