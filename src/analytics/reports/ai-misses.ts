@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
-import type { Cached, CacheLease } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 import type { RangeCounts } from '../store/day-counts.js';
 
 export interface AiMissRow {
@@ -44,10 +44,6 @@ export async function aiMisses(params: {
   };
 }
 
-interface CachedCounts extends Cached {
-  counts: RangeCounts;
-}
-
 /**
  * The range's misses by path, agent and status, kept in the cache under the project's signals stamp (every write of
  * misses changes it), so the other pages of the rows, and the range asked again, are not counted again.
@@ -59,11 +55,9 @@ async function missCounts(params: {
   range: TimeRange;
 }): Promise<RangeCounts> {
   const { store, cache, projectId, range } = params;
+  const count = () => store.aiMissCounts(projectId, range);
   const stamp = await store.signalsStamp(projectId);
-  const key = `${projectId}:ai misses:${range.from}:${range.to}`;
-  const cached = stamp === null ? undefined : cache.get<CachedCounts>(key, stamp);
-  if (cached) return cached.counts;
-  const counts = await store.aiMissCounts(projectId, range);
-  if (stamp !== null) cache.set(key, stamp, { counts, bytes: 256 + counts.present.length * 128 } as CachedCounts);
-  return counts;
+  // a rebuild is under way (no stamp): read raw, kept nowhere
+  if (stamp === null) return count();
+  return cache.keep(`${projectId}:ai misses:${range.from}:${range.to}`, stamp, count);
 }

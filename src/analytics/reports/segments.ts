@@ -1,5 +1,6 @@
 import type { TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { RangePlan } from '../store/split-range.js';
 import { type Cached, type CacheLease, segmentKey } from '../store/day-cache.js';
 
 /** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
@@ -60,17 +61,12 @@ export async function segmentOf<T extends Cached>(
 ): Promise<T | undefined> {
   const { key, version, empty } = cacheEntry(ctx, family, start, size);
   if (empty) return undefined;
-  const cached = ctx.cache.get<T>(key, version);
-  if (cached) return cached;
-  let data: T;
-  if (size === 1) data = await family.loadDay(ctx.projectId, start);
-  else {
+  return ctx.cache.keep(key, version, async () => {
+    if (size === 1) return family.loadDay(ctx.projectId, start);
     const pieces: T[] = [];
     for (let i = 0; i < 4; i++) pieces.push(...(await piecesOf(ctx, family, start + (i * size) / 4, size / 4)));
-    data = family.unite(pieces);
-  }
-  ctx.cache.set(key, version, data);
-  return data;
+    return family.unite(pieces);
+  });
 }
 
 /**
@@ -145,7 +141,7 @@ export async function rangeSegments<T extends Cached>(
 /**
  * An answer over a range read from whole days alone (an export's counts, the same for every page of its rows),
  * cached like a segment under the generations of the days with data in it; computed anew, and not kept, when part of
- * the range is read raw (edges, events not folded yet, a rebuild).
+ * the range is read raw (edges, events not folded yet, a rebuild). `compute` is handed the range's plan.
  */
 export async function rangeAnswer<T extends Cached>(
   params: {
@@ -156,11 +152,11 @@ export async function rangeAnswer<T extends Cached>(
     /** names the answer in the cache */
     name: string;
   },
-  compute: () => Promise<T>,
+  compute: (plan: RangePlan) => Promise<T>,
 ): Promise<T> {
   const { store, cache, projectId, range, name } = params;
   const plan = await store.planRange(projectId, range);
-  if (plan.raw.length || !plan.days.length) return compute();
+  if (plan.raw.length || !plan.days.length) return compute(plan);
   const generations = await store.dayGenerations(projectId, plan.days[0][0], plan.days[plan.days.length - 1][1]);
   const inRange = (day: number) => plan.days.some(([from, to]) => day >= from && day < to);
   const key = `${projectId}:${name}:${plan.days.map(([from, to]) => `${from}-${to}`).join(',')}`;
@@ -168,9 +164,5 @@ export async function rangeAnswer<T extends Cached>(
     .filter(([day]) => inRange(day))
     .map(([day, generation]) => `${day}:${generation}`)
     .join(',');
-  const cached = cache.get<T>(key, version);
-  if (cached) return cached;
-  const answer = await compute();
-  cache.set(key, version, answer);
-  return answer;
+  return cache.keep(key, version, () => compute(plan));
 }

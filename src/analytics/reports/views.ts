@@ -3,7 +3,7 @@ import { KIND } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { rangeAnswer } from './segments.js';
-import type { Counts, RangeCounts } from './visitors.js';
+import { type Counts, keptCounts, type RangeCounts } from './visitors.js';
 
 /**
  * Page views per page and site-wide over a range: the whole days' sums from the database (one `GROUP BY` per run of
@@ -15,8 +15,8 @@ export async function countViews(params: {
   projectId: string;
   range: TimeRange;
 }): Promise<RangeCounts> {
-  const { store, projectId, range } = params;
-  return rangeAnswer({ ...params, name: 'views by page' }, async () => {
+  const { store, projectId } = params;
+  return rangeAnswer({ ...params, name: 'views by page' }, async (plan) => {
     const pages = new Map<number, Counts>();
     const totals: Counts = { human: 0, ai: 0, total: 0 };
     const add = (page: number, kind: number, n: number) => {
@@ -28,10 +28,9 @@ export async function countViews(params: {
       totals[field] += n;
       totals.total += n;
     };
-    const plan = await store.planRange(projectId, range);
     for (const [fromDay, toDay] of plan.days)
       for (const row of await store.daysViews(projectId, fromDay, toDay)) add(row.pageId, row.kind, row.views);
     for (const edge of plan.raw) for (const e of await store.rawEvents(projectId, edge)) add(e.pageId, e.kind, 1);
-    return { totals, pages, bytes: 64 + pages.size * 64 };
+    return keptCounts({ totals, pages });
   });
 }

@@ -31,28 +31,24 @@ export interface RangeCounts {
  * the edges' pairs) per class and across classes, each page's count its container's cardinality. With `pages`, those
  * pages' counts alone (and the totals), from unions of their containers alone.
  */
-export async function countVisitors(params: {
-  store: AnalyticsStore;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-  pages?: readonly number[];
-}): Promise<RangeCounts> {
+export async function countVisitors(params: VisitorsQuery): Promise<RangeCounts> {
   // every page's: the same counts answer each page of an export's rows; some pages': the same rows asked again
   const name = params.pages ? `visitors of pages ${params.pages.join(',')}` : 'visitors by page';
-  return rangeAnswer({ ...params, name }, async () => {
-    const counts = await countDistinctVisitors(params);
-    return { ...counts, bytes: 64 + counts.pages.size * 64 };
-  });
+  return rangeAnswer({ ...params, name }, async () => keptCounts(await countDistinctVisitors(params)));
 }
 
-async function countDistinctVisitors(params: {
+interface VisitorsQuery {
   store: AnalyticsStore;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
   pages?: readonly number[];
-}): Promise<RangeCounts> {
+}
+
+/** Counts as the analytics cache keeps them: with about what they hold, for its byte budget. */
+export const keptCounts = (counts: RangeCounts) => ({ ...counts, bytes: 64 + counts.pages.size * 64 });
+
+async function countDistinctVisitors(params: VisitorsQuery): Promise<RangeCounts> {
   // a few pages' counts are cut from the days' sets (or the segments cached), with no union built for them
   const { byKind, owned } = groupByPart(await gatherSets({ ...params, unite: !params.pages }));
   let distinct: ReturnType<typeof countDistinct>;

@@ -1,7 +1,7 @@
 import type { RangeCounts } from '../store/day-counts.js';
 import type { Sql } from '../store/sql.js';
 import { signalsVersion } from '../store/signals-version.js';
-import type { Cached, DayCache } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
 import {
@@ -17,11 +17,6 @@ import {
 } from './store/search-terms.js';
 import { describePath } from './feedback-filter.js';
 
-/** A window's tally as the analytics cache keeps it. */
-interface KeptTally extends Cached {
-  tally: RangeCounts;
-}
-
 /**
  * A window's tally of searches, kept in the analytics cache for the listing's next pages and calls. It does not
  * change: it counts the searches up to the window's snapshot (a row id), and stored searches are never changed or
@@ -33,11 +28,7 @@ async function keptTally(sql: Sql, cache: DayCache, window: ListWindow): Promise
     // read before the tally: a rebuild between the two keeps its recount under the older stamp, never the reverse
     const stamp = await signalsVersion(sql, window.projectId);
     const key = `${window.projectId}:search tally:${window.from}:${window.to}:${window.snapshot}`;
-    const kept = lease.get<KeptTally>(key, stamp);
-    if (kept) return kept.tally;
-    const tally = await tallySearches(sql, window);
-    lease.set(key, stamp, { tally, bytes: 256 + tally.present.length * 128 } as KeptTally);
-    return tally;
+    return await lease.keep(key, stamp, () => tallySearches(sql, window));
   } finally {
     // a tally holds no native memory: nothing is freed under the caller once let go
     lease.release();

@@ -81,6 +81,15 @@ export class CacheLease {
     return entry.data as T;
   }
 
+  /** The entry built from this version of its days if cached, else what `build` makes, cached under it. */
+  async keep<T extends Cached>(key: string, version: string, build: () => Promise<T>): Promise<T> {
+    const cached = this.get<T>(key, version);
+    if (cached) return cached;
+    const data = await build();
+    this.set(key, version, data);
+    return data;
+  }
+
   set(key: string, version: string, data: Cached): void {
     const entry: Entry = { version, data, readers: 0, gone: false };
     this.hold(entry);

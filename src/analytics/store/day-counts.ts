@@ -121,6 +121,11 @@ export class RangeCounts {
 
   readonly keys = new KeyIds();
 
+  /** About what it holds, for the analytics cache's byte budget when a report keeps it. */
+  get bytes(): number {
+    return 256 + this.present.length * 128;
+  }
+
   constructor(readonly family: CountsFamily) {
     const { keys } = this;
     const size = Math.max(64, keys.size);

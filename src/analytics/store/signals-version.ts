@@ -1,10 +1,11 @@
 import type { Sql } from './sql.js';
 
 /**
- * How many writes have stored or changed a project's reader signals (page misses, feedback, searches) or its AI misses: a row of
- * `AnalyticsState` each such write adds one to in its own transaction. A reader that saw the same value before and
- * after knows nothing it derives from those tables has changed, on any replica: one indexed row to read, where
- * counting the tables' rows took a third of a second on a cold connection at ten million page views.
+ * How many writes have stored or changed a project's reader signals (page misses, feedback, searches) or its AI
+ * misses, rebuilds included: a row of `AnalyticsState` each such write adds one to in its own transaction. A reader
+ * that saw the same value before and after knows nothing it derives from those tables has changed, on any replica: one
+ * indexed row to read, where counting the tables' rows took a third of a second on a cold connection at ten million
+ * page views.
  */
 const nameOf = (projectId: string) => `signals:${projectId}`;
 
