@@ -27,102 +27,113 @@ export async function deriveProblems(params: {
 }): Promise<DerivedProblem[]> {
   const { signals, projectId, range, kinds } = params;
   const before = previousRange(range);
-  const found: DerivedProblem[] = [];
+  // the kinds read different tables: asked at once, so a database with several connections answers them side by side
+  const derived = await Promise.all([
+    kinds.has('missing-page') ? missingPages(signals, projectId, range, before) : [],
+    kinds.has('negative-feedback') ? negativeFeedback(signals, projectId, range, before) : [],
+    kinds.has('search-gap') ? searchGaps(signals, projectId, range, before) : [],
+  ]);
+  return derived.flat();
+}
 
-  if (kinds.has('missing-page')) {
-    const misses = await signals.missingUrls({ projectId, range });
-    if (misses.length) {
-      const earlier = readersBy(await signals.missingUrls({ projectId, range: before }), (m) => m.path);
-      for (const m of misses) {
-        found.push({
-          id: problemId('missing-page', m.path),
-          kind: 'missing-page',
-          title: `Not found: ${m.path}`,
-          paths: [m.path],
-          readers: m.readers,
-          previousReaders: earlier.get(m.path) ?? 0,
-          firstSeen: m.firstSeen,
-          lastSeen: m.lastSeen,
-          // who asked, and the redirect candidates, are worked out for the problems answered alone (withDetails): a
-          // queue may hold thousands of URLs
-          evidence: {
-            url: m.path,
-            requests: m.requests,
-            humanReaders: 0,
-            aiReaders: 0,
-            statuses: [],
-            agents: [],
-            verifiedShare: null,
-            candidates: [],
-          },
-        });
-      }
-    }
-  }
+async function missingPages(
+  signals: ProblemSignals,
+  projectId: string,
+  range: TimeRange,
+  before: TimeRange,
+): Promise<DerivedProblem[]> {
+  const [misses, previous] = await Promise.all([
+    signals.missingUrls({ projectId, range }),
+    signals.missingUrls({ projectId, range: before }),
+  ]);
+  const earlier = readersBy(previous, (m) => m.path);
+  return misses.map((m) => ({
+    id: problemId('missing-page', m.path),
+    kind: 'missing-page',
+    title: `Not found: ${m.path}`,
+    paths: [m.path],
+    readers: m.readers,
+    previousReaders: earlier.get(m.path) ?? 0,
+    firstSeen: m.firstSeen,
+    lastSeen: m.lastSeen,
+    // who asked, and the redirect candidates, are worked out for the problems answered alone (withDetails): a
+    // queue may hold thousands of URLs
+    evidence: {
+      url: m.path,
+      requests: m.requests,
+      humanReaders: 0,
+      aiReaders: 0,
+      statuses: [],
+      agents: [],
+      verifiedShare: null,
+      candidates: [],
+    },
+  }));
+}
 
-  if (kinds.has('negative-feedback')) {
-    const pages = await signals.negativeFeedback({ projectId, range });
-    if (pages.length) {
-      const earlier = readersBy(await signals.negativeFeedback({ projectId, range: before }), (f) => f.path);
-      for (const f of pages) {
-        found.push({
-          id: problemId('negative-feedback', f.path),
-          kind: 'negative-feedback',
-          title: `Readers say ${f.path} falls short`,
-          paths: [f.path],
-          readers: f.readers,
-          previousReaders: earlier.get(f.path) ?? 0,
-          firstSeen: f.firstSeen,
-          lastSeen: f.lastSeen,
-          evidence: {
-            thumbsDown: f.thumbsDown,
-            thumbsUp: f.thumbsUp,
-            comments: f.comments.map((c) => ({
-              id: String(c.id),
-              comment: c.comment,
-              helpful: c.helpful,
-              createdAt: new Date(c.ts).toISOString(),
-            })),
-          },
-        });
-      }
-    }
-  }
+async function negativeFeedback(
+  signals: ProblemSignals,
+  projectId: string,
+  range: TimeRange,
+  before: TimeRange,
+): Promise<DerivedProblem[]> {
+  const [pages, previous] = await Promise.all([
+    signals.negativeFeedback({ projectId, range }),
+    signals.negativeFeedback({ projectId, range: before }),
+  ]);
+  const earlier = readersBy(previous, (f) => f.path);
+  return pages.map((f) => ({
+    id: problemId('negative-feedback', f.path),
+    kind: 'negative-feedback',
+    title: `Readers say ${f.path} falls short`,
+    paths: [f.path],
+    readers: f.readers,
+    previousReaders: earlier.get(f.path) ?? 0,
+    firstSeen: f.firstSeen,
+    lastSeen: f.lastSeen,
+    evidence: {
+      thumbsDown: f.thumbsDown,
+      thumbsUp: f.thumbsUp,
+      comments: f.comments.map((c) => ({
+        id: String(c.id),
+        comment: c.comment,
+        helpful: c.helpful,
+        createdAt: new Date(c.ts).toISOString(),
+      })),
+    },
+  }));
+}
 
-  if (kinds.has('search-gap')) {
-    const gaps = await signals.searchTerms({
+async function searchGaps(
+  signals: ProblemSignals,
+  projectId: string,
+  range: TimeRange,
+  before: TimeRange,
+): Promise<DerivedProblem[]> {
+  const gaps = await signals.searchTerms({ projectId, range, gapsOnly: true, minSearches: SEARCH_GAP_MIN_SEARCHES });
+  if (!gaps.length) return [];
+  // the range before is asked for these queries alone
+  const earlier = readersBy(
+    await signals.searchTerms({
       projectId,
-      range,
-      gapsOnly: true,
-      minSearches: SEARCH_GAP_MIN_SEARCHES,
-    });
-    if (gaps.length) {
-      const earlier = readersBy(
-        await signals.searchTerms({
-          projectId,
-          range: before,
-          gapsOnly: false,
-          minSearches: 0,
-          queries: gaps.map((g) => g.query),
-        }),
-        (t) => t.query,
-      );
-      for (const g of gaps) {
-        found.push({
-          id: problemId('search-gap', g.query),
-          kind: 'search-gap',
-          title: `Searches for "${g.query}" lead nowhere`,
-          paths: [],
-          readers: g.readers,
-          previousReaders: earlier.get(g.query) ?? 0,
-          firstSeen: g.firstSeen,
-          lastSeen: g.lastSeen,
-          evidence: { query: g.query, searches: g.searches, clicks: g.clicks },
-        });
-      }
-    }
-  }
-  return found;
+      range: before,
+      gapsOnly: false,
+      minSearches: 0,
+      queries: gaps.map((g) => g.query),
+    }),
+    (t) => t.query,
+  );
+  return gaps.map((g) => ({
+    id: problemId('search-gap', g.query),
+    kind: 'search-gap',
+    title: `Searches for "${g.query}" lead nowhere`,
+    paths: [],
+    readers: g.readers,
+    previousReaders: earlier.get(g.query) ?? 0,
+    firstSeen: g.firstSeen,
+    lastSeen: g.lastSeen,
+    evidence: { query: g.query, searches: g.searches, clicks: g.clicks },
+  }));
 }
 
 /**

@@ -84,16 +84,21 @@ export function createPageStory(deps: {
     const before = previousRange(range);
     // what comes from the signals alone is derived again only when they changed (the page views have their own cache)
     const stamp = await signals.stamp(projectId);
-    const [now, then, said, misses, site] = await Promise.all([
+    const site = deps.pages(project);
+    // the missing URLs that could redirect here are scored while the page views are read (CPU beside I/O)
+    const missesHere = Promise.all([
+      remembered(JSON.stringify(['misses', projectId, range]), stamp, () => signals.missingUrls({ projectId, range })),
+      site,
+    ]).then(([misses, pages]) => misses.filter((m) => isRedirectCandidate(m.path, path, pages)));
+    const [now, then, said, misses] = await Promise.all([
       signals.pageTraffic({ projectId, path, range }),
       signals.pageTraffic({ projectId, path, range: before }),
       remembered(JSON.stringify(['said', projectId, path, range]), stamp, () =>
         signals.pageReaderSignals({ projectId, path, range }),
       ),
-      remembered(JSON.stringify(['misses', projectId, range]), stamp, () => signals.missingUrls({ projectId, range })),
-      deps.pages(project),
+      missesHere,
     ]);
-    const served = site.filter((p) => p.path === path);
+    const served = (await site).filter((p) => p.path === path);
     const file = served[0]?.file;
     const [reviews, jobs] = file
       ? await Promise.all([
@@ -117,14 +122,12 @@ export function createPageStory(deps: {
       totals: { ...now.totals, previous: then.totals },
       agents: now.agents,
       referrals: now.referrals,
-      misses: misses
-        .filter((m) => isRedirectCandidate(m.path, path, site))
-        .map((m) => ({
-          problemId: problemId('missing-page', m.path),
-          url: m.path,
-          requests: m.requests,
-          readers: m.readers,
-        })),
+      misses: misses.map((m) => ({
+        problemId: problemId('missing-page', m.path),
+        url: m.path,
+        requests: m.requests,
+        readers: m.readers,
+      })),
       feedback: {
         thumbsUp: said.thumbsUp,
         thumbsDown: said.thumbsDown,

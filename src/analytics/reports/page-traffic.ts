@@ -5,6 +5,7 @@ import { VIA_PREFIX } from '../store/write-events.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { pageSetSegments } from './range-sources.js';
+import { plannedOnce } from './segments.js';
 import { agentCellSegments } from './agent-cells.js';
 
 /** One page's visitors over a range, read from its stored page views. */
@@ -64,9 +65,16 @@ export async function pageTrafficFromDays(params: {
   pageId: number | undefined;
   range: TimeRange;
 }): Promise<PageTraffic> {
-  const { store, cache, projectId, pageId, range } = params;
+  const { cache, projectId, pageId, range } = params;
   const rows: Parameters<typeof countPageTraffic>[0] = { days: [], totals: [], agents: [] };
   if (pageId === undefined) return countPageTraffic(rows);
+  // walked day by day, planned once
+  const store = {
+    loadDayPageSets: params.store.loadDayPageSets.bind(params.store),
+    agentDays: params.store.agentDays.bind(params.store),
+    pageEvents: params.store.pageEvents.bind(params.store),
+    ...(await plannedOnce(params.store, projectId, range)),
+  };
   const kinds = [KIND.human, KIND.ai];
   const totals = kinds.map(() => new RoaringBitmap32());
   const built: Bitmap[] = [...totals];

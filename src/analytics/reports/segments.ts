@@ -1,6 +1,6 @@
-import type { TimeRange } from '../../calendar.js';
+import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { RangePlan } from '../store/split-range.js';
+import { planWithin, type RangePlan } from '../store/split-range.js';
 import { type Cached, type CacheLease, segmentKey } from '../store/day-cache.js';
 
 /** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
@@ -165,4 +165,30 @@ export async function rangeAnswer<T extends Cached>(
     .map(([day, generation]) => `${day}:${generation}`)
     .join(',');
   return cache.keep(key, version, () => compute(plan));
+}
+
+type Planner = Pick<AnalyticsStore, 'planRange' | 'dayGenerations'>;
+
+/**
+ * The plan and the day generations of `range` read once, answering any sub-range from them (planWithin, a slice of the
+ * generations) as the store would in the same snapshot: for a reader that walks a range day by day, or reads it as
+ * day sets and again as agent cells, which would otherwise ask the database for each piece.
+ */
+export async function plannedOnce(store: Planner, projectId: string, range: TimeRange): Promise<Planner> {
+  const [first, end] = [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
+  const [plan, generations] = await Promise.all([
+    store.planRange(projectId, range),
+    store.dayGenerations(projectId, first, end),
+  ]);
+  const inside = (from: number, to: number) => from >= range.from && to <= range.to;
+  return {
+    planRange: (id, part) =>
+      id === projectId && inside(part.from, part.to)
+        ? Promise.resolve(planWithin(plan, part))
+        : store.planRange(id, part),
+    dayGenerations: (id, from, to) =>
+      id === projectId && from >= first && to <= end
+        ? Promise.resolve(new Map([...generations].filter(([day]) => day >= from && day < to)))
+        : store.dayGenerations(id, from, to),
+  };
 }

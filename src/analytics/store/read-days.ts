@@ -44,6 +44,18 @@ export async function loadDaySets(sql: Sql, params: { projectId: string; day: nu
 }
 
 /**
+ * How a reader of one page selects a stored blob's pairs: PostgreSQL cuts the page's container out in the database
+ * (`scribe_page_pairs`, migration page_pairs: the same portable format, NULL when the page has none), so that
+ * container alone is sent rather than every page's; SQLite reads its mapped file in process. Either way
+ * pagePairsOfBlob then takes the page's pairs from what arrives.
+ */
+export function pagePairsColumn(sql: Sql, pageId: number): { column: string; args: number[] } {
+  return sql.provider === 'postgresql'
+    ? { column: 'scribe_page_pairs("pairs", ?)', args: [pageId % 65536] }
+    : { column: '"pairs"', args: [] };
+}
+
+/**
  * One day's sets cut to one page's pairs: what a reader of that page alone needs, copied from the stored blobs
  * without indexing the other pages' containers. The bitmaps are the entry's own (freed with it).
  */
@@ -54,11 +66,13 @@ export async function loadDayPageSets(
   const sets = emptySets();
   const owned: Bitmap[] = [];
   let bytes = 0;
+  const page = pagePairsColumn(sql, params.pageId);
   const rows = await sql.rows(
-    'SELECT "kind", "part", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?',
-    [params.projectId, params.day, ...partsOfPage(params.pageId)],
+    `SELECT "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?`,
+    [...page.args, params.projectId, params.day, ...partsOfPage(params.pageId)],
   );
   for (const [kind, part, blob] of rows) {
+    if (blob === null) continue;
     const pairs = pagePairsOfBlob(blob as Buffer, Number(part), params.pageId);
     if (pairs.isEmpty) {
       pairs.dispose();

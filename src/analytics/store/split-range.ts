@@ -76,3 +76,23 @@ export async function planRange(sql: Sql, params: { projectId: string; range: Ti
   if (start < days[1]) runs.push([start, days[1]]);
   return { days: runs, raw: [...edges, ...late.map((day) => ({ from: day * DAY_MS, to: (day + 1) * DAY_MS }))] };
 }
+
+/**
+ * The part of a plan inside `range`, a sub-range of the planned one: what planRange answers for `range` in the same
+ * snapshot (a derived whole day stays derived, a raw range is cut to the sub-range), without reading again. A reader
+ * that walks a range day by day plans it once.
+ */
+export function planWithin(plan: RangePlan, range: TimeRange): RangePlan {
+  const [firstDay, endDay] = [Math.ceil(range.from / DAY_MS), Math.floor(range.to / DAY_MS)];
+  const days: [number, number][] = [];
+  for (const [first, end] of plan.days) {
+    const [from, to] = [Math.max(first, firstDay), Math.min(end, endDay)];
+    if (from < to) days.push([from, to]);
+  }
+  const raw: TimeRange[] = [];
+  for (const part of plan.raw) {
+    const [from, to] = [Math.max(part.from, range.from), Math.min(part.to, range.to)];
+    if (from < to) raw.push({ from, to });
+  }
+  return { days, raw };
+}

@@ -1,6 +1,8 @@
 import { DAY_MS } from '../../../src/calendar.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
+import { pagePairsOfBlob, RoaringBitmap32 } from '../../../src/analytics/store/day-sets.js';
+import { decodeViews } from '../../../src/analytics/store/rollups/agent-days.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
 
 const DAY0 = Date.UTC(2026, 10, 10) / DAY_MS;
@@ -59,5 +61,102 @@ describe.each(PROVIDERS)('day versions on %s', (provider) => {
     await sql.run('INSERT INTO "AnalyticsState" ("name", "value") VALUES (?, 1)', ['rebuild:p1']);
     expect(await versions()).toBeNull();
     expect(await versions('p2')).not.toBeNull();
+  });
+});
+
+/**
+ * PostgreSQL cuts one page's pairs (scribe_page_pairs) and views (scribe_page_views) out of stored blobs in the
+ * database, so a reader of one page is sent that page's share alone: what arrives must say exactly what the whole
+ * blob says of that page, for every kind of container and header the portable format has.
+ */
+describe('page cuts in PostgreSQL', () => {
+  let database: TestDatabase;
+  let sql: Sql;
+  beforeAll(async () => {
+    database = await createMigratedDatabase('postgresql');
+    sql = openSql(database.target);
+  });
+  afterAll(async () => {
+    await sql?.close();
+    await database?.drop();
+  });
+
+  let seed = 11;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor(seed / 65536) % n;
+  };
+
+  it("cuts a page's container from a day set: arrays, bitsets and runs, with and without offsets", async () => {
+    let checked = 0;
+    let absent = 0;
+    for (let round = 0; round < 120; round++) {
+      const bitmap = new RoaringBitmap32();
+      // 1 to 9 pages: few enough that a bitmap with runs may have no offset header
+      const pages = [...new Set(Array.from({ length: 1 + random(9) }, () => random(round % 2 ? 40 : 65_536)))];
+      for (const page of pages) {
+        const base = page * 65536;
+        const shape = random(3);
+        if (shape === 0) for (let i = random(50); i >= 0; i--) bitmap.add(base + random(65536));
+        else if (shape === 1) for (let i = 0; i < 6000; i++) bitmap.add(base + random(65536));
+        else bitmap.addRange(base + random(1000), base + 1000 + random(60_000));
+      }
+      if (random(2)) bitmap.runOptimize();
+      const blob = Buffer.from(bitmap.serialize(true));
+      const part = 2 * 65536 + random(4);
+      const asked = [...pages, random(65_536)];
+      const rows = await sql.rows(
+        `SELECT k, scribe_page_pairs(?, k) FROM unnest(string_to_array(?, ',')::int[]) AS k`,
+        [blob, asked.join(',')],
+      );
+      expect(rows).toHaveLength(asked.length);
+      for (const [key, cut] of rows) {
+        const pageId = 2 * 65536 + Number(key);
+        const whole = pagePairsOfBlob(blob, part, pageId);
+        if (whole.isEmpty) {
+          expect(cut).toBeNull();
+          absent++;
+        } else {
+          // a portable bitmap of that one container: the same pairs, read as the whole blob would be
+          const copy = RoaringBitmap32.deserialize(cut as Buffer, true);
+          expect(copy.size).toBe(whole.size);
+          expect(copy.isEqual(whole)).toBe(true);
+          const read = pagePairsOfBlob(cut as Buffer, part, pageId);
+          expect(read.isEqual(whole)).toBe(true);
+          checked += read.size;
+          read.dispose();
+          copy.dispose();
+        }
+        whole.dispose();
+      }
+      bitmap.dispose();
+    }
+    expect(checked).toBeGreaterThan(100_000);
+    expect(absent).toBeGreaterThan(50);
+  });
+
+  it("cuts a page's views from a cell's views", async () => {
+    for (let round = 0; round < 40; round++) {
+      const pages = [...new Set(Array.from({ length: random(200) }, () => random(100_000)))].sort((a, b) => a - b);
+      const blob = Buffer.alloc(pages.length * 8);
+      pages.forEach((page, i) => {
+        blob.writeUInt32LE(page, i * 8);
+        blob.writeUInt32LE(1 + random(1_000_000), i * 8 + 4);
+      });
+      const whole = decodeViews(blob);
+      const asked = [...pages.slice(0, 5), pages.at(-1) ?? 1, random(100_000), 0];
+      const rows = await sql.rows(
+        `SELECT k, scribe_page_views(?, k) FROM unnest(string_to_array(?, ',')::int[]) AS k`,
+        [blob, asked.join(',')],
+      );
+      for (const [key, cut] of rows) {
+        const views = whole.get(Number(key));
+        if (views === undefined) expect(cut).toBeNull();
+        else {
+          expect((cut as Buffer).readUInt32LE(0)).toBe(Number(key));
+          expect(decodeViews(cut as Buffer).get(Number(key))).toBe(views);
+        }
+      }
+    }
   });
 });

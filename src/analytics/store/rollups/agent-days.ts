@@ -1,5 +1,6 @@
 import type { Param, Sql } from '../sql.js';
 import { addPair, frozenBitmap, pagePairsOfBlob, partsOfPage, RoaringBitmap32, type Bitmap } from '../day-sets.js';
+import { pagePairsColumn } from '../read-days.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
@@ -150,11 +151,14 @@ export async function loadAgentDays(
   };
   const range = 'WHERE "projectId" = ? AND "day" >= ? AND "day" < ?';
   const args = [projectId, fromDay, toDay];
+  // one page's views alone: PostgreSQL cuts its pair out in the database (scribe_page_views, migration page_pairs)
+  const cut = sql.provider === 'postgresql' ? params.pageId : undefined;
   const viewRows = await sql.rows(
-    `SELECT "kind", "agent", "verification", "views" FROM "AnalyticsAgentDayViews" ${range}`,
-    args,
+    `SELECT "kind", "agent", "verification", ${cut === undefined ? '"views"' : 'scribe_page_views("views", ?)'} FROM "AnalyticsAgentDayViews" ${range}`,
+    cut === undefined ? args : [cut, ...args],
   );
   for (const [kind, agent, verification, views] of viewRows) {
+    if (views === null) continue;
     const data = cellData(kind, agent as string, verification);
     const decoded = decodeViews(views as Buffer);
     // a cell's one day as read; several days of it (a longer range) added up
@@ -169,13 +173,15 @@ export async function loadAgentDays(
   if (params.viewsOnly) return cells;
   // one page: the parts of its block alone, each bitmap cut to its pairs
   const { pageId } = params;
+  const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
   const setRows = await sql.rows(
-    `SELECT "kind", "agent", "verification", "part", "pairs" FROM "AnalyticsAgentDaySet" ${range}${
+    `SELECT "kind", "agent", "verification", "part", ${page.column} FROM "AnalyticsAgentDaySet" ${range}${
       pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
     }`,
-    pageId === undefined ? args : [...args, ...partsOfPage(pageId)],
+    pageId === undefined ? args : [...page.args, ...args, ...partsOfPage(pageId)],
   );
   for (const [kind, agent, verification, part, pairs] of setRows) {
+    if (pairs === null) continue;
     const { parts } = cellData(kind, agent as string, verification);
     const bitmap =
       pageId === undefined ? frozenBitmap(pairs as Buffer) : pagePairsOfBlob(pairs as Buffer, Number(part), pageId);
