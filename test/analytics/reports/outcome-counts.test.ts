@@ -2,10 +2,13 @@ import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 import {
   countGroupVisitors,
   countGroupVisitorsMany,
+  readOutcomeCounts,
+  readQueriesInto,
   type VisitorCounts,
 } from '../../../src/analytics/reports/outcome-counts.js';
+import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
-import { PROVIDERS } from '../../support/databases.js';
+import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
 /** Groups of pages as outcomes ask for them: single pages, a pull request's pages together, a moved page, none seen. */
@@ -83,5 +86,85 @@ describe.each(PROVIDERS)('outcome visitors at a range’s edges on %s', (provide
     expect(await humans()).toBe(2); // outside the range's part of those days
     await store.insertEvents(projectId, [view('h5', at(2 * 24 + 11))]);
     expect(await humans()).toBe(3);
+  });
+});
+
+/**
+ * An outcome window's feedback and searches on PostgreSQL right after a bulk import (no statistics yet): each page's
+ * feedback and each query's searches are read along the index that leads with it, never by scanning every row of
+ * the range (what an IN list got: 8–60 ms for each side of each window at 10M), and counted exactly.
+ */
+describe('outcome signals on PostgreSQL before the tables are analysed', () => {
+  const DAY0 = Date.UTC(2026, 10, 1);
+  let database: TestDatabase;
+  let sql: Sql;
+  beforeAll(async () => {
+    database = await createMigratedDatabase('postgresql');
+    sql = openSql(database.target);
+    // 200,000 feedback entries and searches over 30 days and 500 pages and queries
+    await sql.run(
+      `INSERT INTO "AnalyticsFeedback" ("projectId", "ts", "receivedAt", "path", "source", "status", "helpful")
+       SELECT 'p1', ?::bigint + i::bigint * 12960, 0, '/p' || (i % 500), CASE WHEN i % 7 = 0 THEN 'agent' ELSE 'contextual' END,
+              'pending', i % 3 % 2 FROM generate_series(1, 200000) AS i`,
+      [DAY0],
+    );
+    await sql.run(
+      `INSERT INTO "AnalyticsSearch" ("projectId", "ts", "receivedAt", "query", "clickedPath")
+       SELECT 'p1', ?::bigint + i::bigint * 12960, 0, 'q' || (i % 500), CASE WHEN i % 4 = 0 THEN NULL ELSE '/p' || (i % 11) END
+         FROM generate_series(1, 200000) AS i`,
+      [DAY0],
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await sql?.close();
+    await database?.drop();
+  });
+
+  it('reads each page and query along its index, and counts them exactly', async () => {
+    const statements: [string, unknown[]][] = [];
+    const recording = Object.create(sql) as Sql;
+    recording.rows = (text, params = []) => {
+      statements.push([text, params]);
+      return sql.rows(text, params);
+    };
+    const range = { from: DAY0 + 3 * DAY_MS + 5_000_000, to: DAY0 + 17 * DAY_MS + 5_000_000 };
+    const paths = ['/p3', '/p7', '/p3'];
+    const queries = await readQueriesInto(recording, { projectId: 'p1', paths, range, limit: 5 });
+    const zero = { human: 0, ai: 0, referred: 0 };
+    const counts = await readOutcomeCounts(
+      recording,
+      { projectId: 'p1', paths: ['/p3', '/p7'], urls: [], range, queries },
+      [zero, zero, zero],
+    );
+    // the same counts by plain SQL
+    const [[up, down]] = await sql.rows(
+      `SELECT SUM(CASE WHEN "source" <> 'agent' AND "helpful" = 1 THEN 1 ELSE 0 END),
+              SUM(CASE WHEN "source" <> 'agent' AND "helpful" = 0 THEN 1 ELSE 0 END)
+         FROM "AnalyticsFeedback" WHERE "path" IN ('/p3', '/p7') AND "ts" >= ? AND "ts" < ?`,
+      [range.from, range.to],
+    );
+    expect(counts.total).toMatchObject({ thumbsUp: Number(up), thumbsDown: Number(down) });
+    expect(Number(up) + Number(down)).toBeGreaterThan(200);
+    const led = await sql.rows(
+      `SELECT "query", COUNT(*) AS n FROM "AnalyticsSearch" WHERE "clickedPath" IN ('/p3', '/p7') AND "ts" >= ? AND "ts" < ?
+        GROUP BY "query" ORDER BY n DESC, "query" COLLATE "C" LIMIT 5`,
+      [range.from, range.to],
+    );
+    expect(queries).toEqual(led.map(([query]) => query));
+    const [[searches, clicks]] = await sql.rows(
+      `SELECT COUNT(*), SUM(CASE WHEN "clickedPath" IN ('/p3', '/p7') THEN 1 ELSE 0 END) FROM "AnalyticsSearch"
+        WHERE "query" IN (${queries.map(() => '?').join(', ')}) AND "ts" >= ? AND "ts" < ?`,
+      [...queries, range.from, range.to],
+    );
+    expect(counts.searches).toEqual({ searches: Number(searches), clicks: Number(clicks) });
+    // no statement scans every row of the range by time alone
+    const byTime: string[] = [];
+    for (const [text, params] of statements) {
+      const [[explained]] = await sql.rows(`EXPLAIN (FORMAT JSON) ${text}`, params as never);
+      const plans = JSON.stringify(explained);
+      if (/"Index Name":\s*"Analytics(Feedback|Search)_projectId_ts_idx"|"Seq Scan"/.test(plans)) byTime.push(text);
+    }
+    expect(statements.length).toBeGreaterThanOrEqual(3);
+    expect(byTime).toEqual([]);
   });
 });
