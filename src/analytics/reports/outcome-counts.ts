@@ -7,6 +7,7 @@ import type { DayEvents, TimedVisitors } from '../store/read-events.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
 import { agentCellSegments } from './agent-cells.js';
+import { plannedOnce } from './segments.js';
 import { VIA_PREFIX } from '../store/write-events.js';
 import { readMissingPages } from './missing-pages.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
@@ -270,17 +271,10 @@ export async function countGroupVisitors(params: {
     };
     // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
     const { store } = params;
-    const plan = store.planRange(params.projectId, params.range);
-    const generations = new Map<string, ReturnType<AnalyticsStore['dayGenerations']>>();
     const planned = {
-      planRange: () => plan,
-      dayGenerations: (projectId: string, from: number, to: number) => {
-        const key = `${from}-${to}`;
-        if (!generations.has(key)) generations.set(key, store.dayGenerations(projectId, from, to));
-        return generations.get(key)!;
-      },
-      loadDaySets: (projectId: string, day: number) => store.loadDaySets(projectId, day),
+      loadDaySets: store.loadDaySets.bind(store),
       agentDays: store.agentDays.bind(store),
+      ...(await plannedOnce(store, params.projectId, params.range)),
     };
     const ranged = { ...params, store: planned };
     const sets = await daySetSegments(ranged);
