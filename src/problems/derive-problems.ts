@@ -42,18 +42,19 @@ async function missingPages(
   range: TimeRange,
   before: TimeRange,
 ): Promise<DerivedProblem[]> {
-  const [misses, previous] = await Promise.all([
-    signals.missingUrls({ projectId, range }),
-    signals.missingUrls({ projectId, range: before }),
-  ]);
-  const earlier = readersBy(previous, (m) => m.path);
-  return misses.map((m) => ({
+  const misses = await withEarlier(
+    (r) => signals.missingUrls({ projectId, range: r }),
+    range,
+    before,
+    (m) => m.path,
+  );
+  return misses.map(([m, previousReaders]) => ({
     id: problemId('missing-page', m.path),
     kind: 'missing-page',
     title: `Not found: ${m.path}`,
     paths: [m.path],
     readers: m.readers,
-    previousReaders: earlier.get(m.path) ?? 0,
+    previousReaders,
     firstSeen: m.firstSeen,
     lastSeen: m.lastSeen,
     // who asked, and the redirect candidates, are worked out for the problems answered alone (withDetails): a
@@ -77,18 +78,19 @@ async function negativeFeedback(
   range: TimeRange,
   before: TimeRange,
 ): Promise<DerivedProblem[]> {
-  const [pages, previous] = await Promise.all([
-    signals.negativeFeedback({ projectId, range }),
-    signals.negativeFeedback({ projectId, range: before }),
-  ]);
-  const earlier = readersBy(previous, (f) => f.path);
-  return pages.map((f) => ({
+  const pages = await withEarlier(
+    (r) => signals.negativeFeedback({ projectId, range: r }),
+    range,
+    before,
+    (f) => f.path,
+  );
+  return pages.map(([f, previousReaders]) => ({
     id: problemId('negative-feedback', f.path),
     kind: 'negative-feedback',
     title: `Readers say ${f.path} falls short`,
     paths: [f.path],
     readers: f.readers,
-    previousReaders: earlier.get(f.path) ?? 0,
+    previousReaders,
     firstSeen: f.firstSeen,
     lastSeen: f.lastSeen,
     evidence: {
@@ -171,6 +173,18 @@ export async function withDetails<T extends DerivedProblem>(
       },
     };
   });
+}
+
+/** A kind's rows of the range, each with its readers in the range before (both read at once). */
+async function withEarlier<T extends { readers: number }>(
+  read: (range: TimeRange) => Promise<T[]>,
+  range: TimeRange,
+  before: TimeRange,
+  key: (row: T) => string,
+): Promise<[T, number][]> {
+  const [rows, previous] = await Promise.all([read(range), read(before)]);
+  const earlier = readersBy(previous, key);
+  return rows.map((row) => [row, earlier.get(key(row)) ?? 0]);
 }
 
 function readersBy<T extends { readers: number }>(rows: T[], key: (row: T) => string): Map<string, number> {

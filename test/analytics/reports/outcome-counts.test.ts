@@ -7,6 +7,7 @@ import {
   type VisitorCounts,
 } from '../../../src/analytics/reports/outcome-counts.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import { plansMatching, recordingSql } from '../../support/recording-sql.js';
 import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
@@ -121,12 +122,7 @@ describe('outcome signals on PostgreSQL before the tables are analysed', () => {
   });
 
   it('reads each page and query along its index, and counts them exactly', async () => {
-    const statements: [string, unknown[]][] = [];
-    const recording = Object.create(sql) as Sql;
-    recording.rows = (text, params = []) => {
-      statements.push([text, params]);
-      return sql.rows(text, params);
-    };
+    const { recording, statements } = recordingSql(sql);
     const range = { from: DAY0 + 3 * DAY_MS + 5_000_000, to: DAY0 + 17 * DAY_MS + 5_000_000 };
     const paths = ['/p3', '/p7', '/p3'];
     const queries = await readQueriesInto(recording, { projectId: 'p1', paths, range, limit: 5 });
@@ -158,12 +154,11 @@ describe('outcome signals on PostgreSQL before the tables are analysed', () => {
     );
     expect(counts.searches).toEqual({ searches: Number(searches), clicks: Number(clicks) });
     // no statement scans every row of the range by time alone
-    const byTime: string[] = [];
-    for (const [text, params] of statements) {
-      const [[explained]] = await sql.rows(`EXPLAIN (FORMAT JSON) ${text}`, params as never);
-      const plans = JSON.stringify(explained);
-      if (/"Index Name":\s*"Analytics(Feedback|Search)_projectId_ts_idx"|"Seq Scan"/.test(plans)) byTime.push(text);
-    }
+    const byTime = await plansMatching(
+      sql,
+      statements,
+      /"Index Name":\s*"Analytics(Feedback|Search)_projectId_ts_idx"|"Seq Scan"/,
+    );
     expect(statements.length).toBeGreaterThanOrEqual(3);
     expect(byTime).toEqual([]);
   });

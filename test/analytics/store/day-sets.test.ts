@@ -7,6 +7,7 @@ import {
   RoaringBitmap32,
   SITE_PAGE,
 } from '../../../src/analytics/store/day-sets.js';
+import { pageBitmaps } from '../../support/page-bitmaps.js';
 import { planWithin, splitRange } from '../../../src/analytics/store/split-range.js';
 import { segmentsOf } from '../../../src/analytics/reports/segments.js';
 
@@ -46,25 +47,8 @@ describe('day sets', () => {
 
 describe('pagePairsOfBlob', () => {
   it("copies one page's container from a stored blob, whatever its kind and wherever it sits", () => {
-    let seed = 7;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return Math.floor(seed / 65536) % n;
-    };
     let checked = 0;
-    for (let round = 0; round < 200; round++) {
-      const bitmap = new RoaringBitmap32();
-      // 1 to 9 pages (few enough that a bitmap with runs may have no offset header), each an array, a bitset or runs
-      const pages = [...new Set(Array.from({ length: 1 + random(9) }, () => random(round % 2 ? 40 : 65_536)))];
-      for (const page of pages) {
-        const base = page * 65536;
-        const shape = random(3);
-        if (shape === 0) for (let i = random(50); i >= 0; i--) bitmap.add(base + random(65536));
-        else if (shape === 1) for (let i = 0; i < 6000; i++) bitmap.add(base + random(65536));
-        else bitmap.addRange(base + random(1000), base + 1000 + random(60_000));
-      }
-      if (random(2)) bitmap.runOptimize();
-      const blob = Buffer.from(bitmap.serialize(true));
+    for (const { bitmap, blob, pages, random } of pageBitmaps(7, 200)) {
       const part = 3 * 65536 + random(4);
       for (const page of [...pages, random(65_536), 65_536 + pages[0]]) {
         const expected = bitmap.rangeUint32Array(
@@ -83,7 +67,6 @@ describe('pagePairsOfBlob', () => {
         checked += pairs.size;
         pairs.dispose();
       }
-      bitmap.dispose();
     }
     expect(checked).toBeGreaterThan(100_000);
   });

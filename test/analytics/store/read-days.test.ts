@@ -2,6 +2,7 @@ import { DAY_MS } from '../../../src/calendar.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
 import { pagePairsOfBlob, RoaringBitmap32 } from '../../../src/analytics/store/day-sets.js';
+import { pageBitmaps } from '../../support/page-bitmaps.js';
 import { decodeViews } from '../../../src/analytics/store/rollups/agent-days.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
 
@@ -90,19 +91,7 @@ describe('page cuts in PostgreSQL', () => {
   it("cuts a page's container from a day set: arrays, bitsets and runs, with and without offsets", async () => {
     let checked = 0;
     let absent = 0;
-    for (let round = 0; round < 120; round++) {
-      const bitmap = new RoaringBitmap32();
-      // 1 to 9 pages: few enough that a bitmap with runs may have no offset header
-      const pages = [...new Set(Array.from({ length: 1 + random(9) }, () => random(round % 2 ? 40 : 65_536)))];
-      for (const page of pages) {
-        const base = page * 65536;
-        const shape = random(3);
-        if (shape === 0) for (let i = random(50); i >= 0; i--) bitmap.add(base + random(65536));
-        else if (shape === 1) for (let i = 0; i < 6000; i++) bitmap.add(base + random(65536));
-        else bitmap.addRange(base + random(1000), base + 1000 + random(60_000));
-      }
-      if (random(2)) bitmap.runOptimize();
-      const blob = Buffer.from(bitmap.serialize(true));
+    for (const { blob, pages, random } of pageBitmaps(11, 120)) {
       const part = 2 * 65536 + random(4);
       const asked = [...pages, random(65_536)];
       const rows = await sql.rows(
@@ -129,7 +118,6 @@ describe('page cuts in PostgreSQL', () => {
         }
         whole.dispose();
       }
-      bitmap.dispose();
     }
     expect(checked).toBeGreaterThan(100_000);
     expect(absent).toBeGreaterThan(50);

@@ -2,6 +2,7 @@ import { DAY_MS } from '../../../src/calendar.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { planRange } from '../../../src/analytics/store/split-range.js';
 import { createMigratedDatabase, type TestDatabase } from '../../support/databases.js';
+import { plansMatching, recordingSql } from '../../support/recording-sql.js';
 
 const DAY0 = Date.UTC(2026, 10, 10) / DAY_MS;
 /** a million events: fewer, and PostgreSQL plans the old statement along the key by chance */
@@ -36,16 +37,7 @@ describe('planRange on PostgreSQL before the events table is analysed', () => {
   });
 
   it('finds the days not folded yet, reading along an index', async () => {
-    const statements: [string, unknown[]][] = [];
-    const recording = Object.create(sql) as Sql;
-    recording.rows = (text, params = []) => {
-      statements.push([text, params]);
-      return sql.rows(text, params);
-    };
-    recording.query = ((text: string, params: unknown[] = []) => {
-      statements.push([text, params]);
-      return sql.query(text, params as never);
-    }) as Sql['query'];
+    const { recording, statements } = recordingSql(sql);
     const range = { from: DAY0 * DAY_MS + 5000, to: (DAY0 + 31) * DAY_MS };
     const plan = await planRange(recording, { projectId: 'p1', range });
     // the last 7 events (ids EVENTS-6 .. EVENTS, 2.592 s apart from day 0) fall on days 29 and 30, p1's too (the
@@ -56,12 +48,11 @@ describe('planRange on PostgreSQL before the events table is analysed', () => {
       [30, 31],
     ]);
     expect(plan.days).toEqual([[DAY0 + 1, DAY0 + 29]]);
-    const scans: string[] = [];
-    for (const [text, params] of statements) {
-      const [[explained]] = await sql.rows(`EXPLAIN (FORMAT JSON) ${text}`, params as never);
-      const plans = JSON.stringify(explained);
-      if (/"Node Type":\s*"Seq Scan"[^}]*"Relation Name":\s*"AnalyticsEvent"/.test(plans)) scans.push(text);
-    }
+    const scans = await plansMatching(
+      sql,
+      statements,
+      /"Node Type":\s*"Seq Scan"[^}]*"Relation Name":\s*"AnalyticsEvent"/,
+    );
     expect(statements.some(([text]) => text.includes('"AnalyticsEvent"'))).toBe(true);
     expect(scans).toEqual([]);
   });
