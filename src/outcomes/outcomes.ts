@@ -394,11 +394,13 @@ export function createOutcomes(deps: {
       // read before any count: a write while they are read makes the next call read again
       const stampOf = await stampsOf(project.id, all);
       // the page's merges in full; the summary of the others from their deciding window's totals alone
-      const page: ListedOutcome[] = [];
-      for (const merge of rest.slice(0, query.limit)) {
-        const { jobId, repository, number, pages } = merge;
-        page.push({ jobId, repository, number, pages, outcome: await outcomeOf(merge, stampOf) });
-      }
+      // the page's merges side by side: their reads wait on the database, one merge's on its answers alone
+      const page: ListedOutcome[] = await Promise.all(
+        rest.slice(0, query.limit).map(async (merge) => {
+          const { jobId, repository, number, pages } = merge;
+          return { jobId, repository, number, pages, outcome: await outcomeOf(merge, stampOf) };
+        }),
+      );
       const shown = new Map(page.map((o) => [o.jobId, o.outcome.verdict]));
       const summary = { helped: 0, noEffect: 0, regressed: 0 };
       for (const merge of all) {

@@ -10,6 +10,8 @@ import { createJob } from '../../src/jobs/job-store.js';
 import { createOutcomes, type Outcomes } from '../../src/outcomes/outcomes.js';
 import type { Outcome } from '../../src/outcomes/compute-outcome.js';
 import type { PullRequestFile } from '../../src/outcomes/changed-pages.js';
+import { recordDocsMerge } from '../../src/outcomes/merge-store.js';
+import type { WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
 import { assignJob, settleJob } from '../../src/problems/problem-store.js';
 import { getProject } from '../../src/projects/projects.js';
 import { DAY_MS } from '../../src/calendar.js';
@@ -599,5 +601,51 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     const theirs = await get(`/v1/analytics/${other}/outcomes?dateFrom=2026-09-01&dateTo=2026-11-01`, otherKey);
     expect(theirs.body.outcomes).toEqual([]);
     expect((await get(`/v1/analytics/${other}/outcomes`)).status).toBe(403);
+  });
+
+  it("reads the merges of a list's page side by side", async () => {
+    for (const n of [1, 2, 3])
+      await recordDocsMerge({
+        db: app.ctx.db,
+        clock: app.ctx.clock,
+        merge: {
+          jobId: `job_side_${n}`,
+          projectId,
+          repository: 'acme/docs',
+          number: 900 + n,
+          mergedAt: new Date(MERGED_AT + n * 60_000),
+          pages: [{ path: `/guides/side-${n}`, change: 'edited' }],
+        },
+      });
+    let inFlight = 0;
+    let most = 0;
+    const none = (): WindowCounts => ({
+      pages: new Map(),
+      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
+      misses: new Map(),
+      searches: { searches: 0, clicks: 0 },
+      together: [],
+    });
+    const sideBySide = createOutcomes({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      pages: async () => SITE_FILES,
+      pullRequestFiles: async () => prFiles,
+      counts: async (query) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return query.ranges.map(none);
+      },
+      deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
+    });
+    const project = await getProject(app.ctx.db, projectId);
+    const { outcomes } = await sideBySide.list(project, {
+      dateFrom: MERGED_AT - DAY_MS,
+      dateTo: MERGED_AT + DAY_MS,
+      limit: 3,
+    });
+    expect(outcomes.map((o) => o.jobId)).toEqual(['job_side_3', 'job_side_2', 'job_side_1']);
+    expect(most).toBeGreaterThan(1);
   });
 });

@@ -199,12 +199,7 @@ export function dayEventsReader(params: {
     if (!versions) return store.dayEvents(projectId, day);
     const version = versions.get(day);
     if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
-    const key = segmentKey(projectId, 'events', 1, day);
-    const cached = cache.get<DayEvents>(key, version);
-    if (cached) return cached;
-    const events = await store.dayEvents(projectId, day);
-    cache.set(key, version, events);
-    return events;
+    return cache.keep(segmentKey(projectId, 'events', 1, day), version, () => store.dayEvents(projectId, day));
   };
   return (day) => {
     let events = read.get(day);

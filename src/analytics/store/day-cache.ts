@@ -34,6 +34,8 @@ const free = (entry: Entry) => {
  */
 export class DayCache {
   private readonly lru: LRUCache<string, Entry>;
+  /** builds under way, by key and version: a second reader of the same entry waits for the first's */
+  private readonly building = new Map<string, Promise<Cached>>();
 
   constructor(private readonly budgetBytes: number) {
     this.lru = new LRUCache<string, Entry>({
@@ -48,7 +50,7 @@ export class DayCache {
 
   /** A reader's hold on what it gets and sets, until `release()`: what it reads is not freed under it. */
   lease(): CacheLease {
-    return new CacheLease(this.lru, this.budgetBytes);
+    return new CacheLease(this.lru, this.budgetBytes, this.building);
   }
 
   get size(): number {
@@ -67,6 +69,7 @@ export class CacheLease {
   constructor(
     private readonly lru: LRUCache<string, Entry>,
     private readonly budgetBytes: number,
+    private readonly building: Map<string, Promise<Cached>> = new Map(),
   ) {}
 
   /** The entry built from this version of its days, if cached. */
@@ -85,9 +88,22 @@ export class CacheLease {
   async keep<T extends Cached>(key: string, version: string, build: () => Promise<T>): Promise<T> {
     const cached = this.get<T>(key, version);
     if (cached) return cached;
-    const data = await build();
-    this.set(key, version, data);
-    return data;
+    // concurrent readers of one entry build it once: the others take it from the cache when it is set
+    const id = `${version}\0${key}`;
+    const pending = this.building.get(id);
+    if (pending) {
+      await pending.catch(() => undefined);
+      return this.keep(key, version, build);
+    }
+    const building = build();
+    this.building.set(id, building);
+    try {
+      const data = await building;
+      this.set(key, version, data);
+      return data;
+    } finally {
+      this.building.delete(id);
+    }
   }
 
   set(key: string, version: string, data: Cached): void {
