@@ -66,6 +66,12 @@ type StampOf = Awaited<ReturnType<ReadOutcomeStamps>>;
 /** the reads of completed windows kept, at most: a list's summary reads one per merge of its range */
 const REMEMBERED = 10_000;
 
+/**
+ * Merges whose verdicts a list's summary reads at once: one merge's statements wait on the database while another's
+ * counts are made, and only a few merges' bitmaps are held at a time.
+ */
+export const SUMMARY_READS = 4;
+
 /** at most this many queries' click-through is measured per window */
 const MAX_QUERIES = 20;
 
@@ -403,8 +409,11 @@ export function createOutcomes(deps: {
       );
       const shown = new Map(page.map((o) => [o.jobId, o.outcome.verdict]));
       const summary = { helped: 0, noEffect: 0, regressed: 0 };
-      for (const merge of all) {
-        const verdict = shown.get(merge.jobId) ?? (await verdictOf(merge, stampOf));
+      // the others' verdicts a few at a time: one merge's reads wait on the database while another's are counted
+      const verdicts = await mapAtMost(SUMMARY_READS, all, (merge) =>
+        Promise.resolve(shown.get(merge.jobId) ?? verdictOf(merge, stampOf)),
+      );
+      for (const verdict of verdicts) {
         if (verdict === 'helped') summary.helped++;
         else if (verdict === 'no effect') summary.noEffect++;
         else if (verdict === 'regressed') summary.regressed++;
@@ -425,4 +434,18 @@ export function createOutcomes(deps: {
       };
     },
   };
+}
+
+/** `map` over `items` with at most `limit` calls pending at once; results in the items' order. */
+async function mapAtMost<T, R>(limit: number, items: readonly T[], map: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await map(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

@@ -7,7 +7,7 @@ import { outcomeRoutes } from '../../src/http/routes/outcomes.js';
 import { createJobEventNotifier } from '../../src/jobs/job-event-notifier.js';
 import { createJobRequests } from '../../src/jobs/job-requests.js';
 import { createJob } from '../../src/jobs/job-store.js';
-import { createOutcomes, type Outcomes } from '../../src/outcomes/outcomes.js';
+import { createOutcomes, SUMMARY_READS, type Outcomes } from '../../src/outcomes/outcomes.js';
 import type { Outcome } from '../../src/outcomes/compute-outcome.js';
 import type { PullRequestFile } from '../../src/outcomes/changed-pages.js';
 import { recordDocsMerge } from '../../src/outcomes/merge-store.js';
@@ -647,5 +647,53 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     });
     expect(outcomes.map((o) => o.jobId)).toEqual(['job_side_3', 'job_side_2', 'job_side_1']);
     expect(most).toBeGreaterThan(1);
+  });
+
+  it("reads the summary's verdicts a few merges at a time", async () => {
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9])
+      await recordDocsMerge({
+        db: app.ctx.db,
+        clock: app.ctx.clock,
+        merge: {
+          jobId: `job_few_${n}`,
+          projectId,
+          repository: 'acme/docs',
+          number: 950 + n,
+          mergedAt: new Date(MERGED_AT + n * 60_000),
+          pages: [{ path: `/guides/few-${n}`, change: 'edited' }],
+        },
+      });
+    let [inFlight, most, reads] = [0, 0, 0];
+    const counted = (human: number): WindowCounts => ({
+      pages: new Map(),
+      total: { human, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
+      misses: new Map(),
+      searches: { searches: 0, clicks: 0 },
+      together: [],
+    });
+    const fewAtATime = createOutcomes({
+      db: app.ctx.db,
+      clock: app.ctx.clock,
+      pages: async () => SITE_FILES,
+      pullRequestFiles: async () => prFiles,
+      counts: async (query) => {
+        reads++;
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        // every window's after side has twice the readers of its before side: each merge helped
+        return query.ranges.map((_, i) => counted(i % 2 ? 200 : 100));
+      },
+      deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
+    });
+    const project = await getProject(app.ctx.db, projectId);
+    const page = { dateFrom: MERGED_AT - DAY_MS, dateTo: MERGED_AT + DAY_MS, limit: 1 };
+    const { outcomes, summary } = await fewAtATime.list(project, page);
+    expect(outcomes.map((o) => o.jobId)).toEqual(['job_few_9']);
+    // the page's one merge, read alone, then the eight others' verdicts
+    expect(summary).toEqual({ helped: 9, noEffect: 0, regressed: 0 });
+    expect(reads).toBeGreaterThanOrEqual(1 + 8);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(SUMMARY_READS);
   });
 });
