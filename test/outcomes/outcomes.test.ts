@@ -603,42 +603,58 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect((await get(`/v1/analytics/${other}/outcomes`)).status).toBe(403);
   });
 
-  it("reads the merges of a list's page side by side", async () => {
-    for (const n of [1, 2, 3])
+  /** `count` merges of one edited page each, a minute apart: jobs `job_<name>_1` … */
+  const recordMerges = async (name: string, count: number) => {
+    for (let n = 1; n <= count; n++)
       await recordDocsMerge({
         db: app.ctx.db,
         clock: app.ctx.clock,
         merge: {
-          jobId: `job_side_${n}`,
+          jobId: `job_${name}_${n}`,
           projectId,
           repository: 'acme/docs',
           number: 900 + n,
           mergedAt: new Date(MERGED_AT + n * 60_000),
-          pages: [{ path: `/guides/side-${n}`, change: 'edited' }],
+          pages: [{ path: `/guides/${name}-${n}`, change: 'edited' }],
         },
       });
-    let inFlight = 0;
-    let most = 0;
-    const none = (): WindowCounts => ({
-      pages: new Map(),
-      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
-      misses: new Map(),
-      searches: { searches: 0, clicks: 0 },
-      together: [],
-    });
-    const sideBySide = createOutcomes({
+  };
+
+  /** A window's counts with this many human readers in all and nothing else. */
+  const humanReaders = (human: number): WindowCounts => ({
+    pages: new Map(),
+    total: { human, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
+    misses: new Map(),
+    searches: { searches: 0, clicks: 0 },
+    together: [],
+  });
+
+  /**
+   * Outcomes whose counts take a moment each, answering `answer(i)` for a read's i-th range: `seen` holds how many
+   * reads were made and the most under way at once.
+   */
+  const withSlowCounts = (answer: (i: number) => WindowCounts) => {
+    const seen = { reads: 0, inFlight: 0, most: 0 };
+    const outcomes = createOutcomes({
       db: app.ctx.db,
       clock: app.ctx.clock,
       pages: async () => SITE_FILES,
       pullRequestFiles: async () => prFiles,
       counts: async (query) => {
-        most = Math.max(most, ++inFlight);
+        seen.reads++;
+        seen.most = Math.max(seen.most, ++seen.inFlight);
         await new Promise((resolve) => setTimeout(resolve, 5));
-        inFlight--;
-        return query.ranges.map(none);
+        seen.inFlight--;
+        return query.ranges.map((_, i) => answer(i));
       },
       deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
     });
+    return { outcomes, seen };
+  };
+
+  it("reads the merges of a list's page side by side", async () => {
+    await recordMerges('side', 3);
+    const { outcomes: sideBySide, seen } = withSlowCounts(() => humanReaders(0));
     const project = await getProject(app.ctx.db, projectId);
     const { outcomes } = await sideBySide.list(project, {
       dateFrom: MERGED_AT - DAY_MS,
@@ -646,54 +662,21 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       limit: 3,
     });
     expect(outcomes.map((o) => o.jobId)).toEqual(['job_side_3', 'job_side_2', 'job_side_1']);
-    expect(most).toBeGreaterThan(1);
+    expect(seen.most).toBeGreaterThan(1);
   });
 
   it("reads the summary's verdicts a few merges at a time", async () => {
-    for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9])
-      await recordDocsMerge({
-        db: app.ctx.db,
-        clock: app.ctx.clock,
-        merge: {
-          jobId: `job_few_${n}`,
-          projectId,
-          repository: 'acme/docs',
-          number: 950 + n,
-          mergedAt: new Date(MERGED_AT + n * 60_000),
-          pages: [{ path: `/guides/few-${n}`, change: 'edited' }],
-        },
-      });
-    let [inFlight, most, reads] = [0, 0, 0];
-    const counted = (human: number): WindowCounts => ({
-      pages: new Map(),
-      total: { human, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
-      misses: new Map(),
-      searches: { searches: 0, clicks: 0 },
-      together: [],
-    });
-    const fewAtATime = createOutcomes({
-      db: app.ctx.db,
-      clock: app.ctx.clock,
-      pages: async () => SITE_FILES,
-      pullRequestFiles: async () => prFiles,
-      counts: async (query) => {
-        reads++;
-        most = Math.max(most, ++inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        inFlight--;
-        // every window's after side has twice the readers of its before side: each merge helped
-        return query.ranges.map((_, i) => counted(i % 2 ? 200 : 100));
-      },
-      deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
-    });
+    await recordMerges('few', 9);
+    // every window's after side has twice the readers of its before side: each merge helped
+    const { outcomes: fewAtATime, seen } = withSlowCounts((i) => humanReaders(i % 2 ? 200 : 100));
     const project = await getProject(app.ctx.db, projectId);
     const page = { dateFrom: MERGED_AT - DAY_MS, dateTo: MERGED_AT + DAY_MS, limit: 1 };
     const { outcomes, summary } = await fewAtATime.list(project, page);
     expect(outcomes.map((o) => o.jobId)).toEqual(['job_few_9']);
-    // the page's one merge, read alone, then the eight others' verdicts
     expect(summary).toEqual({ helped: 9, noEffect: 0, regressed: 0 });
-    expect(reads).toBeGreaterThanOrEqual(1 + 8);
-    expect(most).toBeGreaterThan(1);
-    expect(most).toBeLessThanOrEqual(SUMMARY_READS);
+    // the page's one merge, read alone, then the eight others' verdicts
+    expect(seen.reads).toBeGreaterThanOrEqual(1 + 8);
+    expect(seen.most).toBeGreaterThan(1);
+    expect(seen.most).toBeLessThanOrEqual(SUMMARY_READS);
   });
 });
