@@ -1,6 +1,7 @@
 import crypto, { type JsonWebKey } from 'node:crypto';
 import fs from 'node:fs';
 import type { FetchedDirectory } from './fetch-key-directory.js';
+import { waitAtMost } from '../../clock.js';
 import type { DirectoryKey, TrustedDirectory } from './verify-signature.js';
 
 /** One operator's key directory, as the shipped snapshot and `scribe ranges import` hold it. */
@@ -128,15 +129,7 @@ export class KeyDirectories {
       }
       if (held.fetching) pending.push(held.fetching);
     }
-    if (!pending.length || waitMs <= 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(pending),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, waitMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await waitAtMost(pending, waitMs);
   }
 
   private keep(held: Held, fetched: FetchedDirectory): void {

@@ -1,5 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import net from 'node:net';
+import { waitAtMost } from '../../clock.js';
 
 /** The three lookups forward-confirmed reverse DNS needs (node:dns's Resolver; a stand-in in tests). */
 export interface DnsResolver {
@@ -67,15 +68,7 @@ export class ReverseDnsConfirmer {
       const lookup = this.start(ip);
       if (lookup) pending.push(lookup);
     }
-    if (!pending.length || waitMs <= 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(pending),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, waitMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await waitAtMost(pending, waitMs);
   }
 
   private start(ip: string): Promise<string[]> | undefined {
