@@ -80,7 +80,7 @@ export function unionOf(list: Bitmap[], mask?: Bitmap): Bitmap {
   return union;
 }
 
-async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeRange[]) {
+async function edgeEvents(store: Pick<AnalyticsStore, 'rawEvents'>, projectId: string, edges: TimeRange[]) {
   const raw: EdgeEvent[] = [];
   // one by one: spread into push, an edge's events overflow the stack past about 150,000 of them (a rebuild, or a
   // fold far behind, reads a whole range raw)
@@ -88,7 +88,13 @@ async function edgeEvents(store: AnalyticsStore, projectId: string, edges: TimeR
   return raw;
 }
 
-type Params = { store: AnalyticsStore; cache: CacheLease; projectId: string; range: TimeRange; unite?: boolean };
+type Params = {
+  store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations' | 'rawEvents'>;
+  cache: CacheLease;
+  projectId: string;
+  range: TimeRange;
+  unite?: boolean;
+};
 
 async function gather<T extends Cached>(params: Params, family: SegmentFamily<T>) {
   const { segments, edges } = await rangeSegments(params, family);

@@ -12,7 +12,7 @@ import {
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { gatherSets, unionOf, type Sources } from './range-sources.js';
-import { rangeAnswer } from './segments.js';
+import { plannedOnce, rangeAnswer } from './segments.js';
 
 export interface Counts {
   human: number;
@@ -34,11 +34,19 @@ export interface RangeCounts {
 export async function countVisitors(params: VisitorsQuery): Promise<RangeCounts> {
   // every page's: the same counts answer each page of an export's rows; some pages': the same rows asked again
   const name = params.pages ? `visitors of pages ${params.pages.join(',')}` : 'visitors by page';
-  return rangeAnswer({ ...params, name }, async () => keptCounts(await countDistinctVisitors(params)));
+  // the range planned once: the kept answer's key and, when it is counted, the day sets read by the same plan
+  const { store, projectId, range } = params;
+  const planned = {
+    loadDaySets: (id: string, day: number) => store.loadDaySets(id, day),
+    rawEvents: (id: string, part: TimeRange) => store.rawEvents(id, part),
+    ...(await plannedOnce(store, projectId, range)),
+  };
+  const query = { ...params, store: planned };
+  return rangeAnswer({ ...query, name }, async () => keptCounts(await countDistinctVisitors(query)));
 }
 
 interface VisitorsQuery {
-  store: AnalyticsStore;
+  store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations' | 'rawEvents'>;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;

@@ -5,6 +5,7 @@ import { PROVIDERS } from '../../support/databases.js';
 import { DayCache } from '../../../src/analytics/store/day-cache.js';
 import type { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
+import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 
 /** The pages a report shows (one page of its rows): their figures must be whole, and no other page's given. */
 const SHOWN = ['/p1', '/p4', '/p9'];
@@ -92,5 +93,44 @@ describe('visitors of a range read raw', () => {
       new Set(events.filter((e) => kinds.includes(e.kind)).map((e) => e.visitorId)).size;
     expect(counts.totals).toEqual({ human: distinct([1]), ai: distinct([2]), total: distinct([1, 2]) });
     expect(counts.pages.size).toBe(7);
+  });
+});
+
+describe('visitors of a range', () => {
+  it('plan the range once, kept or counted, whole days only or with a day read raw', async () => {
+    const first = Date.UTC(2026, 10, 1) / DAY_MS;
+    const range = { from: first * DAY_MS, to: (first + 30) * DAY_MS };
+    for (const rawDay of [undefined, first + 19]) {
+      const asked = { plans: 0, generations: 0, days: 0 };
+      const store = {
+        planRange: async (_projectId: string, part: TimeRange) => {
+          asked.plans++;
+          const [from, to] = [part.from / DAY_MS, part.to / DAY_MS];
+          if (rawDay === undefined) return { days: [[from, to]], raw: [] };
+          return {
+            days: [
+              [from, rawDay],
+              [rawDay + 1, to],
+            ],
+            raw: [{ from: rawDay * DAY_MS, to: (rawDay + 1) * DAY_MS }],
+          };
+        },
+        dayGenerations: async (_projectId: string, from: number, to: number) => {
+          asked.generations++;
+          return new Map(Array.from({ length: to - from }, (_, i) => [from + i, 1]));
+        },
+        loadDaySets: async () => {
+          asked.days++;
+          return { sets: new Map(), bytes: 0 };
+        },
+        rawEvents: async () => [],
+      } as unknown as AnalyticsStore;
+      const cache = new DayCache(1 << 20).lease();
+      const counts = await countVisitors({ store, cache, projectId: 'p', range });
+      cache.release();
+      expect(counts.totals).toEqual({ human: 0, ai: 0, total: 0 });
+      expect(asked.days).toBe(rawDay === undefined ? 30 : 29);
+      expect(asked).toMatchObject({ plans: 1, generations: 1 });
+    }
   });
 });
