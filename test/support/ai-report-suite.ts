@@ -167,3 +167,30 @@ export function event(fields: Partial<NewEvent> & Pick<NewEvent, 'kind'>): NewEv
     ...fields,
   };
 }
+
+/**
+ * An answer over whole folded days is kept until one of them changes: asked again it is the same object; after
+ * `late` is stored in `projectId` and not folded yet, that day is read raw and nothing is kept; after the fold it is
+ * counted anew and kept again. `expected` gives the totals before and after `late`; returns the last answer.
+ */
+export async function expectKeptUntilFolded<T extends { totals: unknown }>(params: {
+  store: AnalyticsStore;
+  projectId: string;
+  answer: () => Promise<T>;
+  late: NewEvent[];
+  expected: { before: T['totals']; after: T['totals'] };
+}): Promise<T> {
+  const { store, answer, expected } = params;
+  const first = await answer();
+  expect(first.totals).toEqual(expected.before);
+  expect(await answer()).toBe(first);
+  await store.insertEvents(params.projectId, params.late);
+  const unfolded = await answer();
+  expect(unfolded.totals).toEqual(expected.after);
+  expect(await answer()).not.toBe(unfolded);
+  await store.fold();
+  const folded = await answer();
+  expect(folded.totals).toEqual(expected.after);
+  expect(await answer()).toBe(folded);
+  return folded;
+}

@@ -4,7 +4,7 @@ import type { TimeRange } from '../../../src/calendar.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { DAY, randomRanges, reportAnalytics, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
 import { countViews } from '../../../src/analytics/reports/views.js';
-import { event, useReportStore } from '../../support/ai-report-suite.js';
+import { event, expectKeptUntilFolded, useReportStore } from '../../support/ai-report-suite.js';
 
 /** Views per page and class counted from the raw events, ordered as the report orders them. */
 async function naiveViews(sql: Sql, projectId: string, range: TimeRange) {
@@ -81,17 +81,12 @@ describe.each(PROVIDERS)('every page’s views on %s', (provider) => {
       event({ ts: at(20), kind: 2, visitorHash: 'b', agent: 'GPTBot' }),
     ]);
     await store.fold();
-    const first = await countViews({ ...ctx(), range });
-    expect(first.totals).toEqual({ human: 2, ai: 1, total: 3 });
-    expect(await countViews({ ...ctx(), range })).toBe(first);
-    await store.insertEvents('p1', [event({ ts: at(20), kind: 1, visitorHash: 'c' })]);
-    // not folded yet: that day is read raw, and nothing read raw is kept
-    const unfolded = await countViews({ ...ctx(), range });
-    expect(unfolded.totals).toEqual({ human: 3, ai: 1, total: 4 });
-    expect(await countViews({ ...ctx(), range })).not.toBe(unfolded);
-    await store.fold();
-    const folded = await countViews({ ...ctx(), range });
-    expect(folded.totals).toEqual({ human: 3, ai: 1, total: 4 });
-    expect(await countViews({ ...ctx(), range })).toBe(folded);
+    await expectKeptUntilFolded({
+      store,
+      projectId: 'p1',
+      answer: () => countViews({ ...ctx(), range }),
+      late: [event({ ts: at(20), kind: 1, visitorHash: 'c' })],
+      expected: { before: { human: 2, ai: 1, total: 3 }, after: { human: 3, ai: 1, total: 4 } },
+    });
   });
 });
