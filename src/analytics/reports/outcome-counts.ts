@@ -265,13 +265,7 @@ export async function countGroupVisitors(params: {
       }
     };
     // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
-    const { store } = params;
-    const planned = {
-      loadDaySets: store.loadDaySets.bind(store),
-      agentDays: store.agentDays.bind(store),
-      ...(await plannedOnce(store, params.projectId, params.range)),
-    };
-    const ranged = { ...params, store: planned };
+    const ranged = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
     const sets = await daySetSegments(ranged);
     for (const segment of sets.segments) {
       addParts(0, segment.sets.get(KIND.human) ?? []);

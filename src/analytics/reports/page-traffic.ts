@@ -69,12 +69,7 @@ export async function pageTrafficFromDays(params: {
   const rows: Parameters<typeof countPageTraffic>[0] = { days: [], totals: [], agents: [] };
   if (pageId === undefined) return countPageTraffic(rows);
   // walked day by day, planned once
-  const store = {
-    loadDayPageSets: params.store.loadDayPageSets.bind(params.store),
-    agentDays: params.store.agentDays.bind(params.store),
-    pageEvents: params.store.pageEvents.bind(params.store),
-    ...(await plannedOnce(params.store, projectId, range)),
-  };
+  const store = await plannedOnce(params.store, projectId, range);
   const kinds = [KIND.human, KIND.ai];
   const totals = kinds.map(() => new RoaringBitmap32());
   const built: Bitmap[] = [...totals];

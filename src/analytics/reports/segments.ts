@@ -170,18 +170,19 @@ export async function rangeAnswer<T extends Cached>(
 type Planner = Pick<AnalyticsStore, 'planRange' | 'dayGenerations'>;
 
 /**
- * The plan and the day generations of `range` read once, answering any sub-range from them (planWithin, a slice of the
- * generations) as the store would in the same snapshot: for a reader that walks a range day by day, or reads it as
- * day sets and again as agent cells, which would otherwise ask the database for each piece.
+ * The store with the plan and the day generations of `range` read once, answering any sub-range from them
+ * (planWithin, a slice of the generations) as the store would in the same snapshot; every other read goes to the
+ * store as before. For a reader that walks a range day by day, or reads it as day sets and again as agent cells,
+ * which would otherwise ask the database for each piece.
  */
-export async function plannedOnce(store: Planner, projectId: string, range: TimeRange): Promise<Planner> {
+export async function plannedOnce<S extends Planner>(store: S, projectId: string, range: TimeRange): Promise<S> {
   const [first, end] = [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
   const [plan, generations] = await Promise.all([
     store.planRange(projectId, range),
     store.dayGenerations(projectId, first, end),
   ]);
   const inside = (from: number, to: number) => from >= range.from && to <= range.to;
-  return {
+  const planned: Planner = {
     planRange: (id, part) =>
       id === projectId && inside(part.from, part.to)
         ? Promise.resolve(planWithin(plan, part))
@@ -191,4 +192,6 @@ export async function plannedOnce(store: Planner, projectId: string, range: Time
         ? Promise.resolve(new Map([...generations].filter(([day]) => day >= from && day < to)))
         : store.dayGenerations(id, from, to),
   };
+  // the store's other methods, reached through the prototype, still read through the store's own connection
+  return Object.assign(Object.create(store) as S, planned);
 }

@@ -35,13 +35,7 @@ export async function countVisitors(params: VisitorsQuery): Promise<RangeCounts>
   // every page's: the same counts answer each page of an export's rows; some pages': the same rows asked again
   const name = params.pages ? `visitors of pages ${params.pages.join(',')}` : 'visitors by page';
   // the range planned once: the kept answer's key and, when it is counted, the day sets read by the same plan
-  const { store, projectId, range } = params;
-  const planned = {
-    loadDaySets: (id: string, day: number) => store.loadDaySets(id, day),
-    rawEvents: (id: string, part: TimeRange) => store.rawEvents(id, part),
-    ...(await plannedOnce(store, projectId, range)),
-  };
-  const query = { ...params, store: planned };
+  const query = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
   return rangeAnswer({ ...query, name }, async () => keptCounts(await countDistinctVisitors(query)));
 }
 
