@@ -381,11 +381,15 @@ export class Analytics {
    * each range's feedback, searches and misses (no connection held meanwhile).
    */
   async outcomeCounts(
-    params: Omit<Parameters<typeof readOutcomeCounts>[1], 'range'> & { ranges: readonly TimeRange[] },
+    params: Omit<Parameters<typeof readOutcomeCounts>[1], 'range'> & {
+      ranges: readonly TimeRange[];
+      /** one merge read alone, not one of a list's many (countGroupVisitors) */
+      alone?: boolean;
+    },
   ): Promise<WindowCounts[]> {
-    const { projectId, ranges, ...rest } = params;
+    const { projectId, ranges, alone, ...rest } = params;
     const groups = outcomeGroups(rest);
-    const visitors = await this.outcomeVisitors(projectId, ranges, groups);
+    const visitors = await this.outcomeVisitors(projectId, ranges, groups, alone);
     const out: WindowCounts[] = [];
     for (const [i, range] of ranges.entries())
       out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, visitors[i]));
@@ -425,6 +429,7 @@ export class Analytics {
     projectId: string,
     ranges: readonly TimeRange[],
     groups: readonly (readonly string[])[],
+    alone?: boolean,
   ): Promise<VisitorCounts[][]> {
     const clickhouse = this.clickhouse;
     if (clickhouse) {
@@ -435,7 +440,9 @@ export class Analytics {
     const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
     // a path never viewed has no id: no visitors
     const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
-    return this.read((store, cache) => countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known }));
+    return this.read((store, cache) =>
+      countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known, alone }),
+    );
   }
 
   /** Ids of the pages with stored views among `paths`. */

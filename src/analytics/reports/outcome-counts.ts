@@ -3,7 +3,7 @@ import type { Param, Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { addPageVisitors, KIND, pageMasks, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayEvents, TimedVisitors } from '../store/read-events.js';
+import { DAY_EVENTS_MAX_PAGES, type DayEvents, type TimedVisitors } from '../store/read-events.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
 import { agentCellSegments } from './agent-cells.js';
@@ -171,14 +171,21 @@ export interface VisitorCounts {
   referred: number;
 }
 
-/** A UTC day's raw events (every page's), by day number. */
-export type ReadDayEvents = (day: number) => Promise<DayEvents>;
+/**
+ * A UTC day's raw events by day number: every page's, or (a reader for some pages) theirs within the part of the day
+ * an edge asks for.
+ */
+export type ReadDayEvents = (day: number, edge: TimeRange) => Promise<DayEvents>;
 
 /**
  * A report's reader of whole days of raw events (for the partial days at its ranges' edges), kept in the day cache
  * under the day's version (its derived rows' generation and the newest of its views not folded yet,
  * store/read-days.ts dayVersions, read once for the days of `span`): any page and any part of a day is then answered
  * from memory until the day changes. Read afresh, and not kept, while a rebuild of the project runs.
+ *
+ * With `pages`, for one merge's outcome read alone: a day already kept whole is read from memory, any other for those
+ * pages alone and not kept — a day's events cost about a microsecond each to read, and a few pages hold a few of
+ * them, while reading the whole day pays off only for the many merges of a list, whose edges share days.
  */
 export function dayEventsReader(params: {
   store: AnalyticsStore;
@@ -186,24 +193,34 @@ export function dayEventsReader(params: {
   projectId: string;
   /** the ranges' extent: the days whose versions are read together */
   span: TimeRange;
+  pages?: readonly number[];
 }): ReadDayEvents {
   const { store, cache, projectId, span } = params;
+  const pages = params.pages && params.pages.length <= DAY_EVENTS_MAX_PAGES ? params.pages : undefined;
   const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
   let spanVersions: Promise<Map<number, string> | null> | undefined;
-  const read = new Map<number, Promise<DayEvents>>();
-  const load = async (day: number): Promise<DayEvents> => {
+  const read = new Map<string, Promise<DayEvents>>();
+  const load = async (day: number, within: TimeRange | undefined): Promise<DayEvents> => {
     const versions =
       day >= first && day < end
         ? await (spanVersions ??= store.dayVersions(projectId, first, end))
         : await store.dayVersions(projectId, day, day + 1);
-    if (!versions) return store.dayEvents(projectId, day);
+    if (!versions) return store.dayEvents(projectId, day, pages, within);
     const version = versions.get(day);
     if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
-    return cache.keep(segmentKey(projectId, 'events', 1, day), version, () => store.dayEvents(projectId, day));
+    const key = segmentKey(projectId, 'events', 1, day);
+    if (pages) return cache.get<DayEvents>(key, version) ?? store.dayEvents(projectId, day, pages, within);
+    return cache.keep(key, version, () => store.dayEvents(projectId, day));
   };
-  return (day) => {
-    let events = read.get(day);
-    if (!events) read.set(day, (events = load(day)));
+  return (day, edge) => {
+    // a few pages' read takes the edge's part of the day alone: one merge's windows meet a day at its live time, so
+    // the parts they ask are the same few
+    const within = pages
+      ? { from: Math.max(edge.from, day * DAY_MS), to: Math.min(edge.to, (day + 1) * DAY_MS) }
+      : undefined;
+    const id = within ? `${within.from}-${within.to}` : `${day}`;
+    let events = read.get(id);
+    if (!events) read.set(id, (events = load(day, within)));
     return events;
   };
 }
@@ -240,6 +257,11 @@ export async function countGroupVisitors(params: {
   groups: readonly (readonly number[])[];
   /** the raw events of a day at an edge; dayEventsReader's when absent */
   dayEvents?: ReadDayEvents;
+  /**
+   * one merge read alone (a job's outcome), not one of a list's many: its whole days are cut from the days' sets
+   * without uniting every page's into segments to keep, and its edge days read for its pages alone (dayEventsReader)
+   */
+  alone?: boolean;
 }): Promise<VisitorCounts[]> {
   const pages = [...new Set(params.groups.flat())];
   if (!pages.length) return params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
@@ -266,13 +288,14 @@ export async function countGroupVisitors(params: {
     };
     // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
     const ranged = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
-    const sets = await daySetSegments(ranged);
+    const unite = !params.alone;
+    const sets = await daySetSegments({ ...ranged, unite });
     for (const segment of sets.segments) {
       addParts(0, segment.sets.get(KIND.human) ?? []);
       addParts(1, segment.sets.get(KIND.ai) ?? []);
     }
     // humans an assistant sent: the rollup's `via <assistant>` cells
-    for (const segment of (await agentCellSegments(ranged)).segments)
+    for (const segment of (await agentCellSegments({ ...ranged, unite })).segments)
       for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
     cut.forEach((byPart, column) => {
@@ -283,10 +306,11 @@ export async function countGroupVisitors(params: {
       }
     });
     // the edges (partial or not yet folded days, or the whole range while a rebuild runs): each day's part of them
-    const dayEvents = params.dayEvents ?? dayEventsReader({ ...params, span: params.range });
+    const dayEvents =
+      params.dayEvents ?? dayEventsReader({ ...params, span: params.range, pages: params.alone ? pages : undefined });
     for (const edge of sets.edges)
       for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
-        const events = await dayEvents(day);
+        const events = await dayEvents(day, edge);
         for (const page of pages) {
           const found = events.pages.get(page);
           if (!found) continue;
@@ -325,12 +349,15 @@ export async function countGroupVisitorsMany(params: {
   projectId: string;
   ranges: readonly TimeRange[];
   groups: readonly (readonly number[])[];
+  /** one merge read alone (see countGroupVisitors) */
+  alone?: boolean;
 }): Promise<VisitorCounts[][]> {
   const span = {
     from: Math.min(...params.ranges.map((r) => r.from)),
     to: Math.max(...params.ranges.map((r) => r.to)),
   };
-  const dayEvents = dayEventsReader({ ...params, span });
+  const pages = params.alone ? [...new Set(params.groups.flat())] : undefined;
+  const dayEvents = dayEventsReader({ ...params, span, pages });
   const out: VisitorCounts[][] = [];
   for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, dayEvents }));
   return out;

@@ -124,9 +124,12 @@ export class AnalyticsStore {
     return signalsVersion(this.sql, projectId);
   }
 
-  /** Every page's counted raw events of a UTC day, packed by page and class in time order. */
-  dayEvents(projectId: string, day: number): Promise<DayEvents> {
-    return dayEvents(this.sql, { projectId, day });
+  /**
+   * Every page's (or some pages') counted raw events of a UTC day (or of part of it), packed by page and class in time
+   * order.
+   */
+  dayEvents(projectId: string, day: number, pageIds?: readonly number[], within?: TimeRange): Promise<DayEvents> {
+    return dayEvents(this.sql, { projectId, day, pageIds, within });
   }
 
   /** What answers about each day were derived from (see read-days.ts dayVersions); null during a rebuild. */

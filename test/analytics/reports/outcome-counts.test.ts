@@ -7,6 +7,7 @@ import {
   type VisitorCounts,
 } from '../../../src/analytics/reports/outcome-counts.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
+import { DayCache } from '../../../src/analytics/store/day-cache.js';
 import { plansMatching, recordingSql } from '../../support/recording-sql.js';
 import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
@@ -62,6 +63,78 @@ describeAiReport({
       const counted = events.filter((e) => e.ts >= side.from && e.ts < side.to && (e.kind === 1 || e.kind === 2));
       return GROUPS.map((group) => naiveCounts(counted, group));
     }),
+});
+
+describeAiReport({
+  name: 'outcome visitors of groups of pages over several ranges, one merge read alone',
+  report: async (ctx, range) => {
+    const byId = await ctx.store.paths(ctx.projectId, []);
+    const ids = new Map([...byId].map(([id, path]) => [path, id]));
+    const groups = GROUPS.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+    return countGroupVisitorsMany({ ...ctx, ranges: sidesOf(range), groups, alone: true });
+  },
+  naive: (events, range) =>
+    sidesOf(range).map((side) => {
+      const counted = events.filter((e) => e.ts >= side.from && e.ts < side.to && (e.kind === 1 || e.kind === 2));
+      return GROUPS.map((group) => naiveCounts(counted, group));
+    }),
+});
+
+describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (provider) => {
+  const ctx = useReportStore(provider);
+
+  it("reads its edges' parts of their days for its pages alone, keeps none of them, and takes a day kept whole", async () => {
+    const { store, projectId } = ctx();
+    const at = (day: number, hour: number) => Date.UTC(2026, 10, 20 + day, hour);
+    const view = (path: string, visitorHash: string, ts: number) => event({ kind: 1, path, visitorHash, ts });
+    await store.insertEvents(projectId, [
+      view('/a', 'h1', at(0, 6)),
+      view('/a', 'h2', at(0, 9)),
+      view('/b', 'h3', at(0, 10)),
+      view('/a', 'h4', at(1, 12)),
+      view('/a', 'h5', at(2, 11)),
+      view('/a', 'h6', at(2, 13)),
+    ]);
+    await store.fold();
+    const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
+    const reads: { day: number; pageIds?: readonly number[]; within?: TimeRange }[] = [];
+    const spied = Object.assign(Object.create(store) as typeof store, {
+      dayEvents: (id: string, day: number, pageIds?: readonly number[], within?: TimeRange) => {
+        reads.push({ day, pageIds, within });
+        return store.dayEvents(id, day, pageIds, within);
+      },
+    });
+    const cache = new DayCache(64 * 1024 * 1024).lease();
+    const count = (alone: boolean) =>
+      countGroupVisitors({ store: spied, cache, projectId, range, groups: [[ids.get('/a')!]], alone });
+    // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are read raw
+    const range = { from: at(0, 8), to: at(2, 12) };
+    const day = (n: number) => Date.UTC(2026, 10, 20 + n) / DAY_MS;
+
+    expect((await count(true))[0].human).toBe(3); // h2, h4, h5
+    expect(reads).toEqual([
+      { day: day(0), pageIds: [ids.get('/a')], within: { from: at(0, 8), to: at(1, 0) } },
+      { day: day(2), pageIds: [ids.get('/a')], within: { from: at(2, 0), to: at(2, 12) } },
+    ]);
+    // nothing was kept: read again, and a list's reader reads the whole days and keeps them
+    reads.length = 0;
+    expect((await count(true))[0].human).toBe(3);
+    expect(reads).toHaveLength(2);
+    reads.length = 0;
+    expect((await count(false))[0].human).toBe(3);
+    expect(reads).toEqual([
+      { day: day(0), pageIds: undefined, within: undefined },
+      { day: day(2), pageIds: undefined, within: undefined },
+    ]);
+    // the days kept whole answer a merge read alone too, until a day changes
+    reads.length = 0;
+    expect((await count(true))[0].human).toBe(3);
+    expect(reads).toEqual([]);
+    await store.insertEvents(projectId, [view('/a', 'h7', at(2, 10))]);
+    expect((await count(true))[0].human).toBe(4);
+    expect(reads).toEqual([{ day: day(2), pageIds: [ids.get('/a')], within: { from: at(2, 0), to: at(2, 12) } }]);
+    cache.release();
+  });
 });
 
 describe.each(PROVIDERS)('outcome visitors at a range’s edges on %s', (provider) => {
