@@ -9,7 +9,7 @@ import {
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { DayCache } from '../../../src/analytics/store/day-cache.js';
 import { plansMatching, recordingSql } from '../../support/recording-sql.js';
-import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
+import { describeAiReport, event, useReportStore, type ReportContext } from '../../support/ai-report-suite.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
@@ -27,12 +27,17 @@ function naiveCounts(events: RawEvent[], group: string[]): VisitorCounts {
   };
 }
 
+/** GROUPS as page ids (a path never viewed has none). */
+async function groupIds(ctx: ReportContext): Promise<number[][]> {
+  const byId = await ctx.store.paths(ctx.projectId, []);
+  const ids = new Map([...byId].map(([id, path]) => [path, id]));
+  return GROUPS.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+}
+
 describeAiReport({
   name: 'outcome visitors of groups of pages',
   report: async (ctx, range) => {
-    const byId = await ctx.store.paths(ctx.projectId, []);
-    const ids = new Map([...byId].map(([id, path]) => [path, id]));
-    const groups = GROUPS.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+    const groups = await groupIds(ctx);
     return countGroupVisitors({ ...ctx, range, groups });
   },
   naive: (events, range) => {
@@ -53,9 +58,7 @@ const sidesOf = ({ from, to }: TimeRange): TimeRange[] => [
 describeAiReport({
   name: 'outcome visitors of groups of pages over several ranges at once',
   report: async (ctx, range) => {
-    const byId = await ctx.store.paths(ctx.projectId, []);
-    const ids = new Map([...byId].map(([id, path]) => [path, id]));
-    const groups = GROUPS.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+    const groups = await groupIds(ctx);
     return countGroupVisitorsMany({ ...ctx, ranges: sidesOf(range), groups });
   },
   naive: (events, range) =>
@@ -68,9 +71,7 @@ describeAiReport({
 describeAiReport({
   name: 'outcome visitors of groups of pages over several ranges, one merge read alone',
   report: async (ctx, range) => {
-    const byId = await ctx.store.paths(ctx.projectId, []);
-    const ids = new Map([...byId].map(([id, path]) => [path, id]));
-    const groups = GROUPS.map((group) => group.flatMap((path) => ids.get(path) ?? []));
+    const groups = await groupIds(ctx);
     return countGroupVisitorsMany({ ...ctx, ranges: sidesOf(range), groups, alone: true });
   },
   naive: (events, range) =>
