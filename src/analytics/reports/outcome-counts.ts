@@ -4,6 +4,7 @@ import { compareCodePoints } from './compare-code-points.js';
 import { addPageVisitors, KIND, pageMasks, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import { DAY_EVENTS_MAX_PAGES, type DayEvents, type TimedVisitors } from '../store/read-events.js';
+import { settledVersion } from '../store/read-days.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
 import { agentCellSegments } from './agent-cells.js';
@@ -184,8 +185,9 @@ export type ReadDayEvents = (day: number, edge: TimeRange) => Promise<DayEvents>
  * from memory until the day changes. Read afresh, and not kept, while a rebuild of the project runs.
  *
  * With `pages`, for one merge's outcome read alone: a day already kept whole is read from memory, any other for those
- * pages alone and not kept — a day's events cost about a microsecond each to read, and a few pages hold a few of
- * them, while reading the whole day pays off only for the many merges of a list, whose edges share days.
+ * pages alone, the part of the day an edge asks (kept as that once the day has no views waiting for the fold) — a
+ * day's events cost about a microsecond each to read, and a few pages hold a few of them, while reading the whole day
+ * pays off only for the many merges of a list, whose edges share days.
  */
 export function dayEventsReader(params: {
   store: AnalyticsStore;
@@ -209,8 +211,14 @@ export function dayEventsReader(params: {
     const version = versions.get(day);
     if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
     const key = segmentKey(projectId, 'events', 1, day);
-    if (pages) return cache.get<DayEvents>(key, version) ?? store.dayEvents(projectId, day, pages, within);
-    return cache.keep(key, version, () => store.dayEvents(projectId, day));
+    if (!pages || !within) return cache.keep(key, version, () => store.dayEvents(projectId, day));
+    const whole = cache.get<DayEvents>(key, version);
+    if (whole) return whole;
+    const read = () => store.dayEvents(projectId, day, pages, within);
+    // a settled day's part is kept for the same merge read again (a client polling its job); a day still taking
+    // views changes version with each of them, and its part ends at the moment asked
+    if (!settledVersion(version)) return read();
+    return cache.keep(`${key}:pages ${pages.join(',')}:${within.from}-${within.to}`, version, read);
   };
   return (day, edge) => {
     // a few pages' read takes the edge's part of the day alone: one merge's windows meet a day at its live time, so

@@ -98,6 +98,11 @@ export async function daysViews(
   return rows.map(([pageId, kind, views]) => ({ pageId: Number(pageId), kind: Number(kind), views: Number(views) }));
 }
 
+/** Whether a day's version (dayVersions) says none of its views waits for the fold: it changes only with a late view. */
+export function settledVersion(version: string): boolean {
+  return version.endsWith('.0');
+}
+
 /**
  * A version of each day in [fromDay, toDay) that changes whenever an answer about the day could: its derived rows'
  * generation (a fold into the day or a rebuild bumps it) and the newest of its raw events not folded yet (a new view
