@@ -1,9 +1,9 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
-import type { Param, Sql } from '../store/sql.js';
+import { IN_CHUNK, type Param, type Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { addPageVisitors, KIND, pageMasks, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import { DAY_EVENTS_MAX_PAGES, type DayEvents, type TimedVisitors } from '../store/read-events.js';
+import type { DayEvents, TimedVisitors } from '../store/read-events.js';
 import { settledVersion } from '../store/read-days.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
 import { daySetSegments } from './range-sources.js';
@@ -198,7 +198,7 @@ export function dayEventsReader(params: {
   pages?: readonly number[];
 }): ReadDayEvents {
   const { store, cache, projectId, span } = params;
-  const pages = params.pages && params.pages.length <= DAY_EVENTS_MAX_PAGES ? params.pages : undefined;
+  const pages = params.pages && params.pages.length <= IN_CHUNK ? params.pages : undefined;
   const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
   let spanVersions: Promise<Map<number, string> | null> | undefined;
   const read = new Map<string, Promise<DayEvents>>();
@@ -214,11 +214,11 @@ export function dayEventsReader(params: {
     if (!pages || !within) return cache.keep(key, version, () => store.dayEvents(projectId, day));
     const whole = cache.get<DayEvents>(key, version);
     if (whole) return whole;
-    const read = () => store.dayEvents(projectId, day, pages, within);
+    const readPart = () => store.dayEvents(projectId, day, pages, within);
     // a settled day's part is kept for the same merge read again (a client polling its job); a day still taking
     // views changes version with each of them, and its part ends at the moment asked
-    if (!settledVersion(version)) return read();
-    return cache.keep(`${key}:pages ${pages.join(',')}:${within.from}-${within.to}`, version, read);
+    if (!settledVersion(version)) return readPart();
+    return cache.keep(`${key}:pages ${pages.join(',')}:${within.from}-${within.to}`, version, readPart);
   };
   return (day, edge) => {
     // a few pages' read takes the edge's part of the day alone: one merge's windows meet a day at its live time, so

@@ -1,5 +1,5 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
-import type { Sql } from './sql.js';
+import { IN_CHUNK, type Sql } from './sql.js';
 import { KIND } from './day-sets.js';
 import { VIA_PREFIX } from './write-events.js';
 
@@ -52,12 +52,9 @@ export interface DayEvents {
   bytes: number;
 }
 
-/** At most this many pages are asked by id in one day's read: the values of one `IN (…)` list, as elsewhere. */
-export const DAY_EVENTS_MAX_PAGES = 500;
-
 /**
  * A project's counted raw events of one UTC day, packed by page and class in time order: any part of the day is then
- * a slice of each page's arrays. Every page's, or those of `pageIds` alone (at most DAY_EVENTS_MAX_PAGES): the
+ * a slice of each page's arrays. Every page's, or those of `pageIds` alone (at most IN_CHUNK, one `IN (…)` list): the
  * database still walks the day's events by time, but only theirs cross into the process, which is what a day's read
  * costs (about a microsecond an event). With `within`, that part of the day alone (times still from the day's start).
  */
@@ -69,7 +66,7 @@ export async function dayEvents(
   const from = Math.max(start, params.within?.from ?? start);
   const to = Math.min(start + DAY_MS, params.within?.to ?? start + DAY_MS);
   const pageIds = params.pageIds ?? [];
-  if (pageIds.length > DAY_EVENTS_MAX_PAGES) throw new RangeError(`at most ${DAY_EVENTS_MAX_PAGES} pages a read`);
+  if (pageIds.length > IN_CHUNK) throw new RangeError(`at most ${IN_CHUNK} pages a read`);
   const onPages = params.pageIds ? `AND "pageId" IN (${pageIds.map(() => '?').join(', ') || 'NULL'})` : '';
   const rows = await sql.rows(
     `SELECT "pageId", "visitorId", "kind", CASE WHEN substr("agent", 1, ${VIA_PREFIX.length}) = ? THEN 1 ELSE 0 END, "ts"

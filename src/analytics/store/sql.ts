@@ -44,7 +44,7 @@ export interface Sql {
 }
 
 /** values per `IN (…)` list or chunk of a multi-row write: well under SQLite's bound on parameters */
-const IN_CHUNK = 500;
+export const IN_CHUNK = 500;
 
 /** `values` in runs of at most IN_CHUNK, in order. */
 export function inChunks<T>(values: T[]): T[][] {
