@@ -53,6 +53,11 @@ export type AnalyticsDayViews = Prisma.AnalyticsDayViewsModel
  */
 export type AnalyticsDaySet = Prisma.AnalyticsDaySetModel
 /**
+ * Model AnalyticsPageDay
+ * 
+ */
+export type AnalyticsPageDay = Prisma.AnalyticsPageDayModel
+/**
  * Model AnalyticsSiteDay
  * 
  */

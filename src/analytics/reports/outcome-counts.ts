@@ -179,15 +179,15 @@ export interface VisitorCounts {
 export type ReadDayEvents = (day: number, edge: TimeRange) => Promise<DayEvents>;
 
 /**
- * A report's reader of whole days of raw events (for the partial days at its ranges' edges), kept in the day cache
- * under the day's version (its derived rows' generation and the newest of its views not folded yet,
- * store/read-days.ts dayVersions, read once for the days of `span`): any page and any part of a day is then answered
- * from memory until the day changes. Read afresh, and not kept, while a rebuild of the project runs.
+ * A report's reader of the days at its ranges' edges, each day's counted views per page and class in time order (any
+ * part of it is a slice). A day whose views are all folded is read from the page days (a row per page: store
+ * pageDays); a day with views waiting for the fold from its raw events, which only an index by time reaches (about a
+ * microsecond for each of the day's views, every page's). Read for the days of `span` under their versions (their
+ * derived rows' generation and the newest of their views not folded yet, store/read-days.ts dayVersions, read once),
+ * and kept in the day cache under them; read afresh, and not kept, while a rebuild of the project runs.
  *
  * With `pages`, for one merge's outcome read alone: a day already kept whole is read from memory, any other for those
- * pages alone, the part of the day an edge asks (kept as that once the day has no views waiting for the fold) — a
- * day's events cost about a microsecond each to read, and a few pages hold a few of them, while reading the whole day
- * pays off only for the many merges of a list, whose edges share days.
+ * pages alone (the raw events of the part of the day an edge asks), and not kept.
  */
 export function dayEventsReader(params: {
   store: AnalyticsStore;
@@ -211,14 +211,12 @@ export function dayEventsReader(params: {
     const version = versions.get(day);
     if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
     const key = segmentKey(projectId, 'events', 1, day);
-    if (!pages || !within) return cache.keep(key, version, () => store.dayEvents(projectId, day));
-    const whole = cache.get<DayEvents>(key, version);
-    if (whole) return whole;
-    const readPart = () => store.dayEvents(projectId, day, pages, within);
-    // a settled day's part is kept for the same merge read again (a client polling its job); a day still taking
-    // views changes version with each of them, and its part ends at the moment asked
-    if (!settledVersion(version)) return readPart();
-    return cache.keep(`${key}:pages ${pages.join(',')}:${within.from}-${within.to}`, version, readPart);
+    const settled = settledVersion(version);
+    const whole = async () => (settled && (await store.pageDays(projectId, day))) || store.dayEvents(projectId, day);
+    if (!pages || !within) return cache.keep(key, version, whole);
+    const kept = cache.get<DayEvents>(key, version);
+    if (kept) return kept;
+    return (settled && (await store.pageDays(projectId, day, pages))) || store.dayEvents(projectId, day, pages, within);
   };
   return (day, edge) => {
     // a few pages' read takes the edge's part of the day alone: one merge's windows meet a day at its live time, so

@@ -20,6 +20,7 @@ import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
 import { signalsVersion } from './signals-version.js';
+import { pageDaysComplete, readPageDays } from './rollups/page-days.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -130,6 +131,16 @@ export class AnalyticsStore {
    */
   dayEvents(projectId: string, day: number, pageIds?: readonly number[], within?: TimeRange): Promise<DayEvents> {
     return dayEvents(this.sql, { projectId, day, pageIds, within });
+  }
+
+  /**
+   * A day's counted views as folded, per page (or those of `pageIds`) and class in time order (rollups/page-days.ts):
+   * dayEvents's answer for a day with no views waiting for the fold. Null while the project's page days lack views
+   * folded before they existed (until a rebuild).
+   */
+  async pageDays(projectId: string, day: number, pageIds?: readonly number[]): Promise<DayEvents | null> {
+    if (!(await pageDaysComplete(this.sql, projectId))) return null;
+    return readPageDays(this.sql, { projectId, day, pageIds });
   }
 
   /** What answers about each day were derived from (see read-days.ts dayVersions); null during a rebuild. */

@@ -6,6 +6,7 @@ import { recountSignals } from '../signals/store/signal-rollups.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
 import { FOLDED, readMarks, rebuildMark, writeMarks } from './rollups/rollup-marks.js';
+import { pageDaysMissing } from './rollups/page-days.js';
 
 const REBUILD_CHUNK = 100_000;
 
@@ -46,6 +47,8 @@ async function rebuildProject(
     await writeMarks(tx, [[rebuildMark(projectId), 1]]);
     for (const table of [...DERIVED_TABLES, ...rollups.flatMap((r) => r.tables)])
       await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
+    // re-derived from every event now: the rebuild mark keeps readers on raw events until it is done
+    await tx.run('DELETE FROM "AnalyticsState" WHERE "name" = ?', [pageDaysMissing(projectId)]);
     // kept and bumped, never reset: a cached copy made under an old generation must not match a new one
     await tx.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', [projectId]);
     // derived from rows that are never folded: recounted whole, in this transaction

@@ -7,7 +7,7 @@ import { retryWhileBusy } from './sqlite-busy.js';
 
 export type Param = string | number | bigint | Buffer | null;
 export type Row = Record<string, unknown>;
-export type ColumnType = 'text' | 'int' | 'bigint';
+export type ColumnType = 'text' | 'int' | 'bigint' | 'bytes';
 
 /**
  * The analytics module's own connection: the hot paths (batch ingest, folding events into day sets, loading
@@ -224,7 +224,7 @@ function statementName(text: string): string {
   return name;
 }
 
-const PG_TYPES: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]' };
+const PG_TYPES: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]', bytes: 'bytea[]' };
 
 function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'transaction' | 'snapshot' | 'close'>): Sql {
   return {

@@ -84,7 +84,7 @@ describeAiReport({
 describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (provider) => {
   const ctx = useReportStore(provider);
 
-  it("reads its edges' parts of their days for its pages alone, kept while the day is settled, and takes a day kept whole", async () => {
+  it("reads a folded edge day's page rows, its pages' alone, a day with views not folded from raw events, and takes a day kept whole", async () => {
     const { store, projectId } = ctx();
     const at = (day: number, hour: number) => Date.UTC(2026, 10, 20 + day, hour);
     const view = (path: string, visitorHash: string, ts: number) => event({ kind: 1, path, visitorHash, ts });
@@ -98,42 +98,49 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
     ]);
     await store.fold();
     const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
-    const reads: { day: number; pageIds?: readonly number[]; within?: TimeRange }[] = [];
+    const reads: { from: 'raw' | 'page days'; day: number; pageIds?: readonly number[]; within?: TimeRange }[] = [];
     const spied = Object.assign(Object.create(store) as typeof store, {
       dayEvents: (id: string, day: number, pageIds?: readonly number[], within?: TimeRange) => {
-        reads.push({ day, pageIds, within });
+        reads.push({ from: 'raw', day, pageIds, within });
         return store.dayEvents(id, day, pageIds, within);
+      },
+      pageDays: (id: string, day: number, pageIds?: readonly number[]) => {
+        reads.push({ from: 'page days', day, pageIds });
+        return store.pageDays(id, day, pageIds);
       },
     });
     const cache = new DayCache(64 * 1024 * 1024).lease();
     const count = (alone: boolean) =>
       countGroupVisitors({ store: spied, cache, projectId, range, groups: [[ids.get('/a')!]], alone });
-    // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are read raw
+    // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are edges
     const range = { from: at(0, 8), to: at(2, 12) };
     const day = (n: number) => Date.UTC(2026, 10, 20 + n) / DAY_MS;
+    const a = [ids.get('/a')];
 
+    // both edge days folded: their page rows, the merge's page alone, and nothing kept
     expect((await count(true))[0].human).toBe(3); // h2, h4, h5
     expect(reads).toEqual([
-      { day: day(0), pageIds: [ids.get('/a')], within: { from: at(0, 8), to: at(1, 0) } },
-      { day: day(2), pageIds: [ids.get('/a')], within: { from: at(2, 0), to: at(2, 12) } },
+      { from: 'page days', day: day(0), pageIds: a },
+      { from: 'page days', day: day(2), pageIds: a },
     ]);
-    // the parts were kept (both days folded): the same merge read again reads nothing; a list's reader reads the whole
-    // days and keeps them
     reads.length = 0;
     expect((await count(true))[0].human).toBe(3);
-    expect(reads).toEqual([]);
+    expect(reads).toHaveLength(2);
+    // a list's reader reads every page's rows of the days and keeps them; a merge read alone then reads nothing
+    reads.length = 0;
     expect((await count(false))[0].human).toBe(3);
     expect(reads).toEqual([
-      { day: day(0), pageIds: undefined, within: undefined },
-      { day: day(2), pageIds: undefined, within: undefined },
+      { from: 'page days', day: day(0), pageIds: undefined },
+      { from: 'page days', day: day(2), pageIds: undefined },
     ]);
-    // the days kept whole answer a merge read alone too, until a day changes
     reads.length = 0;
     expect((await count(true))[0].human).toBe(3);
+    expect(await count(false)).toEqual([{ human: 3, ai: 0, referred: 0 }]);
     expect(reads).toEqual([]);
-    // a view not folded yet: that day's part is read afresh, and again, until the fold settles the day
+    // a view not folded yet: that day is read from raw events (the part of it the edge asks), at each read, until the
+    // fold settles the day
     await store.insertEvents(projectId, [view('/a', 'h7', at(2, 10))]);
-    const dayTwo = { day: day(2), pageIds: [ids.get('/a')], within: { from: at(2, 0), to: at(2, 12) } };
+    const dayTwo = { from: 'raw', day: day(2), pageIds: a, within: { from: at(2, 0), to: at(2, 12) } };
     expect((await count(true))[0].human).toBe(4);
     expect(reads).toEqual([dayTwo]);
     expect((await count(true))[0].human).toBe(4);
@@ -141,8 +148,7 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
     await store.fold();
     reads.length = 0;
     expect((await count(true))[0].human).toBe(4);
-    expect((await count(true))[0].human).toBe(4);
-    expect(reads).toEqual([dayTwo]);
+    expect(reads).toEqual([{ from: 'page days', day: day(2), pageIds: a }]);
     cache.release();
   });
 });

@@ -404,6 +404,7 @@ export const ModelName = {
   AnalyticsEventKey: 'AnalyticsEventKey',
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
+  AnalyticsPageDay: 'AnalyticsPageDay',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
@@ -460,7 +461,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "webhookSubscription" | "webhookEvent" | "webhookMessage" | "webhookAttempt" | "docsPullRequestMerge" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
+    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsPageDay" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "webhookSubscription" | "webhookEvent" | "webhookMessage" | "webhookAttempt" | "docsPullRequestMerge" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -979,6 +980,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsDaySetCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsDaySetCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnalyticsPageDay: {
+      payload: Prisma.$AnalyticsPageDayPayload<ExtArgs>
+      fields: Prisma.AnalyticsPageDayFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnalyticsPageDayFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnalyticsPageDayFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>
+        }
+        findFirst: {
+          args: Prisma.AnalyticsPageDayFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnalyticsPageDayFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>
+        }
+        findMany: {
+          args: Prisma.AnalyticsPageDayFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>[]
+        }
+        create: {
+          args: Prisma.AnalyticsPageDayCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>
+        }
+        createMany: {
+          args: Prisma.AnalyticsPageDayCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnalyticsPageDayCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>[]
+        }
+        delete: {
+          args: Prisma.AnalyticsPageDayDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>
+        }
+        update: {
+          args: Prisma.AnalyticsPageDayUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnalyticsPageDayDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnalyticsPageDayUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnalyticsPageDayUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnalyticsPageDayUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsPageDayPayload>
+        }
+        aggregate: {
+          args: Prisma.AnalyticsPageDayAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsPageDay>
+        }
+        groupBy: {
+          args: Prisma.AnalyticsPageDayGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsPageDayGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnalyticsPageDayCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnalyticsPageDayCountAggregateOutputType> | number
         }
       }
     }
@@ -4133,6 +4208,16 @@ export const AnalyticsDaySetScalarFieldEnum = {
 export type AnalyticsDaySetScalarFieldEnum = (typeof AnalyticsDaySetScalarFieldEnum)[keyof typeof AnalyticsDaySetScalarFieldEnum]
 
 
+export const AnalyticsPageDayScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  pageId: 'pageId',
+  views: 'views'
+} as const
+
+export type AnalyticsPageDayScalarFieldEnum = (typeof AnalyticsPageDayScalarFieldEnum)[keyof typeof AnalyticsPageDayScalarFieldEnum]
+
+
 export const AnalyticsSiteDayScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
@@ -5006,6 +5091,7 @@ export type GlobalOmitConfig = {
   analyticsEventKey?: Prisma.AnalyticsEventKeyOmit
   analyticsDayViews?: Prisma.AnalyticsDayViewsOmit
   analyticsDaySet?: Prisma.AnalyticsDaySetOmit
+  analyticsPageDay?: Prisma.AnalyticsPageDayOmit
   analyticsSiteDay?: Prisma.AnalyticsSiteDayOmit
   analyticsDay?: Prisma.AnalyticsDayOmit
   analyticsState?: Prisma.AnalyticsStateOmit

@@ -58,6 +58,7 @@ export const ModelName = {
   AnalyticsEventKey: 'AnalyticsEventKey',
   AnalyticsDayViews: 'AnalyticsDayViews',
   AnalyticsDaySet: 'AnalyticsDaySet',
+  AnalyticsPageDay: 'AnalyticsPageDay',
   AnalyticsSiteDay: 'AnalyticsSiteDay',
   AnalyticsDay: 'AnalyticsDay',
   AnalyticsState: 'AnalyticsState',
@@ -190,6 +191,16 @@ export const AnalyticsDaySetScalarFieldEnum = {
 } as const
 
 export type AnalyticsDaySetScalarFieldEnum = (typeof AnalyticsDaySetScalarFieldEnum)[keyof typeof AnalyticsDaySetScalarFieldEnum]
+
+
+export const AnalyticsPageDayScalarFieldEnum = {
+  projectId: 'projectId',
+  day: 'day',
+  pageId: 'pageId',
+  views: 'views'
+} as const
+
+export type AnalyticsPageDayScalarFieldEnum = (typeof AnalyticsPageDayScalarFieldEnum)[keyof typeof AnalyticsPageDayScalarFieldEnum]
 
 
 export const AnalyticsSiteDayScalarFieldEnum = {

@@ -1,0 +1,175 @@
+import { DAY_MS } from '../../../calendar.js';
+import { IN_CHUNK, inChunks, type Sql } from '../sql.js';
+import { KIND } from '../day-sets.js';
+import { VIA_PREFIX } from '../write-events.js';
+import type { DayEvents, TimedVisitors } from '../read-events.js';
+import { readMarks } from './rollup-marks.js';
+import type { FoldedEvent, Rollup } from './rollup.js';
+
+/**
+ * Per UTC day and page, the day's counted views in time order, packed (`AnalyticsPageDay`): what a part of a day (an
+ * outcome window's edge) is cut from. The raw events hold the same, but only an index by time reaches them, so any
+ * part of a day walks every page's views of it, about a microsecond each, where this is one row per page.
+ */
+export const pageDaysRollup: Rollup = {
+  name: 'page-days',
+  tables: ['AnalyticsPageDay'],
+  add: addPageDays,
+};
+
+/**
+ * The mark of a project whose stored views were folded before this rollup existed (written by its migration): its
+ * rows lack those views until `scribe analytics rebuild` re-derives the project, which removes the mark. Readers take
+ * the raw events while it stands.
+ */
+export const pageDaysMissing = (projectId: string) => `page-days-missing:${projectId}`;
+
+/** Whether the project's page days hold every folded view (no pageDaysMissing mark). */
+export async function pageDaysComplete(sql: Sql, projectId: string): Promise<boolean> {
+  return !(await readMarks(sql, [pageDaysMissing(projectId)])).get(pageDaysMissing(projectId));
+}
+
+/** A page's views of one class while they are added: times (ms into the day) and visitors, in the order added. */
+interface Pending {
+  at: number[];
+  visitors: number[];
+}
+
+/** Human, AI, and the humans an assistant's answer sent (views marked `via <assistant>`), as in DayEvents. */
+const CLASSES = 3;
+
+async function addPageDays(tx: Sql, events: FoldedEvent[]): Promise<void> {
+  // project\0day → page → the three classes' new views
+  const added = new Map<string, Map<number, Pending[]>>();
+  for (const e of events) {
+    if ((e.kind !== KIND.human && e.kind !== KIND.ai) || e.visitorId === null) continue;
+    const dayKey = `${e.projectId}\0${e.day}`;
+    let pages = added.get(dayKey);
+    if (!pages) added.set(dayKey, (pages = new Map()));
+    let classes = pages.get(e.pageId);
+    if (!classes) pages.set(e.pageId, (classes = Array.from({ length: CLASSES }, () => ({ at: [], visitors: [] }))));
+    const at = e.ts - e.day * DAY_MS;
+    const into = (c: number) => {
+      classes[c].at.push(at);
+      classes[c].visitors.push(e.visitorId!);
+    };
+    if (e.kind === KIND.ai) into(1);
+    else {
+      into(0);
+      if (e.agent?.startsWith(VIA_PREFIX)) into(2);
+    }
+  }
+  for (const [dayKey, pages] of added) {
+    const [projectId, dayText] = dayKey.split('\0');
+    const day = Number(dayText);
+    const stored = await readRows(tx, projectId, day, [...pages.keys()]);
+    const rows = [...pages].map(([pageId, classes]) => {
+      const before = stored.get(pageId);
+      const merged = classes.map((pending, c) => mergeTimed(before?.[c], pending));
+      return [projectId, day, pageId, encodePageDay(merged)];
+    });
+    for (const chunk of inChunks(rows))
+      await tx.insertMany({
+        table: 'AnalyticsPageDay',
+        columns: [
+          ['projectId', 'text'],
+          ['day', 'int'],
+          ['pageId', 'int'],
+          ['views', 'bytes'],
+        ],
+        rows: chunk,
+        suffix: 'ON CONFLICT ("projectId", "day", "pageId") DO UPDATE SET "views" = excluded."views"',
+      });
+  }
+}
+
+/** One page's views of a class in time order, with `pending` merged in (sorted first: a chunk is in id order). */
+export function mergeTimed(stored: TimedVisitors | undefined, pending: Pending): TimedVisitors {
+  const order = pending.at.map((_, i) => i).sort((a, b) => pending.at[a] - pending.at[b]);
+  const old = stored ?? { at: new Uint32Array(0), visitors: new Uint32Array(0) };
+  const n = old.at.length + order.length;
+  const out = { at: new Uint32Array(n), visitors: new Uint32Array(n) };
+  for (let i = 0, j = 0, k = 0; k < n; k++) {
+    if (j >= order.length || (i < old.at.length && old.at[i] <= pending.at[order[j]])) {
+      out.at[k] = old.at[i];
+      out.visitors[k] = old.visitors[i++];
+    } else {
+      out.at[k] = pending.at[order[j]];
+      out.visitors[k] = pending.visitors[order[j++]];
+    }
+  }
+  return out;
+}
+
+/**
+ * A row's blob: the three classes' lengths, then each class's times and visitors, all little-endian uint32 (times
+ * are milliseconds into the day: under 2^27).
+ */
+export function encodePageDay(classes: readonly TimedVisitors[]): Buffer {
+  const words = new Uint32Array(CLASSES + classes.reduce((n, c) => n + 2 * c.at.length, 0));
+  let offset = CLASSES;
+  classes.forEach((c, i) => {
+    words[i] = c.at.length;
+    words.set(c.at, offset);
+    words.set(c.visitors, offset + c.at.length);
+    offset += 2 * c.at.length;
+  });
+  return Buffer.from(words.buffer);
+}
+
+export function decodePageDay(blob: Buffer): TimedVisitors[] {
+  // copied into aligned words (a database hands blobs at any offset)
+  const words = new Uint32Array(blob.length >>> 2);
+  new Uint8Array(words.buffer).set(blob.subarray(0, words.byteLength));
+  if (words.length < CLASSES) throw new Error('not a page day');
+  const out: TimedVisitors[] = [];
+  let offset = CLASSES;
+  for (let c = 0; c < CLASSES; c++) {
+    const n = words[c];
+    if (offset + 2 * n > words.length) throw new Error('not a page day');
+    out.push({ at: words.subarray(offset, offset + n), visitors: words.subarray(offset + n, offset + 2 * n) });
+    offset += 2 * n;
+  }
+  return out;
+}
+
+// the words are stored as this process's typed arrays hold them: little-endian on every platform Node runs on here
+if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) throw new Error('page days assume a little-endian machine');
+
+async function readRows(
+  sql: Sql,
+  projectId: string,
+  day: number,
+  pageIds: readonly number[] | undefined,
+): Promise<Map<number, TimedVisitors[]>> {
+  const out = new Map<number, TimedVisitors[]>();
+  const select = 'SELECT "pageId", "views" FROM "AnalyticsPageDay" WHERE "projectId" = ? AND "day" = ?';
+  const reads = pageIds
+    ? inChunks([...pageIds]).map((chunk) => ({
+        text: `${select} AND "pageId" IN (${chunk.map(() => '?').join(', ')})`,
+        args: [projectId, day, ...chunk],
+      }))
+    : [{ text: select, args: [projectId, day] }];
+  for (const { text, args } of reads)
+    for (const [pageId, views] of await sql.rows(text, args)) out.set(Number(pageId), decodePageDay(views as Buffer));
+  return out;
+}
+
+/**
+ * A day's counted views as folded, per page and class in time order: every page's, or those of `pageIds` (at most
+ * IN_CHUNK). The same DayEvents the raw events give (read-events.ts dayEvents) for a day with no views waiting for the
+ * fold, at the cost of a row per page.
+ */
+export async function readPageDays(
+  sql: Sql,
+  params: { projectId: string; day: number; pageIds?: readonly number[] },
+): Promise<DayEvents> {
+  if (params.pageIds && params.pageIds.length > IN_CHUNK) throw new RangeError(`at most ${IN_CHUNK} pages a read`);
+  const pages: DayEvents['pages'] = new Map();
+  let bytes = 0;
+  for (const [pageId, [human, ai, referred]] of await readRows(sql, params.projectId, params.day, params.pageIds)) {
+    pages.set(pageId, { human, ai, referred });
+    bytes += (human.at.length + ai.at.length + referred.at.length) * 8 + 96;
+  }
+  return { start: params.day * DAY_MS, pages, bytes };
+}

@@ -1,0 +1,203 @@
+import path from 'node:path';
+import { DAY_MS } from '../../../../src/calendar.js';
+import { AnalyticsStore } from '../../../../src/analytics/store/event-store.js';
+import { openSql, type Sql } from '../../../../src/analytics/store/sql.js';
+import { foldEvents } from '../../../../src/analytics/store/fold-events.js';
+import { rebuildDerived } from '../../../../src/analytics/store/rebuild-derived.js';
+import { agentDaysRollup } from '../../../../src/analytics/store/rollups/agent-days.js';
+import { siteDaysRollup } from '../../../../src/analytics/store/rollups/site-days.js';
+import {
+  decodePageDay,
+  encodePageDay,
+  mergeTimed,
+  readPageDays,
+} from '../../../../src/analytics/store/rollups/page-days.js';
+import type { DayEvents, TimedVisitors } from '../../../../src/analytics/store/read-events.js';
+import { countGroupVisitors } from '../../../../src/analytics/reports/outcome-counts.js';
+import { DayCache } from '../../../../src/analytics/store/day-cache.js';
+import { migrationNames, prismaDir } from '../../../../src/db/migrate.js';
+import { readMigrationFiles } from '../../../../src/db/migration-files.js';
+import { migrateSqlite } from '../../../../src/db/migrate-sqlite.js';
+import { migratePostgres } from '../../../../src/db/migrate-postgres.js';
+import type { NewEvent } from '../../../../src/analytics/store/write-events.js';
+import { createEmptyDatabase, PROVIDERS, type Provider, type TestDatabase } from '../../../support/databases.js';
+import { event } from '../../../support/ai-report-suite.js';
+import { rng } from '../../../support/rollup-fixtures.js';
+
+const timed = (pairs: [number, number][]): TimedVisitors => ({
+  at: Uint32Array.from(pairs.map(([at]) => at)),
+  visitors: Uint32Array.from(pairs.map(([, visitor]) => visitor)),
+});
+const pairsOf = (t: TimedVisitors) => [...t.at].map((at, i) => [at, t.visitors[i]]);
+
+describe('a page day as packed', () => {
+  it('merges views added in any order into the stored ones, in time order', () => {
+    const stored = timed([
+      [10, 1],
+      [20, 2],
+      [40, 3],
+    ]);
+    const merged = mergeTimed(stored, { at: [50, 5, 20, 30], visitors: [9, 8, 7, 6] });
+    expect([...merged.at]).toEqual([5, 10, 20, 20, 30, 40, 50]);
+    expect(pairsOf(merged)).toEqual([
+      [5, 8],
+      [10, 1],
+      [20, 2],
+      [20, 7],
+      [30, 6],
+      [40, 3],
+      [50, 9],
+    ]);
+    expect(pairsOf(mergeTimed(undefined, { at: [3, 1], visitors: [1, 2] }))).toEqual([
+      [1, 2],
+      [3, 1],
+    ]);
+    expect(pairsOf(mergeTimed(stored, { at: [], visitors: [] }))).toEqual(pairsOf(stored));
+  });
+
+  it('reads back what it wrote from a blob at any offset, and refuses a cut one', () => {
+    const classes = [
+      timed([[DAY_MS - 1, 2 ** 32 - 1]]),
+      timed([]),
+      timed([
+        [0, 7],
+        [5, 8],
+      ]),
+    ];
+    const blob = encodePageDay(classes);
+    expect(blob.length).toBe(4 * (3 + 2 * 3));
+    const unaligned = Buffer.concat([Buffer.from([0]), blob]).subarray(1);
+    expect(decodePageDay(unaligned).map(pairsOf)).toEqual(classes.map(pairsOf));
+    expect(() => decodePageDay(blob.subarray(0, blob.length - 4))).toThrow('not a page day');
+    expect(() => decodePageDay(Buffer.alloc(4))).toThrow('not a page day');
+  });
+});
+
+/** A day's events with each class's views as sorted (time, visitor) pairs: equal views read in any order of ties. */
+function normalized(events: DayEvents) {
+  const sorted = (t: TimedVisitors) => pairsOf(t).sort(([a, x], [b, y]) => a - b || x - y);
+  return {
+    start: events.start,
+    pages: [...events.pages]
+      .sort(([a], [b]) => a - b)
+      .map(([page, { human, ai, referred }]) => [page, sorted(human), sorted(ai), sorted(referred)]),
+  };
+}
+
+const DAY0 = Date.UTC(2026, 10, 20);
+
+/** Views of pages /p0–/p4 over four days: humans (some an assistant sent), AI agents, other bots. */
+function randomEvents(random: () => number, n: number): NewEvent[] {
+  return Array.from({ length: n }, () => {
+    const kind = Math.floor(random() * 3);
+    const agent = kind === 2 ? 'GPTBot' : kind === 1 && random() < 0.3 ? 'via ChatGPT' : null;
+    return event({
+      kind,
+      path: `/p${Math.floor(random() * random() * 5)}`,
+      // ingest gives every human and AI view a visitor, other bots none
+      visitorHash: kind === 0 ? null : `v${Math.floor(random() * 40)}`,
+      agent,
+      // now and then two views in the same millisecond
+      ts: DAY0 + Math.floor(random() * 4 * 24) * 3_600_000 + Math.floor(random() * 3) * 1000,
+    });
+  });
+}
+
+/** Applies the committed migrations, or those before `before` alone (a database of an earlier release). */
+async function migrate(database: TestDatabase, before?: string): Promise<void> {
+  const files = readMigrationFiles(path.join(prismaDir(database.target), 'migrations')).filter(
+    (f) => before === undefined || f.name < before,
+  );
+  if (database.target.provider === 'sqlite') migrateSqlite({ filePath: database.target.filePath, files });
+  else await migratePostgres({ url: database.target.url, files });
+}
+
+describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
+  let database: TestDatabase;
+  let sql: Sql;
+  let store: AnalyticsStore;
+  beforeEach(async () => {
+    database = await createEmptyDatabase(provider);
+  });
+  afterEach(async () => {
+    await sql?.close();
+    await database.drop();
+  });
+  const days = [0, 1, 2, 3].map((n) => DAY0 / DAY_MS + n);
+  const ids = async (projectId: string) => [...(await store.paths(projectId, []))].map(([id]) => id).sort();
+
+  /** Every day's page days equal its raw events, every page's and a few pages', or the project's are absent. */
+  async function expectEqualToRaw(projectId: string) {
+    const pages = await ids(projectId);
+    for (const day of days) {
+      expect(normalized((await store.pageDays(projectId, day))!)).toEqual(
+        normalized(await store.dayEvents(projectId, day)),
+      );
+      const some = pages.filter((_, i) => i % 2 === 1);
+      expect(normalized((await readPageDays(sql, { projectId, day, pageIds: some }))!)).toEqual(
+        normalized(await store.dayEvents(projectId, day, some)),
+      );
+    }
+  }
+
+  it("hold each folded day's counted views exactly, folded in small chunks with late views, and again after a rebuild", async () => {
+    await migrate(database);
+    sql = openSql(database.target);
+    store = new AnalyticsStore(sql);
+    const random = rng(11);
+    for (let round = 0; round < 3; round++) {
+      // every round lands in days folded already
+      await store.insertEvents('prj_a', randomEvents(random, 300));
+      await store.insertEvents('prj_b', randomEvents(random, 50));
+      await foldEvents(sql, { chunk: 37 });
+      await expectEqualToRaw('prj_a');
+      await expectEqualToRaw('prj_b');
+    }
+    const [{ n }] = await sql.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM "AnalyticsPageDay"');
+    expect(Number(n)).toBeGreaterThan(20);
+    await rebuildDerived(sql, { projectId: 'prj_a', chunk: 53 });
+    await expectEqualToRaw('prj_a');
+    expect(await readPageDays(sql, { projectId: 'prj_a', day: days[0] - 1 })).toEqual({
+      start: (days[0] - 1) * DAY_MS,
+      pages: new Map(),
+      bytes: 0,
+    });
+  });
+
+  it('are not read for a project whose views were folded before they existed, until a rebuild derives them', async () => {
+    // the release before: no page days, its fold maintaining the rollups it had
+    const pageDaysMigration = migrationNames(database.target).find((name) => name.endsWith('_page_day_views'))!;
+    await migrate(database, pageDaysMigration);
+    sql = openSql(database.target);
+    store = new AnalyticsStore(sql);
+    const random = rng(12);
+    await store.insertEvents('prj_old', randomEvents(random, 200));
+    await foldEvents(sql, { rollups: [agentDaysRollup, siteDaysRollup] });
+    await store.insertEvents('prj_unfolded', randomEvents(random, 40));
+    await migrate(database);
+    await store.insertEvents('prj_new', randomEvents(random, 50));
+    await foldEvents(sql);
+
+    // the old project's rows hold only what came after: read raw instead, so outcome counts stay exact
+    expect(await store.pageDays('prj_old', days[0])).toBeNull();
+    const [page] = await ids('prj_old');
+    const range = { from: DAY0 + 3_600_000, to: DAY0 + 3 * DAY_MS + 7_200_000 };
+    const count = async () =>
+      countGroupVisitors({
+        store,
+        cache: new DayCache(1024 * 1024).lease(),
+        projectId: 'prj_old',
+        range,
+        groups: [[page]],
+        alone: true,
+      });
+    const before = await count();
+    expect(before[0].human + before[0].ai).toBeGreaterThan(0);
+    // a project whose views the old release had not folded yet, and a new one, hold them all
+    await expectEqualToRaw('prj_unfolded');
+    await expectEqualToRaw('prj_new');
+    await rebuildDerived(sql, { projectId: 'prj_old' });
+    await expectEqualToRaw('prj_old');
+    expect(await count()).toEqual(before);
+  });
+});
