@@ -29,22 +29,22 @@ interface SegmentCells extends Cached {
 
 /**
  * The agent rollup: a segment's cells are its days' cells merged per key. Views only: the same without bitmaps, stored
- * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes. With a page: its pairs
- * alone, cut from each stored bitmap as read (the entry owns them).
+ * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes. With a few pages: their
+ * pairs alone, cut from each stored bitmap as read (the entry owns them).
  */
 const AGENT_CELLS = (
   store: Pick<AnalyticsStore, 'agentDays'>,
-  options: { viewsOnly: boolean; pageId?: number },
+  options: { viewsOnly: boolean; pageIds?: readonly number[] },
 ): SegmentFamily<SegmentCells> => ({
   name: options.viewsOnly
     ? 'agent-views'
-    : options.pageId === undefined
+    : options.pageIds === undefined
       ? 'agents'
-      : `agents of page ${options.pageId}`,
+      : `agents of pages ${options.pageIds.join(',')}`,
   loadDay: async (projectId, day) => {
     const cells = [...(await store.agentDays(projectId, day, day + 1, options)).values()];
     const segment = mergeCells(cells);
-    if (options.pageId !== undefined)
+    if (options.pageIds !== undefined)
       for (const data of cells) for (const list of data.parts.values()) segment.owned.push(...list);
     return segment;
   },
@@ -68,12 +68,12 @@ export function agentCellSegments(params: {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
-  /** that page's pairs alone (a reader of one page) */
-  pageId?: number;
+  /** those pages' pairs alone (a reader of a few pages: at most FEW_PAGES) */
+  pageIds?: readonly number[];
   /** false: the days' cells, or segments already kept, and no union built to keep (see rangeSegments) */
   unite?: boolean;
 }): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
-  return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageId: params.pageId }));
+  return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageIds: params.pageIds }));
 }
 
 /**

@@ -4,9 +4,9 @@ import { compareCodePoints } from './compare-code-points.js';
 import { addPageVisitors, KIND, pageMasks, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayEvents, TimedVisitors } from '../store/read-events.js';
-import { settledVersion } from '../store/read-days.js';
+import { FEW_PAGES, settledVersion } from '../store/read-days.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
-import { daySetSegments } from './range-sources.js';
+import { daySetSegments, pageSetSegments } from './range-sources.js';
 import { agentCellSegments } from './agent-cells.js';
 import { plannedOnce } from './segments.js';
 import { VIA_PREFIX } from '../store/write-events.js';
@@ -264,8 +264,10 @@ export async function countGroupVisitors(params: {
   /** the raw events of a day at an edge; dayEventsReader's when absent */
   dayEvents?: ReadDayEvents;
   /**
-   * one merge read alone (a job's outcome), not one of a list's many: its whole days are cut from the days' sets
-   * without uniting every page's into segments to keep, and its edge days read for its pages alone (dayEventsReader)
+   * one merge read alone (a job's outcome), not one of a list's many: its whole days are its pages' pairs alone (at
+   * most FEW_PAGES of them; a merge of more cuts them from every page's sets), cut from each day's sets and the agent
+   * rollup's as read, without uniting every page's into segments to keep; its edge days read for its pages alone
+   * (dayEventsReader)
    */
   alone?: boolean;
 }): Promise<VisitorCounts[]> {
@@ -295,13 +297,17 @@ export async function countGroupVisitors(params: {
     // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
     const ranged = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
     const unite = !params.alone;
-    const sets = await daySetSegments({ ...ranged, unite });
+    // one merge's few pages: their pairs alone, cut from each day's sets as read; a list's merges share every page's
+    const pageIds = params.alone && pages.length <= FEW_PAGES ? pages : undefined;
+    const sets = pageIds
+      ? await pageSetSegments({ ...ranged, unite, pageIds })
+      : await daySetSegments({ ...ranged, unite });
     for (const segment of sets.segments) {
       addParts(0, segment.sets.get(KIND.human) ?? []);
       addParts(1, segment.sets.get(KIND.ai) ?? []);
     }
     // humans an assistant sent: the rollup's `via <assistant>` cells
-    for (const segment of (await agentCellSegments({ ...ranged, unite })).segments)
+    for (const segment of (await agentCellSegments({ ...ranged, unite, pageIds })).segments)
       for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
     cut.forEach((byPart, column) => {

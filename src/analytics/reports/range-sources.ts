@@ -25,10 +25,13 @@ const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredD
   unite: uniteSets,
 });
 
-/** One page's pairs of the day sets (read for that page alone, see loadDayPageSets). */
-const PAGE_SETS = (store: Pick<AnalyticsStore, 'loadDayPageSets'>, pageId: number): SegmentFamily<StoredDaySets> => ({
-  name: `sets of page ${pageId}`,
-  loadDay: (projectId, day) => store.loadDayPageSets(projectId, day, pageId),
+/** A few pages' pairs of the day sets (read for those pages alone, see loadDayPageSets). */
+const PAGE_SETS = (
+  store: Pick<AnalyticsStore, 'loadDayPageSets'>,
+  pageIds: readonly number[],
+): SegmentFamily<StoredDaySets> => ({
+  name: `sets of pages ${pageIds.join(',')}`,
+  loadDay: (projectId, day) => store.loadDayPageSets(projectId, day, pageIds),
   unite: uniteSets,
 });
 
@@ -116,12 +119,15 @@ export function daySetSegments(
   return rangeSegments(params, SETS(params.store));
 }
 
-/** One page's pairs of the range's day sets, cut from each day's as read (no other page's indexed), and the edges. */
+/**
+ * A few pages' pairs of the range's day sets (at most FEW_PAGES), cut from each day's as read (no other page's
+ * indexed), and the edges.
+ */
 export function pageSetSegments(
   params: Omit<Params, 'store'> & {
     store: Pick<AnalyticsStore, 'loadDayPageSets' | 'planRange' | 'dayGenerations'>;
-    pageId: number;
+    pageIds: readonly number[];
   },
 ): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
-  return rangeSegments(params, PAGE_SETS(params.store, params.pageId));
+  return rangeSegments(params, PAGE_SETS(params.store, params.pageIds));
 }

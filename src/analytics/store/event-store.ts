@@ -72,8 +72,9 @@ export class AnalyticsStore {
     return loadDaySets(this.sql, { projectId, day });
   }
 
-  loadDayPageSets(projectId: string, day: number, pageId: number) {
-    return loadDayPageSets(this.sql, { projectId, day, pageId });
+  /** One day's sets cut to a few pages' pairs (at most read-days.ts FEW_PAGES). */
+  loadDayPageSets(projectId: string, day: number, pageIds: readonly number[]) {
+    return loadDayPageSets(this.sql, { projectId, day, pageIds });
   }
 
   /** Views per page and class over whole days [fromDay, toDay). */
@@ -92,7 +93,12 @@ export class AnalyticsStore {
   }
 
   /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
-  agentDays(projectId: string, fromDay: number, toDay: number, options: { viewsOnly?: boolean; pageId?: number } = {}) {
+  agentDays(
+    projectId: string,
+    fromDay: number,
+    toDay: number,
+    options: { viewsOnly?: boolean; pageIds?: readonly number[] } = {},
+  ) {
     return loadAgentDays(this.sql, { projectId, fromDay, toDay, ...options });
   }
 

@@ -8,6 +8,7 @@ import {
 } from '../../../src/analytics/reports/outcome-counts.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { DayCache } from '../../../src/analytics/store/day-cache.js';
+import { FEW_PAGES } from '../../../src/analytics/store/read-days.js';
 import { plansMatching, recordingSql } from '../../support/recording-sql.js';
 import { describeAiReport, event, useReportStore, type ReportContext } from '../../support/ai-report-suite.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
@@ -150,6 +151,53 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
     expect((await count(true))[0].human).toBe(4);
     expect(reads).toEqual([{ from: 'page days', day: day(2), pageIds: a }]);
     cache.release();
+  });
+
+  it("cuts its whole days to its pages' pairs as it reads them, unless it changed more than a few pages", async () => {
+    const { store, projectId } = ctx();
+    const at = (day: number, hour: number) => Date.UTC(2026, 11, 1 + day, hour);
+    const paths = Array.from({ length: FEW_PAGES + 1 }, (_, i) => `/few/${i}`);
+    await store.insertEvents(projectId, [
+      ...paths.map((path, i) => event({ kind: 1, path, visitorHash: `f${i}`, ts: at(1, 10) })),
+      event({ kind: 1, path: paths[0], visitorHash: 'f1', ts: at(2, 10), agent: 'via ChatGPT' }),
+      event({ kind: 2, path: paths[1], visitorHash: 'bot', ts: at(2, 11), agent: 'GPTBot' }),
+    ]);
+    await store.fold();
+    const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
+    const loads: string[] = [];
+    const spied = Object.assign(Object.create(store) as typeof store, {
+      loadDaySets: (id: string, day: number) => {
+        loads.push('every page');
+        return store.loadDaySets(id, day);
+      },
+      loadDayPageSets: (id: string, day: number, pageIds: readonly number[]) => {
+        loads.push(`pages ${pageIds.length}`);
+        return store.loadDayPageSets(id, day, pageIds);
+      },
+      agentDays: (id: string, from: number, to: number, options: { pageIds?: readonly number[] } = {}) => {
+        loads.push(options.pageIds ? `agents of pages ${options.pageIds.length}` : 'agents of every page');
+        return store.agentDays(id, from, to, options);
+      },
+    });
+    // three whole days: the 1st to the 4th
+    const range = { from: at(0, 0), to: at(3, 0) };
+    const count = async (group: string[], alone: boolean) => {
+      const cache = new DayCache(64 * 1024 * 1024).lease();
+      loads.length = 0;
+      const groups = [group.map((path) => ids.get(path)!)];
+      const [counts] = await countGroupVisitors({ store: spied, cache, projectId, range, groups, alone });
+      cache.release();
+      return counts;
+    };
+    const two = paths.slice(0, 2);
+    expect(await count(two, true)).toEqual({ human: 2, ai: 1, referred: 1 });
+    expect(new Set(loads)).toEqual(new Set(['pages 2', 'agents of pages 2']));
+    expect(await count(two, false)).toEqual({ human: 2, ai: 1, referred: 1 });
+    expect(new Set(loads)).toEqual(new Set(['every page', 'agents of every page']));
+    expect(await count(paths, true)).toEqual({ human: FEW_PAGES + 1, ai: 1, referred: 1 });
+    expect(new Set(loads)).toEqual(new Set(['every page', 'agents of every page']));
+    expect(await count(paths.slice(0, FEW_PAGES), true)).toEqual({ human: FEW_PAGES, ai: 1, referred: 1 });
+    expect(new Set(loads)).toEqual(new Set([`pages ${FEW_PAGES}`, `agents of pages ${FEW_PAGES}`]));
   });
 });
 
