@@ -39,66 +39,88 @@ interface Pending {
 const CLASSES = 3;
 
 async function addPageDays(tx: Sql, events: FoldedEvent[]): Promise<void> {
-  // project\0day → page → the three classes' new views
-  const added = new Map<string, Map<number, Pending[]>>();
+  // project → day → page → the three classes' new views
+  const added = new Map<string, Map<number, Map<number, Pending[]>>>();
   for (const e of events) {
     if ((e.kind !== KIND.human && e.kind !== KIND.ai) || e.visitorId === null) continue;
-    const dayKey = `${e.projectId}\0${e.day}`;
-    let pages = added.get(dayKey);
-    if (!pages) added.set(dayKey, (pages = new Map()));
+    let days = added.get(e.projectId);
+    if (!days) added.set(e.projectId, (days = new Map()));
+    let pages = days.get(e.day);
+    if (!pages) days.set(e.day, (pages = new Map()));
     let classes = pages.get(e.pageId);
     if (!classes) pages.set(e.pageId, (classes = Array.from({ length: CLASSES }, () => ({ at: [], visitors: [] }))));
     const at = e.ts - e.day * DAY_MS;
-    const into = (c: number) => {
-      classes[c].at.push(at);
-      classes[c].visitors.push(e.visitorId!);
-    };
-    if (e.kind === KIND.ai) into(1);
-    else {
-      into(0);
-      if (e.agent?.startsWith(VIA_PREFIX)) into(2);
+    // no closure per event: this loop runs for every view folded
+    const first = e.kind === KIND.ai ? classes[1] : classes[0];
+    first.at.push(at);
+    first.visitors.push(e.visitorId);
+    if (e.kind === KIND.human && e.agent?.startsWith(VIA_PREFIX)) {
+      classes[2].at.push(at);
+      classes[2].visitors.push(e.visitorId);
     }
   }
-  for (const [dayKey, pages] of added) {
-    const [projectId, dayText] = dayKey.split('\0');
-    const day = Number(dayText);
-    const stored = await readRows(tx, projectId, day, [...pages.keys()]);
-    const rows = [...pages].map(([pageId, classes]) => {
-      const before = stored.get(pageId);
-      const merged = classes.map((pending, c) => mergeTimed(before?.[c], pending));
-      return [projectId, day, pageId, encodePageDay(merged)];
-    });
-    for (const chunk of inChunks(rows))
-      await tx.insertMany({
-        table: 'AnalyticsPageDay',
-        columns: [
-          ['projectId', 'text'],
-          ['day', 'int'],
-          ['pageId', 'int'],
-          ['views', 'bytes'],
-        ],
-        rows: chunk,
-        suffix: 'ON CONFLICT ("projectId", "day", "pageId") DO UPDATE SET "views" = excluded."views"',
-      });
-  }
+  for (const [projectId, days] of added) for (const [day, pages] of days) await writeDay(tx, projectId, day, pages);
 }
 
-/** One page's views of a class in time order, with `pending` merged in (sorted first: a chunk is in id order). */
+/** Merges a day's new views into its pages' stored rows. */
+async function writeDay(tx: Sql, projectId: string, day: number, pages: Map<number, Pending[]>): Promise<void> {
+  const stored = await readRows(tx, projectId, day, [...pages.keys()]);
+  const rows = [...pages].map(([pageId, classes]) => {
+    const before = stored.get(pageId);
+    const merged = classes.map((pending, c) => mergeTimed(before?.[c], pending));
+    return [projectId, day, pageId, encodePageDay(merged)];
+  });
+  for (const chunk of inChunks(rows))
+    await tx.insertMany({
+      table: 'AnalyticsPageDay',
+      columns: [
+        ['projectId', 'text'],
+        ['day', 'int'],
+        ['pageId', 'int'],
+        ['views', 'bytes'],
+      ],
+      rows: chunk,
+      suffix: 'ON CONFLICT ("projectId", "day", "pageId") DO UPDATE SET "views" = excluded."views"',
+    });
+}
+
+/** One page's views of a class in time order, with `pending` merged in (sorted first unless it is in time order). */
 export function mergeTimed(stored: TimedVisitors | undefined, pending: Pending): TimedVisitors {
-  const order = pending.at.map((_, i) => i).sort((a, b) => pending.at[a] - pending.at[b]);
+  // a chunk comes in id order, which is time order unless views arrived late: then no sort is needed
+  let inOrder = true;
+  for (let i = 1; i < pending.at.length && inOrder; i++) inOrder = pending.at[i - 1] <= pending.at[i];
+  const order = inOrder ? undefined : pending.at.map((_, i) => i).sort((a, b) => pending.at[a] - pending.at[b]);
+  const at = order ? order.map((i) => pending.at[i]) : pending.at;
+  const visitors = order ? order.map((i) => pending.visitors[i]) : pending.visitors;
   const old = stored ?? { at: new Uint32Array(0), visitors: new Uint32Array(0) };
-  const n = old.at.length + order.length;
+  const n = old.at.length + at.length;
   const out = { at: new Uint32Array(n), visitors: new Uint32Array(n) };
-  for (let i = 0, j = 0, k = 0; k < n; k++) {
-    if (j >= order.length || (i < old.at.length && old.at[i] <= pending.at[order[j]])) {
+  // the stored views before the first new one, copied at once (new views of a day mostly come after the stored)
+  const before = at.length ? lowerBoundAfter(old.at, at[0]) : old.at.length;
+  out.at.set(old.at.subarray(0, before));
+  out.visitors.set(old.visitors.subarray(0, before));
+  let [i, j] = [before, 0];
+  for (let k = before; k < n; k++) {
+    if (j >= at.length || (i < old.at.length && old.at[i] <= at[j])) {
       out.at[k] = old.at[i];
       out.visitors[k] = old.visitors[i++];
     } else {
-      out.at[k] = pending.at[order[j]];
-      out.visitors[k] = pending.visitors[order[j++]];
+      out.at[k] = at[j];
+      out.visitors[k] = visitors[j++];
     }
   }
   return out;
+}
+
+/** How many of the sorted `values` are at most `value`. */
+function lowerBoundAfter(values: Uint32Array, value: number): number {
+  let [lo, hi] = [0, values.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
