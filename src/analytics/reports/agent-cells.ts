@@ -6,7 +6,7 @@ import { addToCells, type CellData } from '../store/rollups/agent-days.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
 import { unionOf } from './range-sources.js';
 import type { pageMasks } from '../store/day-sets.js';
-import { rangeSegments, type SegmentFamily } from './segments.js';
+import { rangeKept, rangeSegments, type SegmentFamily } from './segments.js';
 import { PageCounts, type PageViews } from '../store/page-counts.js';
 
 /** A range's cell: its bitmaps per part, and its views per page added up. */
@@ -27,6 +27,8 @@ interface SegmentCells extends Cached {
   owned: Bitmap[];
 }
 
+const AGENTS_NAME = 'agents';
+
 /**
  * The agent rollup: a segment's cells are its days' cells merged per key. Views only: the same without bitmaps, stored
  * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes. With a few pages: their
@@ -39,7 +41,7 @@ const AGENT_CELLS = (
   name: options.viewsOnly
     ? 'agent-views'
     : options.pageIds === undefined
-      ? 'agents'
+      ? AGENTS_NAME
       : `agents of pages ${options.pageIds.join(',')}`,
   loadDay: async (projectId, day) => {
     const cells = [...(await store.agentDays(projectId, day, day + 1, options)).values()];
@@ -74,6 +76,11 @@ export function agentCellSegments(params: {
   unite?: boolean;
 }): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
   return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageIds: params.pageIds }));
+}
+
+/** Whether every page's agent cells of the range's whole days are in the cache (see rangeKept). */
+export function agentCellsKept(params: Parameters<typeof rangeKept>[0]): Promise<boolean> {
+  return rangeKept(params, AGENTS_NAME);
 }
 
 /**

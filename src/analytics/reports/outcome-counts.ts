@@ -6,8 +6,8 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayEvents, TimedVisitors } from '../store/read-events.js';
 import { FEW_PAGES, settledVersion } from '../store/read-days.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
-import { daySetSegments, pageSetSegments } from './range-sources.js';
-import { agentCellSegments } from './agent-cells.js';
+import { daySetSegments, daySetsKept, pageSetSegments } from './range-sources.js';
+import { agentCellSegments, agentCellsKept } from './agent-cells.js';
 import { plannedOnce } from './segments.js';
 import { VIA_PREFIX } from '../store/write-events.js';
 import { readMissingPages } from './missing-pages.js';
@@ -265,9 +265,9 @@ export async function countGroupVisitors(params: {
   dayEvents?: ReadDayEvents;
   /**
    * one merge read alone (a job's outcome), not one of a list's many: its whole days are its pages' pairs alone (at
-   * most FEW_PAGES of them; a merge of more cuts them from every page's sets), cut from each day's sets and the agent
-   * rollup's as read, without uniting every page's into segments to keep; its edge days read for its pages alone
-   * (dayEventsReader)
+   * most FEW_PAGES of them), cut from each day's sets and the agent rollup's as read — or from every page's where a
+   * list left them kept, or the merge changed more pages — without uniting every page's into segments to keep; its
+   * edge days read for its pages alone (dayEventsReader)
    */
   alone?: boolean;
 }): Promise<VisitorCounts[]> {
@@ -297,17 +297,20 @@ export async function countGroupVisitors(params: {
     // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
     const ranged = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
     const unite = !params.alone;
-    // one merge's few pages: their pairs alone, cut from each day's sets as read; a list's merges share every page's
-    const pageIds = params.alone && pages.length <= FEW_PAGES ? pages : undefined;
-    const sets = pageIds
-      ? await pageSetSegments({ ...ranged, unite, pageIds })
+    // one merge's few pages: their pairs alone, cut from each day's sets as read, unless every page's are kept (a
+    // list read them: cut from memory then); a list's merges share every page's
+    const few = params.alone && pages.length <= FEW_PAGES;
+    const setsOfPages = few && !(await daySetsKept(ranged)) ? pages : undefined;
+    const cellsOfPages = few && !(await agentCellsKept(ranged)) ? pages : undefined;
+    const sets = setsOfPages
+      ? await pageSetSegments({ ...ranged, unite, pageIds: setsOfPages })
       : await daySetSegments({ ...ranged, unite });
     for (const segment of sets.segments) {
       addParts(0, segment.sets.get(KIND.human) ?? []);
       addParts(1, segment.sets.get(KIND.ai) ?? []);
     }
     // humans an assistant sent: the rollup's `via <assistant>` cells
-    for (const segment of (await agentCellSegments({ ...ranged, unite, pageIds })).segments)
+    for (const segment of (await agentCellSegments({ ...ranged, unite, pageIds: cellsOfPages })).segments)
       for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
     cut.forEach((byPart, column) => {

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { StoredDaySets } from '../store/read-days.js';
-import { rangeSegments, type SegmentFamily } from './segments.js';
+import { rangeKept, rangeSegments, type SegmentFamily } from './segments.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 
 /**
@@ -18,9 +18,11 @@ export interface Sources {
   edges: EdgeEvent[];
 }
 
+const SETS_NAME = 'sets';
+
 /** Day sets: a segment is the union of its days' sets per class and part. */
 const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredDaySets> => ({
-  name: 'sets',
+  name: SETS_NAME,
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
   unite: uniteSets,
 });
@@ -130,4 +132,9 @@ export function pageSetSegments(
   },
 ): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
   return rangeSegments(params, PAGE_SETS(params.store, params.pageIds));
+}
+
+/** Whether every page's day sets of the range's whole days are in the cache (see rangeKept). */
+export function daySetsKept(params: Parameters<typeof rangeKept>[0]): Promise<boolean> {
+  return rangeKept(params, SETS_NAME);
 }

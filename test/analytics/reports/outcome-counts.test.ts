@@ -153,7 +153,7 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
     cache.release();
   });
 
-  it("cuts its whole days to its pages' pairs as it reads them, unless it changed more than a few pages", async () => {
+  it("cuts its whole days to its pages' pairs as it reads them, unless it changed more than a few pages or a list left every page's kept", async () => {
     const { store, projectId } = ctx();
     const at = (day: number, hour: number) => Date.UTC(2026, 11, 1 + day, hour);
     const paths = Array.from({ length: FEW_PAGES + 1 }, (_, i) => `/few/${i}`);
@@ -181,12 +181,12 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
     });
     // three whole days: the 1st to the 4th
     const range = { from: at(0, 0), to: at(3, 0) };
-    const count = async (group: string[], alone: boolean) => {
-      const cache = new DayCache(64 * 1024 * 1024).lease();
+    const count = async (group: string[], alone: boolean, cache = new DayCache(64 * 1024 * 1024)) => {
+      const lease = cache.lease();
       loads.length = 0;
       const groups = [group.map((path) => ids.get(path)!)];
-      const [counts] = await countGroupVisitors({ store: spied, cache, projectId, range, groups, alone });
-      cache.release();
+      const [counts] = await countGroupVisitors({ store: spied, cache: lease, projectId, range, groups, alone });
+      lease.release();
       return counts;
     };
     const two = paths.slice(0, 2);
@@ -198,6 +198,11 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
     expect(new Set(loads)).toEqual(new Set(['every page', 'agents of every page']));
     expect(await count(paths.slice(0, FEW_PAGES), true)).toEqual({ human: FEW_PAGES, ai: 1, referred: 1 });
     expect(new Set(loads)).toEqual(new Set([`pages ${FEW_PAGES}`, `agents of pages ${FEW_PAGES}`]));
+    // after a list read every page's days (kept), a merge read alone cuts its pages from them: nothing is read
+    const cache = new DayCache(64 * 1024 * 1024);
+    expect(await count(paths, false, cache)).toEqual({ human: FEW_PAGES + 1, ai: 1, referred: 1 });
+    expect(await count(two, true, cache)).toEqual({ human: 2, ai: 1, referred: 1 });
+    expect(loads).toEqual([]);
   });
 });
 
