@@ -6,7 +6,7 @@ import { addToCells, type CellData } from '../store/rollups/agent-days.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
 import { unionOf } from './range-sources.js';
 import type { pageMasks } from '../store/day-sets.js';
-import { rangeKept, rangeSegments, type SegmentFamily } from './segments.js';
+import { rangeSegments, type SegmentFamily } from './segments.js';
 import { PageCounts, type PageViews } from '../store/page-counts.js';
 
 /** A range's cell: its bitmaps per part, and its views per page added up. */
@@ -27,26 +27,24 @@ interface SegmentCells extends Cached {
   owned: Bitmap[];
 }
 
-const AGENTS_NAME = 'agents';
-
 /**
  * The agent rollup: a segment's cells are its days' cells merged per key. Views only: the same without bitmaps, stored
- * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes. With a few pages: their
- * pairs alone, cut from each stored bitmap as read (the entry owns them).
+ * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes. With a page: its pairs
+ * alone, cut from each stored bitmap as read (the entry owns them).
  */
 const AGENT_CELLS = (
   store: Pick<AnalyticsStore, 'agentDays'>,
-  options: { viewsOnly: boolean; pageIds?: readonly number[] },
+  options: { viewsOnly: boolean; pageId?: number },
 ): SegmentFamily<SegmentCells> => ({
   name: options.viewsOnly
     ? 'agent-views'
-    : options.pageIds === undefined
-      ? AGENTS_NAME
-      : `agents of pages ${options.pageIds.join(',')}`,
+    : options.pageId === undefined
+      ? 'agents'
+      : `agents of page ${options.pageId}`,
   loadDay: async (projectId, day) => {
     const cells = [...(await store.agentDays(projectId, day, day + 1, options)).values()];
     const segment = mergeCells(cells);
-    if (options.pageIds !== undefined)
+    if (options.pageId !== undefined)
       for (const data of cells) for (const list of data.parts.values()) segment.owned.push(...list);
     return segment;
   },
@@ -70,17 +68,12 @@ export function agentCellSegments(params: {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
-  /** those pages' pairs alone (a reader of a few pages: at most FEW_PAGES) */
-  pageIds?: readonly number[];
+  /** that page's pairs alone (a reader of one page) */
+  pageId?: number;
   /** false: the days' cells, or segments already kept, and no union built to keep (see rangeSegments) */
   unite?: boolean;
 }): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
-  return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageIds: params.pageIds }));
-}
-
-/** Whether every page's agent cells of the range's whole days are in the cache (see rangeKept). */
-export function agentCellsKept(params: Parameters<typeof rangeKept>[0]): Promise<boolean> {
-  return rangeKept(params, AGENTS_NAME);
+  return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageId: params.pageId }));
 }
 
 /**

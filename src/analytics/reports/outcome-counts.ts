@@ -1,13 +1,13 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
-import { IN_CHUNK, type Param, type Sql } from '../store/sql.js';
+import { inChunks, type Param, type Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { addPageVisitors, KIND, pageMasks, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { DayEvents, TimedVisitors } from '../store/read-events.js';
-import { FEW_PAGES, settledVersion } from '../store/read-days.js';
+import { settledVersion } from '../store/read-days.js';
 import { segmentKey, type CacheLease } from '../store/day-cache.js';
-import { daySetSegments, daySetsKept, pageSetSegments } from './range-sources.js';
-import { agentCellSegments, agentCellsKept } from './agent-cells.js';
+import { daySetSegments } from './range-sources.js';
+import { agentCellSegments } from './agent-cells.js';
 import { plannedOnce } from './segments.js';
 import { VIA_PREFIX } from '../store/write-events.js';
 import { readMissingPages } from './missing-pages.js';
@@ -172,22 +172,17 @@ export interface VisitorCounts {
   referred: number;
 }
 
-/**
- * A UTC day's raw events by day number: every page's, or (a reader for some pages) theirs within the part of the day
- * an edge asks for.
- */
-export type ReadDayEvents = (day: number, edge: TimeRange) => Promise<DayEvents>;
+/** A UTC day's counted views of every page, by page and class in time order, by day number (dayEventsReader). */
+export type ReadDayEvents = (day: number) => Promise<DayEvents>;
 
 /**
- * A report's reader of the days at its ranges' edges, each day's counted views per page and class in time order (any
- * part of it is a slice). A day whose views are all folded is read from the page days (a row per page: store
- * pageDays); a day with views waiting for the fold from its raw events, which only an index by time reaches (about a
- * microsecond for each of the day's views, every page's). Read for the days of `span` under their versions (their
+ * A list's reader of the days at its merges' ranges' edges, each day's counted views of every page by class in time
+ * order (any page and any part of it is a slice). A day whose views are all folded is read from the page days (a row
+ * per page: store pageDays); a day with views waiting for the fold from its raw events, which only an index by time
+ * reaches (about a microsecond for each of the day's views). Read for the days of `span` under their versions (their
  * derived rows' generation and the newest of their views not folded yet, store/read-days.ts dayVersions, read once),
- * and kept in the day cache under them; read afresh, and not kept, while a rebuild of the project runs.
- *
- * With `pages`, for one merge's outcome read alone: a day already kept whole is read from memory, any other for those
- * pages alone (the raw events of the part of the day an edge asks), and not kept.
+ * and kept in the day cache under them, for the list's other merges; read afresh, and not kept, while a rebuild of the
+ * project runs.
  */
 export function dayEventsReader(params: {
   store: AnalyticsStore;
@@ -195,40 +190,102 @@ export function dayEventsReader(params: {
   projectId: string;
   /** the ranges' extent: the days whose versions are read together */
   span: TimeRange;
-  pages?: readonly number[];
 }): ReadDayEvents {
   const { store, cache, projectId, span } = params;
-  const pages = params.pages && params.pages.length <= IN_CHUNK ? params.pages : undefined;
   const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
   let spanVersions: Promise<Map<number, string> | null> | undefined;
-  const read = new Map<string, Promise<DayEvents>>();
-  const load = async (day: number, within: TimeRange | undefined): Promise<DayEvents> => {
+  const read = new Map<number, Promise<DayEvents>>();
+  const load = async (day: number): Promise<DayEvents> => {
     const versions =
       day >= first && day < end
         ? await (spanVersions ??= store.dayVersions(projectId, first, end))
         : await store.dayVersions(projectId, day, day + 1);
-    if (!versions) return store.dayEvents(projectId, day, pages, within);
+    if (!versions) return store.dayEvents(projectId, day);
     const version = versions.get(day);
     if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
-    const key = segmentKey(projectId, 'events', 1, day);
-    const settled = settledVersion(version);
-    const whole = async () => (settled && (await store.pageDays(projectId, day))) || store.dayEvents(projectId, day);
-    if (!pages || !within) return cache.keep(key, version, whole);
-    const kept = cache.get<DayEvents>(key, version);
-    if (kept) return kept;
-    return (settled && (await store.pageDays(projectId, day, pages))) || store.dayEvents(projectId, day, pages, within);
+    return cache.keep(segmentKey(projectId, 'events', 1, day), version, async () => {
+      const folded = settledVersion(version) ? await store.pageDays(projectId, [day]) : null;
+      return folded?.get(day) ?? store.dayEvents(projectId, day);
+    });
   };
-  return (day, edge) => {
-    // a few pages' read takes the edge's part of the day alone: one merge's windows meet a day at its live time, so
-    // the parts they ask are the same few
-    const within = pages
-      ? { from: Math.max(edge.from, day * DAY_MS), to: Math.min(edge.to, (day + 1) * DAY_MS) }
-      : undefined;
-    const id = within ? `${within.from}-${within.to}` : `${day}`;
-    let events = read.get(id);
-    if (!events) read.set(id, (events = load(day, within)));
+  return (day) => {
+    let events = read.get(day);
+    if (!events) read.set(day, (events = load(day)));
     return events;
   };
+}
+
+/**
+ * Exact distinct visitors of groups of pages over ranges, from those pages' own rows alone: one merge's outcome read
+ * by itself (a job's outcome), whose few pages hold a sliver of the site's views. Each day of the ranges is read from
+ * the page days (the pages' views of the day in time order, one statement for all the days: any part of a day a
+ * slice); a day with views waiting for the fold from its raw events, the pages' alone; every day from raw events while
+ * a rebuild of the project runs or while its page days lack views folded before they existed.
+ */
+export async function countPagesVisitors(params: {
+  store: AnalyticsStore;
+  projectId: string;
+  ranges: readonly TimeRange[];
+  groups: readonly (readonly number[])[];
+}): Promise<VisitorCounts[][]> {
+  const { store, projectId, ranges } = params;
+  const pages = [...new Set(params.groups.flat())];
+  const zero = () => params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
+  if (!pages.length || !ranges.length) return ranges.map(zero);
+  const first = Math.floor(Math.min(...ranges.map((r) => r.from)) / DAY_MS);
+  const end = Math.ceil(Math.max(...ranges.map((r) => r.to)) / DAY_MS);
+  const versions = await store.dayVersions(projectId, first, end);
+  const days = versions ? [...versions.keys()] : Array.from({ length: end - first }, (_, i) => first + i);
+  const settled = versions ? days.filter((day) => settledVersion(versions.get(day)!)) : [];
+  const folded = (settled.length && (await store.pageDays(projectId, settled, pages))) || new Map<number, DayEvents>();
+  const read = new Map<number, DayEvents>(folded);
+  for (const day of days) if (!read.has(day)) read.set(day, await dayEventsOfPages(store, projectId, day, pages));
+  const columns = ['human', 'ai', 'referred'] as const;
+  const built: Bitmap[] = [];
+  try {
+    return ranges.map((range) => {
+      const visitors = new Map(pages.map((page) => [page, columns.map(() => new RoaringBitmap32())]));
+      built.push(...[...visitors.values()].flat());
+      for (let day = Math.floor(range.from / DAY_MS); day * DAY_MS < range.to; day++) {
+        const events = read.get(day);
+        if (!events) continue;
+        for (const [page, found] of events.pages) {
+          const [human, ai, referred] = visitors.get(page) ?? [];
+          if (!human) continue;
+          addWithin(found.human, events.start, range, human);
+          addWithin(found.ai, events.start, range, ai);
+          addWithin(found.referred, events.start, range, referred);
+        }
+      }
+      return params.groups.map((group) => {
+        const counts = { human: 0, ai: 0, referred: 0 };
+        columns.forEach((column, i) => {
+          const union = RoaringBitmap32.orMany(group.map((page) => visitors.get(page)![i]));
+          counts[column] = union.size;
+          union.dispose();
+        });
+        return counts;
+      });
+    });
+  } finally {
+    for (const bitmap of built) bitmap.dispose();
+  }
+}
+
+/** Some pages' raw events of a day, any number of them (IN lists of IN_CHUNK pages) as one DayEvents. */
+async function dayEventsOfPages(
+  store: AnalyticsStore,
+  projectId: string,
+  day: number,
+  pages: readonly number[],
+): Promise<DayEvents> {
+  const all: DayEvents = { start: day * DAY_MS, pages: new Map(), bytes: 0 };
+  for (const some of inChunks([...pages])) {
+    const events = await store.dayEvents(projectId, day, some);
+    for (const [page, found] of events.pages) all.pages.set(page, found);
+    all.bytes += events.bytes;
+  }
+  return all;
 }
 
 /** Adds the visitors who viewed within [from, to) of the day that began at `start` (times ascending). */
@@ -263,13 +320,6 @@ export async function countGroupVisitors(params: {
   groups: readonly (readonly number[])[];
   /** the raw events of a day at an edge; dayEventsReader's when absent */
   dayEvents?: ReadDayEvents;
-  /**
-   * one merge read alone (a job's outcome), not one of a list's many: its whole days are its pages' pairs alone (at
-   * most FEW_PAGES of them), cut from each day's sets and the agent rollup's as read — or from every page's where a
-   * list left them kept, or the merge changed more pages — without uniting every page's into segments to keep; its
-   * edge days read for its pages alone (dayEventsReader)
-   */
-  alone?: boolean;
 }): Promise<VisitorCounts[]> {
   const pages = [...new Set(params.groups.flat())];
   if (!pages.length) return params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
@@ -296,21 +346,13 @@ export async function countGroupVisitors(params: {
     };
     // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
     const ranged = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
-    const unite = !params.alone;
-    // one merge's few pages: their pairs alone, cut from each day's sets as read, unless every page's are kept (a
-    // list read them: cut from memory then); a list's merges share every page's
-    const few = params.alone && pages.length <= FEW_PAGES;
-    const setsOfPages = few && !(await daySetsKept(ranged)) ? pages : undefined;
-    const cellsOfPages = few && !(await agentCellsKept(ranged)) ? pages : undefined;
-    const sets = setsOfPages
-      ? await pageSetSegments({ ...ranged, unite, pageIds: setsOfPages })
-      : await daySetSegments({ ...ranged, unite });
+    const sets = await daySetSegments(ranged);
     for (const segment of sets.segments) {
       addParts(0, segment.sets.get(KIND.human) ?? []);
       addParts(1, segment.sets.get(KIND.ai) ?? []);
     }
     // humans an assistant sent: the rollup's `via <assistant>` cells
-    for (const segment of (await agentCellSegments({ ...ranged, unite, pageIds: cellsOfPages })).segments)
+    for (const segment of (await agentCellSegments(ranged)).segments)
       for (const data of segment.cells.values())
         if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
     cut.forEach((byPart, column) => {
@@ -321,11 +363,10 @@ export async function countGroupVisitors(params: {
       }
     });
     // the edges (partial or not yet folded days, or the whole range while a rebuild runs): each day's part of them
-    const dayEvents =
-      params.dayEvents ?? dayEventsReader({ ...params, span: params.range, pages: params.alone ? pages : undefined });
+    const dayEvents = params.dayEvents ?? dayEventsReader({ ...params, span: params.range });
     for (const edge of sets.edges)
       for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
-        const events = await dayEvents(day, edge);
+        const events = await dayEvents(day);
         for (const page of pages) {
           const found = events.pages.get(page);
           if (!found) continue;
@@ -356,7 +397,8 @@ export async function countGroupVisitors(params: {
 
 /**
  * countGroupVisitors over several ranges of the same groups (an outcome's windows, both sides): each UTC day at the
- * ranges' edges is read once for all of them.
+ * ranges' edges is read once for all of them. One merge read alone counts them from its pages' rows
+ * (countPagesVisitors).
  */
 export async function countGroupVisitorsMany(params: {
   store: AnalyticsStore;
@@ -364,15 +406,15 @@ export async function countGroupVisitorsMany(params: {
   projectId: string;
   ranges: readonly TimeRange[];
   groups: readonly (readonly number[])[];
-  /** one merge read alone (see countGroupVisitors) */
+  /** one merge read alone (a job's outcome), not one of a list's many */
   alone?: boolean;
 }): Promise<VisitorCounts[][]> {
+  if (params.alone) return countPagesVisitors(params);
   const span = {
     from: Math.min(...params.ranges.map((r) => r.from)),
     to: Math.max(...params.ranges.map((r) => r.to)),
   };
-  const pages = params.alone ? [...new Set(params.groups.flat())] : undefined;
-  const dayEvents = dayEventsReader({ ...params, span, pages });
+  const dayEvents = dayEventsReader({ ...params, span });
   const out: VisitorCounts[][] = [];
   for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, dayEvents }));
   return out;

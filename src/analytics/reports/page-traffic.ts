@@ -89,7 +89,7 @@ export async function pageTrafficFromDays(params: {
     };
     for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
       const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
-      const sets = await pageSetSegments({ store, cache, projectId, range: part, pageIds: [pageId] });
+      const sets = await pageSetSegments({ store, cache, projectId, range: part, pageId });
       const day = kinds.map(() => new RoaringBitmap32());
       built.push(...day);
       kinds.forEach((kind, i) => {
@@ -108,8 +108,7 @@ export async function pageTrafficFromDays(params: {
       }
       // the day's agent rollup cells when it is derived whole (its edges were read above); day by day, as the sets:
       // one page of a range needs no multi-day union of every page's cells
-      for (const segment of (await agentCellSegments({ store, cache, projectId, range: part, pageIds: [pageId] }))
-        .segments) {
+      for (const segment of (await agentCellSegments({ store, cache, projectId, range: part, pageId })).segments) {
         for (const data of segment.cells.values()) {
           const views = data.views.get(pageId);
           if (!views) continue;

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
 import type { StoredDaySets } from '../store/read-days.js';
-import { rangeKept, rangeSegments, type SegmentFamily } from './segments.js';
+import { rangeSegments, type SegmentFamily } from './segments.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 
 /**
@@ -18,22 +18,17 @@ export interface Sources {
   edges: EdgeEvent[];
 }
 
-const SETS_NAME = 'sets';
-
 /** Day sets: a segment is the union of its days' sets per class and part. */
 const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredDaySets> => ({
-  name: SETS_NAME,
+  name: 'sets',
   loadDay: (projectId, day) => store.loadDaySets(projectId, day),
   unite: uniteSets,
 });
 
-/** A few pages' pairs of the day sets (read for those pages alone, see loadDayPageSets). */
-const PAGE_SETS = (
-  store: Pick<AnalyticsStore, 'loadDayPageSets'>,
-  pageIds: readonly number[],
-): SegmentFamily<StoredDaySets> => ({
-  name: `sets of pages ${pageIds.join(',')}`,
-  loadDay: (projectId, day) => store.loadDayPageSets(projectId, day, pageIds),
+/** One page's pairs of the day sets (read for that page alone, see loadDayPageSets). */
+const PAGE_SETS = (store: Pick<AnalyticsStore, 'loadDayPageSets'>, pageId: number): SegmentFamily<StoredDaySets> => ({
+  name: `sets of page ${pageId}`,
+  loadDay: (projectId, day) => store.loadDayPageSets(projectId, day, pageId),
   unite: uniteSets,
 });
 
@@ -121,20 +116,12 @@ export function daySetSegments(
   return rangeSegments(params, SETS(params.store));
 }
 
-/**
- * A few pages' pairs of the range's day sets (at most FEW_PAGES), cut from each day's as read (no other page's
- * indexed), and the edges.
- */
+/** One page's pairs of the range's day sets, cut from each day's as read (no other page's indexed), and the edges. */
 export function pageSetSegments(
   params: Omit<Params, 'store'> & {
     store: Pick<AnalyticsStore, 'loadDayPageSets' | 'planRange' | 'dayGenerations'>;
-    pageIds: readonly number[];
+    pageId: number;
   },
 ): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
-  return rangeSegments(params, PAGE_SETS(params.store, params.pageIds));
-}
-
-/** Whether every page's day sets of the range's whole days are in the cache (see rangeKept). */
-export function daySetsKept(params: Parameters<typeof rangeKept>[0]): Promise<boolean> {
-  return rangeKept(params, SETS_NAME);
+  return rangeSegments(params, PAGE_SETS(params.store, params.pageId));
 }

@@ -59,7 +59,7 @@ export async function segmentOf<T extends Cached>(
   start: number,
   size: number,
 ): Promise<T | undefined> {
-  const { key, version, empty } = cacheEntry(ctx, family.name, start, size);
+  const { key, version, empty } = cacheEntry(ctx, family, start, size);
   if (empty) return undefined;
   return ctx.cache.keep(key, version, async () => {
     if (size === 1) return family.loadDay(ctx.projectId, start);
@@ -81,7 +81,7 @@ async function piecesOf<T extends Cached>(
   start: number,
   size: number,
 ): Promise<T[]> {
-  const { key, version, empty } = cacheEntry(ctx, family.name, start, size);
+  const { key, version, empty } = cacheEntry(ctx, family, start, size);
   if (empty) return [];
   const cached = size === 1 ? await segmentOf(ctx, family, start, 1) : ctx.cache.get<T>(key, version);
   if (cached) return [cached];
@@ -90,10 +90,10 @@ async function piecesOf<T extends Cached>(
   return pieces;
 }
 
-function cacheEntry(ctx: SegmentContext, name: string, start: number, size: number) {
+function cacheEntry(ctx: SegmentContext, family: SegmentFamily<Cached>, start: number, size: number) {
   const generations = Array.from({ length: size }, (_, i) => ctx.generations.get(start + i) ?? 0);
   return {
-    key: segmentKey(ctx.projectId, name, size, start),
+    key: segmentKey(ctx.projectId, family.name, size, start),
     version: generations.join(','),
     empty: generations.every((g) => g === 0),
   };
@@ -136,27 +136,6 @@ export async function rangeSegments<T extends Cached>(
     }
   }
   return { segments, edges: plan.raw };
-}
-
-/**
- * Whether the family's data over the range's whole days (the family named `name`) is all in the cache, as its days or
- * segments over them: a reader of a few pages then cuts them from what is kept rather than read the database.
- */
-export async function rangeKept(
-  params: { store: Planner; cache: CacheLease; projectId: string; range: TimeRange },
-  name: string,
-): Promise<boolean> {
-  const { store, projectId, range } = params;
-  const plan = await store.planRange(projectId, range);
-  if (!plan.days.length) return true;
-  const [first, end] = [plan.days[0][0], plan.days[plan.days.length - 1][1]];
-  const ctx = { ...params, generations: await store.dayGenerations(projectId, first, end) };
-  const kept = (start: number, size: number): boolean => {
-    const { key, version, empty } = cacheEntry(ctx, name, start, size);
-    if (empty || ctx.cache.has(key, version)) return true;
-    return size > 1 && [0, 1, 2, 3].every((i) => kept(start + (i * size) / 4, size / 4));
-  };
-  return plan.days.every((run) => segmentsWithData(run, ctx.generations).every(([start, size]) => kept(start, size)));
 }
 
 /**

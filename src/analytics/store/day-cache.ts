@@ -84,11 +84,6 @@ export class CacheLease {
     return entry.data as T;
   }
 
-  /** Whether the entry built from this version of its days is cached (neither held nor made recent by asking). */
-  has(key: string, version: string): boolean {
-    return this.lru.peek(key)?.version === version;
-  }
-
   /** The entry built from this version of its days if cached, else what `build` makes, cached under it. */
   async keep<T extends Cached>(key: string, version: string, build: () => Promise<T>): Promise<T> {
     const cached = this.get<T>(key, version);

@@ -72,9 +72,8 @@ export class AnalyticsStore {
     return loadDaySets(this.sql, { projectId, day });
   }
 
-  /** One day's sets cut to a few pages' pairs (at most read-days.ts FEW_PAGES). */
-  loadDayPageSets(projectId: string, day: number, pageIds: readonly number[]) {
-    return loadDayPageSets(this.sql, { projectId, day, pageIds });
+  loadDayPageSets(projectId: string, day: number, pageId: number) {
+    return loadDayPageSets(this.sql, { projectId, day, pageId });
   }
 
   /** Views per page and class over whole days [fromDay, toDay). */
@@ -93,12 +92,7 @@ export class AnalyticsStore {
   }
 
   /** The agent rollup's cells over the whole days [fromDay, toDay), as folded (see rollups/agent-days.ts). */
-  agentDays(
-    projectId: string,
-    fromDay: number,
-    toDay: number,
-    options: { viewsOnly?: boolean; pageIds?: readonly number[] } = {},
-  ) {
+  agentDays(projectId: string, fromDay: number, toDay: number, options: { viewsOnly?: boolean; pageId?: number } = {}) {
     return loadAgentDays(this.sql, { projectId, fromDay, toDay, ...options });
   }
 
@@ -140,13 +134,13 @@ export class AnalyticsStore {
   }
 
   /**
-   * A day's counted views as folded, per page (or those of `pageIds`) and class in time order (rollups/page-days.ts):
+   * Some days' counted views as folded, per page (or those of `pageIds`) and class in time order (rollups/page-days.ts):
    * dayEvents's answer for a day with no views waiting for the fold. Null while the project's page days lack views
    * folded before they existed (until a rebuild).
    */
-  async pageDays(projectId: string, day: number, pageIds?: readonly number[]): Promise<DayEvents | null> {
+  async pageDays(projectId: string, days: readonly number[], pageIds?: readonly number[]) {
     if (!(await pageDaysComplete(this.sql, projectId))) return null;
-    return readPageDays(this.sql, { projectId, day, pageIds });
+    return readPageDays(this.sql, { projectId, days, pageIds });
   }
 
   /** What answers about each day were derived from (see read-days.ts dayVersions); null during a rebuild. */

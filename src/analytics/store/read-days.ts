@@ -1,7 +1,7 @@
 import type { Sql } from './sql.js';
 import { derivedMark } from './rollups/rollup-marks.js';
 import { unfoldedDays } from './split-range.js';
-import { frozenBitmap, KIND, pagePairsOfBlob, partsOfPage, RoaringBitmap32, type Bitmap } from './day-sets.js';
+import { frozenBitmap, KIND, pagePairsOfBlob, partsOfPage, type Bitmap } from './day-sets.js';
 
 /** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
 export interface StoredDaySets {
@@ -43,65 +43,41 @@ export async function loadDaySets(sql: Sql, params: { projectId: string; day: nu
   return { sets, bytes };
 }
 
-/** The most pages a reader of a few pages cuts from each stored blob; a reader of more reads whole days. */
-export const FEW_PAGES = 16;
-
 /**
- * How a reader of a few pages (at most FEW_PAGES) selects a stored blob's pairs: PostgreSQL cuts each page's container
- * out in the database (`scribe_page_pairs`, migration page_pairs: the same portable format, NULL when the page has
- * none), a column a page, so those containers alone are sent rather than every page's; SQLite reads its mapped file in
- * process. Either way pagesPairsOf then takes the pages' pairs from what arrives.
+ * How a reader of one page selects a stored blob's pairs: PostgreSQL cuts the page's container out in the database
+ * (`scribe_page_pairs`, migration page_pairs: the same portable format, NULL when the page has none), so that
+ * container alone is sent rather than every page's; SQLite reads its mapped file in process. Either way
+ * pagePairsOfBlob then takes the page's pairs from what arrives.
  */
-export function pagePairsColumns(sql: Sql, pageIds: readonly number[]): { columns: string; args: number[] } {
+export function pagePairsColumn(sql: Sql, pageId: number): { column: string; args: number[] } {
   return sql.provider === 'postgresql'
-    ? { columns: pageIds.map(() => 'scribe_page_pairs("pairs", ?)').join(', '), args: pageIds.map((p) => p % 65536) }
-    : { columns: '"pairs"', args: [] };
+    ? { column: 'scribe_page_pairs("pairs", ?)', args: [pageId % 65536] }
+    : { column: '"pairs"', args: [] };
 }
 
 /**
- * The pages' pairs of a part as read through pagePairsColumns (`blobs`: the row's values from that column on), one new
- * bitmap, or undefined when none of the pages has any: each page's container copied from the blob without indexing
- * the others'.
- */
-export function pagesPairsOf(sql: Sql, blobs: unknown[], part: number, pageIds: readonly number[]): Bitmap | undefined {
-  const pairs = new RoaringBitmap32();
-  pageIds.forEach((page, i) => {
-    const blob = (sql.provider === 'postgresql' ? blobs[i] : blobs[0]) as Buffer | null;
-    if (blob === null) return;
-    const own = pagePairsOfBlob(blob, part, page);
-    pairs.orInPlace(own);
-    own.dispose();
-  });
-  if (!pairs.isEmpty) return pairs;
-  pairs.dispose();
-  return undefined;
-}
-
-/** The parts holding the pages' pairs (see partsOfPage), as one [from, to). */
-export function partsOfPages(pageIds: readonly number[]): [number, number] {
-  const bounds = pageIds.map(partsOfPage);
-  return [Math.min(...bounds.map(([from]) => from)), Math.max(...bounds.map(([, to]) => to))];
-}
-
-/**
- * One day's sets cut to a few pages' pairs (at most FEW_PAGES): what a reader of those pages alone needs, copied from
- * the stored blobs without indexing the other pages' containers. The bitmaps are the entry's own (freed with it).
+ * One day's sets cut to one page's pairs: what a reader of that page alone needs, copied from the stored blobs
+ * without indexing the other pages' containers. The bitmaps are the entry's own (freed with it).
  */
 export async function loadDayPageSets(
   sql: Sql,
-  params: { projectId: string; day: number; pageIds: readonly number[] },
+  params: { projectId: string; day: number; pageId: number },
 ): Promise<StoredDaySets & { owned: Bitmap[] }> {
   const sets = emptySets();
   const owned: Bitmap[] = [];
   let bytes = 0;
-  const pages = pagePairsColumns(sql, params.pageIds);
+  const page = pagePairsColumn(sql, params.pageId);
   const rows = await sql.rows(
-    `SELECT "kind", "part", ${pages.columns} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?`,
-    [...pages.args, params.projectId, params.day, ...partsOfPages(params.pageIds)],
+    `SELECT "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?`,
+    [...page.args, params.projectId, params.day, ...partsOfPage(params.pageId)],
   );
-  for (const [kind, part, ...blobs] of rows) {
-    const pairs = pagesPairsOf(sql, blobs, Number(part), params.pageIds);
-    if (!pairs) continue;
+  for (const [kind, part, blob] of rows) {
+    if (blob === null) continue;
+    const pairs = pagePairsOfBlob(blob as Buffer, Number(part), params.pageId);
+    if (pairs.isEmpty) {
+      pairs.dispose();
+      continue;
+    }
     owned.push(pairs);
     bytes += pairs.getSerializationSizeInBytes(true);
     sets.get(Number(kind))?.set(Number(part), pairs);

@@ -8,7 +8,6 @@ import {
 } from '../../../src/analytics/reports/outcome-counts.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { DayCache } from '../../../src/analytics/store/day-cache.js';
-import { FEW_PAGES } from '../../../src/analytics/store/read-days.js';
 import { plansMatching, recordingSql } from '../../support/recording-sql.js';
 import { describeAiReport, event, useReportStore, type ReportContext } from '../../support/ai-report-suite.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
@@ -85,7 +84,7 @@ describeAiReport({
 describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (provider) => {
   const ctx = useReportStore(provider);
 
-  it("reads a folded edge day's page rows, its pages' alone, a day with views not folded from raw events, and takes a day kept whole", async () => {
+  it("reads its pages' rows of every day at once, a day with views not folded from raw events, and a list the edge days whole", async () => {
     const { store, projectId } = ctx();
     const at = (day: number, hour: number) => Date.UTC(2026, 10, 20 + day, hour);
     const view = (path: string, visitorHash: string, ts: number) => event({ kind: 1, path, visitorHash, ts });
@@ -99,110 +98,56 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
     ]);
     await store.fold();
     const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
-    const reads: { from: 'raw' | 'page days'; day: number; pageIds?: readonly number[]; within?: TimeRange }[] = [];
+    const reads: { from: 'raw' | 'page days'; days: number[]; pageIds?: readonly number[] }[] = [];
     const spied = Object.assign(Object.create(store) as typeof store, {
-      dayEvents: (id: string, day: number, pageIds?: readonly number[], within?: TimeRange) => {
-        reads.push({ from: 'raw', day, pageIds, within });
-        return store.dayEvents(id, day, pageIds, within);
+      dayEvents: (id: string, day: number, pageIds?: readonly number[]) => {
+        reads.push({ from: 'raw', days: [day], pageIds });
+        return store.dayEvents(id, day, pageIds);
       },
-      pageDays: (id: string, day: number, pageIds?: readonly number[]) => {
-        reads.push({ from: 'page days', day, pageIds });
-        return store.pageDays(id, day, pageIds);
+      pageDays: (id: string, days: readonly number[], pageIds?: readonly number[]) => {
+        reads.push({ from: 'page days', days: [...days].sort(), pageIds });
+        return store.pageDays(id, days, pageIds);
       },
     });
     const cache = new DayCache(64 * 1024 * 1024).lease();
-    const count = (alone: boolean) =>
-      countGroupVisitors({ store: spied, cache, projectId, range, groups: [[ids.get('/a')!]], alone });
     // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are edges
     const range = { from: at(0, 8), to: at(2, 12) };
+    const alone = async () =>
+      (
+        await countGroupVisitorsMany({ store: spied, cache, projectId, ranges: [range], groups: [[a]], alone: true })
+      )[0];
+    const list = () => countGroupVisitors({ store: spied, cache, projectId, range, groups: [[a]] });
     const day = (n: number) => Date.UTC(2026, 10, 20 + n) / DAY_MS;
-    const a = [ids.get('/a')];
+    const a = ids.get('/a')!;
 
-    // both edge days folded: their page rows, the merge's page alone, and nothing kept
-    expect((await count(true))[0].human).toBe(3); // h2, h4, h5
+    // every day folded: the page's rows of the three days in one read
+    expect((await alone())[0].human).toBe(3); // h2, h4, h5
+    expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [a] }]);
+    // a list's reader reads every page's rows of the edge days and keeps them
+    reads.length = 0;
+    expect((await list())[0].human).toBe(3);
     expect(reads).toEqual([
-      { from: 'page days', day: day(0), pageIds: a },
-      { from: 'page days', day: day(2), pageIds: a },
+      { from: 'page days', days: [day(0)], pageIds: undefined },
+      { from: 'page days', days: [day(2)], pageIds: undefined },
     ]);
     reads.length = 0;
-    expect((await count(true))[0].human).toBe(3);
-    expect(reads).toHaveLength(2);
-    // a list's reader reads every page's rows of the days and keeps them; a merge read alone then reads nothing
-    reads.length = 0;
-    expect((await count(false))[0].human).toBe(3);
-    expect(reads).toEqual([
-      { from: 'page days', day: day(0), pageIds: undefined },
-      { from: 'page days', day: day(2), pageIds: undefined },
-    ]);
-    reads.length = 0;
-    expect((await count(true))[0].human).toBe(3);
-    expect(await count(false)).toEqual([{ human: 3, ai: 0, referred: 0 }]);
+    expect(await list()).toEqual([{ human: 3, ai: 0, referred: 0 }]);
     expect(reads).toEqual([]);
-    // a view not folded yet: that day is read from raw events (the part of it the edge asks), at each read, until the
-    // fold settles the day
+    // a view not folded yet: that day is read from raw events, the page's alone, until the fold settles the day
     await store.insertEvents(projectId, [view('/a', 'h7', at(2, 10))]);
-    const dayTwo = { from: 'raw', day: day(2), pageIds: a, within: { from: at(2, 0), to: at(2, 12) } };
-    expect((await count(true))[0].human).toBe(4);
-    expect(reads).toEqual([dayTwo]);
-    expect((await count(true))[0].human).toBe(4);
-    expect(reads).toEqual([dayTwo, dayTwo]);
+    expect((await alone())[0].human).toBe(4);
+    expect(reads).toEqual([
+      { from: 'page days', days: [day(0), day(1)], pageIds: [a] },
+      { from: 'raw', days: [day(2)], pageIds: [a] },
+    ]);
+    reads.length = 0;
+    expect((await list())[0].human).toBe(4);
+    expect(reads).toEqual([{ from: 'raw', days: [day(2)], pageIds: undefined }]);
     await store.fold();
     reads.length = 0;
-    expect((await count(true))[0].human).toBe(4);
-    expect(reads).toEqual([{ from: 'page days', day: day(2), pageIds: a }]);
+    expect((await alone())[0].human).toBe(4);
+    expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [a] }]);
     cache.release();
-  });
-
-  it("cuts its whole days to its pages' pairs as it reads them, unless it changed more than a few pages or a list left every page's kept", async () => {
-    const { store, projectId } = ctx();
-    const at = (day: number, hour: number) => Date.UTC(2026, 11, 1 + day, hour);
-    const paths = Array.from({ length: FEW_PAGES + 1 }, (_, i) => `/few/${i}`);
-    await store.insertEvents(projectId, [
-      ...paths.map((path, i) => event({ kind: 1, path, visitorHash: `f${i}`, ts: at(1, 10) })),
-      event({ kind: 1, path: paths[0], visitorHash: 'f1', ts: at(2, 10), agent: 'via ChatGPT' }),
-      event({ kind: 2, path: paths[1], visitorHash: 'bot', ts: at(2, 11), agent: 'GPTBot' }),
-    ]);
-    await store.fold();
-    const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
-    const loads: string[] = [];
-    const spied = Object.assign(Object.create(store) as typeof store, {
-      loadDaySets: (id: string, day: number) => {
-        loads.push('every page');
-        return store.loadDaySets(id, day);
-      },
-      loadDayPageSets: (id: string, day: number, pageIds: readonly number[]) => {
-        loads.push(`pages ${pageIds.length}`);
-        return store.loadDayPageSets(id, day, pageIds);
-      },
-      agentDays: (id: string, from: number, to: number, options: { pageIds?: readonly number[] } = {}) => {
-        loads.push(options.pageIds ? `agents of pages ${options.pageIds.length}` : 'agents of every page');
-        return store.agentDays(id, from, to, options);
-      },
-    });
-    // three whole days: the 1st to the 4th
-    const range = { from: at(0, 0), to: at(3, 0) };
-    const count = async (group: string[], alone: boolean, cache = new DayCache(64 * 1024 * 1024)) => {
-      const lease = cache.lease();
-      loads.length = 0;
-      const groups = [group.map((path) => ids.get(path)!)];
-      const [counts] = await countGroupVisitors({ store: spied, cache: lease, projectId, range, groups, alone });
-      lease.release();
-      return counts;
-    };
-    const two = paths.slice(0, 2);
-    expect(await count(two, true)).toEqual({ human: 2, ai: 1, referred: 1 });
-    expect(new Set(loads)).toEqual(new Set(['pages 2', 'agents of pages 2']));
-    expect(await count(two, false)).toEqual({ human: 2, ai: 1, referred: 1 });
-    expect(new Set(loads)).toEqual(new Set(['every page', 'agents of every page']));
-    expect(await count(paths, true)).toEqual({ human: FEW_PAGES + 1, ai: 1, referred: 1 });
-    expect(new Set(loads)).toEqual(new Set(['every page', 'agents of every page']));
-    expect(await count(paths.slice(0, FEW_PAGES), true)).toEqual({ human: FEW_PAGES, ai: 1, referred: 1 });
-    expect(new Set(loads)).toEqual(new Set([`pages ${FEW_PAGES}`, `agents of pages ${FEW_PAGES}`]));
-    // after a list read every page's days (kept), a merge read alone cuts its pages from them: nothing is read
-    const cache = new DayCache(64 * 1024 * 1024);
-    expect(await count(paths, false, cache)).toEqual({ human: FEW_PAGES + 1, ai: 1, referred: 1 });
-    expect(await count(two, true, cache)).toEqual({ human: 2, ai: 1, referred: 1 });
-    expect(loads).toEqual([]);
   });
 });
 

@@ -26,25 +26,6 @@ describe('DayCache', () => {
     for (const lease of leases) lease.release();
   });
 
-  it('says whether an entry of a version is kept without holding it or making it recent', async () => {
-    const cache = new DayCache(32);
-    const lease = cache.lease();
-    const entry = async (): Promise<Cached> => ({ bytes: 16 });
-    await lease.keep('a', 'v1', entry);
-    await lease.keep('b', 'v1', entry);
-    lease.release();
-    expect([cache.lease().has('a', 'v1'), cache.lease().has('a', 'v2'), cache.lease().has('c', 'v1')]).toEqual([
-      true,
-      false,
-      false,
-    ]);
-    // asking did not make `a` recent: the next entry over the budget drops it, not `b`
-    const next = cache.lease();
-    await next.keep('c', 'v1', entry);
-    next.release();
-    expect([next.has('a', 'v1'), next.has('b', 'v1'), next.has('c', 'v1')]).toEqual([false, true, true]);
-  });
-
   it('lets a waiting reader build for itself when the first build fails', async () => {
     const cache = new DayCache(1 << 20);
     const lease = cache.lease();

@@ -1,6 +1,6 @@
 import type { Param, Sql } from '../sql.js';
-import { addPair, frozenBitmap, RoaringBitmap32, type Bitmap } from '../day-sets.js';
-import { pagePairsColumns, pagesPairsOf, partsOfPages } from '../read-days.js';
+import { addPair, frozenBitmap, pagePairsOfBlob, partsOfPage, RoaringBitmap32, type Bitmap } from '../day-sets.js';
+import { pagePairsColumn } from '../read-days.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
@@ -130,14 +130,13 @@ export const agentDaysRollup: Rollup = {
 
 /**
  * The stored cells of the days [fromDay, toDay) of a project, each with every day's bitmaps per part; `viewsOnly`:
- * their views alone, no bitmaps (a report that counts no visitors); `pageIds`: a few pages' pairs and views alone (at
- * most FEW_PAGES; the views of a cell may still hold other pages').
+ * their views alone, no bitmaps (a report that counts no visitors).
  */
 export async function loadAgentDays(
   sql: Sql,
-  params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean; pageIds?: readonly number[] },
+  params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean; pageId?: number },
 ): Promise<Map<string, CellData<Bitmap[], PageViews>>> {
-  const { projectId, fromDay, toDay, pageIds } = params;
+  const { projectId, fromDay, toDay } = params;
   const cells = new Map<string, CellData<Bitmap[], PageViews>>();
   const cellData = (kind: unknown, agent: string, verification: unknown) => {
     const cell = { kind: Number(kind), agent, verification: Number(verification) };
@@ -152,41 +151,40 @@ export async function loadAgentDays(
   };
   const range = 'WHERE "projectId" = ? AND "day" >= ? AND "day" < ?';
   const args = [projectId, fromDay, toDay];
-  // a few pages' views alone: PostgreSQL cuts each page's pair out in the database (scribe_page_views, migration
-  // page_pairs), a column a page
-  const cut = sql.provider === 'postgresql' ? pageIds : undefined;
+  // one page's views alone: PostgreSQL cuts its pair out in the database (scribe_page_views, migration page_pairs)
+  const cut = sql.provider === 'postgresql' ? params.pageId : undefined;
   const viewRows = await sql.rows(
-    `SELECT "kind", "agent", "verification", ${cut ? cut.map(() => 'scribe_page_views("views", ?)').join(', ') : '"views"'} FROM "AnalyticsAgentDayViews" ${range}`,
-    [...(cut ?? []), ...args],
+    `SELECT "kind", "agent", "verification", ${cut === undefined ? '"views"' : 'scribe_page_views("views", ?)'} FROM "AnalyticsAgentDayViews" ${range}`,
+    cut === undefined ? args : [cut, ...args],
   );
-  for (const [kind, agent, verification, ...blobs] of viewRows) {
-    for (const views of blobs) {
-      if (views === null) continue;
-      const data = cellData(kind, agent as string, verification);
-      const decoded = decodeViews(views as Buffer);
-      // a cell's one day (and page) as read; several (a longer range, several pages) added up
-      if (!data.views.byteLength) data.views = decoded;
-      else {
-        const sum = new PageCounts();
-        data.views.addTo(sum);
-        decoded.addTo(sum);
-        data.views = sum;
-      }
+  for (const [kind, agent, verification, views] of viewRows) {
+    if (views === null) continue;
+    const data = cellData(kind, agent as string, verification);
+    const decoded = decodeViews(views as Buffer);
+    // a cell's one day as read; several days of it (a longer range) added up
+    if (!data.views.byteLength) data.views = decoded;
+    else {
+      const sum = new PageCounts();
+      data.views.addTo(sum);
+      decoded.addTo(sum);
+      data.views = sum;
     }
   }
   if (params.viewsOnly) return cells;
-  // a few pages: the parts of their blocks alone, each bitmap cut to their pairs
-  const pages = pageIds ? pagePairsColumns(sql, pageIds) : { columns: '"pairs"', args: [] };
+  // one page: the parts of its block alone, each bitmap cut to its pairs
+  const { pageId } = params;
+  const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
   const setRows = await sql.rows(
-    `SELECT "kind", "agent", "verification", "part", ${pages.columns} FROM "AnalyticsAgentDaySet" ${range}${
-      pageIds ? ' AND "part" >= ? AND "part" < ?' : ''
+    `SELECT "kind", "agent", "verification", "part", ${page.column} FROM "AnalyticsAgentDaySet" ${range}${
+      pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
     }`,
-    pageIds ? [...pages.args, ...args, ...partsOfPages(pageIds)] : args,
+    pageId === undefined ? args : [...page.args, ...args, ...partsOfPage(pageId)],
   );
-  for (const [kind, agent, verification, part, ...blobs] of setRows) {
-    const bitmap = pageIds ? pagesPairsOf(sql, blobs, Number(part), pageIds) : frozenBitmap(blobs[0] as Buffer);
-    if (!bitmap) continue;
+  for (const [kind, agent, verification, part, pairs] of setRows) {
+    if (pairs === null) continue;
     const { parts } = cellData(kind, agent as string, verification);
+    const bitmap =
+      pageId === undefined ? frozenBitmap(pairs as Buffer) : pagePairsOfBlob(pairs as Buffer, Number(part), pageId);
     const list = parts.get(Number(part));
     if (list) list.push(bitmap);
     else parts.set(Number(part), [bitmap]);

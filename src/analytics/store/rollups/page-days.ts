@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../../calendar.js';
-import { IN_CHUNK, inChunks, type Sql } from '../sql.js';
+import { inChunks, type Sql } from '../sql.js';
 import { KIND } from '../day-sets.js';
 import { VIA_PREFIX } from '../write-events.js';
 import type { DayEvents, TimedVisitors } from '../read-events.js';
@@ -64,7 +64,7 @@ async function addPageDays(tx: Sql, events: FoldedEvent[]): Promise<void> {
 
 /** Merges a day's new views into its pages' stored rows. */
 async function writeDay(tx: Sql, projectId: string, day: number, pages: Map<number, Pending[]>): Promise<void> {
-  const stored = await readRows(tx, projectId, day, [...pages.keys()]);
+  const stored = (await readRows(tx, projectId, [day], [...pages.keys()])).get(day)!;
   const rows = [...pages].map(([pageId, classes]) => {
     const before = stored.get(pageId);
     const merged = classes.map((pending, c) => mergeTimed(before?.[c], pending));
@@ -158,40 +158,49 @@ export function decodePageDay(blob: Buffer): TimedVisitors[] {
 // the words are stored as this process's typed arrays hold them: little-endian on every platform Node runs on here
 if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) throw new Error('page days assume a little-endian machine');
 
+/** Stored rows of some days (and of some pages, or every page's), decoded: day → page → classes. */
 async function readRows(
   sql: Sql,
   projectId: string,
-  day: number,
+  days: readonly number[],
   pageIds: readonly number[] | undefined,
-): Promise<Map<number, TimedVisitors[]>> {
-  const out = new Map<number, TimedVisitors[]>();
-  const select = 'SELECT "pageId", "views" FROM "AnalyticsPageDay" WHERE "projectId" = ? AND "day" = ?';
-  const reads = pageIds
-    ? inChunks([...pageIds]).map((chunk) => ({
-        text: `${select} AND "pageId" IN (${chunk.map(() => '?').join(', ')})`,
-        args: [projectId, day, ...chunk],
-      }))
-    : [{ text: select, args: [projectId, day] }];
-  for (const { text, args } of reads)
-    for (const [pageId, views] of await sql.rows(text, args)) out.set(Number(pageId), decodePageDay(views as Buffer));
+): Promise<Map<number, Map<number, TimedVisitors[]>>> {
+  const out = new Map<number, Map<number, TimedVisitors[]>>(days.map((day) => [day, new Map()]));
+  const list = (values: readonly number[]) => values.map(() => '?').join(', ');
+  // days and pages as two lists: the primary key (project, day, page) is then probed for each pair, where a range of
+  // days would walk every page of each of them
+  for (const someDays of inChunks([...days]))
+    for (const somePages of pageIds ? inChunks([...pageIds]) : [undefined]) {
+      const rows = await sql.rows(
+        `SELECT "day", "pageId", "views" FROM "AnalyticsPageDay" WHERE "projectId" = ? AND "day" IN (${list(someDays)})${
+          somePages ? ` AND "pageId" IN (${list(somePages)})` : ''
+        }`,
+        [projectId, ...someDays, ...(somePages ?? [])],
+      );
+      for (const [day, pageId, views] of rows)
+        out.get(Number(day))!.set(Number(pageId), decodePageDay(views as Buffer));
+    }
   return out;
 }
 
 /**
- * A day's counted views as folded, per page and class in time order: every page's, or those of `pageIds` (at most
- * IN_CHUNK). The same DayEvents the raw events give (read-events.ts dayEvents) for a day with no views waiting for the
- * fold, at the cost of a row per page.
+ * Some days' counted views as folded, per page and class in time order: every page's, or those of `pageIds`. The same
+ * DayEvents the raw events give (read-events.ts dayEvents) for a day with no views waiting for the fold, at the cost of
+ * a row per page.
  */
 export async function readPageDays(
   sql: Sql,
-  params: { projectId: string; day: number; pageIds?: readonly number[] },
-): Promise<DayEvents> {
-  if (params.pageIds && params.pageIds.length > IN_CHUNK) throw new RangeError(`at most ${IN_CHUNK} pages a read`);
-  const pages: DayEvents['pages'] = new Map();
-  let bytes = 0;
-  for (const [pageId, [human, ai, referred]] of await readRows(sql, params.projectId, params.day, params.pageIds)) {
-    pages.set(pageId, { human, ai, referred });
-    bytes += (human.at.length + ai.at.length + referred.at.length) * 8 + 96;
+  params: { projectId: string; days: readonly number[]; pageIds?: readonly number[] },
+): Promise<Map<number, DayEvents>> {
+  const out = new Map<number, DayEvents>();
+  for (const [day, rows] of await readRows(sql, params.projectId, params.days, params.pageIds)) {
+    const pages: DayEvents['pages'] = new Map();
+    let bytes = 0;
+    for (const [pageId, [human, ai, referred]] of rows) {
+      pages.set(pageId, { human, ai, referred });
+      bytes += (human.at.length + ai.at.length + referred.at.length) * 8 + 96;
+    }
+    out.set(day, { start: day * DAY_MS, pages, bytes });
   }
-  return { start: params.day * DAY_MS, pages, bytes };
+  return out;
 }
