@@ -248,24 +248,9 @@ export async function countPagesVisitors(params: {
       built.push(...[...visitors.values()].flat());
       for (let day = Math.floor(range.from / DAY_MS); day * DAY_MS < range.to; day++) {
         const events = read.get(day);
-        if (!events) continue;
-        for (const [page, found] of events.pages) {
-          const [human, ai, referred] = visitors.get(page) ?? [];
-          if (!human) continue;
-          addWithin(found.human, events.start, range, human);
-          addWithin(found.ai, events.start, range, ai);
-          addWithin(found.referred, events.start, range, referred);
-        }
+        if (events) addDayVisitors(events, range, visitors);
       }
-      return params.groups.map((group) => {
-        const counts = { human: 0, ai: 0, referred: 0 };
-        columns.forEach((column, i) => {
-          const union = RoaringBitmap32.orMany(group.map((page) => visitors.get(page)![i]));
-          counts[column] = union.size;
-          union.dispose();
-        });
-        return counts;
-      });
+      return groupCounts(params.groups, visitors);
     });
   } finally {
     for (const bitmap of built) bitmap.dispose();
@@ -286,6 +271,35 @@ async function dayEventsOfPages(
     all.bytes += events.bytes;
   }
   return all;
+}
+
+/** Each page's visitors by class: human, AI, humans an assistant sent. */
+type PageVisitors = Map<number, Bitmap[]>;
+
+/** Adds each page's visitors who viewed within `range` of a day to `visitors` (other pages' views passed over). */
+function addDayVisitors(events: DayEvents, range: TimeRange, visitors: PageVisitors): void {
+  for (const [page, [human, ai, referred]] of visitors) {
+    const found = events.pages.get(page);
+    if (!found) continue;
+    addWithin(found.human, events.start, range, human);
+    addWithin(found.ai, events.start, range, ai);
+    addWithin(found.referred, events.start, range, referred);
+  }
+}
+
+/** Each group's distinct visitors by class: its pages' visitors united, a visitor of several of them once. */
+function groupCounts(groups: readonly (readonly number[])[], visitors: PageVisitors): VisitorCounts[] {
+  return groups.map((group) => {
+    const [human, ai, referred] = [0, 1, 2].map((i) => {
+      const members = group.map((page) => visitors.get(page)![i]);
+      if (members.length === 1) return members[0].size;
+      const union = RoaringBitmap32.orMany(members);
+      const size = union.size;
+      union.dispose();
+      return size;
+    });
+    return { human, ai, referred };
+  });
 }
 
 /** Adds the visitors who viewed within [from, to) of the day that began at `start` (times ascending). */
@@ -366,29 +380,9 @@ export async function countGroupVisitors(params: {
     const dayEvents = params.dayEvents ?? dayEventsReader({ ...params, span: params.range });
     for (const edge of sets.edges)
       for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
-        const events = await dayEvents(day);
-        for (const page of pages) {
-          const found = events.pages.get(page);
-          if (!found) continue;
-          const [human, ai, referred] = visitors.get(page)!;
-          addWithin(found.human, events.start, edge, human);
-          addWithin(found.ai, events.start, edge, ai);
-          addWithin(found.referred, events.start, edge, referred);
-        }
+        addDayVisitors(await dayEvents(day), edge, visitors);
       }
-    return params.groups.map((group) => {
-      const counts = { human: 0, ai: 0, referred: 0 };
-      columns.forEach((column, i) => {
-        const members = group.map((page) => visitors.get(page)![i]);
-        if (members.length === 1) counts[column] = members[0].size;
-        else {
-          const union = RoaringBitmap32.orMany(members);
-          counts[column] = union.size;
-          union.dispose();
-        }
-      });
-      return counts;
-    });
+    return groupCounts(params.groups, visitors);
   } finally {
     for (const bitmap of built) bitmap.dispose();
     masks.dispose();
