@@ -219,15 +219,16 @@ export function dayEventsReader(params: {
  * Exact distinct visitors of groups of pages over ranges, from those pages' own rows alone: one merge's outcome read
  * by itself (a job's outcome), whose few pages hold a sliver of the site's views. Each day of the ranges is read from
  * the page days (the pages' views of the day in time order, one statement for all the days: any part of a day a
- * slice); a day with views waiting for the fold from its raw events, the pages' alone; every day from raw events while
- * a rebuild of the project runs or while its page days lack views folded before they existed.
+ * slice); a day with views waiting for the fold from its raw events, the pages' alone, as is every day while a
+ * rebuild of the project runs. Null while the project's page days lack views folded before they existed (until a
+ * rebuild): they are counted as a list counts them then.
  */
 export async function countPagesVisitors(params: {
   store: AnalyticsStore;
   projectId: string;
   ranges: readonly TimeRange[];
   groups: readonly (readonly number[])[];
-}): Promise<VisitorCounts[][]> {
+}): Promise<VisitorCounts[][] | null> {
   const { store, projectId, ranges } = params;
   const pages = [...new Set(params.groups.flat())];
   const zero = () => params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
@@ -237,7 +238,8 @@ export async function countPagesVisitors(params: {
   const versions = await store.dayVersions(projectId, first, end);
   const days = versions ? [...versions.keys()] : Array.from({ length: end - first }, (_, i) => first + i);
   const settled = versions ? days.filter((day) => settledVersion(versions.get(day)!)) : [];
-  const folded = (settled.length && (await store.pageDays(projectId, settled, pages))) || new Map<number, DayEvents>();
+  const folded = settled.length ? await store.pageDays(projectId, settled, pages) : new Map<number, DayEvents>();
+  if (!folded) return null;
   const read = new Map<number, DayEvents>(folded);
   for (const day of days) if (!read.has(day)) read.set(day, await dayEventsOfPages(store, projectId, day, pages));
   const columns = ['human', 'ai', 'referred'] as const;
@@ -403,7 +405,8 @@ export async function countGroupVisitorsMany(params: {
   /** one merge read alone (a job's outcome), not one of a list's many */
   alone?: boolean;
 }): Promise<VisitorCounts[][]> {
-  if (params.alone) return countPagesVisitors(params);
+  const alone = params.alone ? await countPagesVisitors(params) : null;
+  if (alone) return alone;
   const span = {
     from: Math.min(...params.ranges.map((r) => r.from)),
     to: Math.max(...params.ranges.map((r) => r.to)),
