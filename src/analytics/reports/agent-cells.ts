@@ -70,8 +70,6 @@ export function agentCellSegments(params: {
   range: TimeRange;
   /** that page's pairs alone (a reader of one page) */
   pageId?: number;
-  /** false: the days' cells, or segments already kept, and no union built to keep (see rangeSegments) */
-  unite?: boolean;
 }): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
   return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageId: params.pageId }));
 }

@@ -125,12 +125,9 @@ export class AnalyticsStore {
     return signalsVersion(this.sql, projectId);
   }
 
-  /**
-   * Every page's (or some pages') counted raw events of a UTC day (or of part of it), packed by page and class in time
-   * order.
-   */
-  dayEvents(projectId: string, day: number, pageIds?: readonly number[], within?: TimeRange): Promise<DayEvents> {
-    return dayEvents(this.sql, { projectId, day, pageIds, within });
+  /** Every page's (or some pages') counted raw events of a UTC day, packed by page and class in time order. */
+  dayEvents(projectId: string, day: number, pageIds?: readonly number[]): Promise<DayEvents> {
+    return dayEvents(this.sql, { projectId, day, pageIds });
   }
 
   /**

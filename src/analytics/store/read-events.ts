@@ -52,26 +52,29 @@ export interface DayEvents {
   bytes: number;
 }
 
+/** What a page's views of a day take in memory, its three classes' arrays (`DayEvents.bytes` is their sum). */
+export function pageEventsBytes(views: number): number {
+  return views * 8 + 96;
+}
+
 /**
  * A project's counted raw events of one UTC day, packed by page and class in time order: any part of the day is then
  * a slice of each page's arrays. Every page's, or those of `pageIds` alone (at most IN_CHUNK, one `IN (…)` list): the
  * database still walks the day's events by time, but only theirs cross into the process, which is what a day's read
- * costs (about a microsecond an event). With `within`, that part of the day alone (times still from the day's start).
+ * costs (about a microsecond an event).
  */
 export async function dayEvents(
   sql: Sql,
-  params: { projectId: string; day: number; pageIds?: readonly number[]; within?: TimeRange },
+  params: { projectId: string; day: number; pageIds?: readonly number[] },
 ): Promise<DayEvents> {
   const start = params.day * DAY_MS;
-  const from = Math.max(start, params.within?.from ?? start);
-  const to = Math.min(start + DAY_MS, params.within?.to ?? start + DAY_MS);
   const pageIds = params.pageIds ?? [];
   if (pageIds.length > IN_CHUNK) throw new RangeError(`at most ${IN_CHUNK} pages a read`);
   const onPages = params.pageIds ? `AND "pageId" IN (${pageIds.map(() => '?').join(', ') || 'NULL'})` : '';
   const rows = await sql.rows(
     `SELECT "pageId", "visitorId", "kind", CASE WHEN substr("agent", 1, ${VIA_PREFIX.length}) = ? THEN 1 ELSE 0 END, "ts"
        FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" > 0 ${onPages} ORDER BY "ts"`,
-    [VIA_PREFIX, params.projectId, from, to, ...pageIds],
+    [VIA_PREFIX, params.projectId, start, start + DAY_MS, ...pageIds],
   );
   // two passes: how many of each page and class, then the arrays filled in time order
   const sizes = new Map<number, number[]>();
@@ -105,7 +108,7 @@ export async function dayEvents(
   let bytes = 0;
   for (const [page, [human, ai, referred]] of filling) {
     pages.set(page, { human, ai, referred });
-    bytes += (human.n + ai.n + referred.n) * 8 + 96;
+    bytes += pageEventsBytes(human.n + ai.n + referred.n);
   }
   return { start, pages, bytes };
 }

@@ -2,7 +2,7 @@ import { DAY_MS } from '../../../calendar.js';
 import { inChunks, type Sql } from '../sql.js';
 import { KIND } from '../day-sets.js';
 import { VIA_PREFIX } from '../write-events.js';
-import type { DayEvents, TimedVisitors } from '../read-events.js';
+import { pageEventsBytes, type DayEvents, type TimedVisitors } from '../read-events.js';
 import { readMarks } from './rollup-marks.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 
@@ -19,8 +19,8 @@ export const pageDaysRollup: Rollup = {
 
 /**
  * The mark of a project whose stored views were folded before this rollup existed (written by its migration): its
- * rows lack those views until `scribe analytics rebuild` re-derives the project, which removes the mark. Readers take
- * the raw events while it stands.
+ * rows lack those views until `scribe analytics rebuild` re-derives the project, which removes the mark. While it stands,
+ * readers take the raw events instead (a job's outcome is counted as a list's are: reports/outcome-counts.ts).
  */
 export const pageDaysMissing = (projectId: string) => `page-days-missing:${projectId}`;
 
@@ -198,7 +198,7 @@ export async function readPageDays(
     let bytes = 0;
     for (const [pageId, [human, ai, referred]] of rows) {
       pages.set(pageId, { human, ai, referred });
-      bytes += (human.at.length + ai.at.length + referred.at.length) * 8 + 96;
+      bytes += pageEventsBytes(human.at.length + ai.at.length + referred.at.length);
     }
     out.set(day, { start: day * DAY_MS, pages, bytes });
   }
