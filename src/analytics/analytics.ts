@@ -81,7 +81,7 @@ import { signalsVersion } from './store/signals-version.js';
 import { problemSignals, type ProblemSignals } from './reports/problem-signals.js';
 import { pageTrafficFromDays } from './reports/page-traffic.js';
 import {
-  countGroupVisitorsMany,
+  countOutcomeVisitors,
   outcomeGroups,
   readOutcomeCounts,
   readQueriesInto,
@@ -376,20 +376,24 @@ export class Analytics {
 
   /**
    * Outcome windows of a docs pull request's pages over several ranges (a merge's windows, both sides;
-   * reports/outcome-counts.ts): the visitors in one snapshot, each UTC day at the ranges' edges read once for all of
-   * them (the pages' raw events of the day, each range keeping its part), the whole days from the derived rows; then
-   * each range's feedback, searches and misses (no connection held meanwhile).
+   * reports/outcome-counts.ts): the visitors in one snapshot, then each range's feedback, searches and misses (no
+   * connection held meanwhile). `only: 'verdict'`: what a verdict reads alone (the pages' human visitors together,
+   * their thumbs, the misses), every other count 0.
    */
   async outcomeCounts(
     params: Omit<Parameters<typeof readOutcomeCounts>[1], 'range'> & {
       ranges: readonly TimeRange[];
-      /** one merge read alone, not one of a list's many (countGroupVisitors) */
-      alone?: boolean;
+      only?: 'verdict';
     },
   ): Promise<WindowCounts[]> {
-    const { projectId, ranges, alone, ...rest } = params;
+    const { projectId, ranges, only, ...rest } = params;
     const groups = outcomeGroups(rest);
-    const visitors = await this.outcomeVisitors(projectId, ranges, groups, alone);
+    const total = rest.paths.length;
+    const visitors = only
+      ? (await this.outcomeVisitors(projectId, ranges, [rest.paths], true)).map(([together]) =>
+          groups.map((_, i) => ({ human: i === total ? together.human : 0, ai: 0, referred: 0 })),
+        )
+      : await this.outcomeVisitors(projectId, ranges, groups);
     const out: WindowCounts[] = [];
     for (const [i, range] of ranges.entries())
       out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, visitors[i]));
@@ -429,7 +433,7 @@ export class Analytics {
     projectId: string,
     ranges: readonly TimeRange[],
     groups: readonly (readonly string[])[],
-    alone?: boolean,
+    humansAlone = false,
   ): Promise<VisitorCounts[][]> {
     const clickhouse = this.clickhouse;
     if (clickhouse) {
@@ -441,7 +445,14 @@ export class Analytics {
     // a path never viewed has no id: no visitors
     const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
     return this.read((store, cache) =>
-      countGroupVisitorsMany({ store, cache, projectId, ranges, groups: known, alone }),
+      countOutcomeVisitors({
+        store,
+        cache,
+        projectId,
+        ranges,
+        groups: known,
+        humans: humansAlone ? 'alone' : undefined,
+      }),
     );
   }
 

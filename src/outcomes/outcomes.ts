@@ -43,11 +43,8 @@ export type ReadOutcomeCounts = (params: {
   queries?: readonly string[];
   /** groups of paths whose visitors are counted together as well (`WindowCounts.together`, in this order) */
   together?: readonly (readonly string[])[];
-  /**
-   * one merge's outcome read by itself (a job's), not one of many (a list, a sweep): its days are read for its pages
-   * alone rather than whole for the merges after it
-   */
-  alone?: boolean;
+  /** what a verdict reads alone: the pages' human visitors together, their thumbs, the misses (other counts 0) */
+  only?: 'verdict';
 }) => Promise<WindowCounts[]>;
 
 /** The site-search queries that led readers into some pages within a range, most searched first. */
@@ -212,10 +209,7 @@ export function createOutcomes(deps: {
     stampOf: StampOf,
   ): Promise<WindowCounts[]> =>
     ranges.length
-      ? // how the days are read does not change the counts: kept once for both
-        keptWhileEnded(['counts', { ...params, alone: undefined }, ranges], ranges, stampOf, () =>
-          deps.counts({ ...params, ranges }),
-        )
+      ? keptWhileEnded(['counts', params, ranges], ranges, stampOf, () => deps.counts({ ...params, ranges }))
       : [];
 
   /** The queries that led into the pages (they read the searches alone). */
@@ -232,7 +226,7 @@ export function createOutcomes(deps: {
     return deps.stamps(projectId, { from: Math.min(...live) - span, to: Math.max(...live) + span });
   };
 
-  const outcomeOf = async (merge: DocsMerge, stampOf: StampOf = null, alone = false): Promise<Outcome> => {
+  const outcomeOf = async (merge: DocsMerge, stampOf: StampOf = null): Promise<Outcome> => {
     const now = clock().getTime();
     const mergedAt = merge.mergedAt.getTime();
     const liveAt = mergedAt + deps.deployDelayMs;
@@ -266,7 +260,7 @@ export function createOutcomes(deps: {
       windows.push({ days, complete: status === 'complete', ranges: [before, after], queries });
     }
     const readSides = (ranges: TimeRange[], queries: string[]) =>
-      readRanges({ projectId: merge.projectId, paths, urls, queries, together, alone }, ranges, stampOf);
+      readRanges({ projectId: merge.projectId, paths, urls, queries, together }, ranges, stampOf);
     const sides = new Map<number, WindowCounts[]>();
     // the complete windows' sides in one read when they share the queries (none asked: always), else per window
     const complete = windows.filter((w) => w.complete);
@@ -303,7 +297,11 @@ export function createOutcomes(deps: {
     const { paths, urls } = measuredOf(merge.pages);
     const { before, after } = outcomeRanges({ liveAt, now, days });
     const judge = async () => {
-      const [b, a] = await readRanges({ projectId: merge.projectId, paths, urls }, [before, after], null);
+      const [b, a] = await readRanges(
+        { projectId: merge.projectId, paths, urls, only: 'verdict' },
+        [before, after],
+        null,
+      );
       const counts = new Map([[days, { before: b, after: a }]]);
       return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
     };
@@ -385,7 +383,7 @@ export function createOutcomes(deps: {
 
     async ofJob(projectId, jobId) {
       const merge = await findDocsMerge(db, projectId, jobId);
-      return merge && outcomeOf(merge, await stampsOf(projectId, [merge]), true);
+      return merge && outcomeOf(merge, await stampsOf(projectId, [merge]));
     },
 
     async list(project, query) {

@@ -631,10 +631,10 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
 
   /**
    * Outcomes whose counts take a moment each, answering `answer(i)` for a read's i-th range: `seen` holds how many
-   * reads were made, the most under way at once, and whether each read one merge alone.
+   * reads were made and the most under way at once.
    */
   const withSlowCounts = (answer: (i: number) => WindowCounts) => {
-    const seen = { reads: 0, inFlight: 0, most: 0, alone: [] as (boolean | undefined)[] };
+    const seen = { reads: 0, inFlight: 0, most: 0 };
     const outcomes = createOutcomes({
       db: app.ctx.db,
       clock: app.ctx.clock,
@@ -642,7 +642,6 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       pullRequestFiles: async () => prFiles,
       counts: async (query) => {
         seen.reads++;
-        seen.alone.push(query.alone);
         seen.most = Math.max(seen.most, ++seen.inFlight);
         await new Promise((resolve) => setTimeout(resolve, 5));
         seen.inFlight--;
@@ -652,19 +651,6 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     });
     return { outcomes, seen };
   };
-
-  it("reads a job's outcome as one merge alone, and a list's merges as some of many", async () => {
-    await recordMerges('alone', 3);
-    const { outcomes, seen } = withSlowCounts(() => humanReaders(100));
-    await outcomes.ofJob(projectId, 'job_alone_2');
-    expect(seen.alone.length).toBeGreaterThan(0);
-    expect(seen.alone.every((alone) => alone === true)).toBe(true);
-    seen.alone.length = 0;
-    const project = await getProject(app.ctx.db, projectId);
-    await outcomes.list(project, { dateFrom: MERGED_AT - DAY_MS, dateTo: MERGED_AT + DAY_MS, limit: 1 });
-    expect(seen.alone.length).toBeGreaterThanOrEqual(3);
-    expect(seen.alone.some((alone) => alone)).toBe(false);
-  });
 
   it("reads the merges of a list's page side by side", async () => {
     await recordMerges('side', 3);

@@ -85,7 +85,7 @@ export async function clickHousePageTraffic(params: {
 
 /**
  * Exact distinct visitors of groups of pages over a range on ClickHouse, as the embedded store's outcome windows
- * count them (reports/outcome-counts.ts countGroupVisitors): humans, AI agents and the humans an assistant sent
+ * count them (reports/outcome-counts.ts countOutcomeVisitors): humans, AI agents and the humans an assistant sent
  * (`via <assistant>`), a visitor of several pages of a group once, from the pages' raw views (and the project's
  * views of the range still in the outbox, `pending`).
  */

@@ -1,15 +1,10 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { inChunks, type Param, type Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { addPageVisitors, KIND, pageMasks, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import type { DayEvents, TimedVisitors } from '../store/read-events.js';
+import { pageEventsBytes, type DayEvents, type TimedVisitors } from '../store/read-events.js';
 import { settledVersion } from '../store/read-days.js';
-import { segmentKey, type CacheLease } from '../store/day-cache.js';
-import { daySetSegments } from './range-sources.js';
-import { agentCellSegments } from './agent-cells.js';
-import { plannedOnce } from './segments.js';
-import { VIA_PREFIX } from '../store/write-events.js';
+import type { Cached, CacheLease } from '../store/day-cache.js';
 import { readMissingPages } from './missing-pages.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
@@ -93,7 +88,7 @@ export function outcomeGroups(params: {
 /**
  * One outcome window: each page's distinct visitors and the pages' together (a reader of two of them once), and each
  * group of `together` (a moved page's old and new path), as `visitors` counted them for the groups of outcomeGroups
- * (countGroupVisitors: whole days from the derived rows, edges from raw events); thumbs from the pages' feedback in
+ * (countOutcomeVisitors); thumbs from the pages' feedback in
  * one grouped read; the searches of the queries; the misses of the URLs.
  */
 export async function readOutcomeCounts(
@@ -172,91 +167,156 @@ export interface VisitorCounts {
   referred: number;
 }
 
-/** A UTC day's counted views of every page, by page and class in time order, by day number (dayEventsReader). */
-export type ReadDayEvents = (day: number) => Promise<DayEvents>;
+/** One page's views of one UTC day, by class (human, AI, humans an assistant sent), as a cache entry. */
+interface PageDay extends Cached {
+  /** when the day began (epoch ms) */
+  start: number;
+  /** each class's views in time order (any part of the day a slice); empty arrays on a day without views */
+  views: TimedVisitors[];
+  /** the largest visitor id among them (0 without views) */
+  maxVisitor: number;
+}
 
-/**
- * A list's reader of the days at its merges' ranges' edges, each day's counted views of every page by class in time
- * order (any page and any part of it is a slice). A day whose views are all folded is read from the page days (a row
- * per page: store pageDays); a day with views waiting for the fold from its raw events, which only an index by time
- * reaches (about a microsecond for each of the day's views). Read for the days of `span` under their versions (their
- * derived rows' generation and the newest of their views not folded yet, store/read-days.ts dayVersions, read once),
- * and kept in the day cache under them, for the list's other merges; read afresh, and not kept, while a rebuild of the
- * project runs.
- */
-export function dayEventsReader(params: {
-  store: AnalyticsStore;
-  cache: CacheLease;
-  projectId: string;
-  /** the ranges' extent: the days whose versions are read together */
-  span: TimeRange;
-}): ReadDayEvents {
-  const { store, cache, projectId, span } = params;
-  const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
-  let spanVersions: Promise<Map<number, string> | null> | undefined;
-  const read = new Map<number, Promise<DayEvents>>();
-  const load = async (day: number): Promise<DayEvents> => {
-    const versions =
-      day >= first && day < end
-        ? await (spanVersions ??= store.dayVersions(projectId, first, end))
-        : await store.dayVersions(projectId, day, day + 1);
-    if (!versions) return store.dayEvents(projectId, day);
-    const version = versions.get(day);
-    if (version === undefined) return { start: day * DAY_MS, pages: new Map(), bytes: 0 };
-    return cache.keep(segmentKey(projectId, 'events', 1, day), version, async () => {
-      const folded = settledVersion(version) ? await store.pageDays(projectId, [day]) : null;
-      return folded?.get(day) ?? store.dayEvents(projectId, day);
-    });
-  };
-  return (day) => {
-    let events = read.get(day);
-    if (!events) read.set(day, (events = load(day)));
-    return events;
-  };
+const NO_VIEWS: TimedVisitors = { at: new Uint32Array(0), visitors: new Uint32Array(0) };
+
+function pageDayOf(
+  start: number,
+  found?: { human: TimedVisitors; ai: TimedVisitors; referred: TimedVisitors },
+): PageDay {
+  const views = found ? [found.human, found.ai, found.referred] : [NO_VIEWS, NO_VIEWS, NO_VIEWS];
+  let [count, maxVisitor] = [0, 0];
+  for (const { visitors } of views) {
+    count += visitors.length;
+    for (let i = 0; i < visitors.length; i++) if (visitors[i] > maxVisitor) maxVisitor = visitors[i];
+  }
+  return { start, views, maxVisitor, bytes: pageEventsBytes(count) };
 }
 
 /**
- * Exact distinct visitors of groups of pages over ranges, from those pages' own rows alone: one merge's outcome read
- * by itself (a job's outcome), whose few pages hold a sliver of the site's views. Each day of the ranges is read from
- * the page days (the pages' views of the day in time order, one statement for all the days: any part of a day a
- * slice); a day with views waiting for the fold from its raw events, the pages' alone, as is every day while a
- * rebuild of the project runs. Null while the project's page days lack views folded before they existed (until a
- * rebuild): they are counted as a list counts them then.
+ * Each day's views of some pages within [first, end), from the cache where held under the day's version (store
+ * dayVersions: a fold into the day, a rebuild or a view not folded yet changes it). What is not held is read and
+ * kept: the days every view of which is folded from the page days, one statement for all of them (days and pages as
+ * two `IN` lists: the primary key probed per pair); a day with views waiting for the fold from its raw events, those
+ * pages' alone; while a rebuild of the project runs every day raw, and nothing kept. The page days lack views folded
+ * before they existed until a rebuild (store pageDays null): every day is read raw then.
  */
-export async function countPagesVisitors(params: {
+async function viewsOfPages(params: {
   store: AnalyticsStore;
+  cache: CacheLease;
+  projectId: string;
+  first: number;
+  end: number;
+  pages: readonly number[];
+}): Promise<Map<number, Map<number, PageDay>>> {
+  const { store, cache, projectId, first, end, pages } = params;
+  const versions = await store.dayVersions(projectId, first, end);
+  const out = new Map<number, Map<number, PageDay>>();
+  const put = (day: number, events: DayEvents, wanted: readonly number[], version?: string) => {
+    const read = out.get(day) ?? new Map<number, PageDay>();
+    out.set(day, read);
+    for (const page of wanted) {
+      const pageDay = pageDayOf(events.start, events.pages.get(page));
+      if (version !== undefined) cache.set(pageDayKey(projectId, page, day), version, pageDay);
+      read.set(page, pageDay);
+    }
+  };
+  if (!versions) {
+    for (let day = first; day < end; day++) put(day, await dayEventsOfPages(store, projectId, day, pages), pages);
+    return out;
+  }
+  const missing = new Map<number, number[]>();
+  for (const [day, version] of versions) {
+    const read = new Map<number, PageDay>();
+    out.set(day, read);
+    for (const page of pages) {
+      const held = cache.get<PageDay>(pageDayKey(projectId, page, day), version);
+      if (held) read.set(page, held);
+      else if (missing.has(day)) missing.get(day)!.push(page);
+      else missing.set(day, [page]);
+    }
+  }
+  const settled = new Set([...missing.keys()].filter((day) => settledVersion(versions.get(day)!)));
+  const settledPages = [...new Set([...settled].flatMap((day) => missing.get(day)!))];
+  const folded = settled.size ? await store.pageDays(projectId, [...settled], settledPages) : null;
+  for (const [day, wanted] of missing) {
+    const events =
+      folded && settled.has(day)
+        ? (folded.get(day) ?? { start: day * DAY_MS, pages: new Map(), bytes: 0 })
+        : await dayEventsOfPages(store, projectId, day, wanted);
+    put(day, events, wanted, versions.get(day));
+  }
+  return out;
+}
+
+const pageDayKey = (projectId: string, page: number, day: number) => `${projectId}:page-day:${page}:${day}`;
+
+/**
+ * Exact distinct visitors of groups of pages over ranges (an outcome's windows, both sides), a visitor of several
+ * pages of a group once, from those pages' own views alone, so the cost follows the pages' readers, not the site's:
+ * each page's views of each day of the ranges (viewsOfPages, kept in the day cache for the next merge that changed
+ * the page), a part of a day a slice of them, each group's visitors told apart in a bitset over visitor ids.
+ * `humans` alone: what a verdict reads (ai and referred are 0).
+ */
+export async function countOutcomeVisitors(params: {
+  store: AnalyticsStore;
+  cache: CacheLease;
   projectId: string;
   ranges: readonly TimeRange[];
   groups: readonly (readonly number[])[];
-}): Promise<VisitorCounts[][] | null> {
-  const { store, projectId, ranges } = params;
-  const pages = [...new Set(params.groups.flat())];
-  const zero = () => params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
-  if (!pages.length || !ranges.length) return ranges.map(zero);
+  humans?: 'alone';
+}): Promise<VisitorCounts[][]> {
+  const { ranges, groups } = params;
+  const pages = [...new Set(groups.flat())];
+  if (!pages.length || !ranges.length) return ranges.map(() => groups.map(() => ({ human: 0, ai: 0, referred: 0 })));
   const first = Math.floor(Math.min(...ranges.map((r) => r.from)) / DAY_MS);
   const end = Math.ceil(Math.max(...ranges.map((r) => r.to)) / DAY_MS);
-  const versions = await store.dayVersions(projectId, first, end);
-  const days = versions ? [...versions.keys()] : Array.from({ length: end - first }, (_, i) => first + i);
-  const settled = versions ? days.filter((day) => settledVersion(versions.get(day)!)) : [];
-  const folded = settled.length ? await store.pageDays(projectId, settled, pages) : new Map<number, DayEvents>();
-  if (!folded) return null;
-  const read = new Map<number, DayEvents>(folded);
-  for (const day of days) if (!read.has(day)) read.set(day, await dayEventsOfPages(store, projectId, day, pages));
-  const columns = ['human', 'ai', 'referred'] as const;
-  const built: Bitmap[] = [];
-  try {
-    return ranges.map((range) => {
-      const visitors = new Map(pages.map((page) => [page, columns.map(() => new RoaringBitmap32())]));
-      built.push(...[...visitors.values()].flat());
-      for (let day = Math.floor(range.from / DAY_MS); day * DAY_MS < range.to; day++) {
-        const events = read.get(day);
-        if (events) addDayVisitors(events, range, visitors);
+  const days = await viewsOfPages({ ...params, first, end, pages });
+  let maxVisitor = 0;
+  for (const read of days.values()) for (const day of read.values()) maxVisitor = Math.max(maxVisitor, day.maxVisitor);
+  const bits = new Uint32Array((maxVisitor >>> 5) + 1);
+  const count = (range: TimeRange, group: readonly number[], column: number): number => {
+    const slices: Uint32Array[] = [];
+    for (let day = Math.floor(range.from / DAY_MS); day * DAY_MS < range.to; day++) {
+      for (const page of group) {
+        const pageDay = days.get(day)?.get(page);
+        if (!pageDay) continue;
+        const { at, visitors } = pageDay.views[column];
+        const from = lowerBound(at, range.from - pageDay.start);
+        const to = lowerBound(at, range.to - pageDay.start);
+        if (to > from) slices.push(visitors.subarray(from, to));
       }
-      return groupCounts(params.groups, visitors);
-    });
-  } finally {
-    for (const bitmap of built) bitmap.dispose();
+    }
+    return distinctVisitors(slices, bits);
+  };
+  const columns = params.humans ? [0] : [0, 1, 2];
+  return ranges.map((range) =>
+    groups.map((group) => {
+      const [human, ai, referred] = [0, 1, 2].map((c) => (columns.includes(c) ? count(range, group, c) : 0));
+      return { human, ai, referred };
+    }),
+  );
+}
+
+/**
+ * How many distinct visitor ids the slices hold, told apart in `bits` (a bit per id, all clear, and left clear): a
+ * few nanoseconds a view without a branch to mispredict, where building a bitmap from ids out of time order cost
+ * about a hundred. Cleared by a second pass over a few views, else whole.
+ */
+function distinctVisitors(slices: readonly Uint32Array[], bits: Uint32Array): number {
+  let [distinct, views] = [0, 0];
+  for (const visitors of slices) {
+    views += visitors.length;
+    for (let i = 0; i < visitors.length; i++) {
+      const word = visitors[i] >>> 5;
+      const shift = visitors[i] & 31;
+      const was = bits[word];
+      bits[word] = was | (1 << shift);
+      distinct += ((was >>> shift) & 1) ^ 1;
+    }
   }
+  if (views > bits.length / 8) bits.fill(0);
+  else for (const visitors of slices) for (let i = 0; i < visitors.length; i++) bits[visitors[i] >>> 5] = 0;
+  return distinct;
 }
 
 /** Some pages' raw events of a day, any number of them (IN lists of IN_CHUNK pages) as one DayEvents. */
@@ -275,42 +335,6 @@ async function dayEventsOfPages(
   return all;
 }
 
-/** Each page's visitors by class: human, AI, humans an assistant sent. */
-type PageVisitors = Map<number, Bitmap[]>;
-
-/** Adds each page's visitors who viewed within `range` of a day to `visitors` (other pages' views passed over). */
-function addDayVisitors(events: DayEvents, range: TimeRange, visitors: PageVisitors): void {
-  for (const [page, [human, ai, referred]] of visitors) {
-    const found = events.pages.get(page);
-    if (!found) continue;
-    addWithin(found.human, events.start, range, human);
-    addWithin(found.ai, events.start, range, ai);
-    addWithin(found.referred, events.start, range, referred);
-  }
-}
-
-/** Each group's distinct visitors by class: its pages' visitors united, a visitor of several of them once. */
-function groupCounts(groups: readonly (readonly number[])[], visitors: PageVisitors): VisitorCounts[] {
-  return groups.map((group) => {
-    const [human, ai, referred] = [0, 1, 2].map((i) => {
-      const members = group.map((page) => visitors.get(page)![i]);
-      if (members.length === 1) return members[0].size;
-      const union = RoaringBitmap32.orMany(members);
-      const size = union.size;
-      union.dispose();
-      return size;
-    });
-    return { human, ai, referred };
-  });
-}
-
-/** Adds the visitors who viewed within [from, to) of the day that began at `start` (times ascending). */
-function addWithin(timed: TimedVisitors, start: number, range: TimeRange, into: Bitmap): void {
-  const first = lowerBound(timed.at, range.from - start);
-  const end = lowerBound(timed.at, range.to - start);
-  if (end > first) into.addMany(timed.visitors.subarray(first, end));
-}
-
 function lowerBound(sorted: Uint32Array, value: number): number {
   let [lo, hi] = [0, sorted.length];
   while (lo < hi) {
@@ -319,100 +343,4 @@ function lowerBound(sorted: Uint32Array, value: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/**
- * Exact distinct visitors of groups of pages over a range, a visitor of several pages of a group once: as the
- * visitors report answers a range (store/split-range.ts planRange), its whole days from the day sets and the agent
- * rollup's cells (humans an assistant sent), the partial days at its edges from the raw events of those days
- * (dayEventsReader). Each page's visitors are taken from its own containers alone, so the cost follows the pages'
- * visitors, not the site's.
- */
-export async function countGroupVisitors(params: {
-  store: AnalyticsStore;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-  groups: readonly (readonly number[])[];
-  /** the raw events of a day at an edge; dayEventsReader's when absent */
-  dayEvents?: ReadDayEvents;
-}): Promise<VisitorCounts[]> {
-  const pages = [...new Set(params.groups.flat())];
-  if (!pages.length) return params.groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
-  const columns = ['human', 'ai', 'referred'] as const;
-  const visitors = new Map(pages.map((page) => [page, columns.map(() => new RoaringBitmap32())]));
-  const built: Bitmap[] = [...visitors.values()].flat();
-  const masks = pageMasks(pages);
-  try {
-    // whole days are united per part in (page, visitor) pair space, cut to the pages' containers, and turned into
-    // each page's visitor ids once per part (not once per day)
-    const cut = columns.map(() => new Map<number, Bitmap[]>());
-    const addParts = (column: number, parts: Iterable<[number, Bitmap | Bitmap[]]>) => {
-      for (const [part, bitmaps] of parts) {
-        const mask = masks.of(part);
-        if (!mask) continue;
-        for (const bitmap of Array.isArray(bitmaps) ? bitmaps : [bitmaps]) {
-          const kept = RoaringBitmap32.and(bitmap, mask);
-          built.push(kept);
-          const list = cut[column].get(part);
-          if (list) list.push(kept);
-          else cut[column].set(part, [kept]);
-        }
-      }
-    };
-    // the day sets and the agent cells read the range by one plan (one snapshot: the same either way)
-    const ranged = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
-    const sets = await daySetSegments(ranged);
-    for (const segment of sets.segments) {
-      addParts(0, segment.sets.get(KIND.human) ?? []);
-      addParts(1, segment.sets.get(KIND.ai) ?? []);
-    }
-    // humans an assistant sent: the rollup's `via <assistant>` cells
-    for (const segment of (await agentCellSegments(ranged)).segments)
-      for (const data of segment.cells.values())
-        if (data.cell.kind === KIND.human && data.cell.agent.startsWith(VIA_PREFIX)) addParts(2, data.parts);
-    cut.forEach((byPart, column) => {
-      for (const [part, list] of byPart) {
-        const union = list.length === 1 ? list[0] : RoaringBitmap32.orMany(list);
-        if (list.length > 1) built.push(union);
-        for (const page of pages) addPageVisitors(part, union, page, visitors.get(page)![column]);
-      }
-    });
-    // the edges (partial or not yet folded days, or the whole range while a rebuild runs): each day's part of them
-    const dayEvents = params.dayEvents ?? dayEventsReader({ ...params, span: params.range });
-    for (const edge of sets.edges)
-      for (let day = Math.floor(edge.from / DAY_MS); day * DAY_MS < edge.to; day++) {
-        addDayVisitors(await dayEvents(day), edge, visitors);
-      }
-    return groupCounts(params.groups, visitors);
-  } finally {
-    for (const bitmap of built) bitmap.dispose();
-    masks.dispose();
-  }
-}
-
-/**
- * countGroupVisitors over several ranges of the same groups (an outcome's windows, both sides): each UTC day at the
- * ranges' edges is read once for all of them. One merge read alone counts them from its pages' rows
- * (countPagesVisitors).
- */
-export async function countGroupVisitorsMany(params: {
-  store: AnalyticsStore;
-  cache: CacheLease;
-  projectId: string;
-  ranges: readonly TimeRange[];
-  groups: readonly (readonly number[])[];
-  /** one merge read alone (a job's outcome), not one of a list's many */
-  alone?: boolean;
-}): Promise<VisitorCounts[][]> {
-  const alone = params.alone ? await countPagesVisitors(params) : null;
-  if (alone) return alone;
-  const span = {
-    from: Math.min(...params.ranges.map((r) => r.from)),
-    to: Math.max(...params.ranges.map((r) => r.to)),
-  };
-  const dayEvents = dayEventsReader({ ...params, span });
-  const out: VisitorCounts[][] = [];
-  for (const range of params.ranges) out.push(await countGroupVisitors({ ...params, range, dayEvents }));
-  return out;
 }

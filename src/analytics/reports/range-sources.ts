@@ -106,16 +106,6 @@ export function gatherSets(params: Params): Promise<Sources> {
   return gather(params, SETS(params.store));
 }
 
-/**
- * The range's day sets (as unions of aligned segments of days) and the ranges to read from raw events, unread: for a
- * report that reads a few pages' edge events alone.
- */
-export function daySetSegments(
-  params: Omit<Params, 'store'> & { store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations'> },
-): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
-  return rangeSegments(params, SETS(params.store));
-}
-
 /** One page's pairs of the range's day sets, cut from each day's as read (no other page's indexed), and the edges. */
 export function pageSetSegments(
   params: Omit<Params, 'store'> & {

@@ -1,7 +1,6 @@
 import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 import {
-  countGroupVisitors,
-  countGroupVisitorsMany,
+  countOutcomeVisitors,
   readOutcomeCounts,
   readQueriesInto,
   type VisitorCounts,
@@ -38,7 +37,7 @@ describeAiReport({
   name: 'outcome visitors of groups of pages',
   report: async (ctx, range) => {
     const groups = await groupIds(ctx);
-    return countGroupVisitors({ ...ctx, range, groups });
+    return (await countOutcomeVisitors({ ...ctx, ranges: [range], groups }))[0];
   },
   naive: (events, range) => {
     const counted = events.filter((e) => e.ts >= range.from && e.ts < range.to && (e.kind === 1 || e.kind === 2));
@@ -59,7 +58,7 @@ describeAiReport({
   name: 'outcome visitors of groups of pages over several ranges at once',
   report: async (ctx, range) => {
     const groups = await groupIds(ctx);
-    return countGroupVisitorsMany({ ...ctx, ranges: sidesOf(range), groups });
+    return countOutcomeVisitors({ ...ctx, ranges: sidesOf(range), groups });
   },
   naive: (events, range) =>
     sidesOf(range).map((side) => {
@@ -69,22 +68,22 @@ describeAiReport({
 });
 
 describeAiReport({
-  name: 'outcome visitors of groups of pages over several ranges, one merge read alone',
+  name: 'outcome human visitors alone (what a verdict reads) over several ranges',
   report: async (ctx, range) => {
     const groups = await groupIds(ctx);
-    return countGroupVisitorsMany({ ...ctx, ranges: sidesOf(range), groups, alone: true });
+    return countOutcomeVisitors({ ...ctx, ranges: sidesOf(range), groups, humans: 'alone' });
   },
   naive: (events, range) =>
     sidesOf(range).map((side) => {
-      const counted = events.filter((e) => e.ts >= side.from && e.ts < side.to && (e.kind === 1 || e.kind === 2));
-      return GROUPS.map((group) => naiveCounts(counted, group));
+      const counted = events.filter((e) => e.ts >= side.from && e.ts < side.to && e.kind === 1);
+      return GROUPS.map((group) => ({ ...naiveCounts(counted, group), ai: 0, referred: 0 }));
     }),
 });
 
-describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (provider) => {
+describe.each(PROVIDERS)('outcome visitors read from page days on %s', (provider) => {
   const ctx = useReportStore(provider);
 
-  it("reads its pages' rows of every day at once, a day with views not folded from raw events, and a list the edge days whole", async () => {
+  it("reads its pages' rows of every day at once, a day with views not folded from raw events, and keeps them for the next merge", async () => {
     const { store, projectId } = ctx();
     const at = (day: number, hour: number) => Date.UTC(2026, 10, 20 + day, hour);
     const view = (path: string, visitorHash: string, ts: number) => event({ kind: 1, path, visitorHash, ts });
@@ -95,6 +94,7 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
       view('/a', 'h4', at(1, 12)),
       view('/a', 'h5', at(2, 11)),
       view('/a', 'h6', at(2, 13)),
+      view('/b', 'h2', at(1, 10)),
     ]);
     await store.fold();
     const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
@@ -110,43 +110,35 @@ describe.each(PROVIDERS)('outcome visitors of one merge read alone on %s', (prov
       },
     });
     const cache = new DayCache(64 * 1024 * 1024).lease();
-    // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are edges
+    // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are edges, the 21st whole
     const range = { from: at(0, 8), to: at(2, 12) };
-    const alone = async () =>
-      (
-        await countGroupVisitorsMany({ store: spied, cache, projectId, ranges: [range], groups: [[a]], alone: true })
-      )[0];
-    const list = () => countGroupVisitors({ store: spied, cache, projectId, range, groups: [[a]] });
+    const [a, b] = [ids.get('/a')!, ids.get('/b')!];
+    const count = async (groups: number[][]) =>
+      (await countOutcomeVisitors({ store: spied, cache, projectId, ranges: [range], groups }))[0];
     const day = (n: number) => Date.UTC(2026, 10, 20 + n) / DAY_MS;
-    const a = ids.get('/a')!;
 
     // every day folded: the page's rows of the three days in one read
-    expect((await alone())[0].human).toBe(3); // h2, h4, h5
+    expect((await count([[a]]))[0].human).toBe(3); // h2, h4, h5
     expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [a] }]);
-    // a list's reader reads every page's rows of the edge days and keeps them
+    // kept: another merge of the same page reads nothing; one with another page reads that page's rows alone
     reads.length = 0;
-    expect((await list())[0].human).toBe(3);
-    expect(reads).toEqual([
-      { from: 'page days', days: [day(0)], pageIds: undefined },
-      { from: 'page days', days: [day(2)], pageIds: undefined },
-    ]);
-    reads.length = 0;
-    expect(await list()).toEqual([{ human: 3, ai: 0, referred: 0 }]);
+    expect(await count([[a]])).toEqual([{ human: 3, ai: 0, referred: 0 }]);
     expect(reads).toEqual([]);
-    // a view not folded yet: that day is read from raw events, the page's alone, until the fold settles the day
-    await store.insertEvents(projectId, [view('/a', 'h7', at(2, 10))]);
-    expect((await alone())[0].human).toBe(4);
-    expect(reads).toEqual([
-      { from: 'page days', days: [day(0), day(1)], pageIds: [a] },
-      { from: 'raw', days: [day(2)], pageIds: [a] },
+    expect(await count([[a], [b], [a, b]])).toEqual([
+      { human: 3, ai: 0, referred: 0 },
+      { human: 2, ai: 0, referred: 0 }, // h3, h2
+      { human: 4, ai: 0, referred: 0 }, // h2 once
     ]);
+    expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [b] }]);
+    // a view not folded yet: that day is read from raw events, the pages' alone, until the fold settles the day
     reads.length = 0;
-    expect((await list())[0].human).toBe(4);
-    expect(reads).toEqual([{ from: 'raw', days: [day(2)], pageIds: undefined }]);
+    await store.insertEvents(projectId, [view('/a', 'h7', at(2, 10))]);
+    expect((await count([[a]]))[0].human).toBe(4);
+    expect(reads).toEqual([{ from: 'raw', days: [day(2)], pageIds: [a] }]);
+    reads.length = 0;
     await store.fold();
-    reads.length = 0;
-    expect((await alone())[0].human).toBe(4);
-    expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [a] }]);
+    expect((await count([[a]]))[0].human).toBe(4);
+    expect(reads).toEqual([{ from: 'page days', days: [day(2)], pageIds: [a] }]);
     cache.release();
   });
 });
@@ -163,7 +155,8 @@ describe.each(PROVIDERS)('outcome visitors at a range’s edges on %s', (provide
     const [pageId] = [...(await store.paths(projectId, []))].find(([, path]) => path === '/a')!;
     // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are partial
     const range = { from: at(8), to: at(2 * 24 + 12) };
-    const humans = async () => (await countGroupVisitors({ ...ctx(), range, groups: [[pageId]] }))[0].human;
+    const humans = async () =>
+      (await countOutcomeVisitors({ ...ctx(), ranges: [range], groups: [[pageId]] }))[0][0].human;
     expect(await humans()).toBe(1);
     expect(await humans()).toBe(1);
     await store.insertEvents(projectId, [view('h2', at(11))]);

@@ -14,7 +14,7 @@ import {
   readPageDays,
 } from '../../../../src/analytics/store/rollups/page-days.js';
 import type { DayEvents, TimedVisitors } from '../../../../src/analytics/store/read-events.js';
-import { countGroupVisitorsMany } from '../../../../src/analytics/reports/outcome-counts.js';
+import { countOutcomeVisitors } from '../../../../src/analytics/reports/outcome-counts.js';
 import { DayCache } from '../../../../src/analytics/store/day-cache.js';
 import { migrationNames, prismaDir } from '../../../../src/db/migrate.js';
 import { readMigrationFiles } from '../../../../src/db/migration-files.js';
@@ -187,7 +187,7 @@ describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
     expect(await store.pageDays('prj_old', [days[0]])).toBeNull();
     const [page] = await ids('prj_old');
     const range = { from: DAY0 + 3_600_000, to: DAY0 + 3 * DAY_MS + 7_200_000 };
-    // raw reads of some pages alone: how a job's outcome reads a day its page days cannot answer
+    // raw reads of some pages alone: how an outcome reads a day its page days cannot answer
     const pagesReadRaw: number[] = [];
     const spied = Object.assign(Object.create(store) as AnalyticsStore, {
       dayEvents: (id: string, day: number, pageIds?: readonly number[]) => {
@@ -196,24 +196,25 @@ describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
       },
     });
     const count = async () =>
-      countGroupVisitorsMany({
+      countOutcomeVisitors({
         store: spied,
         cache: new DayCache(1024 * 1024).lease(),
         projectId: 'prj_old',
         ranges: [range],
         groups: [[page]],
-        alone: true,
       });
-    // counted as a list counts it (whole days from the day sets), not from every day's raw views of its page
+    // every day read from the page's raw views instead of its page days
     const before = await count();
     expect(before[0][0].human + before[0][0].ai).toBeGreaterThan(0);
-    expect(pagesReadRaw).toEqual([]);
+    expect(pagesReadRaw).toEqual([days[0], days[1], days[2], days[3]]);
+    pagesReadRaw.length = 0;
     // a project whose views the old release had not folded yet, and a new one, hold them all
     await expectEqualToRaw('prj_unfolded');
     await expectEqualToRaw('prj_new');
     await rebuildDerived(sql, { projectId: 'prj_old' });
     await expectEqualToRaw('prj_old');
     expect(await count()).toEqual(before);
+    expect(pagesReadRaw).toEqual([]);
     // while a rebuild runs (its mark set), every day is read raw, the page's alone: the same counts
     await writeMarks(sql, [[rebuildMark('prj_old'), 1]]);
     expect(await store.dayVersions('prj_old', days[0], days[3])).toBeNull();
