@@ -5,7 +5,6 @@ import type { AnalyticsStore } from '../store/event-store.js';
 import { pageEventsBytes, type DayEvents, type TimedVisitors } from '../store/read-events.js';
 import { settledVersion } from '../store/read-days.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
-import { readMissingPages } from './missing-pages.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
 /** One page's (or all the pages') side of a window. */
@@ -152,10 +151,14 @@ export async function readOutcomeCounts(
       counts.searches.clicks += Number(clicks ?? 0);
     }
   }
-  for (const url of params.urls) {
-    const [missing] = await readMissingPages(sql, { projectId, range, paths: [url] });
-    counts.misses.set(url, missing?.requests ?? 0);
-  }
+  for (const url of params.urls) counts.misses.set(url, 0);
+  for (const [url, requests] of await rowsOfEach(
+    sql,
+    params.urls,
+    'SELECT "path", COUNT(*) FROM "AnalyticsPageMiss" WHERE "projectId" = ? AND "path" = ? AND "ts" >= ? AND "ts" < ? GROUP BY "path"',
+    (url) => [projectId, url, range.from, range.to],
+  ))
+    counts.misses.set(String(url), Number(requests));
   return counts;
 }
 

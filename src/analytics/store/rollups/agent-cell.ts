@@ -32,9 +32,3 @@ export function cellOf(e: { kind: number; agent: string | null; verification: nu
 export const isPlainHuman = (c: AgentCell) => c.kind === KIND.human && c.agent === '';
 
 export const cellKey = (c: AgentCell) => `${c.kind}\0${c.verification}\0${c.agent}`;
-
-/** The cell a cellKey names. */
-export function cellFromKey(key: string): AgentCell {
-  const [kind, verification, agent] = key.split('\0');
-  return { kind: Number(kind), verification: Number(verification), agent };
-}
