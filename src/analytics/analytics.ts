@@ -390,8 +390,8 @@ export class Analytics {
     const groups = outcomeGroups(rest);
     const total = rest.paths.length;
     const visitors = only
-      ? (await this.outcomeVisitors(projectId, ranges, [rest.paths], true)).map(([together]) =>
-          groups.map((_, i) => ({ human: i === total ? together.human : 0, ai: 0, referred: 0 })),
+      ? (await this.outcomeVisitors(projectId, ranges, [rest.paths], true)).map(([pages]) =>
+          groups.map((_, i) => ({ human: i === total ? pages.human : 0, ai: 0, referred: 0 })),
         )
       : await this.outcomeVisitors(projectId, ranges, groups);
     const out: WindowCounts[] = [];

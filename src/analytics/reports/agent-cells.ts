@@ -60,16 +60,15 @@ const AGENT_CELLS = (
 });
 
 /**
- * The agent rollup's cells of the range's whole days (cached segments, one bitmap per part, never to be disposed) and
- * the ranges to read from raw events, unread: for a report that reads a few pages' edge events alone.
+ * One page's pairs of the agent rollup's cells of the range's whole days (cached segments, one bitmap per part, never
+ * to be disposed) and the ranges to read from raw events, unread: for a page's story, which reads its edge events alone.
  */
 export function agentCellSegments(params: {
   store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations' | 'planRange'>;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
-  /** that page's pairs alone (a reader of one page) */
-  pageId?: number;
+  pageId: number;
 }): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
   return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageId: params.pageId }));
 }
