@@ -390,7 +390,7 @@ export class Analytics {
     const groups = outcomeGroups(rest);
     const total = rest.paths.length;
     const visitors = only
-      ? (await this.outcomeVisitors(projectId, ranges, [rest.paths], true)).map(([pages]) =>
+      ? (await this.outcomeVisitors(projectId, ranges, [rest.paths], 'alone')).map(([pages]) =>
           groups.map((_, i) => ({ human: i === total ? pages.human : 0, ai: 0, referred: 0 })),
         )
       : await this.outcomeVisitors(projectId, ranges, groups);
@@ -433,7 +433,7 @@ export class Analytics {
     projectId: string,
     ranges: readonly TimeRange[],
     groups: readonly (readonly string[])[],
-    humansAlone = false,
+    humans?: 'alone',
   ): Promise<VisitorCounts[][]> {
     const clickhouse = this.clickhouse;
     if (clickhouse) {
@@ -445,14 +445,7 @@ export class Analytics {
     // a path never viewed has no id: no visitors
     const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
     return this.read((store, cache) =>
-      countOutcomeVisitors({
-        store,
-        cache,
-        projectId,
-        ranges,
-        groups: known,
-        humans: humansAlone ? 'alone' : undefined,
-      }),
+      countOutcomeVisitors({ store, cache, projectId, ranges, groups: known, humans }),
     );
   }
 

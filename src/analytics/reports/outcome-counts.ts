@@ -2,7 +2,7 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { inChunks, type Param, type Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import { pageEventsBytes, type DayEvents, type TimedVisitors } from '../store/read-events.js';
+import { lowerBound, pageEventsBytes, type DayEvents, type TimedVisitors } from '../store/read-events.js';
 import { settledVersion } from '../store/read-days.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
@@ -336,14 +336,4 @@ async function dayEventsOfPages(
     all.bytes += events.bytes;
   }
   return all;
-}
-
-function lowerBound(sorted: Uint32Array, value: number): number {
-  let [lo, hi] = [0, sorted.length];
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -125,17 +125,17 @@ export class AnalyticsStore {
     return signalsVersion(this.sql, projectId);
   }
 
-  /** Every page's (or some pages') counted raw events of a UTC day, packed by page and class in time order. */
-  dayEvents(projectId: string, day: number, pageIds?: readonly number[]): Promise<DayEvents> {
+  /** Some pages' counted raw events of a UTC day, packed by page and class in time order. */
+  dayEvents(projectId: string, day: number, pageIds: readonly number[]): Promise<DayEvents> {
     return dayEvents(this.sql, { projectId, day, pageIds });
   }
 
   /**
-   * Some days' counted views as folded, per page (or those of `pageIds`) and class in time order (rollups/page-days.ts):
+   * Some days' counted views as folded, per page of `pageIds` and class in time order (rollups/page-days.ts):
    * dayEvents's answer for a day with no views waiting for the fold. Null while the project's page days lack views
    * folded before they existed (until a rebuild).
    */
-  async pageDays(projectId: string, days: readonly number[], pageIds?: readonly number[]) {
+  async pageDays(projectId: string, days: readonly number[], pageIds: readonly number[]) {
     if (!(await pageDaysComplete(this.sql, projectId))) return null;
     return readPageDays(this.sql, { projectId, days, pageIds });
   }

@@ -52,25 +52,35 @@ export interface DayEvents {
   bytes: number;
 }
 
+/** The first index of the ascending `sorted` whose value is at least `value` (its length when none is). */
+export function lowerBound(sorted: Uint32Array, value: number): number {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** What a page's views of a day take in memory, its three classes' arrays (`DayEvents.bytes` is their sum). */
 export function pageEventsBytes(views: number): number {
   return views * 8 + 96;
 }
 
 /**
- * A project's counted raw events of one UTC day, packed by page and class in time order: any part of the day is then
- * a slice of each page's arrays. Every page's, or those of `pageIds` alone (at most IN_CHUNK, one `IN (…)` list): the
- * database still walks the day's events by time, but only theirs cross into the process, which is what a day's read
- * costs (about a microsecond an event).
+ * Some pages' counted raw events of one UTC day (at most IN_CHUNK pages, one `IN (…)` list), packed by page and class
+ * in time order: any part of the day is then a slice of each page's arrays. The database still walks the day's events
+ * by time, but only theirs cross into the process, which is what a day's read costs (about a microsecond an event).
  */
 export async function dayEvents(
   sql: Sql,
-  params: { projectId: string; day: number; pageIds?: readonly number[] },
+  params: { projectId: string; day: number; pageIds: readonly number[] },
 ): Promise<DayEvents> {
   const start = params.day * DAY_MS;
-  const pageIds = params.pageIds ?? [];
+  const { pageIds } = params;
   if (pageIds.length > IN_CHUNK) throw new RangeError(`at most ${IN_CHUNK} pages a read`);
-  const onPages = params.pageIds ? `AND "pageId" IN (${pageIds.map(() => '?').join(', ') || 'NULL'})` : '';
+  const onPages = `AND "pageId" IN (${pageIds.map(() => '?').join(', ') || 'NULL'})`;
   const rows = await sql.rows(
     `SELECT "pageId", "visitorId", "kind", CASE WHEN substr("agent", 1, ${VIA_PREFIX.length}) = ? THEN 1 ELSE 0 END, "ts"
        FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" > 0 ${onPages} ORDER BY "ts"`,

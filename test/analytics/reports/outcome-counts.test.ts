@@ -100,11 +100,11 @@ describe.each(PROVIDERS)('outcome visitors read from page days on %s', (provider
     const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
     const reads: { from: 'raw' | 'page days'; days: number[]; pageIds?: readonly number[] }[] = [];
     const spied = Object.assign(Object.create(store) as typeof store, {
-      dayEvents: (id: string, day: number, pageIds?: readonly number[]) => {
+      dayEvents: (id: string, day: number, pageIds: readonly number[]) => {
         reads.push({ from: 'raw', days: [day], pageIds });
         return store.dayEvents(id, day, pageIds);
       },
-      pageDays: (id: string, days: readonly number[], pageIds?: readonly number[]) => {
+      pageDays: (id: string, days: readonly number[], pageIds: readonly number[]) => {
         reads.push({ from: 'page days', days: [...days].sort(), pageIds });
         return store.pageDays(id, days, pageIds);
       },

@@ -2,7 +2,7 @@ import { DAY_MS } from '../../../calendar.js';
 import { inChunks, type Sql } from '../sql.js';
 import { KIND } from '../day-sets.js';
 import { VIA_PREFIX } from '../write-events.js';
-import { pageEventsBytes, type DayEvents, type TimedVisitors } from '../read-events.js';
+import { lowerBound, pageEventsBytes, type DayEvents, type TimedVisitors } from '../read-events.js';
 import { readMarks } from './rollup-marks.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 
@@ -20,7 +20,7 @@ export const pageDaysRollup: Rollup = {
 /**
  * The mark of a project whose stored views were folded before this rollup existed (written by its migration): its
  * rows lack those views until `scribe analytics rebuild` re-derives the project, which removes the mark. While it stands,
- * readers take the raw events instead (a job's outcome is counted as a list's are: reports/outcome-counts.ts).
+ * readers take the raw events instead (reports/outcome-counts.ts).
  */
 export const pageDaysMissing = (projectId: string) => `page-days-missing:${projectId}`;
 
@@ -96,7 +96,7 @@ export function mergeTimed(stored: TimedVisitors | undefined, pending: Pending):
   const n = old.at.length + at.length;
   const out = { at: new Uint32Array(n), visitors: new Uint32Array(n) };
   // the stored views before the first new one, copied at once (new views of a day mostly come after the stored)
-  const before = at.length ? lowerBoundAfter(old.at, at[0]) : old.at.length;
+  const before = at.length ? lowerBound(old.at, at[0] + 1) : old.at.length;
   out.at.set(old.at.subarray(0, before));
   out.visitors.set(old.visitors.subarray(0, before));
   let [i, j] = [before, 0];
@@ -110,17 +110,6 @@ export function mergeTimed(stored: TimedVisitors | undefined, pending: Pending):
     }
   }
   return out;
-}
-
-/** How many of the sorted `values` are at most `value`. */
-function lowerBoundAfter(values: Uint32Array, value: number): number {
-  let [lo, hi] = [0, values.length];
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -158,24 +147,23 @@ export function decodePageDay(blob: Buffer): TimedVisitors[] {
 // the words are stored as this process's typed arrays hold them: little-endian on every platform Node runs on here
 if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) throw new Error('page days assume a little-endian machine');
 
-/** Stored rows of some days (and of some pages, or every page's), decoded: day → page → classes. */
+/** Stored rows of some days and pages, decoded: day → page → classes. */
 async function readRows(
   sql: Sql,
   projectId: string,
   days: readonly number[],
-  pageIds: readonly number[] | undefined,
+  pageIds: readonly number[],
 ): Promise<Map<number, Map<number, TimedVisitors[]>>> {
   const out = new Map<number, Map<number, TimedVisitors[]>>(days.map((day) => [day, new Map()]));
   const list = (values: readonly number[]) => values.map(() => '?').join(', ');
   // days and pages as two lists: the primary key (project, day, page) is then probed for each pair, where a range of
   // days would walk every page of each of them
   for (const someDays of inChunks([...days]))
-    for (const somePages of pageIds ? inChunks([...pageIds]) : [undefined]) {
+    for (const somePages of inChunks([...pageIds])) {
       const rows = await sql.rows(
-        `SELECT "day", "pageId", "views" FROM "AnalyticsPageDay" WHERE "projectId" = ? AND "day" IN (${list(someDays)})${
-          somePages ? ` AND "pageId" IN (${list(somePages)})` : ''
-        }`,
-        [projectId, ...someDays, ...(somePages ?? [])],
+        `SELECT "day", "pageId", "views" FROM "AnalyticsPageDay"
+          WHERE "projectId" = ? AND "day" IN (${list(someDays)}) AND "pageId" IN (${list(somePages)})`,
+        [projectId, ...someDays, ...somePages],
       );
       for (const [day, pageId, views] of rows)
         out.get(Number(day))!.set(Number(pageId), decodePageDay(views as Buffer));
@@ -184,13 +172,13 @@ async function readRows(
 }
 
 /**
- * Some days' counted views as folded, per page and class in time order: every page's, or those of `pageIds`. The same
+ * Some days' counted views as folded, per page of `pageIds` and class in time order. The same
  * DayEvents the raw events give (read-events.ts dayEvents) for a day with no views waiting for the fold, at the cost of
  * a row per page.
  */
 export async function readPageDays(
   sql: Sql,
-  params: { projectId: string; days: readonly number[]; pageIds?: readonly number[] },
+  params: { projectId: string; days: readonly number[]; pageIds: readonly number[] },
 ): Promise<Map<number, DayEvents>> {
   const out = new Map<number, DayEvents>();
   for (const [day, rows] of await readRows(sql, params.projectId, params.days, params.pageIds)) {

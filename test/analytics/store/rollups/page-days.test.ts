@@ -131,8 +131,8 @@ describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
   async function expectEqualToRaw(projectId: string) {
     const pages = await ids(projectId);
     for (const day of days) {
-      expect(normalized((await store.pageDays(projectId, [day]))!.get(day)!)).toEqual(
-        normalized(await store.dayEvents(projectId, day)),
+      expect(normalized((await store.pageDays(projectId, [day], pages))!.get(day)!)).toEqual(
+        normalized(await store.dayEvents(projectId, day, pages)),
       );
       const some = pages.filter((_, i) => i % 2 === 1);
       expect(normalized((await readPageDays(sql, { projectId, days: [day], pageIds: some })).get(day)!)).toEqual(
@@ -165,7 +165,9 @@ describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
       pageIds: await ids('prj_a'),
     });
     expect([...all.keys()]).toEqual([days[0] - 1, ...days]);
-    for (const day of days) expect(normalized(all.get(day)!)).toEqual(normalized(await store.dayEvents('prj_a', day)));
+    const pagesOfA = await ids('prj_a');
+    for (const day of days)
+      expect(normalized(all.get(day)!)).toEqual(normalized(await store.dayEvents('prj_a', day, pagesOfA)));
     expect(all.get(days[0] - 1)).toEqual({ start: (days[0] - 1) * DAY_MS, pages: new Map(), bytes: 0 });
   });
 
@@ -184,14 +186,14 @@ describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
     await foldEvents(sql);
 
     // the old project's rows hold only what came after: read raw instead, so outcome counts stay exact
-    expect(await store.pageDays('prj_old', [days[0]])).toBeNull();
+    expect(await store.pageDays('prj_old', [days[0]], await ids('prj_old'))).toBeNull();
     const [page] = await ids('prj_old');
     const range = { from: DAY0 + 3_600_000, to: DAY0 + 3 * DAY_MS + 7_200_000 };
     // raw reads of some pages alone: how an outcome reads a day its page days cannot answer
     const pagesReadRaw: number[] = [];
     const spied = Object.assign(Object.create(store) as AnalyticsStore, {
-      dayEvents: (id: string, day: number, pageIds?: readonly number[]) => {
-        if (pageIds) pagesReadRaw.push(day);
+      dayEvents: (id: string, day: number, pageIds: readonly number[]) => {
+        pagesReadRaw.push(day);
         return store.dayEvents(id, day, pageIds);
       },
     });
