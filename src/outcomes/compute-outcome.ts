@@ -4,6 +4,7 @@ import type { ChangedPage } from './changed-pages.js';
 import {
   MIN_READERS,
   WINDOW_DAYS,
+  clickThroughChange,
   helpfulChange,
   missChange,
   trafficChange,
@@ -41,10 +42,23 @@ export interface OutcomeWindow {
   /** a moved or redirected page names the path it came from (whose readers before count as its own) */
   pages: (MeasuredSide & { path: string; change: ChangedPage['change']; from?: string })[];
   misses: { url: string; before: number; after: number }[];
-  /** site searches of the queries that led readers into the pages (in either side): click-through into them */
-  searches: { queries: string[]; before: SearchSide; after: SearchSide };
+  /**
+   * site searches of the queries of the search gaps the pull request was started to fix, and of those that led
+   * readers into the pages (in either side): click-through into them, and each gap's query on its own
+   */
+  searches: { queries: string[]; before: SearchSide; after: SearchSide; gaps: SearchGapOutcome[] };
   /** later merged pull requests that changed some of the same pages while this window's after side ran */
   laterChanges: LaterChange[];
+}
+
+/** A search-gap problem the pull request was started to fix: its query's click-through into the pages. */
+export interface SearchGapOutcome {
+  problem: string;
+  query: string;
+  before: SearchSide;
+  after: SearchSide;
+  /** what moves the problem to verified or regressed once the window is complete */
+  change: SignalChange;
 }
 
 export interface SearchSide {
@@ -147,6 +161,8 @@ export function computeOutcome(params: {
   now: number;
   pages: readonly ChangedPage[];
   counts: ReadonlyMap<number, { before: WindowCounts; after: WindowCounts; queries?: string[] }>;
+  /** the search-gap problems the pull request was started to fix (their queries are among each window's) */
+  gaps?: readonly { id: string; query: string }[];
   /** later merges that changed some of the same pages (any time after this one) */
   later?: readonly LaterChange[];
 }): Outcome {
@@ -185,6 +201,13 @@ export function computeOutcome(params: {
         queries: counts?.queries ?? [],
         before: searchSide(counts?.before.searches),
         after: searchSide(counts?.after.searches),
+        gaps: (params.gaps ?? []).map(({ id, query }) => {
+          const [before, after] = [
+            searchSide(counts?.before.searches.byQuery.get(query)),
+            searchSide(counts?.after.searches.byQuery.get(query)),
+          ];
+          return { problem: id, query, before, after, change: clickThroughChange(before, after) };
+        }),
       },
       laterChanges: (params.later ?? []).filter((c) => Date.parse(c.mergedAt) < after.to),
     };

@@ -13,8 +13,10 @@ export const MIN_MISSES = 10;
 export const MISS_RATIO = 0.5;
 /** fewer thumbs than this in either window: the helpful share is not read */
 export const MIN_VOTES = 10;
-/** a helpful share moved by at least this much (0..1) */
+/** a helpful share or a click-through moved by at least this much (0..1) */
 export const SHARE_DELTA = 0.1;
+/** fewer searches of a query than this in either window: its click-through is not read */
+export const MIN_SEARCHES = 10;
 
 export type SignalChange = 'improved' | 'worse' | 'no change' | 'too little data';
 export type Verdict = 'helped' | 'no effect' | 'regressed' | 'too little traffic to tell' | 'pending';
@@ -31,11 +33,38 @@ export function missChange(before: number, after: number): SignalChange {
 }
 
 export function helpfulChange(before: { up: number; down: number }, after: { up: number; down: number }): SignalChange {
-  const votesBefore = before.up + before.down;
-  const votesAfter = after.up + after.down;
-  if (votesBefore < MIN_VOTES || votesAfter < MIN_VOTES) return 'too little data';
-  const delta = after.up / votesAfter - before.up / votesBefore;
-  return delta >= SHARE_DELTA ? 'improved' : delta <= -SHARE_DELTA ? 'worse' : 'no change';
+  return shareChange(
+    { part: before.up, all: before.up + before.down },
+    { part: after.up, all: after.up + after.down },
+    MIN_VOTES,
+  );
+}
+
+/**
+ * A share (part of all) read only with at least `least` on both sides, moved by at least SHARE_DELTA. Compared with
+ * a little room: a move of exactly a tenth (4 of 10 against 5 of 10) is one, though 0.4 − 0.5 is not −0.1 in floating
+ * point.
+ */
+function shareChange(
+  before: { part: number; all: number },
+  after: { part: number; all: number },
+  least: number,
+): SignalChange {
+  if (before.all < least || after.all < least) return 'too little data';
+  const delta = after.part / after.all - before.part / before.all;
+  return delta >= SHARE_DELTA - 1e-9 ? 'improved' : delta <= -SHARE_DELTA + 1e-9 ? 'worse' : 'no change';
+}
+
+/** A search gap's own signal: its query's click-through into the changed pages, before and after. */
+export function clickThroughChange(
+  before: { searches: number; clicks: number },
+  after: { searches: number; clicks: number },
+): SignalChange {
+  return shareChange(
+    { part: before.clicks, all: before.searches },
+    { part: after.clicks, all: after.searches },
+    MIN_SEARCHES,
+  );
 }
 
 /** Worse anywhere and better nowhere regressed; better somewhere and worse nowhere helped; anything else read is no effect. */

@@ -4,6 +4,7 @@ import { queryRange, type TimeRange } from '../calendar.js';
 import type { Project } from '../projects/projects.js';
 import type { WindowCounts } from '../analytics/reports/outcome-counts.js';
 import { settleOutcome, type SettledProblem } from '../problems/problem-store.js';
+import { searchGapsOfJob } from '../problems/fix-cause.js';
 import type { Logger } from '../logger.js';
 import type { DbTransaction } from '../db/client.js';
 import { changedPages } from './changed-pages.js';
@@ -249,13 +250,20 @@ export function createOutcomes(deps: {
       return { ...read, pages };
     };
     const windows: { days: number; complete: boolean; ranges: TimeRange[]; queries: string[] }[] = [];
+    // the queries of the search gaps the job was started to fix are measured whether or not they led anywhere
+    const gaps = await searchGapsOfJob(db, merge.projectId, merge.jobId);
+    const gapQueries = [...new Set(gaps.map((g) => g.query))];
     for (const days of WINDOW_DAYS) {
       const { status, before, after } = outcomeRanges({ liveAt, now, days });
       if (status === 'pending') continue;
-      // the same queries on both sides: those that led into the pages before or after
-      const queries = await queriesOf(
+      // the same queries on both sides: the gaps', then those that led into the pages before or after
+      const led = await queriesOf(
         { projectId: merge.projectId, paths, range: { from: before.from, to: after.to }, limit: MAX_QUERIES },
         stampOf,
+      );
+      const queries = [...gapQueries, ...led.filter((q) => !gapQueries.includes(q))].slice(
+        0,
+        Math.max(MAX_QUERIES, gapQueries.length),
       );
       windows.push({ days, complete: status === 'complete', ranges: [before, after], queries });
     }
@@ -281,7 +289,7 @@ export function createOutcomes(deps: {
       const [before, after] = sides.get(w.days)!;
       counts.set(w.days, { before: merged(before), after: merged(after), queries: w.queries });
     }
-    return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, later: await laterOf(merge) });
+    return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts, gaps, later: await laterOf(merge) });
   };
 
   /**
@@ -313,7 +321,14 @@ export function createOutcomes(deps: {
     const window = outcome.windows.find((w) => w.days === days)!;
     await db.$transaction(async (tx) => {
       if (!(await claimSettled(tx, { jobId: merge.jobId, from: merge.settledDays, to: days }))) return;
-      const problems = await settleOutcome({ db: tx, clock, jobId: merge.jobId, changes: window.total.changes });
+      const searchGaps = new Map(window.searches.gaps.map((g) => [g.problem, g.change]));
+      const problems = await settleOutcome({
+        db: tx,
+        clock,
+        jobId: merge.jobId,
+        changes: window.total.changes,
+        searchGaps,
+      });
       await deps.onSettled?.(tx, { merge, days, outcome, problems });
     });
   };

@@ -187,7 +187,10 @@ export async function settleJob(params: { db: Db; clock: Clock; jobId: string; m
   });
 }
 
-/** The outcome signal that tells whether the fix of a problem of each kind worked. */
+/**
+ * The outcome signal that tells whether the fix of a problem of each kind worked; a search gap's own is its query's
+ * click-through (settleOutcome's `searchGaps`), traffic only for a gap whose query the job did not record.
+ */
 const METRIC_OF: Record<ProblemKind, 'traffic' | 'misses' | 'helpful'> = {
   'missing-page': 'misses',
   'negative-feedback': 'helpful',
@@ -196,28 +199,36 @@ const METRIC_OF: Record<ProblemKind, 'traffic' | 'misses' | 'helpful'> = {
 };
 
 /**
- * A merged fix measured over a complete window: its `fixed` problems become `verified` when their kind's signal
- * improved and `regressed` when it got worse; otherwise (no change, too little data) they stay `fixed`. A later,
- * longer window may still move them between the two.
+ * A merged fix measured over a complete window: its `fixed` problems become `verified` when their signal improved
+ * and `regressed` when it got worse; otherwise (no change, too little data) they stay `fixed`. A later, longer window
+ * may still move them between the two.
  */
 export async function settleOutcome(params: {
   db: Db | DbTransaction;
   clock: Clock;
   jobId: string;
   changes: Record<'traffic' | 'misses' | 'helpful', string>;
+  /** the click-through change of each search-gap problem's query, by problem id */
+  searchGaps?: ReadonlyMap<string, string>;
 }): Promise<SettledProblem[]> {
   const { db, jobId, changes } = params;
   const now = params.clock();
   const moved: SettledProblem[] = [];
-  for (const kind of Object.keys(METRIC_OF) as ProblemKind[]) {
-    const change = changes[METRIC_OF[kind]];
+  const rows = await db.problemState.findMany({
+    where: { jobId, status: { in: ['fixed', 'verified', 'regressed'] } },
+    select: { projectId: true, id: true, kind: true, status: true },
+    orderBy: [{ projectId: 'asc' }, { id: 'asc' }],
+  });
+  for (const row of rows) {
+    const kind = row.kind as ProblemKind;
+    const change = (kind === 'search-gap' && params.searchGaps?.get(row.id)) || changes[METRIC_OF[kind]];
     const status = change === 'improved' ? ('verified' as const) : change === 'worse' ? ('regressed' as const) : null;
-    if (!status) continue;
-    const where = { jobId, kind, status: { in: ['fixed', 'verified', 'regressed'] }, NOT: { status } };
-    const rows = await db.problemState.findMany({ where, select: { projectId: true, id: true, status: true } });
-    if (!rows.length) continue;
-    await db.problemState.updateMany({ where, data: { status, updatedAt: now } });
-    moved.push(...rows.map((r) => ({ projectId: r.projectId, id: r.id, kind, from: r.status, to: status })));
+    if (!status || status === row.status) continue;
+    const { count } = await db.problemState.updateMany({
+      where: { projectId: row.projectId, id: row.id, jobId, status: row.status },
+      data: { status, updatedAt: now },
+    });
+    if (count) moved.push({ projectId: row.projectId, id: row.id, kind, from: row.status, to: status });
   }
   return moved;
 }

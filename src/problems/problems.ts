@@ -22,6 +22,7 @@ import {
 } from './problem-store.js';
 import { decodeCursor, encodeCursor } from './problem-cursor.js';
 import { fixPrompt } from './fix-prompt.js';
+import { fixCause } from './fix-cause.js';
 import type { ReadSitePages } from './read-site-pages.js';
 import type { SitePage } from './redirect-candidates.js';
 import { stalePageProblems } from './stale-pages.js';
@@ -181,7 +182,7 @@ export function createProblems(deps: ProblemsDeps): Problems {
           prompt: fixPrompt(problems, request.instructions),
           branchFrom: problems.length === 1 ? problems[0].title : `fix ${problems.length} reader problems`,
           requestKey: requestKeyOf(fixKey),
-          cause: { problems: problems.map((p) => ({ id: p.id, kind: p.kind, title: p.title })) },
+          cause: fixCause(problems),
         });
       } catch (err) {
         await releaseFix({ db, projectId: project.id, fixKey, taken: claim.taken });

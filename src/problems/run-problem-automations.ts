@@ -5,6 +5,7 @@ import type { LoadedConfig } from '../automations/config-store.js';
 import type { Automation, ProblemsTrigger } from '../automations/parse-config.js';
 import { startRun, type StartRunDeps } from '../automations/start-run.js';
 import { fixPrompt } from './fix-prompt.js';
+import { fixCause } from './fix-cause.js';
 import { assignJob } from './problem-store.js';
 import type { Problems } from './problems.js';
 
@@ -43,7 +44,7 @@ export async function runProblemAutomations(
             dedupeKey: `problems ${createHash('sha256').update(ids.join(',')).digest('hex').slice(0, 32)}`,
             change: fixPrompt(due),
             summary: `${due.length} ${problemKind} problem${due.length === 1 ? '' : 's'} with at least ${minReaders} readers`,
-            cause: { problems: due.map((p) => ({ id: p.id, kind: p.kind, title: p.title })) },
+            cause: fixCause(due),
           },
         });
         if (run?.jobId)

@@ -1,4 +1,12 @@
-import { helpfulChange, MIN_READERS, missChange, trafficChange, verdictOf } from '../../src/outcomes/outcome-rules.js';
+import {
+  clickThroughChange,
+  helpfulChange,
+  MIN_READERS,
+  MIN_SEARCHES,
+  missChange,
+  trafficChange,
+  verdictOf,
+} from '../../src/outcomes/outcome-rules.js';
 
 describe('outcome rules', () => {
   it('reads traffic only with enough readers on both sides, and a change of 20% either way', () => {
@@ -21,6 +29,21 @@ describe('outcome rules', () => {
     expect(helpfulChange({ up: 5, down: 5 }, { up: 8, down: 2 })).toBe('improved');
     expect(helpfulChange({ up: 5, down: 5 }, { up: 5, down: 6 })).toBe('no change');
     expect(helpfulChange({ up: 8, down: 2 }, { up: 5, down: 5 })).toBe('worse');
+    // a move of exactly a tenth counts, though 0.4 − 0.5 is not −0.1 in floating point
+    expect(helpfulChange({ up: 5, down: 5 }, { up: 4, down: 6 })).toBe('worse');
+    expect(helpfulChange({ up: 4, down: 6 }, { up: 5, down: 5 })).toBe('improved');
+  });
+
+  it("reads a search gap's click-through with enough searches on both sides, moved by a tenth either way", () => {
+    expect(clickThroughChange({ searches: MIN_SEARCHES - 1, clicks: 0 }, { searches: 50, clicks: 50 })).toBe(
+      'too little data',
+    );
+    expect(clickThroughChange({ searches: 20, clicks: 0 }, { searches: MIN_SEARCHES - 1, clicks: 9 })).toBe(
+      'too little data',
+    );
+    expect(clickThroughChange({ searches: 20, clicks: 0 }, { searches: 10, clicks: 1 })).toBe('improved');
+    expect(clickThroughChange({ searches: 20, clicks: 4 }, { searches: 20, clicks: 5 })).toBe('no change');
+    expect(clickThroughChange({ searches: 10, clicks: 5 }, { searches: 10, clicks: 4 })).toBe('worse');
   });
 
   it('judges helped, regressed, no effect, or too little traffic to tell', () => {

@@ -13,6 +13,7 @@ import type { PullRequestFile } from '../../src/outcomes/changed-pages.js';
 import { recordDocsMerge } from '../../src/outcomes/merge-store.js';
 import type { WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
 import { assignJob, settleJob } from '../../src/problems/problem-store.js';
+import { fixCause } from '../../src/problems/fix-cause.js';
 import { getProject } from '../../src/projects/projects.js';
 import { DAY_MS } from '../../src/calendar.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -180,7 +181,32 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     }
   };
   /** A job whose pull request edited setup, added new and moved old → renamed, merged at MERGED_AT (plus `shift`). */
-  const mergedJob = async (params: { merged?: boolean; shift?: number; files?: PullRequestFile[] } = {}) => {
+  /** Site searches two days either side of the live time, a minute apart, sent at once. */
+  const searchesAround = () => {
+    const searches: { timestamp: string; query: string; clickedPath?: string }[] = [];
+    return {
+      search: (n: number, sign: 1 | -1, query: string, clickedPath?: string) => {
+        for (let i = 0; i < n; i++)
+          searches.push({
+            timestamp: new Date(LIVE_AT + sign * (2 * DAY_MS + (searches.length + 1) * 60_000)).toISOString(),
+            query,
+            ...(clickedPath ? { clickedPath } : {}),
+          });
+      },
+      sendSearches: async () => {
+        const sent = await fetch(`${app.url}/v1/analytics/${projectId}/searches`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
+          body: JSON.stringify(searches),
+        });
+        expect(sent.status).toBe(202);
+      },
+    };
+  };
+
+  const mergedJob = async (
+    params: { merged?: boolean; shift?: number; files?: PullRequestFile[]; cause?: unknown } = {},
+  ) => {
     const { db, clock } = app.ctx;
     const job = await createJob({
       db,
@@ -192,6 +218,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       model: 'm',
       draft: false,
       prompt: 'fix the guides',
+      cause: params.cause,
     });
     prFiles = params.files ?? [
       { filename: 'docs/guides/setup.mdx', status: 'modified' },
@@ -304,27 +331,14 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     // a reader who came on their own is no referral
     hits.push({ ip: '10.7.3.1', ua: CHROME, path: '/guides/setup', status: 200, ts: LIVE_AT + DAY_MS });
     await importHits(hits);
-    const searches: { timestamp: string; query: string; clickedPath?: string }[] = [];
-    const search = (n: number, sign: 1 | -1, query: string, clickedPath?: string) => {
-      for (let i = 0; i < n; i++)
-        searches.push({
-          timestamp: new Date(LIVE_AT + sign * (2 * DAY_MS + i * 60_000)).toISOString(),
-          query,
-          ...(clickedPath ? { clickedPath } : {}),
-        });
-    };
+    const { search, sendSearches } = searchesAround();
     search(10, -1, 'install');
     search(2, -1, 'install', '/guides/setup');
     search(4, 1, 'install');
     search(8, 1, 'install', '/guides/setup');
     search(5, 1, 'pricing');
     search(1, 1, 'pricing', '/pricing');
-    const sent = await fetch(`${app.url}/v1/analytics/${projectId}/searches`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${write}`, 'content-type': 'application/json' },
-      body: JSON.stringify(searches),
-    });
-    expect(sent.status).toBe(202);
+    await sendSearches();
     // thumbs: 3 up and 9 down before, 10 up and 2 down after, one vote on another page
     const votes = [
       ...Array.from({ length: 12 }, (_, i) => ({ sign: -1, helpful: i < 3, path: '/guides/setup' })),
@@ -356,6 +370,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       queries: ['install'],
       before: { searches: 12, clicks: 2, clickThrough: 2 / 12 },
       after: { searches: 12, clicks: 8, clickThrough: 8 / 12 },
+      gaps: [], // the job was not started from the problems queue
     });
   });
 
@@ -418,6 +433,68 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(states.map((s) => [s.id, s.status])).toEqual([
       ['p-feedback', 'fixed'],
       ['p-miss', 'verified'],
+    ]);
+  });
+
+  it("judges the search gaps a fix was started from by their own queries' click-through, not by traffic", async () => {
+    // the pages' human readers double after the merge: a gap judged by traffic would be verified
+    await importHits(syntheticTraffic(5));
+    const { search, sendSearches } = searchesAround();
+    // no click into the pages before, 9 of 12 after: improved
+    search(12, -1, 'install on windows');
+    search(3, 1, 'install on windows');
+    search(9, 1, 'install on windows', '/guides/setup');
+    // 8 of 12 before, 1 of 12 after: worse
+    search(4, -1, 'proxy');
+    search(8, -1, 'proxy', '/guides/setup');
+    search(11, 1, 'proxy');
+    search(1, 1, 'proxy', '/guides/setup');
+    // three searches before: too few to tell, however many clicks after
+    search(3, -1, 'sso');
+    search(12, 1, 'sso', '/guides/setup');
+    await sendSearches();
+    const gaps = ['install on windows', 'proxy', 'sso'].map((query, i) => ({ id: `p-gap-${i}`, query }));
+    // the cause the problems queue records for a fix of these gaps
+    const cause = fixCause(
+      gaps.map(({ id, query }) => ({
+        id,
+        kind: 'search-gap' as const,
+        title: `Searches for "${query}" lead nowhere`,
+        paths: [],
+        readers: 12,
+        previousReaders: 0,
+        firstSeen: LIVE_AT - 3 * DAY_MS,
+        lastSeen: LIVE_AT - 2 * DAY_MS,
+        evidence: { query, searches: 12, clicks: 0 },
+      })),
+    );
+    const job = await mergedJob({ cause, files: [{ filename: 'docs/guides/setup.mdx', status: 'modified' }] });
+    const { db, clock } = app.ctx;
+    await assignJob({
+      db,
+      clock,
+      projectId,
+      problems: gaps.map(({ id }) => ({ id, kind: 'search-gap' })),
+      jobId: job.id,
+    });
+    await settleJob({ db, clock, jobId: job.id, merged: true });
+    const { body } = await get<{ outcome: Outcome }>(`/v2/agent/${projectId}/job/${job.id}`);
+    const [seven] = body.outcome.windows;
+    expect(seven.total.changes.traffic).toBe('improved');
+    // the gaps' queries come first, measured whether or not they led into the pages
+    expect(seven.searches.queries.slice(0, 3)).toEqual(['install on windows', 'proxy', 'sso']);
+    const side = (searches: number, clicks: number) => ({ searches, clicks, clickThrough: clicks / searches });
+    expect(seven.searches.gaps).toEqual([
+      { problem: 'p-gap-0', query: 'install on windows', before: side(12, 0), after: side(12, 9), change: 'improved' },
+      { problem: 'p-gap-1', query: 'proxy', before: side(12, 8), after: side(12, 1), change: 'worse' },
+      { problem: 'p-gap-2', query: 'sso', before: side(3, 0), after: side(12, 12), change: 'too little data' },
+    ]);
+    await outcomes.sweep();
+    const states = await db.problemState.findMany({ where: { projectId }, orderBy: { id: 'asc' } });
+    expect(states.map((s) => [s.id, s.status])).toEqual([
+      ['p-gap-0', 'verified'],
+      ['p-gap-1', 'regressed'],
+      ['p-gap-2', 'fixed'],
     ]);
   });
 
@@ -625,7 +702,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     pages: new Map(),
     total: { human, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
     misses: new Map(),
-    searches: { searches: 0, clicks: 0 },
+    searches: { searches: 0, clicks: 0, byQuery: new Map() },
     together: [],
   });
 

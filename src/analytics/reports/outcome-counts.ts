@@ -24,8 +24,8 @@ export interface WindowCounts {
   total: SideCounts;
   /** requests that got 404/410 per URL asked about */
   misses: Map<string, number>;
-  /** site searches of the queries asked about: how many, and how many of them clicked into one of the pages */
-  searches: { searches: number; clicks: number };
+  /** site searches of the queries asked about: how many, and how many of them clicked into one of the pages; by query */
+  searches: { searches: number; clicks: number; byQuery: Map<string, { searches: number; clicks: number }> };
   /** the visitors of each group of paths asked about together (thumbs are not counted for them) */
   together?: SideCounts[];
 }
@@ -109,7 +109,7 @@ export async function readOutcomeCounts(
     pages: new Map(),
     total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
     misses: new Map(),
-    searches: { searches: 0, clicks: 0 },
+    searches: { searches: 0, clicks: 0, byQuery: new Map() },
     together: [],
   };
   const together = params.together ?? [];
@@ -140,15 +140,17 @@ export async function readOutcomeCounts(
   const queries = params.queries ?? [];
   if (queries.length && params.paths.length) {
     const clicked = `CASE WHEN "clickedPath" IN (${params.paths.map(() => '?').join(', ')}) THEN 1 ELSE 0 END`;
-    for (const [searches, clicks] of await rowsOfEach(
+    for (const [query, searches, clicks] of await rowsOfEach(
       sql,
       queries,
-      `SELECT COUNT(*), SUM(${clicked}) FROM "AnalyticsSearch"
+      `SELECT CAST(? AS TEXT), COUNT(*), SUM(${clicked}) FROM "AnalyticsSearch"
         WHERE "projectId" = ? AND "query" = ? AND "ts" >= ? AND "ts" < ?`,
-      (query) => [...params.paths, projectId, query, range.from, range.to],
+      (query) => [query, ...params.paths, projectId, query, range.from, range.to],
     )) {
-      counts.searches.searches += Number(searches ?? 0);
-      counts.searches.clicks += Number(clicks ?? 0);
+      const asked = { searches: Number(searches ?? 0), clicks: Number(clicks ?? 0) };
+      counts.searches.byQuery.set(String(query), asked);
+      counts.searches.searches += asked.searches;
+      counts.searches.clicks += asked.clicks;
     }
   }
   for (const url of params.urls) counts.misses.set(url, 0);

@@ -67,7 +67,19 @@ export const JobResponse = z.object({
   prompt: z.string().nullable(),
   /** Scribe addition: what started the job, when it was started for problems of the queue */
   cause: z
-    .object({ problems: z.array(z.object({ id: z.string(), kind: z.string(), title: z.string() })) })
+    .object({
+      problems: z.array(
+        z.object({
+          id: z.string(),
+          kind: z.string(),
+          title: z.string(),
+          query: z
+            .string()
+            .optional()
+            .describe("A search gap's query: the job's outcome measures its click-through (`searches.gaps`)"),
+        }),
+      ),
+    })
     .nullable()
     .describe('The problems (`POST /v1/analytics/{projectId}/problems/fix`) the job was started for; null otherwise'),
 });

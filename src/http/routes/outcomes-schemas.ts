@@ -67,9 +67,24 @@ export const OutcomeResponse = z.object({
         .object({
           queries: z
             .array(z.string())
-            .describe('The queries that led readers into the pages, on either side (at most 20)'),
+            .describe(
+              'The queries of the search gaps the pull request was started to fix, then those that led readers into the pages on either side (at most 20 of these)',
+            ),
           before: SearchSide,
           after: SearchSide,
+          gaps: z
+            .array(
+              z.object({
+                problem: z.string().describe('The search-gap problem the job was started from'),
+                query: z.string(),
+                before: SearchSide,
+                after: SearchSide,
+                change: CHANGE.describe(
+                  "The query's click-through into the pages: read with at least 10 searches on each side, moved by at least 0.1; what moves the problem to verified or regressed",
+                ),
+              }),
+            )
+            .describe('Each search gap the job was started to fix (from the problems queue): its own query on its own'),
         })
         .describe('Site searches of those queries, and how many clicked into one of the pages'),
       laterChanges: z

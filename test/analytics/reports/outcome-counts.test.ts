@@ -232,7 +232,17 @@ describe('outcome signals on PostgreSQL before the tables are analysed', () => {
         WHERE "query" IN (${queries.map(() => '?').join(', ')}) AND "ts" >= ? AND "ts" < ?`,
       [...queries, range.from, range.to],
     );
-    expect(counts.searches).toEqual({ searches: Number(searches), clicks: Number(clicks) });
+    const byQuery = await sql.rows(
+      `SELECT "query", COUNT(*), SUM(CASE WHEN "clickedPath" IN ('/p3', '/p7') THEN 1 ELSE 0 END) FROM "AnalyticsSearch"
+        WHERE "query" IN (${queries.map(() => '?').join(', ')}) AND "ts" >= ? AND "ts" < ? GROUP BY "query"`,
+      [...queries, range.from, range.to],
+    );
+    expect(counts.searches).toEqual({
+      searches: Number(searches),
+      clicks: Number(clicks),
+      // and each query's own
+      byQuery: new Map(byQuery.map(([query, n, c]) => [query, { searches: Number(n), clicks: Number(c) }])),
+    });
     // no statement scans every row of the range by time alone
     const byTime = await plansMatching(
       sql,

@@ -362,6 +362,10 @@ describe.each(PROVIDERS)('the problems queue on %s', (provider) => {
     expect(fixed.status).toBe(202);
     expect(fixed.body).toMatchObject({ status: 'active', prLink: null });
     expect(fixed.body.cause.problems.map((p: { id: string }) => p.id)).toEqual(ids);
+    // the search gap's query is kept with it: the job's outcome measures that query's click-through
+    expect(fixed.body.cause.problems.filter((p: { kind: string }) => p.kind === 'search-gap')).toEqual([
+      expect.objectContaining({ query: 'sso setup' }),
+    ]);
     expect(fixed.body.prompt).toContain('/guides/getting-started-old');
     expect(fixed.body.prompt).toContain('/guides/getting-started (docs/guides/getting-started.mdx');
     expect(fixed.body.prompt).toContain('"sso setup" 2 times');
