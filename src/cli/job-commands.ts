@@ -25,6 +25,7 @@ type Measured = {
   aiVisitors: { before: number; after: number };
   thumbsUp: { before: number; after: number };
   thumbsDown: { before: number; after: number };
+  comments: { before: number; after: number };
   misses: { before: number; after: number };
   verdict: string;
 };
@@ -48,7 +49,8 @@ function describeOutcome(outcome: Outcome): string[] {
   const side = (m: Measured) =>
     `humans ${m.humanVisitors.before} → ${m.humanVisitors.after}${m.humanVisitors.ratio === null ? '' : ` (×${m.humanVisitors.ratio.toFixed(2)})`}` +
     `  AI ${m.aiVisitors.before} → ${m.aiVisitors.after}  misses ${m.misses.before} → ${m.misses.after}` +
-    `  thumbs ${m.thumbsUp.before}/${m.thumbsDown.before} → ${m.thumbsUp.after}/${m.thumbsDown.after}  ${m.verdict}`;
+    `  thumbs ${m.thumbsUp.before}/${m.thumbsDown.before} → ${m.thumbsUp.after}/${m.thumbsDown.after}` +
+    `  comments ${m.comments.before} → ${m.comments.after}  ${m.verdict}`;
   const lines = [`verdict: ${outcome.verdict}  (merged ${outcome.mergedAt}, live ${outcome.liveAt})`];
   for (const w of outcome.windows) {
     const status = w.status === 'partial' ? `partial, ${w.daysSoFar} days so far` : w.status;

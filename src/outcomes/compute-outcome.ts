@@ -24,6 +24,8 @@ export interface MeasuredSide {
   assistantReferrals: Compared;
   thumbsUp: Pair;
   thumbsDown: Pair;
+  /** new feedback comments (with a vote or without) */
+  comments: Pair;
   helpfulShare: { before: number | null; after: number | null };
   misses: Pair;
   changes: { traffic: SignalChange; misses: SignalChange; helpful: SignalChange };
@@ -121,8 +123,8 @@ const compared = (before: number, after: number): Compared => ({
   ratio: before < MIN_READERS || after < MIN_READERS ? null : after / before,
 });
 const share = (up: number, down: number) => (up + down ? up / (up + down) : null);
-type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number; referred: number };
-const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 };
+type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number; comments: number; referred: number };
+const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 };
 const searchSide = (s: { searches: number; clicks: number } | undefined): SearchSide => ({
   searches: s?.searches ?? 0,
   clicks: s?.clicks ?? 0,
@@ -144,6 +146,7 @@ function measure(before: Side, after: Side, misses: Pair, status: WindowStatus):
     assistantReferrals: compared(before.referred, after.referred),
     thumbsUp: { before: before.thumbsUp, after: after.thumbsUp },
     thumbsDown: { before: before.thumbsDown, after: after.thumbsDown },
+    comments: { before: before.comments, after: after.comments },
     helpfulShare: { before: share(before.thumbsUp, before.thumbsDown), after: share(after.thumbsUp, after.thumbsDown) },
     misses,
     changes,

@@ -245,6 +245,7 @@ export function createOutcomes(deps: {
           ...read.together![i],
           thumbsUp: now.thumbsUp + was.thumbsUp,
           thumbsDown: now.thumbsDown + was.thumbsDown,
+          comments: now.comments + was.comments,
         });
       });
       return { ...read, pages };

@@ -77,9 +77,11 @@ describe('scribe job … (the public API as a client)', () => {
     expect(shown.code).toBe(0);
     expect(shown.out[0]).toMatch(/^verdict: pending {2}\(merged /);
     expect(shown.out[1]).toBe(
-      '7 days (partial, 3 days so far): humans 0 → 0  AI 0 → 0  misses 0 → 0  thumbs 0/0 → 0/0  pending',
+      '7 days (partial, 3 days so far): humans 0 → 0  AI 0 → 0  misses 0 → 0  thumbs 0/0 → 0/0  comments 0 → 0  pending',
     );
-    expect(shown.out[2]).toBe('  /setup (edited): humans 0 → 0  AI 0 → 0  misses 0 → 0  thumbs 0/0 → 0/0  pending');
+    expect(shown.out[2]).toBe(
+      '  /setup (edited): humans 0 → 0  AI 0 → 0  misses 0 → 0  thumbs 0/0 → 0/0  comments 0 → 0  pending',
+    );
     expect(shown.out).toHaveLength(7);
   });
 

@@ -339,15 +339,18 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     search(5, 1, 'pricing');
     search(1, 1, 'pricing', '/pricing');
     await sendSearches();
-    // thumbs: 3 up and 9 down before, 10 up and 2 down after, one vote on another page
+    // thumbs: 3 up and 9 down before, 10 up and 2 down after, one vote on another page; comments: 2 of the votes
+    // before, 4 after and one comment without a vote
     const votes = [
-      ...Array.from({ length: 12 }, (_, i) => ({ sign: -1, helpful: i < 3, path: '/guides/setup' })),
-      ...Array.from({ length: 12 }, (_, i) => ({ sign: 1, helpful: i < 10, path: '/guides/setup' })),
-      { sign: 1, helpful: false, path: '/pricing' },
+      ...Array.from({ length: 12 }, (_, i) => ({ sign: -1, helpful: i < 3, path: '/guides/setup', said: i < 2 })),
+      ...Array.from({ length: 12 }, (_, i) => ({ sign: 1, helpful: i < 10, path: '/guides/setup', said: i >= 8 })),
+      { sign: 1, helpful: false, path: '/pricing', said: true },
+      { sign: 1, helpful: undefined, path: '/guides/setup', said: true },
     ].map((v, i) => ({
       timestamp: new Date(LIVE_AT + v.sign * (3 * DAY_MS + i * 60_000)).toISOString(),
       path: v.path,
-      helpful: v.helpful,
+      ...(v.helpful === undefined ? {} : { helpful: v.helpful }),
+      ...(v.said ? { comment: `comment ${i}` } : {}),
     }));
     const voted = await fetch(`${app.url}/v1/analytics/${projectId}/feedback`, {
       method: 'POST',
@@ -362,6 +365,8 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       { before: 3, after: 10 },
       { before: 9, after: 2 },
     ]);
+    expect(seven.total.comments).toEqual({ before: 2, after: 5 });
+    expect(seven.pages[0].comments).toEqual({ before: 2, after: 5 });
     expect(seven.pages[0].helpfulShare).toEqual({ before: 3 / 12, after: 10 / 12 });
     expect(seven.total.changes.helpful).toBe('improved');
     expect(seven.total.assistantReferrals).toEqual({ before: 5, after: 12, ratio: null });
@@ -700,7 +705,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
   /** A window's counts with this many human readers in all and nothing else. */
   const humanReaders = (human: number): WindowCounts => ({
     pages: new Map(),
-    total: { human, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
+    total: { human, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
     misses: new Map(),
     searches: { searches: 0, clicks: 0, byQuery: new Map() },
     together: [],

@@ -13,6 +13,8 @@ export interface SideCounts {
   ai: number;
   thumbsUp: number;
   thumbsDown: number;
+  /** feedback entries with a comment (with a vote or without) */
+  comments: number;
   /** distinct human visitors an AI assistant's answer sent (views marked `via <assistant>`) */
   referred: number;
 }
@@ -107,13 +109,13 @@ export async function readOutcomeCounts(
   const { projectId, range } = params;
   const counts: WindowCounts = {
     pages: new Map(),
-    total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, referred: 0 },
+    total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
     misses: new Map(),
     searches: { searches: 0, clicks: 0, byQuery: new Map() },
     together: [],
   };
   const together = params.together ?? [];
-  const side = (v: VisitorCounts): SideCounts => ({ ...v, thumbsUp: 0, thumbsDown: 0 });
+  const side = (v: VisitorCounts): SideCounts => ({ ...v, thumbsUp: 0, thumbsDown: 0, comments: 0 });
   if (params.paths.length || together.length) {
     params.paths.forEach((path, i) => {
       counts.pages.set(path, side(visitors[i]));
@@ -122,19 +124,22 @@ export async function readOutcomeCounts(
     counts.together = visitors.slice(params.paths.length + 1).map(side);
   }
   if (params.paths.length) {
-    for (const [path, up, down] of await rowsOfEach(
+    for (const [path, up, down, comments] of await rowsOfEach(
       sql,
       params.paths,
       `SELECT "path", SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END),
-              SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END)
+              SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END),
+              SUM(CASE WHEN "comment" IS NOT NULL THEN 1 ELSE 0 END)
          FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "path" = ? AND "ts" >= ? AND "ts" < ? GROUP BY "path"`,
       (path) => [projectId, path, range.from, range.to],
     )) {
       const page = counts.pages.get(String(path))!;
       page.thumbsUp = Number(up ?? 0);
       page.thumbsDown = Number(down ?? 0);
+      page.comments = Number(comments ?? 0);
       counts.total.thumbsUp += page.thumbsUp;
       counts.total.thumbsDown += page.thumbsDown;
+      counts.total.comments += page.comments;
     }
   }
   const queries = params.queries ?? [];

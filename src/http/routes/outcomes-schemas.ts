@@ -22,6 +22,7 @@ const Measured = z.object({
   ),
   thumbsUp: Pair,
   thumbsDown: Pair,
+  comments: Pair.describe('New feedback comments (with a vote or without)'),
   helpfulShare: z.object({ before: z.number().nullable(), after: z.number().nullable() }),
   misses: Pair.describe(
     '404/410 requests of the URLs the pull request created pages for, moved or deleted pages from, or redirected',
