@@ -52,8 +52,8 @@ function rows(window: OutcomeWindow): string[] {
 
 /**
  * The comment on a merged docs pull request: the verdict of the window it reports (7 days, then 28 edited in), each
- * changed page's before and after, pages it deleted, and the later pull requests that changed the same pages while
- * the window ran. Pure.
+ * changed page's before and after, pages it deleted, the click-through of the search gaps it was started to fix, and
+ * the later pull requests that changed the same pages while the window ran. Pure.
  */
 export function outcomeCommentBody(params: { jobId: string; outcome: Outcome; days: number }): string {
   const { outcome, days } = params;
@@ -61,6 +61,11 @@ export function outcomeCommentBody(params: { jobId: string; outcome: Outcome; da
   if (!window) throw new Error(`no ${days}-day window in the outcome`);
   const deleted = outcome.deleted.map((p) => `\`${p.path}\``);
   const overlaps = window.laterChanges.map((c) => `#${c.number}${c.repository ? ` (${c.repository})` : ''}`);
+  // a query is what a reader typed: shown as code, so it can neither format the comment nor mention anyone
+  const gaps = window.searches.gaps.map(
+    (g) =>
+      `\`${g.query.replace(/[`\r\n]+/g, ' ')}\` ${percent(g.before.clickThrough)} → ${percent(g.after.clickThrough)} (${g.change})`,
+  );
   const body = [
     `### Scribe: did this change help? ${window.total.verdict} after ${days} days`,
     '',
@@ -69,6 +74,9 @@ export function outcomeCommentBody(params: { jobId: string; outcome: Outcome; da
     ...rows(window),
     '',
     ...(deleted.length ? [`Deleted by this pull request: ${deleted.join(', ')}.`, ''] : []),
+    ...(gaps.length
+      ? [`Searches this was started to fix, click-through into these pages: ${gaps.join('; ')}.`, '']
+      : []),
     ...(overlaps.length
       ? [`Changed again inside the window by ${overlaps.join(', ')}: their effect is mixed into these figures.`, '']
       : []),

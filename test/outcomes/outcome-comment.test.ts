@@ -8,9 +8,12 @@ import { gitHubPullRequestFiles } from '../../src/outcomes/github-pull-request-f
 import {
   automationWantsComment,
   gitHubOutcomeComments,
+  outcomeCommentBody,
   outcomeMarker,
   type PostOutcomeComment,
 } from '../../src/outcomes/outcome-comment.js';
+import { computeOutcome } from '../../src/outcomes/compute-outcome.js';
+import type { WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
 import { assignJob, settleJob } from '../../src/problems/problem-store.js';
 import type { GitHubApp } from '../../src/github/github-app.js';
 import { DAY_MS } from '../../src/calendar.js';
@@ -75,6 +78,55 @@ function traffic(): Hit[] {
 
 const within = (hits: Hit[], from: number, to: number, path: string, status: number) =>
   hits.filter((h) => h.ts >= from && h.ts < to && h.path === path && h.status === status).length;
+
+describe('the outcome comment', () => {
+  it("shows the click-through of the search gaps the pull request was started to fix, a reader's query as code", () => {
+    const side = (searches: Record<string, [number, number]>): WindowCounts => ({
+      pages: new Map(),
+      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
+      misses: new Map(),
+      searches: {
+        searches: 0,
+        clicks: 0,
+        byQuery: new Map(Object.entries(searches).map(([q, [n, c]]) => [q, { searches: n, clicks: c }])),
+      },
+    });
+    const hostile = 'see `@octocat` [here](https://evil.example)\nnext';
+    const outcome = computeOutcome({
+      mergedAt: LIVE_AT - 600_000,
+      liveAt: LIVE_AT,
+      now: LIVE_AT + 8 * DAY_MS,
+      pages: [{ path: '/guides/setup', change: 'edited' }],
+      counts: new Map([
+        [
+          7,
+          {
+            before: side({ install: [20, 0], [hostile]: [10, 5] }),
+            after: side({ install: [20, 10], [hostile]: [10, 1] }),
+          },
+        ],
+      ]),
+      gaps: [
+        { id: 'pb-install', query: 'install' },
+        { id: 'pb-hostile', query: hostile },
+      ],
+    });
+    const body = outcomeCommentBody({ jobId: 'job_1', outcome, days: 7 });
+    expect(body).toContain(
+      'Searches this was started to fix, click-through into these pages: `install` 0% → 50% (improved); ' +
+        '`see  @octocat  [here](https://evil.example) next` 50% → 10% (worse).',
+    );
+    // no comment line for a pull request not started from search gaps
+    const plain = computeOutcome({
+      mergedAt: LIVE_AT - 600_000,
+      liveAt: LIVE_AT,
+      now: LIVE_AT + 8 * DAY_MS,
+      pages: [],
+      counts: new Map(),
+    });
+    expect(outcomeCommentBody({ jobId: 'job_1', outcome: plain, days: 7 })).not.toContain('Searches this');
+  });
+});
 
 describe.each(PROVIDERS)('the outcome sweep on %s', (provider) => {
   let app: TestApp;
