@@ -39,13 +39,17 @@ interface Outcome {
     daysSoFar: number;
     total: Measured;
     pages: (Measured & { path: string; change: string })[];
+    searches?: { gaps: { query: string; before: SearchSide; after: SearchSide; change: string }[] };
   }[];
 }
+type SearchSide = { clickThrough: number | null };
 
 const POLL_MS = 1000;
 
-/** An outcome as lines: the verdict, then each window's totals and its pages. */
-function describeOutcome(outcome: Outcome): string[] {
+const percent = (side: SearchSide) => (side.clickThrough === null ? '–' : `${Math.round(side.clickThrough * 100)}%`);
+
+/** An outcome as lines: the verdict, then each window's totals, its pages and the search gaps it was to fix. */
+export function describeOutcome(outcome: Outcome): string[] {
   const side = (m: Measured) =>
     `humans ${m.humanVisitors.before} → ${m.humanVisitors.after}${m.humanVisitors.ratio === null ? '' : ` (×${m.humanVisitors.ratio.toFixed(2)})`}` +
     `  AI ${m.aiVisitors.before} → ${m.aiVisitors.after}  misses ${m.misses.before} → ${m.misses.after}` +
@@ -56,6 +60,11 @@ function describeOutcome(outcome: Outcome): string[] {
     const status = w.status === 'partial' ? `partial, ${w.daysSoFar} days so far` : w.status;
     lines.push(`${w.days} days (${status}): ${side(w.total)}`);
     for (const page of w.pages) lines.push(`  ${page.path} (${page.change}): ${side(page)}`);
+    // the search gaps the job was started to fix: each query's click-through into the pages
+    for (const gap of w.searches?.gaps ?? [])
+      lines.push(
+        `  search ${JSON.stringify(gap.query)}: ${percent(gap.before)} → ${percent(gap.after)}  ${gap.change}`,
+      );
   }
   return lines;
 }

@@ -1,6 +1,8 @@
 import { runCli } from '../../src/cli/run-cli.js';
 import type { CliIo } from '../../src/cli/command.js';
-import { formatEvent } from '../../src/cli/job-commands.js';
+import { describeOutcome, formatEvent } from '../../src/cli/job-commands.js';
+import { computeOutcome } from '../../src/outcomes/compute-outcome.js';
+import type { WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
 import { appendEvent, archiveJob, listJobs } from '../../src/jobs/job-store.js';
 import { startTestApp, type TestApp, jobRoutes } from '../support/test-app.js';
 import { testAppPrivateKey } from '../support/app-private-key.js';
@@ -83,6 +85,28 @@ describe('scribe job … (the public API as a client)', () => {
       '  /setup (edited): humans 0 → 0  AI 0 → 0  misses 0 → 0  thumbs 0/0 → 0/0  comments 0 → 0  pending',
     );
     expect(shown.out).toHaveLength(7);
+  });
+
+  it('job outcome prints the click-through of the search gaps the job was started to fix', () => {
+    const DAY = 86_400_000;
+    const side = (searches: number, clicks: number): WindowCounts => ({
+      pages: new Map(),
+      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
+      misses: new Map(),
+      searches: { searches, clicks, byQuery: new Map([['sso "setup"', { searches, clicks }]]) },
+    });
+    const outcome = computeOutcome({
+      mergedAt: 0,
+      liveAt: 600_000,
+      now: 600_000 + 8 * DAY,
+      pages: [{ path: '/sso', change: 'added' }],
+      counts: new Map([[7, { before: side(20, 0), after: side(20, 15) }]]),
+      gaps: [{ id: 'pb_1', query: 'sso "setup"' }],
+    });
+    const lines = describeOutcome(outcome);
+    expect(lines).toContain('  search "sso \\"setup\\"": 0% → 75%  improved');
+    // the 14- and 28-day windows, given no counts here: no searches, no click-through to read
+    expect(lines).toContain('  search "sso \\"setup\\"": – → –  too little data');
   });
 
   it('--wait follows the event log until the job ends', async () => {
