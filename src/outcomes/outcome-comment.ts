@@ -36,10 +36,10 @@ const percent = (share: number | null) => (share === null ? '–' : `${Math.roun
 
 function rows(window: OutcomeWindow): string[] {
   const line = (name: string, side: OutcomeWindow['total']) =>
-    `| ${name} | ${count(side.humanVisitors.before)} → ${count(side.humanVisitors.after)} (${ratio(side.humanVisitors.ratio)}) | ${count(side.aiVisitors.before)} → ${count(side.aiVisitors.after)} | ${count(side.misses.before)} → ${count(side.misses.after)} | ${percent(side.helpfulShare.before)} → ${percent(side.helpfulShare.after)} | ${side.verdict} |`;
+    `| ${name} | ${count(side.humanVisitors.before)} → ${count(side.humanVisitors.after)} (${ratio(side.humanVisitors.ratio)}) | ${count(side.aiVisitors.before)} → ${count(side.aiVisitors.after)} | ${count(side.misses.before)} → ${count(side.misses.after)} | ${percent(side.helpfulShare.before)} → ${percent(side.helpfulShare.after)} | ${count(side.comments.before)} → ${count(side.comments.after)} | ${side.verdict} |`;
   return [
-    '| Page | Human visitors | AI visitors | Misses (404) | Helpful | Verdict |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| Page | Human visitors | AI visitors | Misses (404) | Helpful | Comments | Verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...window.pages.map((p) =>
       line(
         `\`${p.path}\`${p.change === 'moved' ? ` (moved from \`${p.from}\`)` : p.change === 'added' ? ' (new)' : ''}`,

@@ -81,9 +81,9 @@ const within = (hits: Hit[], from: number, to: number, path: string, status: num
 
 describe('the outcome comment', () => {
   it("shows the click-through of the search gaps the pull request was started to fix, a reader's query as code", () => {
-    const side = (searches: Record<string, [number, number]>): WindowCounts => ({
-      pages: new Map(),
-      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
+    const side = (searches: Record<string, [number, number]>, comments = 0): WindowCounts => ({
+      pages: new Map([['/guides/setup', { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments, referred: 0 }]]),
+      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments, referred: 0 },
       misses: new Map(),
       searches: {
         searches: 0,
@@ -101,8 +101,8 @@ describe('the outcome comment', () => {
         [
           7,
           {
-            before: side({ install: [20, 0], [hostile]: [10, 5] }),
-            after: side({ install: [20, 10], [hostile]: [10, 1] }),
+            before: side({ install: [20, 0], [hostile]: [10, 5] }, 2),
+            after: side({ install: [20, 10], [hostile]: [10, 1] }, 5),
           },
         ],
       ]),
@@ -115,6 +115,10 @@ describe('the outcome comment', () => {
     expect(body).toContain(
       'Searches this was started to fix, click-through into these pages: `install` 0% → 50% (improved); ' +
         '`see  @octocat  [here](https://evil.example) next` 50% → 10% (worse).',
+    );
+    // each page's new comments beside its helpful share
+    expect(body).toContain(
+      '| `/guides/setup` | 0 → 0 (too little traffic) | 0 → 0 | 0 → 0 | – → – | 2 → 5 | too little traffic to tell |',
     );
     // no comment line for a pull request not started from search gaps
     const plain = computeOutcome({
