@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import { NotFound } from '../errors.js';
 import { getJob } from '../jobs/job-store.js';
 import type { DerivedProblem } from './problem.js';
 
@@ -23,7 +24,11 @@ export async function searchGapsOfJob(
   projectId: string,
   jobId: string,
 ): Promise<{ id: string; query: string }[]> {
-  const { cause } = await getJob(db, projectId, jobId).catch(() => ({ cause: null }));
+  // a job gone (or another project's) started nothing; any other failure is not an answer of "no gaps"
+  const { cause } = await getJob(db, projectId, jobId).catch((err: unknown) => {
+    if (err instanceof NotFound) return { cause: null };
+    throw err;
+  });
   let problems: unknown;
   try {
     problems = cause && (JSON.parse(cause) as { problems?: unknown }).problems;

@@ -1,5 +1,5 @@
 import { createTestDatabase, PROVIDERS } from '../support/databases.js';
-import type { Database } from '../../src/db/client.js';
+import type { Database, Db } from '../../src/db/client.js';
 import { addProject } from '../../src/projects/projects.js';
 import { createJob } from '../../src/jobs/job-store.js';
 import { fixCause, searchGapsOfJob } from '../../src/problems/fix-cause.js';
@@ -77,5 +77,10 @@ describe.each(PROVIDERS)("a fix's cause and the search gaps it names on %s", (pr
     expect(await searchGapsOfJob(database.db, projectId, 'job_missing')).toEqual([]);
     await database.db.agentJob.update({ where: { id: gap.id }, data: { cause: '{not json' } });
     expect(await searchGapsOfJob(database.db, projectId, gap.id)).toEqual([]);
+    // a database that fails is no job without gaps: the failure reaches the caller (the sweep tries again)
+    const down = {
+      agentJob: { findUnique: async () => Promise.reject(new Error('connection lost')) },
+    } as unknown as Db;
+    await expect(searchGapsOfJob(down, projectId, gap.id)).rejects.toThrow('connection lost');
   });
 });
