@@ -82,6 +82,7 @@ import { problemSignals, type ProblemSignals } from './reports/problem-signals.j
 import { pageTrafficFromDays } from './reports/page-traffic.js';
 import {
   countOutcomeVisitors,
+  noVisitors,
   outcomeGroups,
   readOutcomeCounts,
   readQueriesInto,
@@ -391,7 +392,7 @@ export class Analytics {
     const total = rest.paths.length;
     const visitors = only
       ? (await this.outcomeVisitors(projectId, ranges, [rest.paths], 'alone')).map(([pages]) =>
-          groups.map((_, i) => ({ human: i === total ? pages.human : 0, ai: 0, referred: 0 })),
+          groups.map((_, i) => ({ ...noVisitors(), human: i === total ? pages.human : 0 })),
         )
       : await this.outcomeVisitors(projectId, ranges, groups);
     const out: WindowCounts[] = [];

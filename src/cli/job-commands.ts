@@ -23,6 +23,7 @@ interface JobEvent {
 type Measured = {
   humanVisitors: { before: number; after: number; ratio: number | null };
   aiVisitors: { before: number; after: number };
+  aiVisitorsByPurpose?: Record<string, { before: number; after: number }>;
   thumbsUp: { before: number; after: number };
   thumbsDown: { before: number; after: number };
   comments: { before: number; after: number };
@@ -59,6 +60,10 @@ export function describeOutcome(outcome: Outcome): string[] {
   for (const w of outcome.windows) {
     const status = w.status === 'partial' ? `partial, ${w.daysSoFar} days so far` : w.status;
     lines.push(`${w.days} days (${status}): ${side(w.total)}`);
+    // the AI visitors of the pages together by purpose, those with any on either side
+    const purposes = Object.entries(w.total.aiVisitorsByPurpose ?? {}).filter(([, c]) => c.before || c.after);
+    if (purposes.length)
+      lines.push(`  AI by purpose: ${purposes.map(([p, c]) => `${p} ${c.before} → ${c.after}`).join('  ')}`);
     for (const page of w.pages) lines.push(`  ${page.path} (${page.change}): ${side(page)}`);
     // the search gaps the job was started to fix: each query's click-through into the pages
     for (const gap of w.searches?.gaps ?? [])

@@ -1,5 +1,5 @@
 import { DAY_MS, type TimeRange } from '../calendar.js';
-import type { WindowCounts } from '../analytics/reports/outcome-counts.js';
+import { noVisitors, PURPOSES, type SideCounts, type WindowCounts } from '../analytics/reports/outcome-counts.js';
 import type { ChangedPage } from './changed-pages.js';
 import {
   MIN_READERS,
@@ -20,6 +20,11 @@ type Compared = Pair & { ratio: number | null };
 export interface MeasuredSide {
   humanVisitors: Compared;
   aiVisitors: Compared;
+  /**
+   * AI visitors by what their agent reads for (`searchIndex`, `training`, `assistant`, `agent`, `other`: unlisted
+   * agents), as the AI purposes report puts them; a visitor whose agents read for two purposes counts in each
+   */
+  aiVisitorsByPurpose: Record<(typeof PURPOSES)[number], Compared>;
   /** distinct humans an AI assistant's answer sent into the page(s) */
   assistantReferrals: Compared;
   thumbsUp: Pair;
@@ -123,8 +128,8 @@ const compared = (before: number, after: number): Compared => ({
   ratio: before < MIN_READERS || after < MIN_READERS ? null : after / before,
 });
 const share = (up: number, down: number) => (up + down ? up / (up + down) : null);
-type Side = { human: number; ai: number; thumbsUp: number; thumbsDown: number; comments: number; referred: number };
-const NONE: Side = { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 };
+type Side = SideCounts;
+const NONE: Side = { ...noVisitors(), thumbsUp: 0, thumbsDown: 0, comments: 0 };
 const searchSide = (s: { searches: number; clicks: number } | undefined): SearchSide => ({
   searches: s?.searches ?? 0,
   clicks: s?.clicks ?? 0,
@@ -143,6 +148,9 @@ function measure(before: Side, after: Side, misses: Pair, status: WindowStatus):
   return {
     humanVisitors: compared(before.human, after.human),
     aiVisitors: compared(before.ai, after.ai),
+    aiVisitorsByPurpose: Object.fromEntries(
+      PURPOSES.map((p) => [p, compared(before.aiByPurpose[p], after.aiByPurpose[p])]),
+    ) as MeasuredSide['aiVisitorsByPurpose'],
     assistantReferrals: compared(before.referred, after.referred),
     thumbsUp: { before: before.thumbsUp, after: after.thumbsUp },
     thumbsDown: { before: before.thumbsDown, after: after.thumbsDown },

@@ -34,6 +34,14 @@ const count = (n: number) => n.toLocaleString('en-US');
 const ratio = (r: number | null) => (r === null ? 'too little traffic' : `×${r.toFixed(2)}`);
 const percent = (share: number | null) => (share === null ? '–' : `${Math.round(share * 100)}%`);
 
+const PURPOSE_NAMES = {
+  searchIndex: 'search index',
+  training: 'training',
+  assistant: 'assistants',
+  agent: 'agents',
+  other: 'other AI',
+} as const satisfies Record<keyof OutcomeWindow['total']['aiVisitorsByPurpose'], string>;
+
 function rows(window: OutcomeWindow): string[] {
   const line = (name: string, side: OutcomeWindow['total']) =>
     `| ${name} | ${count(side.humanVisitors.before)} → ${count(side.humanVisitors.after)} (${ratio(side.humanVisitors.ratio)}) | ${count(side.aiVisitors.before)} → ${count(side.aiVisitors.after)} | ${count(side.misses.before)} → ${count(side.misses.after)} | ${percent(side.helpfulShare.before)} → ${percent(side.helpfulShare.after)} | ${count(side.comments.before)} → ${count(side.comments.after)} | ${side.verdict} |`;
@@ -66,6 +74,10 @@ export function outcomeCommentBody(params: { jobId: string; outcome: Outcome; da
     (g) =>
       `\`${g.query.replace(/[`\r\n]+/g, ' ')}\` ${percent(g.before.clickThrough)} → ${percent(g.after.clickThrough)} (${g.change})`,
   );
+  // the AI visitors of the pages together by what their agents read for, the purposes with any on either side
+  const purposes = Object.entries(window.total.aiVisitorsByPurpose)
+    .filter(([, c]) => c.before || c.after)
+    .map(([p, c]) => `${PURPOSE_NAMES[p as keyof typeof PURPOSE_NAMES]} ${count(c.before)} → ${count(c.after)}`);
   const body = [
     `### Scribe: did this change help? ${window.total.verdict} after ${days} days`,
     '',
@@ -73,6 +85,7 @@ export function outcomeCommentBody(params: { jobId: string; outcome: Outcome; da
     '',
     ...rows(window),
     '',
+    ...(purposes.length ? [`AI visitors by purpose: ${purposes.join(' · ')}.`, ''] : []),
     ...(deleted.length ? [`Deleted by this pull request: ${deleted.join(', ')}.`, ''] : []),
     ...(gaps.length
       ? [`Searches this was started to fix, click-through into these pages: ${gaps.join('; ')}.`, '']

@@ -2,7 +2,7 @@ import { runCli } from '../../src/cli/run-cli.js';
 import type { CliIo } from '../../src/cli/command.js';
 import { describeOutcome, formatEvent } from '../../src/cli/job-commands.js';
 import { computeOutcome } from '../../src/outcomes/compute-outcome.js';
-import type { WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
+import { noVisitors, type WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
 import { appendEvent, archiveJob, listJobs } from '../../src/jobs/job-store.js';
 import { startTestApp, type TestApp, jobRoutes } from '../support/test-app.js';
 import { testAppPrivateKey } from '../support/app-private-key.js';
@@ -89,9 +89,16 @@ describe('scribe job … (the public API as a client)', () => {
 
   it('job outcome prints the click-through of the search gaps the job was started to fix', () => {
     const DAY = 86_400_000;
-    const side = (searches: number, clicks: number): WindowCounts => ({
+    const side = (searches: number, clicks: number, training = 0, assistant = 0): WindowCounts => ({
       pages: new Map(),
-      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
+      total: {
+        ...noVisitors(),
+        ai: training + assistant,
+        aiByPurpose: { ...noVisitors().aiByPurpose, training, assistant },
+        thumbsUp: 0,
+        thumbsDown: 0,
+        comments: 0,
+      },
       misses: new Map(),
       searches: { searches, clicks, byQuery: new Map([['sso "setup"', { searches, clicks }]]) },
     });
@@ -100,11 +107,14 @@ describe('scribe job … (the public API as a client)', () => {
       liveAt: 600_000,
       now: 600_000 + 8 * DAY,
       pages: [{ path: '/sso', change: 'added' }],
-      counts: new Map([[7, { before: side(20, 0), after: side(20, 15) }]]),
+      counts: new Map([[7, { before: side(20, 0, 3, 0), after: side(20, 15, 1, 4) }]]),
       gaps: [{ id: 'pb_1', query: 'sso "setup"' }],
     });
     const lines = describeOutcome(outcome);
     expect(lines).toContain('  search "sso \\"setup\\"": 0% → 75%  improved');
+    // the AI visitors by purpose, those with any on either side, under the window's totals
+    expect(lines).toContain('  AI by purpose: training 3 → 1  assistant 0 → 4');
+    expect(lines.filter((l) => l.startsWith('  AI by purpose'))).toHaveLength(1);
     // the 14- and 28-day windows, given no counts here: no searches, no click-through to read
     expect(lines).toContain('  search "sso \\"setup\\"": – → –  too little data');
   });

@@ -448,6 +448,10 @@ describe.each(PROVIDERS)(
       const all = a[0]!;
       expect(all.total.human).toBeGreaterThan(0);
       expect(all.total.ai).toBeGreaterThan(0);
+      // AI visitors of more than one purpose, each within the AI visitors in all
+      const purposes = Object.values(all.total.aiByPurpose);
+      expect(purposes.filter((n) => n > 0).length).toBeGreaterThan(1);
+      expect(Math.max(...purposes)).toBeLessThanOrEqual(all.total.ai);
       expect(Math.max(...a.map((w) => w.total.referred))).toBeGreaterThan(0);
       const first = all.pages.get(PAGE_PATHS[0]!)!;
       const second = all.pages.get(PAGE_PATHS[1]!)!;

@@ -13,7 +13,7 @@ import {
   type PostOutcomeComment,
 } from '../../src/outcomes/outcome-comment.js';
 import { computeOutcome } from '../../src/outcomes/compute-outcome.js';
-import type { WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
+import { noVisitors, type WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
 import { assignJob, settleJob } from '../../src/problems/problem-store.js';
 import type { GitHubApp } from '../../src/github/github-app.js';
 import { DAY_MS } from '../../src/calendar.js';
@@ -81,9 +81,16 @@ const within = (hits: Hit[], from: number, to: number, path: string, status: num
 
 describe('the outcome comment', () => {
   it("shows the click-through of the search gaps the pull request was started to fix, a reader's query as code", () => {
-    const side = (searches: Record<string, [number, number]>, comments = 0): WindowCounts => ({
-      pages: new Map([['/guides/setup', { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments, referred: 0 }]]),
-      total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments, referred: 0 },
+    const side = (searches: Record<string, [number, number]>, comments = 0, searchIndex = 0): WindowCounts => ({
+      pages: new Map([['/guides/setup', { ...noVisitors(), thumbsUp: 0, thumbsDown: 0, comments }]]),
+      total: {
+        ...noVisitors(),
+        ai: searchIndex + 2,
+        aiByPurpose: { ...noVisitors().aiByPurpose, searchIndex, other: 2 },
+        thumbsUp: 0,
+        thumbsDown: 0,
+        comments,
+      },
       misses: new Map(),
       searches: {
         searches: 0,
@@ -101,8 +108,8 @@ describe('the outcome comment', () => {
         [
           7,
           {
-            before: side({ install: [20, 0], [hostile]: [10, 5] }, 2),
-            after: side({ install: [20, 10], [hostile]: [10, 1] }, 5),
+            before: side({ install: [20, 0], [hostile]: [10, 5] }, 2, 0),
+            after: side({ install: [20, 10], [hostile]: [10, 1] }, 5, 1200),
           },
         ],
       ]),
@@ -116,6 +123,8 @@ describe('the outcome comment', () => {
       'Searches this was started to fix, click-through into these pages: `install` 0% → 50% (improved); ' +
         '`see  @octocat  [here](https://evil.example) next` 50% → 10% (worse).',
     );
+    // the AI visitors by purpose, those with any on either side
+    expect(body).toContain('AI visitors by purpose: search index 0 → 1,200 · other AI 2 → 2.');
     // each page's new comments beside its helpful share
     expect(body).toContain(
       '| `/guides/setup` | 0 → 0 (too little traffic) | 0 → 0 | 0 → 0 | – → – | 2 → 5 | too little traffic to tell |',

@@ -11,7 +11,7 @@ import { createOutcomes, SUMMARY_READS, type Outcomes } from '../../src/outcomes
 import type { Outcome } from '../../src/outcomes/compute-outcome.js';
 import type { PullRequestFile } from '../../src/outcomes/changed-pages.js';
 import { recordDocsMerge } from '../../src/outcomes/merge-store.js';
-import type { WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
+import { noVisitors, type WindowCounts } from '../../src/analytics/reports/outcome-counts.js';
 import { assignJob, settleJob } from '../../src/problems/problem-store.js';
 import { fixCause } from '../../src/problems/fix-cause.js';
 import { getProject } from '../../src/projects/projects.js';
@@ -23,6 +23,11 @@ import { GPTBOT_RANGE, writeRangesFile } from '../support/ai-traffic.js';
 const CHROME =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)';
+/** AI agents of two more purposes than GPTBot's (training): an assistant and an agent, with no published ranges */
+const CHATGPT_USER =
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)';
+const CLAUDE_CODE =
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-Code/1.0; +https://example.com/bot)';
 const SITE_FILES = ['docs/guides/setup.mdx', 'docs/guides/new.mdx', 'docs/guides/renamed.mdx', 'docs/index.mdx'];
 const MERGED_AT = Date.UTC(2026, 9, 1); // 2026-10-01T00:00Z
 const LIVE_AT = MERGED_AT + 10 * 60_000; // the default SCRIBE_DOCS_DEPLOY_DELAY
@@ -55,11 +60,13 @@ function random(seed: number) {
 
 /**
  * Synthetic traffic whose truth is known: /guides/setup's human readers double after the merge; /guides/old (moved
- * to /guides/renamed) and /guides/new (added) were 404s before and are not after; some GPTBot reads throughout.
+ * to /guides/renamed) and /guides/new (added) were 404s before and are not after; some GPTBot reads throughout, and
+ * /guides/setup's ChatGPT-User readers (an assistant's) double after while Claude-Code's (an agent's) stay.
  * Humans come from a pool of addresses, so the same reader returns on several days (distinct counts must see that); GPTBot from its published range.
  */
 function syntheticTraffic(seed: number): Hit[] {
   const next = random(seed);
+  const nextAgent = random(seed + 1);
   const hits: Hit[] = [];
   const seen = new Set<string>();
   const add = (h: Hit) => {
@@ -91,6 +98,10 @@ function syntheticTraffic(seed: number): Hit[] {
       status: 200,
       ts: start + next() * DAY_MS,
     });
+    const agentIp = () => `198.18.0.${1 + Math.floor(nextAgent() * 30)}`;
+    for (let i = 0; i < (after ? 2 : 1); i++)
+      add({ ip: agentIp(), ua: CHATGPT_USER, path: '/guides/setup', status: 200, ts: start + nextAgent() * DAY_MS });
+    add({ ip: agentIp(), ua: CLAUDE_CODE, path: '/guides/setup', status: 200, ts: start + nextAgent() * DAY_MS });
   }
   return hits;
 }
@@ -101,7 +112,17 @@ function recount(hits: Hit[], paths: string[], from: number, to: number) {
   const views = inRange.filter((h) => h.status === 200 && paths.includes(h.path));
   return {
     human: new Set(views.filter((h) => h.ua === CHROME).map((h) => h.ip)).size,
-    ai: new Set(views.filter((h) => h.ua === GPTBOT).map((h) => h.ip)).size,
+    // a visitor is an address and a user agent: two agents from one address are two
+    ai: new Set(views.filter((h) => h.ua !== CHROME).map((h) => `${h.ip} ${h.ua}`)).size,
+    aiByPurpose: Object.fromEntries(
+      (
+        [
+          ['training', GPTBOT],
+          ['assistant', CHATGPT_USER],
+          ['agent', CLAUDE_CODE],
+        ] as const
+      ).map(([purpose, ua]) => [purpose, new Set(views.filter((h) => h.ua === ua).map((h) => h.ip)).size]),
+    ),
     misses: (url: string) => inRange.filter((h) => h.status === 404 && h.path === url).length,
   };
 }
@@ -260,6 +281,16 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
       const after = recount(hits, pages, LIVE_AT, LIVE_AT + span);
       expect(w.total.humanVisitors).toMatchObject({ before: before.human, after: after.human });
       expect(w.total.aiVisitors).toMatchObject({ before: before.ai, after: after.ai });
+      // by purpose: each agent's readers apart, none of a purpose no agent here reads for
+      for (const purpose of ['training', 'assistant', 'agent'] as const) {
+        expect(w.total.aiVisitorsByPurpose[purpose]).toMatchObject({
+          before: before.aiByPurpose[purpose],
+          after: after.aiByPurpose[purpose],
+        });
+        expect(after.aiByPurpose[purpose]).toBeGreaterThan(0);
+      }
+      expect(w.total.aiVisitorsByPurpose.searchIndex).toEqual({ before: 0, after: 0, ratio: null });
+      expect(w.total.aiVisitorsByPurpose.other).toEqual({ before: 0, after: 0, ratio: null });
       expect(w.misses).toEqual([
         { url: '/guides/new', before: before.misses('/guides/new'), after: 0 },
         { url: '/guides/old', before: before.misses('/guides/old'), after: 0 },
@@ -705,7 +736,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
   /** A window's counts with this many human readers in all and nothing else. */
   const humanReaders = (human: number): WindowCounts => ({
     pages: new Map(),
-    total: { human, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
+    total: { ...noVisitors(), human, thumbsUp: 0, thumbsDown: 0, comments: 0 },
     misses: new Map(),
     searches: { searches: 0, clicks: 0, byQuery: new Map() },
     together: [],

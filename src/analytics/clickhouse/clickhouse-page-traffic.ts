@@ -4,7 +4,8 @@ import { KIND } from '../store/day-sets.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
 import { countPageTraffic, type PageTraffic } from '../reports/page-traffic.js';
 import { isoDay, type PendingView, pendingSelect } from './clickhouse-reports.js';
-import type { VisitorCounts } from '../reports/outcome-counts.js';
+import { noVisitors, PURPOSES, type VisitorCounts } from '../reports/outcome-counts.js';
+import { purposeOf } from '../store/rollups/agent-columns.js';
 import { VIA_PREFIX } from '../store/write-events.js';
 
 /**
@@ -85,9 +86,9 @@ export async function clickHousePageTraffic(params: {
 
 /**
  * Exact distinct visitors of groups of pages over a range on ClickHouse, as the embedded store's outcome windows
- * count them (reports/outcome-counts.ts countOutcomeVisitors): humans, AI agents and the humans an assistant sent
- * (`via <assistant>`), a visitor of several pages of a group once, from the pages' raw views (and the project's
- * views of the range still in the outbox, `pending`).
+ * count them (reports/outcome-counts.ts countOutcomeVisitors): humans, AI agents (in all and by their agent's purpose)
+ * and the humans an assistant sent (`via <assistant>`), a visitor of several pages of a group once, from the pages'
+ * raw views (and the project's views of the range still in the outbox, `pending`).
  */
 export async function clickHouseGroupVisitors(params: {
   client: ClickHouseClient;
@@ -98,28 +99,51 @@ export async function clickHouseGroupVisitors(params: {
   pending?: PendingView[];
 }): Promise<VisitorCounts[]> {
   const { client, range, groups } = params;
-  const counts = groups.map(() => ({ human: 0, ai: 0, referred: 0 }));
+  const counts = groups.map(noVisitors);
   const paths = [...new Set(groups.flat())];
   if (!paths.length || range.to <= range.from) return counts;
   const { views, query_params } = pageViewsOf({ ...params, paths });
+  // the AI agents among the views, each put under its purpose as the embedded store does (purposeOf, in this process)
+  const agents = (await (
+    await client.query({
+      query: `SELECT DISTINCT ifNull(agent, '') AS agent FROM ${views} WHERE kind = ${KIND.ai} AND visitor IS NOT NULL`,
+      query_params,
+      format: 'JSONEachRow',
+    })
+  ).json()) as { agent: string }[];
+  const ofPurpose = new Map(PURPOSES.map((p) => [p, [] as string[]]));
+  for (const { agent } of agents) ofPurpose.get(purposeOf(agent || null))!.push(agent);
+  const purposeColumns = PURPOSES.map(
+    (p) => `uniqExactIf(visitor, kind = ${KIND.ai} AND has({agents_${p}:Array(String)}, ifNull(agent, ''))) AS ai_${p}`,
+  ).join(', ');
   // each view counts for every group holding its page (groups are numbered from 1, as ClickHouse's arrays)
   const result = await client.query({
     query: `SELECT g, uniqExactIf(visitor, kind = ${KIND.human}) AS human, uniqExactIf(visitor, kind = ${KIND.ai}) AS ai,
-              uniqExactIf(visitor, kind = ${KIND.human} AND startsWith(ifNull(agent, ''), {via:String})) AS referred
+              uniqExactIf(visitor, kind = ${KIND.human} AND startsWith(ifNull(agent, ''), {via:String})) AS referred,
+              ${purposeColumns}
          FROM (SELECT visitor, kind, agent,
                       arrayJoin(arrayFilter(i -> has({groups:Array(Array(String))}[i], path), range(1, {n:UInt32} + 1))) AS g
                  FROM ${views} WHERE visitor IS NOT NULL)
         GROUP BY g`,
-    query_params: { ...query_params, groups: groups.map((g) => [...g]), n: groups.length, via: VIA_PREFIX },
+    query_params: {
+      ...query_params,
+      ...Object.fromEntries([...ofPurpose].map(([p, names]) => [`agents_${p}`, names])),
+      groups: groups.map((g) => [...g]),
+      n: groups.length,
+      via: VIA_PREFIX,
+    },
     format: 'JSONEachRow',
   });
-  const rows = (await result.json()) as {
-    g: number | string;
-    human: number | string;
-    ai: number | string;
-    referred: number | string;
-  }[];
-  for (const row of rows)
-    counts[Number(row.g) - 1] = { human: Number(row.human), ai: Number(row.ai), referred: Number(row.referred) };
+  const rows = (await result.json()) as ({ g: number | string } & Record<string, number | string>)[];
+  for (const row of rows) {
+    const aiByPurpose = noVisitors().aiByPurpose;
+    for (const p of PURPOSES) aiByPurpose[p] = Number(row[`ai_${p}`]);
+    counts[Number(row.g) - 1] = {
+      human: Number(row.human),
+      ai: Number(row.ai),
+      aiByPurpose,
+      referred: Number(row.referred),
+    };
+  }
   return counts;
 }

@@ -2,7 +2,15 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { inChunks, type Param, type Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
 import type { AnalyticsStore } from '../store/event-store.js';
-import { lowerBound, pageEventsBytes, type DayEvents, type TimedVisitors } from '../store/read-events.js';
+import {
+  columnsOf,
+  lowerBound,
+  pageViewsBytes,
+  type DayEvents,
+  type PageDayViews,
+  type TimedVisitors,
+} from '../store/page-day-views.js';
+import { type Purpose, purposeOf } from '../store/rollups/agent-columns.js';
 import { settledVersion } from '../store/read-days.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
@@ -11,6 +19,8 @@ import { VOTES } from '../signals/store/thumbs-votes.js';
 export interface SideCounts {
   human: number;
   ai: number;
+  /** distinct AI visitors by what their agent reads for (a visitor of two purposes in each) */
+  aiByPurpose: Record<Purpose, number>;
   thumbsUp: number;
   thumbsDown: number;
   /** feedback entries with a comment (with a vote or without) */
@@ -109,7 +119,7 @@ export async function readOutcomeCounts(
   const { projectId, range } = params;
   const counts: WindowCounts = {
     pages: new Map(),
-    total: { human: 0, ai: 0, thumbsUp: 0, thumbsDown: 0, comments: 0, referred: 0 },
+    total: { ...noVisitors(), thumbsUp: 0, thumbsDown: 0, comments: 0 },
     misses: new Map(),
     searches: { searches: 0, clicks: 0, byQuery: new Map() },
     together: [],
@@ -173,33 +183,41 @@ export async function readOutcomeCounts(
 export interface VisitorCounts {
   human: number;
   ai: number;
+  aiByPurpose: Record<Purpose, number>;
   /** humans an AI assistant sent */
   referred: number;
 }
 
-/** One page's views of one UTC day, by class (human, AI, humans an assistant sent), as a cache entry. */
+/** The purposes an AI agent reads for, in the order outcomes list them (store/rollups/agent-columns.ts purposeOf). */
+export const PURPOSES: readonly Purpose[] = ['searchIndex', 'training', 'assistant', 'agent', 'other'];
+
+export const noVisitors = (): VisitorCounts => ({
+  human: 0,
+  ai: 0,
+  aiByPurpose: { searchIndex: 0, training: 0, assistant: 0, agent: 0, other: 0 },
+  referred: 0,
+});
+
+/** One page's views of one UTC day, by class and AI agent, as a cache entry. */
 interface PageDay extends Cached {
   /** when the day began (epoch ms) */
   start: number;
-  /** each class's views in time order (any part of the day a slice); empty arrays on a day without views */
-  views: TimedVisitors[];
+  views: PageDayViews;
+  /** the purpose of each of `views.ai`'s agents */
+  purposes: Purpose[];
   /** the largest visitor id among them (0 without views) */
   maxVisitor: number;
 }
 
 const NO_VIEWS: TimedVisitors = { at: new Uint32Array(0), visitors: new Uint32Array(0) };
 
-function pageDayOf(
-  start: number,
-  found?: { human: TimedVisitors; ai: TimedVisitors; referred: TimedVisitors },
-): PageDay {
-  const views = found ? [found.human, found.ai, found.referred] : [NO_VIEWS, NO_VIEWS, NO_VIEWS];
-  let [count, maxVisitor] = [0, 0];
-  for (const { visitors } of views) {
-    count += visitors.length;
+function pageDayOf(start: number, found?: PageDayViews): PageDay {
+  const views = found ?? { human: NO_VIEWS, referred: NO_VIEWS, ai: [] };
+  let maxVisitor = 0;
+  for (const { visitors } of columnsOf(views))
     for (let i = 0; i < visitors.length; i++) if (visitors[i] > maxVisitor) maxVisitor = visitors[i];
-  }
-  return { start, views, maxVisitor, bytes: pageEventsBytes(count) };
+  const purposes = views.ai.map((a) => purposeOf(a.agent || null));
+  return { start, views, purposes, maxVisitor, bytes: pageViewsBytes(views) };
 }
 
 /**
@@ -277,32 +295,46 @@ export async function countOutcomeVisitors(params: {
 }): Promise<VisitorCounts[][]> {
   const { ranges, groups } = params;
   const pages = [...new Set(groups.flat())];
-  if (!pages.length || !ranges.length) return ranges.map(() => groups.map(() => ({ human: 0, ai: 0, referred: 0 })));
+  if (!pages.length || !ranges.length) return ranges.map(() => groups.map(noVisitors));
   const first = Math.floor(Math.min(...ranges.map((r) => r.from)) / DAY_MS);
   const end = Math.ceil(Math.max(...ranges.map((r) => r.to)) / DAY_MS);
   const days = await viewsOfPages({ ...params, first, end, pages });
   let maxVisitor = 0;
   for (const read of days.values()) for (const day of read.values()) maxVisitor = Math.max(maxVisitor, day.maxVisitor);
   const bits = new Uint32Array((maxVisitor >>> 5) + 1);
-  const count = (range: TimeRange, group: readonly number[], column: number): number => {
+  // the classes a count reads of a page's day
+  type Pick = (day: PageDay) => TimedVisitors[];
+  const count = (range: TimeRange, group: readonly number[], pick: Pick): number => {
     const slices: Uint32Array[] = [];
     for (let day = Math.floor(range.from / DAY_MS); day * DAY_MS < range.to; day++) {
       for (const page of group) {
         const pageDay = days.get(day)?.get(page);
         if (!pageDay) continue;
-        const { at, visitors } = pageDay.views[column];
-        const from = lowerBound(at, range.from - pageDay.start);
-        const to = lowerBound(at, range.to - pageDay.start);
-        if (to > from) slices.push(visitors.subarray(from, to));
+        for (const { at, visitors } of pick(pageDay)) {
+          const from = lowerBound(at, range.from - pageDay.start);
+          const to = lowerBound(at, range.to - pageDay.start);
+          if (to > from) slices.push(visitors.subarray(from, to));
+        }
       }
     }
     return distinctVisitors(slices, bits);
   };
-  const columns = params.humans ? [0] : [0, 1, 2];
+  const human: Pick = (d) => [d.views.human];
+  const ai: Pick = (d) => d.views.ai;
+  const referred: Pick = (d) => [d.views.referred];
+  const ofPurpose =
+    (purpose: Purpose): Pick =>
+    (d) =>
+      d.views.ai.filter((_, i) => d.purposes[i] === purpose);
   return ranges.map((range) =>
     groups.map((group) => {
-      const [human, ai, referred] = [0, 1, 2].map((c) => (columns.includes(c) ? count(range, group, c) : 0));
-      return { human, ai, referred };
+      const counts = noVisitors();
+      counts.human = count(range, group, human);
+      if (params.humans) return counts;
+      counts.ai = count(range, group, ai);
+      counts.referred = count(range, group, referred);
+      for (const purpose of PURPOSES) counts.aiByPurpose[purpose] = count(range, group, ofPurpose(purpose));
+      return counts;
     }),
   );
 }

@@ -14,7 +14,8 @@ import {
   daysViews,
   type StoredDaySets,
 } from './read-days.js';
-import { dayEvents, pageEvents, rawEvents, type DayEvents } from './read-events.js';
+import { dayEvents, pageEvents, rawEvents } from './read-events.js';
+import type { DayEvents } from './page-day-views.js';
 import { agentEdgeEvents } from './ai-traffic-queries.js';
 import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';

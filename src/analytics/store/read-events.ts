@@ -2,6 +2,14 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { IN_CHUNK, type Sql } from './sql.js';
 import { KIND } from './day-sets.js';
 import { VIA_PREFIX } from './write-events.js';
+import {
+  addView,
+  packViews,
+  pageViewsBytes,
+  pendingViews,
+  type DayEvents,
+  type PendingViews,
+} from './page-day-views.js';
 
 /** Counted (human and AI) raw events in the range, for the partial days at the edges of a report's range. */
 export async function rawEvents(
@@ -38,36 +46,6 @@ export async function pageEvents(
   }));
 }
 
-/** Views of one page by one class within a day, by time: `visitors[i]` viewed `at[i]` ms after the day began. */
-export interface TimedVisitors {
-  at: Uint32Array;
-  visitors: Uint32Array;
-}
-
-/** A UTC day's counted raw events, per page: its humans, AI agents, and the humans an AI assistant's answer sent. */
-export interface DayEvents {
-  /** when the day began (epoch ms) */
-  start: number;
-  pages: Map<number, { human: TimedVisitors; ai: TimedVisitors; referred: TimedVisitors }>;
-  bytes: number;
-}
-
-/** The first index of the ascending `sorted` whose value is at least `value` (its length when none is). */
-export function lowerBound(sorted: Uint32Array, value: number): number {
-  let [lo, hi] = [0, sorted.length];
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** What a page's views of a day take in memory, its three classes' arrays (`DayEvents.bytes` is their sum). */
-export function pageEventsBytes(views: number): number {
-  return views * 8 + 96;
-}
-
 /**
  * Some pages' counted raw events of one UTC day (at most IN_CHUNK pages, one `IN (…)` list), packed by page and class
  * in time order: any part of the day is then a slice of each page's arrays. The database still walks the day's events
@@ -81,44 +59,26 @@ export async function dayEvents(
   const { pageIds } = params;
   if (pageIds.length > IN_CHUNK) throw new RangeError(`at most ${IN_CHUNK} pages a read`);
   const onPages = `AND "pageId" IN (${pageIds.map(() => '?').join(', ') || 'NULL'})`;
+  // the agent of an AI view and of a human an assistant sent alone: a plain human's carries nothing counted here
   const rows = await sql.rows(
-    `SELECT "pageId", "visitorId", "kind", CASE WHEN substr("agent", 1, ${VIA_PREFIX.length}) = ? THEN 1 ELSE 0 END, "ts"
+    `SELECT "pageId", "visitorId", "kind",
+            CASE WHEN "kind" = ${KIND.ai} OR substr("agent", 1, ${VIA_PREFIX.length}) = ? THEN "agent" END, "ts"
        FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "kind" > 0 ${onPages} ORDER BY "ts"`,
     [VIA_PREFIX, params.projectId, start, start + DAY_MS, ...pageIds],
   );
-  // two passes: how many of each page and class, then the arrays filled in time order
-  const sizes = new Map<number, number[]>();
-  for (const [pageId, , kind, via] of rows) {
+  const added = new Map<number, PendingViews>();
+  for (const [pageId, visitorId, kind, agent, ts] of rows) {
     const page = Number(pageId);
-    let size = sizes.get(page);
-    if (!size) sizes.set(page, (size = [0, 0, 0]));
-    if (Number(kind) === KIND.ai) size[1]++;
-    else {
-      size[0]++;
-      if (Number(via)) size[2]++;
-    }
-  }
-  const timed = (n: number) => ({ at: new Uint32Array(n), visitors: new Uint32Array(n), n: 0 });
-  const filling = new Map([...sizes].map(([page, [human, ai, referred]]) => [page, [human, ai, referred].map(timed)]));
-  const put = (column: ReturnType<typeof timed>, at: number, visitor: number) => {
-    column.at[column.n] = at;
-    column.visitors[column.n++] = visitor;
-  };
-  for (const [pageId, visitorId, kind, via, ts] of rows) {
-    const [human, ai, referred] = filling.get(Number(pageId))!;
-    const at = Number(ts) - start;
-    const visitor = Number(visitorId);
-    if (Number(kind) === KIND.ai) put(ai, at, visitor);
-    else {
-      put(human, at, visitor);
-      if (Number(via)) put(referred, at, visitor);
-    }
+    let views = added.get(page);
+    if (!views) added.set(page, (views = pendingViews()));
+    addView(views, Number(kind), agent as string | null, Number(ts) - start, Number(visitorId));
   }
   const pages: DayEvents['pages'] = new Map();
   let bytes = 0;
-  for (const [page, [human, ai, referred]] of filling) {
-    pages.set(page, { human, ai, referred });
-    bytes += pageEventsBytes(human.n + ai.n + referred.n);
+  for (const [page, views] of added) {
+    const packed = packViews(views);
+    pages.set(page, packed);
+    bytes += pageViewsBytes(packed);
   }
   return { start, pages, bytes };
 }

@@ -17,6 +17,17 @@ const Compared = Pair.extend({
 const Measured = z.object({
   humanVisitors: Compared.describe('Distinct human visitors, exact'),
   aiVisitors: Compared.describe('Distinct AI visitors, exact'),
+  aiVisitorsByPurpose: z
+    .object({
+      searchIndex: Compared.describe('agents that index for AI search (kind `search` in the agent list)'),
+      training: Compared.describe('crawlers that collect training data (kind `crawler`)'),
+      assistant: Compared.describe("assistants fetching a page for a user's question (kind `assistant`)"),
+      agent: Compared.describe('agents acting for a user (kind `agent`)'),
+      other: Compared.describe('AI agents the list does not name a purpose for'),
+    })
+    .describe(
+      'Distinct AI visitors by what their agent reads for, as the AI purposes report puts them; a visitor whose agents read for two purposes counts in each',
+    ),
   assistantReferrals: Compared.describe(
     "Distinct human visitors an AI assistant's answer sent (ChatGPT, Perplexity, …)",
   ),

@@ -1,6 +1,7 @@
 import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 import {
   countOutcomeVisitors,
+  noVisitors,
   readOutcomeCounts,
   readQueriesInto,
   type VisitorCounts,
@@ -11,17 +12,29 @@ import { plansMatching, recordingSql } from '../../support/recording-sql.js';
 import { describeAiReport, event, useReportStore, type ReportContext } from '../../support/ai-report-suite.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
+import { purposeOf } from '../../../src/analytics/store/rollups/agent-columns.js';
 
 /** Groups of pages as outcomes ask for them: single pages, a pull request's pages together, a moved page, none seen. */
 const GROUPS = [['/p1'], ['/p4'], ['/p1', '/p4', '/p9'], ['/p2', '/p3'], ['/p5', '/never'], ['/never']];
 
-/** Distinct human, AI and assistant-sent visitor ids of the group's events, as COUNT(DISTINCT …) counts them. */
+/**
+ * Distinct human, AI (in all and by their agent's purpose) and assistant-sent visitor ids of the group's events, as
+ * COUNT(DISTINCT …) counts them.
+ */
 function naiveCounts(events: RawEvent[], group: string[]): VisitorCounts {
   const on = events.filter((e) => group.includes(e.path));
   const ids = (keep: (e: RawEvent) => boolean) => new Set(on.filter(keep).map((e) => e.visitorId)).size;
+  const ofPurpose = (p: string) => ids((e) => e.kind === 2 && purposeOf(e.agent) === p);
   return {
     human: ids((e) => e.kind === 1),
     ai: ids((e) => e.kind === 2),
+    aiByPurpose: {
+      searchIndex: ofPurpose('searchIndex'),
+      training: ofPurpose('training'),
+      assistant: ofPurpose('assistant'),
+      agent: ofPurpose('agent'),
+      other: ofPurpose('other'),
+    },
     referred: ids((e) => e.kind === 1 && (e.agent ?? '').startsWith('via ')),
   };
 }
@@ -122,12 +135,13 @@ describe.each(PROVIDERS)('outcome visitors read from page days on %s', (provider
     expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [a] }]);
     // kept: another merge of the same page reads nothing; one with another page reads that page's rows alone
     reads.length = 0;
-    expect(await count([[a]])).toEqual([{ human: 3, ai: 0, referred: 0 }]);
+    const humans = (human: number) => ({ ...noVisitors(), human });
+    expect(await count([[a]])).toEqual([humans(3)]);
     expect(reads).toEqual([]);
     expect(await count([[a], [b], [a, b]])).toEqual([
-      { human: 3, ai: 0, referred: 0 },
-      { human: 2, ai: 0, referred: 0 }, // h3, h2
-      { human: 4, ai: 0, referred: 0 }, // h2 once
+      humans(3),
+      humans(2), // h3, h2
+      humans(4), // h2 once
     ]);
     expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [b] }]);
     // a view not folded yet: that day is read from raw events, the pages' alone, until the fold settles the day
@@ -206,7 +220,7 @@ describe('outcome signals on PostgreSQL before the tables are analysed', () => {
     const range = { from: DAY0 + 3 * DAY_MS + 5_000_000, to: DAY0 + 17 * DAY_MS + 5_000_000 };
     const paths = ['/p3', '/p7', '/p3'];
     const queries = await readQueriesInto(recording, { projectId: 'p1', paths, range, limit: 5 });
-    const zero = { human: 0, ai: 0, referred: 0 };
+    const zero = noVisitors();
     const counts = await readOutcomeCounts(
       recording,
       { projectId: 'p1', paths: ['/p3', '/p7'], urls: [], range, queries },

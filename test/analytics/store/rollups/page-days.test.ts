@@ -7,13 +7,8 @@ import { rebuildDerived } from '../../../../src/analytics/store/rebuild-derived.
 import { rebuildMark, writeMarks } from '../../../../src/analytics/store/rollups/rollup-marks.js';
 import { agentDaysRollup } from '../../../../src/analytics/store/rollups/agent-days.js';
 import { siteDaysRollup } from '../../../../src/analytics/store/rollups/site-days.js';
-import {
-  decodePageDay,
-  encodePageDay,
-  mergeTimed,
-  readPageDays,
-} from '../../../../src/analytics/store/rollups/page-days.js';
-import type { DayEvents, TimedVisitors } from '../../../../src/analytics/store/read-events.js';
+import { readPageDays } from '../../../../src/analytics/store/rollups/page-days.js';
+import type { DayEvents, TimedVisitors } from '../../../../src/analytics/store/page-day-views.js';
 import { countOutcomeVisitors } from '../../../../src/analytics/reports/outcome-counts.js';
 import { DayCache } from '../../../../src/analytics/store/day-cache.js';
 import { migrationNames, prismaDir } from '../../../../src/db/migrate.js';
@@ -25,54 +20,7 @@ import { createEmptyDatabase, PROVIDERS, type Provider, type TestDatabase } from
 import { event } from '../../../support/ai-report-suite.js';
 import { rng } from '../../../support/rollup-fixtures.js';
 
-const timed = (pairs: [number, number][]): TimedVisitors => ({
-  at: Uint32Array.from(pairs.map(([at]) => at)),
-  visitors: Uint32Array.from(pairs.map(([, visitor]) => visitor)),
-});
 const pairsOf = (t: TimedVisitors) => [...t.at].map((at, i) => [at, t.visitors[i]]);
-
-describe('a page day as packed', () => {
-  it('merges views added in any order into the stored ones, in time order', () => {
-    const stored = timed([
-      [10, 1],
-      [20, 2],
-      [40, 3],
-    ]);
-    const merged = mergeTimed(stored, { at: [50, 5, 20, 30], visitors: [9, 8, 7, 6] });
-    expect([...merged.at]).toEqual([5, 10, 20, 20, 30, 40, 50]);
-    expect(pairsOf(merged)).toEqual([
-      [5, 8],
-      [10, 1],
-      [20, 2],
-      [20, 7],
-      [30, 6],
-      [40, 3],
-      [50, 9],
-    ]);
-    expect(pairsOf(mergeTimed(undefined, { at: [3, 1], visitors: [1, 2] }))).toEqual([
-      [1, 2],
-      [3, 1],
-    ]);
-    expect(pairsOf(mergeTimed(stored, { at: [], visitors: [] }))).toEqual(pairsOf(stored));
-  });
-
-  it('reads back what it wrote from a blob at any offset, and refuses a cut one', () => {
-    const classes = [
-      timed([[DAY_MS - 1, 2 ** 32 - 1]]),
-      timed([]),
-      timed([
-        [0, 7],
-        [5, 8],
-      ]),
-    ];
-    const blob = encodePageDay(classes);
-    expect(blob.length).toBe(4 * (3 + 2 * 3));
-    const unaligned = Buffer.concat([Buffer.from([0]), blob]).subarray(1);
-    expect(decodePageDay(unaligned).map(pairsOf)).toEqual(classes.map(pairsOf));
-    expect(() => decodePageDay(blob.subarray(0, blob.length - 4))).toThrow('not a page day');
-    expect(() => decodePageDay(Buffer.alloc(4))).toThrow('not a page day');
-  });
-});
 
 /** A day's events with each class's views as sorted (time, visitor) pairs: equal views read in any order of ties. */
 function normalized(events: DayEvents) {
@@ -81,17 +29,30 @@ function normalized(events: DayEvents) {
     start: events.start,
     pages: [...events.pages]
       .sort(([a], [b]) => a - b)
-      .map(([page, { human, ai, referred }]) => [page, sorted(human), sorted(ai), sorted(referred)]),
+      .map(([page, { human, referred, ai }]) => [
+        page,
+        sorted(human),
+        sorted(referred),
+        ai.map((a) => [a.agent, sorted(a)]),
+      ]),
   };
 }
 
 const DAY0 = Date.UTC(2026, 10, 20);
 
+/** AI agents of each purpose, and one the agent list does not name. */
+const AI_AGENTS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'Claude-Code', 'unlisted-bot'];
+
 /** Views of pages /p0–/p4 over four days: humans (some an assistant sent), AI agents, other bots. */
 function randomEvents(random: () => number, n: number): NewEvent[] {
   return Array.from({ length: n }, () => {
     const kind = Math.floor(random() * 3);
-    const agent = kind === 2 ? 'GPTBot' : kind === 1 && random() < 0.3 ? 'via ChatGPT' : null;
+    const agent =
+      kind === 2
+        ? AI_AGENTS[Math.floor(random() * AI_AGENTS.length)]
+        : kind === 1 && random() < 0.3
+          ? 'via ChatGPT'
+          : null;
     return event({
       kind,
       path: `/p${Math.floor(random() * random() * 5)}`,
@@ -169,6 +130,37 @@ describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
     for (const day of days)
       expect(normalized(all.get(day)!)).toEqual(normalized(await store.dayEvents('prj_a', day, pagesOfA)));
     expect(all.get(days[0] - 1)).toEqual({ start: (days[0] - 1) * DAY_MS, pages: new Map(), bytes: 0 });
+  });
+
+  it("are dropped by the migration that kept each AI view's agent, and read raw until a rebuild derives them again", async () => {
+    const agentsMigration = migrationNames(database.target).find((name) => name.endsWith('_page_day_agents'))!;
+    await migrate(database, agentsMigration);
+    sql = openSql(database.target);
+    store = new AnalyticsStore(sql);
+    const random = rng(13);
+    await store.insertEvents('prj_old', randomEvents(random, 200));
+    await foldEvents(sql);
+    // a row as the release before packed it: three classes' lengths (human, AI, referred), then their views
+    const older = Buffer.from(Uint32Array.from([1, 1, 0, 5, 6, 7, 8]).buffer);
+    await sql.run('UPDATE "AnalyticsPageDay" SET "views" = ? WHERE "projectId" = ?', [older, 'prj_old']);
+    await store.insertEvents('prj_unfolded', randomEvents(random, 40));
+    await migrate(database);
+
+    const [{ n }] = await sql.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM "AnalyticsPageDay"');
+    expect(Number(n)).toBe(0);
+    // the project with folded views reads raw; the one whose views were not folded yet keeps its page days
+    expect(await store.pageDays('prj_old', [days[0]], await ids('prj_old'))).toBeNull();
+    await foldEvents(sql);
+    await expectEqualToRaw('prj_unfolded');
+    expect(await store.pageDays('prj_old', [days[0]], await ids('prj_old'))).toBeNull();
+    await rebuildDerived(sql, { projectId: 'prj_old' });
+    await expectEqualToRaw('prj_old');
+    // the rebuilt rows hold AI views of every agent apart
+    const agents = new Set<string>();
+    for (const day of days)
+      for (const views of (await store.pageDays('prj_old', [day], await ids('prj_old')))!.get(day)!.pages.values())
+        for (const a of views.ai) agents.add(a.agent);
+    expect([...agents].sort()).toEqual([...AI_AGENTS].sort());
   });
 
   it('are not read for a project whose views were folded before they existed, until a rebuild derives them', async () => {
