@@ -68,6 +68,9 @@ describe('a page day as packed', () => {
     });
     const unaligned = Buffer.concat([Buffer.from([0]), blob]).subarray(1);
     expect(plain(decodePageDay(unaligned))).toEqual(plain(views));
+    // a blob that starts on a word is read in place, one that does not is copied
+    expect(decodePageDay(blob).human.at.buffer).toBe(blob.buffer);
+    expect(decodePageDay(unaligned).human.at.buffer).not.toBe(unaligned.buffer);
     expect(plain(decodePageDay(encodePageDay({ human: timed([]), referred: timed([]), ai: [] })))).toEqual({
       human: [],
       referred: [],

@@ -8,6 +8,21 @@ const PAGE_SIZE = 20;
 
 const beforeAfter = (pair) => (pair ? `${num(pair.before)} → ${num(pair.after)}` : '–');
 
+const PURPOSES = {
+  searchIndex: 'search index',
+  training: 'training',
+  assistant: 'assistants',
+  agent: 'agents',
+  other: 'other AI',
+};
+
+/** The AI visitors by purpose, those with any on either side: the AI column's tooltip. */
+const byPurpose = (purposes) =>
+  Object.entries(purposes ?? {})
+    .filter(([, pair]) => pair.before || pair.after)
+    .map(([purpose, pair]) => `${PURPOSES[purpose] ?? purpose} ${beforeAfter(pair)}`)
+    .join(' · ');
+
 /**
  * Did the docs change help: every merged Scribe docs pull request of the range (by merge time), newest first, with its
  * verdict and the before → after of its deciding window; the range's verdicts summed above the list.
@@ -52,7 +67,7 @@ export function OutcomesView({ range }) {
                 html`<span class=${`badge ${outcome.verdict === 'helped' ? 'verified' : outcome.verdict === 'regressed' ? 'regressed' : ''}`}>${outcome.verdict}</span>${deciding ? ` (${deciding.days} d${deciding.status === 'partial' ? `, ${deciding.daysSoFar} so far` : ''})` : ''}`,
                 html`${pages.map((p, i) => html`${i ? ', ' : ''}${p.change === 'deleted' ? p.path : html`<a href=${pageHref(p.path)}>${p.path}</a>`} (${p.change})`)}`,
                 beforeAfter(deciding?.total.humanVisitors),
-                beforeAfter(deciding?.total.aiVisitors),
+                html`<span title=${byPurpose(deciding?.total.aiVisitorsByPurpose)}>${beforeAfter(deciding?.total.aiVisitors)}</span>`,
                 beforeAfter(deciding?.total.misses),
               ],
             };

@@ -313,6 +313,14 @@ describe('the dashboard in a real browser', () => {
       ],
     ]);
     expect(seven.total.humanVisitors.after).toBeGreaterThan(0);
+    // the AI visitors' cell tells them apart by purpose on hover, as the API does
+    const purposes = Object.entries(
+      seven.total.aiVisitorsByPurpose as Record<string, { before: number; after: number }>,
+    )
+      .filter(([, p]) => p.before || p.after)
+      .map(([purpose, p]) => `${{ training: 'training', assistant: 'assistants' }[purpose] ?? purpose} ${pair(p)}`);
+    expect(purposes.length).toBeGreaterThan(1);
+    expect(await page.getAttribute('#outcome-list tbody tr td:nth-child(6) span', 'title')).toBe(purposes.join(' · '));
     const { helped, noEffect, regressed } = answer.summary;
     expect(await page.textContent('#outcome-summary')).toMatch(
       new RegExp(`${helped}\\s*helped,\\s*${noEffect}\\s*had no effect,\\s*${regressed}\\s*regressed`),
