@@ -178,7 +178,7 @@ export function decodePageDay(blob: Buffer): PageDayViews {
       : new Uint32Array(blob.length >>> 2);
   const bytes = Buffer.from(words.buffer, words.byteOffset, words.byteLength);
   if (words.buffer !== blob.buffer) blob.copy(bytes, 0, 0, words.byteLength);
-  if (words.length < HEADER || words[0] !== FORMAT) throw fail();
+  if (blob.length % 4 !== 0 || words.length < HEADER || words[0] !== FORMAT) throw fail();
   const agents = words[3];
   if (HEADER + 2 * agents > words.length) throw fail();
   const lengths = [words[1], words[2]];

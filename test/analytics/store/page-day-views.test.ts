@@ -78,6 +78,7 @@ describe('a page day as packed', () => {
     });
     expect(() => decodePageDay(blob.subarray(0, blob.length - 4))).toThrow('not a page day');
     expect(() => decodePageDay(Buffer.concat([blob, Buffer.alloc(4)]))).toThrow('not a page day');
+    expect(() => decodePageDay(Buffer.concat([blob, Buffer.alloc(1)]))).toThrow('not a page day');
     expect(() => decodePageDay(Buffer.alloc(4))).toThrow('not a page day');
     // the layout before agents were kept: three lengths, then the views
     const older = Buffer.from(Uint32Array.from([1, 0, 0, 5, 6]).buffer);
