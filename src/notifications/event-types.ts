@@ -38,7 +38,6 @@ export const EVENT_TYPES = {
 } as const satisfies Record<string, { subject: string; description: string }>;
 
 export type EventType = keyof typeof EVENT_TYPES;
-export type EventSubject = (typeof EVENT_TYPES)[EventType]['subject'];
 
 /** A subscription's `events` entry: an event type, or `*` for every event (those added later included). */
 export const ALL_EVENTS = '*';

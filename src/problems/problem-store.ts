@@ -37,11 +37,6 @@ export async function projectStates(db: Db, projectId: string): Promise<Map<stri
   return new Map(rows.map((row) => [row.id, toState(row)]));
 }
 
-/** Every stored state of a project with this status (the dismissed and fixed, say). */
-export async function statesWithStatus(db: Db, projectId: string, status: ProblemStatus): Promise<ProblemState[]> {
-  return (await db.problemState.findMany({ where: { projectId, status } })).map(toState);
-}
-
 /** Dismisses (`reason` kept) or opens again: the claim of a fix, its job and its fix time are forgotten. */
 export async function setStatus(params: {
   db: Db;

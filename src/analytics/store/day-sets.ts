@@ -19,7 +19,6 @@ export function frozenBitmap(blob: Buffer): Bitmap {
 
 /** Event classes as stored. Other bots are kept in raw events only. */
 export const KIND = { bot: 0, human: 1, ai: 2 } as const;
-export type CountedKind = typeof KIND.human | typeof KIND.ai;
 
 /** Page 0 of every day set is the whole site, so site-wide distinct counts come from the same bitmaps. */
 export const SITE_PAGE = 0;
@@ -65,12 +64,6 @@ export function pageMasks(pages: readonly number[]) {
 /** Page number of a container in a part. */
 export function pageOf(part: number, containerKey: number): number {
   return Math.floor(part / 65536) * 65536 + containerKey;
-}
-
-/** One day's (or part of a day's) sets: part → bitmap, per counted kind. */
-export interface PairSets {
-  human: Map<number, Bitmap>;
-  ai: Map<number, Bitmap>;
 }
 
 /** Adds a visitor's view of a page (and of the site) to pending key lists, grouped by part. */
