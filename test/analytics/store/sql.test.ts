@@ -1,4 +1,5 @@
-import { openSql } from '../../../src/analytics/store/sql.js';
+import { jest } from '@jest/globals';
+import { IDLE_CONNECTION_MS, openSql } from '../../../src/analytics/store/sql.js';
 import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
 
 describe.each(PROVIDERS)('the analytics connection on %s', (provider) => {
@@ -20,6 +21,27 @@ describe.each(PROVIDERS)('the analytics connection on %s', (provider) => {
       expect((await sql.rows(text, [projectId, '/a'])).map((r) => Number(r[0]))).toEqual([first]);
       expect((await sql.query<{ id: unknown }>(text, [projectId, '/a'])).map((r) => Number(r.id))).toEqual([first]);
     } finally {
+      await sql.close();
+    }
+  });
+});
+
+describe('the analytics connection on postgresql, idle', () => {
+  const database = useTestDatabase('postgresql');
+
+  it('keeps an idle connection (its server process, its prepared statements) for minutes, not ten seconds', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const sql = openSql(database.target);
+    try {
+      const backend = async () => Number((await sql.rows('SELECT pg_backend_pid()'))[0][0]);
+      const first = await backend();
+      // pg's pool closes a connection idle for ten seconds unless told otherwise
+      jest.advanceTimersByTime(60_000);
+      expect(await backend()).toBe(first);
+      jest.advanceTimersByTime(IDLE_CONNECTION_MS + 1);
+      expect(await backend()).not.toBe(first);
+    } finally {
+      jest.useRealTimers();
       await sql.close();
     }
   });
