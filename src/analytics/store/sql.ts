@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../db/database-url.js';
+import { IDLE_CONNECTION_MS } from '../../db/connection-pool.js';
 import { postgresDictionaryIds, sqliteDictionaryIds, type DictionaryKeys } from './dictionary-ids.js';
 import { retryWhileBusy } from './sqlite-busy.js';
 
@@ -259,13 +260,8 @@ function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'trans
   };
 }
 
-/** How long a pooled PostgreSQL connection may sit idle before it is closed. */
-export const IDLE_CONNECTION_MS = 5 * 60_000;
-
 function openPostgres(url: string): Sql {
-  // idle connections are kept for minutes, not pg's default ten seconds: a new one costs its server process, its
-  // catalog caches and every prepared statement again (a third of one outcome read first, 30–50 ms), and the fold's
-  // minute schedule keeps one in use; an idle one does not keep a finished process (a CLI command) from exiting
+  // idle connections kept for minutes (db/client.ts IDLE_CONNECTION_MS); the fold's minute schedule keeps one in use
   const pool = new pg.Pool({
     connectionString: url,
     max: 4,

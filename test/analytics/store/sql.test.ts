@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { IDLE_CONNECTION_MS, openSql } from '../../../src/analytics/store/sql.js';
+import { openSql } from '../../../src/analytics/store/sql.js';
+import { IDLE_CONNECTION_MS } from '../../../src/db/connection-pool.js';
 import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
 
 describe.each(PROVIDERS)('the analytics connection on %s', (provider) => {
