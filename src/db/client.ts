@@ -5,7 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqliteClient } from '../../prisma/generated/sqlite/client.js';
 import { PrismaClient as PostgresClient } from '../../prisma/generated/postgres/client.js';
 import type { DatabaseTarget } from './database-url.js';
-import { IDLE_CONNECTION_MS } from './connection-pool.js';
+import { IDLE_POOL_OPTIONS } from './connection-pool.js';
 
 /**
  * The application's database handle. Both generated clients have the same models; the SQLite one is used as the
@@ -28,12 +28,7 @@ export function openDatabase(target: DatabaseTarget): Database {
     const db = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: target.url, timeout: 10_000 }) });
     return { db, target, close: () => db.$disconnect() };
   }
-  const adapter = new PrismaPg({
-    connectionString: target.url,
-    max: 10,
-    idleTimeoutMillis: IDLE_CONNECTION_MS,
-    allowExitOnIdle: true,
-  });
+  const adapter = new PrismaPg({ connectionString: target.url, max: 10, ...IDLE_POOL_OPTIONS });
   const db = new PostgresClient({ adapter }) as unknown as Db;
   return { db, target, close: () => db.$disconnect() };
 }

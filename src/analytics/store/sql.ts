@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from '../../db/database-url.js';
-import { IDLE_CONNECTION_MS } from '../../db/connection-pool.js';
+import { IDLE_POOL_OPTIONS } from '../../db/connection-pool.js';
 import { postgresDictionaryIds, sqliteDictionaryIds, type DictionaryKeys } from './dictionary-ids.js';
 import { retryWhileBusy } from './sqlite-busy.js';
 
@@ -261,13 +261,8 @@ function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'trans
 }
 
 function openPostgres(url: string): Sql {
-  // idle connections kept for minutes (db/client.ts IDLE_CONNECTION_MS); the fold's minute schedule keeps one in use
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 4,
-    idleTimeoutMillis: IDLE_CONNECTION_MS,
-    allowExitOnIdle: true,
-  });
+  // idle connections kept for minutes (db/connection-pool.ts); the fold's minute schedule keeps one in use
+  const pool = new pg.Pool({ connectionString: url, max: 4, ...IDLE_POOL_OPTIONS });
   // a dropped database or restarted server surfaces on the next query; an idle client's error must not crash us
   pool.on('error', () => undefined);
   const mutex = new Mutex();

@@ -1,6 +1,5 @@
-import { jest } from '@jest/globals';
 import { openSql } from '../../../src/analytics/store/sql.js';
-import { IDLE_CONNECTION_MS } from '../../../src/db/connection-pool.js';
+import { expectIdleConnectionKept } from '../../support/idle-connections.js';
 import { PROVIDERS, useTestDatabase } from '../../support/databases.js';
 
 describe.each(PROVIDERS)('the analytics connection on %s', (provider) => {
@@ -31,19 +30,10 @@ describe('the analytics connection on postgresql, idle', () => {
   const database = useTestDatabase('postgresql');
 
   it('keeps an idle connection (its server process, its prepared statements) for minutes, not ten seconds', async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
     const sql = openSql(database.target);
-    try {
-      const backend = async () => Number((await sql.rows('SELECT pg_backend_pid()'))[0][0]);
-      const first = await backend();
-      // pg's pool closes a connection idle for ten seconds unless told otherwise
-      jest.advanceTimersByTime(60_000);
-      expect(await backend()).toBe(first);
-      jest.advanceTimersByTime(IDLE_CONNECTION_MS + 1);
-      expect(await backend()).not.toBe(first);
-    } finally {
-      jest.useRealTimers();
-      await sql.close();
-    }
+    await expectIdleConnectionKept(
+      async () => Number((await sql.rows('SELECT pg_backend_pid()'))[0][0]),
+      () => sql.close(),
+    );
   });
 });
