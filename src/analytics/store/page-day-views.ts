@@ -95,17 +95,16 @@ export function addView(views: PendingViews, kind: number, agent: string | null,
 
 /** The added views merged into the stored ones (none: the added alone), each class in time order. */
 export function packViews(pending: PendingViews, stored?: PageDayViews): PageDayViews {
-  const agents = new Set([...(stored?.ai ?? []).map((a) => a.agent), ...pending.ai.keys()]);
   const storedAgent = new Map((stored?.ai ?? []).map((a) => [a.agent, a]));
+  // by name, so the fold and the raw read give a day's agents in the same order
+  const agents = [...new Set([...storedAgent.keys(), ...pending.ai.keys()])].sort();
   return {
     human: mergeTimed(stored?.human, pending.human),
     referred: mergeTimed(stored?.referred, pending.referred),
-    ai: [...agents]
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-      .map((agent) => ({
-        agent,
-        ...mergeTimed(storedAgent.get(agent), pending.ai.get(agent) ?? { at: [], visitors: [] }),
-      })),
+    ai: agents.map((agent) => ({
+      agent,
+      ...mergeTimed(storedAgent.get(agent), pending.ai.get(agent) ?? { at: [], visitors: [] }),
+    })),
   };
 }
 

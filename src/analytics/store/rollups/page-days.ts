@@ -17,8 +17,9 @@ import type { FoldedEvent, Rollup } from './rollup.js';
 
 /**
  * Per UTC day and page, the day's counted views in time order, packed (`AnalyticsPageDay`, page-day-views.ts): what
- * a part of a day (an outcome window's edge) is cut from. The raw events hold the same, but only an index by time reaches them, so any
- * part of a day walks every page's views of it, about a microsecond each, where this is one row per page.
+ * a part of a day (an outcome window's edge) is cut from. The raw events hold the same, but only an index by time
+ * reaches them, so any part of a day walks every page's views of it, about a microsecond each, where this is one row
+ * per page.
  */
 export const pageDaysRollup: Rollup = {
   name: 'page-days',
