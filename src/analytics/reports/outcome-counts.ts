@@ -203,8 +203,8 @@ interface PageDay extends Cached {
   /** when the day began (epoch ms) */
   start: number;
   views: PageDayViews;
-  /** the purpose of each of `views.ai`'s agents */
-  purposes: Purpose[];
+  /** `views.ai`'s agents under their purpose (purposeOf), grouped once for every count that reads them */
+  aiByPurpose: Record<Purpose, TimedVisitors[]>;
   /** the largest visitor id among them (0 without views) */
   maxVisitor: number;
 }
@@ -216,8 +216,9 @@ function pageDayOf(start: number, found?: PageDayViews): PageDay {
   let maxVisitor = 0;
   for (const { visitors } of columnsOf(views))
     for (let i = 0; i < visitors.length; i++) if (visitors[i] > maxVisitor) maxVisitor = visitors[i];
-  const purposes = views.ai.map((a) => purposeOf(a.agent || null));
-  return { start, views, purposes, maxVisitor, bytes: pageViewsBytes(views) };
+  const aiByPurpose = Object.fromEntries(PURPOSES.map((p) => [p, [] as TimedVisitors[]])) as PageDay['aiByPurpose'];
+  for (const agent of views.ai) aiByPurpose[purposeOf(agent.agent || null)].push(agent);
+  return { start, views, aiByPurpose, maxVisitor, bytes: pageViewsBytes(views) };
 }
 
 /**
@@ -325,7 +326,7 @@ export async function countOutcomeVisitors(params: {
   const ofPurpose =
     (purpose: Purpose): Pick =>
     (d) =>
-      d.views.ai.filter((_, i) => d.purposes[i] === purpose);
+      d.aiByPurpose[purpose];
   return ranges.map((range) =>
     groups.map((group) => {
       const counts = noVisitors();
