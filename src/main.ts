@@ -307,6 +307,7 @@ function startProblems(params: {
       pullRequestFiles: app ? gitHubPullRequestFiles({ db, github: app }) : async () => [],
       counts: (query) => analytics.outcomeCounts(query),
       stamps: (projectId, span) => analytics.outcomeStamps(projectId, span),
+      signals: (query) => analytics.outcomeSignals(query),
       queries: (query) => analytics.outcomeQueries(query),
       deployDelayMs: base.config.outcomes.deployDelayMs,
       comment: app && base.config.outcomes.comments ? gitHubOutcomeComments({ db, github: app }) : null,

@@ -85,6 +85,7 @@ import {
   noVisitors,
   outcomeGroups,
   readOutcomeCounts,
+  readOutcomeSignals,
   readQueriesInto,
   type VisitorCounts,
   type WindowCounts,
@@ -379,38 +380,42 @@ export class Analytics {
    * Outcome windows of a docs pull request's pages over several ranges (a merge's windows, both sides;
    * reports/outcome-counts.ts): the visitors in one snapshot, then each range's feedback, searches and misses (no
    * connection held meanwhile). `only: 'verdict'`: what a verdict reads alone (the pages' human visitors together,
-   * their thumbs, the misses), every other count 0.
+   * their thumbs, the misses), every other count 0. `known`: the visitors of some ranges counted before (in the
+   * groups' order; null: not known), not read again.
    */
   async outcomeCounts(
-    params: Omit<Parameters<typeof readOutcomeCounts>[1], 'range'> & {
-      ranges: readonly TimeRange[];
+    params: Parameters<typeof readOutcomeCounts>[1] & {
       only?: 'verdict';
+      known?: readonly (readonly VisitorCounts[] | null)[];
     },
   ): Promise<WindowCounts[]> {
-    const { projectId, ranges, only, ...rest } = params;
+    const { projectId, ranges, only, known = [], ...rest } = params;
     const groups = outcomeGroups(rest);
     const total = rest.paths.length;
-    const visitors = only
-      ? (await this.outcomeVisitors(projectId, ranges, [rest.paths], 'alone')).map(([pages]) =>
-          groups.map((_, i) => ({ ...noVisitors(), human: i === total ? pages.human : 0 })),
-        )
-      : await this.outcomeVisitors(projectId, ranges, groups);
-    const out: WindowCounts[] = [];
-    for (const [i, range] of ranges.entries())
-      out.push(await readOutcomeCounts(this.sql, { ...rest, projectId, range }, visitors[i]));
-    return out;
+    const unknown = ranges.filter((_, i) => !known[i]);
+    const read = !unknown.length
+      ? []
+      : only
+        ? (await this.outcomeVisitors(projectId, unknown, [rest.paths], 'alone')).map(([pages]) =>
+            groups.map((_, i) => ({ ...noVisitors(), human: i === total ? pages.human : 0 })),
+          )
+        : await this.outcomeVisitors(projectId, unknown, groups);
+    const visitors = ranges.map((_, i) => known[i] ?? read.shift()!);
+    return readOutcomeCounts(this.sql, { ...rest, projectId, ranges }, visitors);
   }
 
   /**
    * What outcome reads of a project within `span` are derived from, as a function of a read's ranges: the versions of
    * the days they touch (store/read-days.ts dayVersions) and the project's signals version (its misses, feedback and
    * searches). The same stamp twice: the same answer. Null where no such version is kept (the views are on
-   * ClickHouse, a rebuild is under way), and the function's answer null for a range outside `span`.
+   * ClickHouse, a rebuild is under way), and the function's answer null for a range outside `span`. With `'views'`,
+   * the days' versions alone: the stamp of what the ranges' page views are (their visitor counts), whatever the
+   * signals do.
    */
   async outcomeStamps(
     projectId: string,
     span: TimeRange,
-  ): Promise<((ranges: readonly TimeRange[]) => string | null) | null> {
+  ): Promise<((ranges: readonly TimeRange[], of?: 'views') => string | null) | null> {
     if (this.clickhouse) return null;
     const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
     const [days, signals] = await Promise.all([
@@ -418,8 +423,8 @@ export class Analytics {
       signalsVersion(this.sql, projectId),
     ]);
     if (!days) return null;
-    return (ranges) => {
-      const parts = [signals];
+    return (ranges, of) => {
+      const parts = of === 'views' ? [] : [signals];
       for (const range of ranges) {
         const [from, to] = [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
         if (from < first || to > end) return null;
@@ -458,6 +463,11 @@ export class Analytics {
       [projectId, ...paths],
     );
     return new Map(rows.map(([path, id]) => [String(path), Number(id)]));
+  }
+
+  /** The thumbs, comments and misses of many outcome windows at once, no page views read (readOutcomeSignals). */
+  outcomeSignals(params: Parameters<typeof readOutcomeSignals>[1]): Promise<WindowCounts[][]> {
+    return readOutcomeSignals(this.sql, params);
   }
 
   /** The site-search queries that led readers into some pages within a range (an outcome's searches). */

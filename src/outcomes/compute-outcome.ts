@@ -163,6 +163,16 @@ function measure(before: Side, after: Side, misses: Pair, status: WindowStatus):
 }
 
 /**
+ * A complete window's verdict for the pull request as a whole, from its two sides' counts: computeOutcome's `verdict`
+ * when this window decides it (a list's summary reads it alone).
+ */
+export function windowVerdict(pages: readonly ChangedPage[], before: WindowCounts, after: WindowCounts): Verdict {
+  const { urls } = measuredOf(pages);
+  const missed = (side: WindowCounts) => urls.reduce((n, u) => n + (side.misses.get(u) ?? 0), 0);
+  return measure(before.total, after.total, { before: missed(before), after: missed(after) }, 'complete').verdict;
+}
+
+/**
  * The outcome of one merged docs pull request from the counts of each window (pure): per changed page and for the
  * pull request as a whole. Misses count for the page a URL now leads to and for the whole.
  */

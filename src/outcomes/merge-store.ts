@@ -1,6 +1,7 @@
 import type { Db, DbTransaction } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import type { ChangedPage } from './changed-pages.js';
+import type { VisitorCounts } from '../analytics/reports/outcome-counts.js';
 
 /** The facts of one merged Scribe docs pull request, as stored at its merge. */
 export interface DocsMerge {
@@ -10,7 +11,16 @@ export interface DocsMerge {
   number: number;
   mergedAt: Date;
   pages: ChangedPage[];
+  /** the visitors of its windows' ended sides as the sweep last counted them (keepVisitors), by range */
+  keptVisitors?: KeptVisitors;
 }
+
+/**
+ * The distinct visitors of a merge's window sides, by range (`<from>:<to>`): in the order of the groups its outcome
+ * counts (each page, the pages together, each moved page with its old path), under the key of what they were counted
+ * from.
+ */
+export type KeptVisitors = Record<string, { key: string; visitors: VisitorCounts[] }>;
 
 /**
  * Kept once per job: a redelivered merge event writes the same facts again; a follow-up pull request merged later
@@ -26,7 +36,7 @@ export async function recordDocsMerge(params: { db: Db; clock: Clock; merge: Doc
     number: merge.number,
     mergedAt: merge.mergedAt,
     pages: JSON.stringify(merge.pages),
-    ...(another ? { settledDays: 0, commentDays: 0, commentId: null, commentClaimedAt: null } : {}),
+    ...(another ? { settledDays: 0, commentDays: 0, commentId: null, commentClaimedAt: null, keptVisitors: null } : {}),
   };
   await db.docsPullRequestMerge.upsert({
     where: { jobId: merge.jobId },
@@ -35,7 +45,7 @@ export async function recordDocsMerge(params: { db: Db; clock: Clock; merge: Doc
   });
 }
 
-type Row = Omit<DocsMerge, 'pages'> & { pages: string };
+type Row = Omit<DocsMerge, 'pages' | 'keptVisitors'> & { pages: string; keptVisitors?: string | null };
 
 /** A merge with what the outcome sweep has done for it. */
 export interface SweptMerge extends DocsMerge {
@@ -121,7 +131,28 @@ const toMerge = (row: Row): DocsMerge => ({
   number: row.number,
   mergedAt: row.mergedAt,
   pages: JSON.parse(row.pages) as ChangedPage[],
+  keptVisitors: row.keptVisitors ? (JSON.parse(row.keptVisitors) as KeptVisitors) : undefined,
 });
+
+/** Every merge of every project merged at or before `mergedBy`, by project. */
+export async function mergesBy(db: Db, mergedBy: Date): Promise<Map<string, DocsMerge[]>> {
+  const rows = await db.docsPullRequestMerge.findMany({
+    where: { mergedAt: { lte: mergedBy } },
+    orderBy: [{ projectId: 'asc' }, { mergedAt: 'asc' }, { jobId: 'asc' }],
+  });
+  const byProject = new Map<string, DocsMerge[]>();
+  for (const row of rows) {
+    const merges = byProject.get(row.projectId) ?? [];
+    merges.push(toMerge(row));
+    byProject.set(row.projectId, merges);
+  }
+  return byProject;
+}
+
+/** Keeps the visitors of a merge's window sides (a process counting them later writes its own). */
+export async function keepVisitors(db: Db, jobId: string, kept: KeptVisitors): Promise<void> {
+  await db.docsPullRequestMerge.updateMany({ where: { jobId }, data: { keptVisitors: JSON.stringify(kept) } });
+}
 
 export async function findDocsMerge(db: Db, projectId: string, jobId: string): Promise<DocsMerge | null> {
   const row = await db.docsPullRequestMerge.findFirst({ where: { jobId, projectId } });
@@ -134,10 +165,13 @@ export async function listDocsMerges(params: {
   projectId: string;
   from: Date;
   to: Date;
+  /** with the visitors the sweep kept (a few kilobytes a merge): only where they are read */
+  kept?: boolean;
 }): Promise<DocsMerge[]> {
   const rows = await params.db.docsPullRequestMerge.findMany({
     where: { projectId: params.projectId, mergedAt: { gte: params.from, lt: params.to } },
     orderBy: [{ mergedAt: 'desc' }, { jobId: 'asc' }],
+    omit: { keptVisitors: !params.kept },
   });
   return rows.map(toMerge);
 }

@@ -2,23 +2,33 @@ import type { Db } from '../db/client.js';
 import type { Clock } from '../clock.js';
 import { queryRange, type TimeRange } from '../calendar.js';
 import type { Project } from '../projects/projects.js';
-import type { WindowCounts } from '../analytics/reports/outcome-counts.js';
+import type { VisitorCounts, WindowCounts } from '../analytics/reports/outcome-counts.js';
 import { settleOutcome, type SettledProblem } from '../problems/problem-store.js';
 import { searchGapsOfJob } from '../problems/fix-cause.js';
 import type { Logger } from '../logger.js';
 import type { DbTransaction } from '../db/client.js';
 import { changedPages } from './changed-pages.js';
 import type { ReadPullRequestFiles } from './github-pull-request-files.js';
-import { computeOutcome, measuredOf, outcomeRanges, type LaterChange, type Outcome } from './compute-outcome.js';
+import {
+  computeOutcome,
+  measuredOf,
+  outcomeRanges,
+  windowVerdict,
+  type LaterChange,
+  type Outcome,
+} from './compute-outcome.js';
 import {
   claimComment,
   claimSettled,
   findDocsMerge,
+  keepVisitors,
   listDocsMerges,
+  mergesBy,
   mergesToSweep,
   recordDocsMerge,
   settleComment,
   type DocsMerge,
+  type KeptVisitors,
   type SweptMerge,
 } from './merge-store.js';
 import {
@@ -27,6 +37,7 @@ import {
   permanentCommentFailure,
   type PostOutcomeComment,
 } from './outcome-comment.js';
+import { createHash } from 'node:crypto';
 import { DAY_MS } from '../calendar.js';
 import { WINDOW_DAYS, type Verdict } from './outcome-rules.js';
 import { decodeOutcomeCursor, encodeOutcomeCursor } from './outcome-cursor.js';
@@ -48,6 +59,15 @@ export type ReadOutcomeCounts = (params: {
   only?: 'verdict';
 }) => Promise<WindowCounts[]>;
 
+/**
+ * The thumbs, comments and misses of many merges' windows at once, no page views read (every visitor count 0): for
+ * each ask, one per range in order, as ReadOutcomeCounts would count them.
+ */
+export type ReadOutcomeSignals = (params: {
+  projectId: string;
+  asks: readonly { paths: readonly string[]; urls: readonly string[]; ranges: readonly TimeRange[] }[];
+}) => Promise<WindowCounts[][]>;
+
 /** The site-search queries that led readers into some pages within a range, most searched first. */
 export type ReadOutcomeQueries = (params: {
   projectId: string;
@@ -58,12 +78,13 @@ export type ReadOutcomeQueries = (params: {
 
 /**
  * What reads of a project's pages within `span` are derived from, as a function of a read's ranges (null for one
- * outside the span); null where nothing can say. The same stamp twice: the same counts.
+ * outside the span); null where nothing can say. The same stamp twice: the same counts. With `'views'`: what the
+ * ranges' page views alone are derived from (the same stamp twice: the same visitor counts).
  */
 export type ReadOutcomeStamps = (
   projectId: string,
   span: TimeRange,
-) => Promise<((ranges: readonly TimeRange[]) => string | null) | null>;
+) => Promise<((ranges: readonly TimeRange[], of?: 'views') => string | null) | null>;
 type StampOf = Awaited<ReturnType<ReadOutcomeStamps>>;
 
 /** the reads of completed windows kept, at most: a list's summary reads one per merge of its range */
@@ -77,6 +98,9 @@ export const SUMMARY_READS = 4;
 
 /** at most this many queries' click-through is measured per window */
 const MAX_QUERIES = 20;
+
+/** part of every kept side's key: a release that counts visitors otherwise changes it, and they are counted afresh */
+const KEPT_VISITORS_FORMAT = 1;
 
 export interface OutcomesQuery {
   dateFrom?: number;
@@ -108,10 +132,12 @@ export interface Outcomes {
   /**
    * Finds the merges whose windows completed since the last sweep and does, once across processes, what a completed
    * window brings: the problems the job fixed move to verified/regressed (and `onSettled` is told, in the same
-   * transaction), and the pull request's outcome comment is posted (7 days) or edited (28 days). Returns how many
-   * merges it handled. Reads never do any of this.
+   * transaction), and the pull request's outcome comment is posted (7 days) or edited (28 days); then counts the human
+   * visitors of each merge's deciding window where the kept count is missing or out of date, so that a list's summary
+   * reads no page views for them. Returns how many merges it handled and how many verdict counts it made. Reads never
+   * do any of this.
    */
-  sweep(): Promise<number>;
+  sweep(): Promise<{ handled: number; counted: number }>;
   list(
     project: Project,
     query: OutcomesQuery,
@@ -141,6 +167,11 @@ export function createOutcomes(deps: {
    * read is made afresh when absent
    */
   stamps?: ReadOutcomeStamps;
+  /**
+   * a list's summary reads the thumbs and misses of merges whose human visitors the sweep kept at once with this;
+   * absent, every verdict reads page views
+   */
+  signals?: ReadOutcomeSignals;
   /** the searches that led to the pages; none measured when absent */
   queries?: ReadOutcomeQueries;
   deployDelayMs: number;
@@ -203,15 +234,31 @@ export function createOutcomes(deps: {
     return stamp ? remembered(JSON.stringify(key), stamp, derive) : derive();
   };
 
-  /** One read of the same pages over several ranges. */
-  const readRanges = async (
+  /**
+   * One read of a merge's pages over several ranges; the visitors of a range the sweep counted (keepSides) are not
+   * read again while the page views they were counted from are as they were.
+   */
+  const countRanges = (
+    merge: DocsMerge,
     params: Omit<Parameters<ReadOutcomeCounts>[0], 'ranges'>,
     ranges: readonly TimeRange[],
     stampOf: StampOf,
-  ): Promise<WindowCounts[]> =>
-    ranges.length
-      ? keptWhileEnded(['counts', params, ranges], ranges, stampOf, () => deps.counts({ ...params, ranges }))
-      : [];
+  ): Promise<WindowCounts[]> => {
+    const known = ranges.map((range) => keptSide(merge, range, stampOf));
+    return deps.counts({ ...params, ranges, ...(known.some(Boolean) ? { known } : {}) });
+  };
+
+  /** countRanges, its answer kept in memory while the ranges have ended (keptWhileEnded). */
+  const readRanges = async (...args: Parameters<typeof countRanges>): Promise<WindowCounts[]> => {
+    const [, params, ranges, stampOf] = args;
+    return ranges.length ? keptWhileEnded(['counts', params, ranges], ranges, stampOf, () => countRanges(...args)) : [];
+  };
+
+  /** The visitors of one side of a merge's window as the sweep kept them, when they still hold; else null. */
+  const keptSide = (merge: DocsMerge, range: TimeRange, stampOf: StampOf) => {
+    const side = merge.keptVisitors?.[sideName(range)];
+    return side && range.to <= clock().getTime() && side.key === sideKey(merge, range, stampOf) ? side.visitors : null;
+  };
 
   /** The queries that led into the pages (they read the searches alone). */
   const queriesOf = async (params: Parameters<ReadOutcomeQueries>[0], stampOf: StampOf): Promise<string[]> => {
@@ -234,8 +281,7 @@ export function createOutcomes(deps: {
     const { paths, urls } = measuredOf(merge.pages);
     const moved = merge.pages.filter((p) => p.change === 'moved');
     const counts = new Map<number, { before: WindowCounts; after: WindowCounts; queries: string[] }>();
-    // a moved page's readers are those of its old path and its new one, each reader once
-    const together = moved.map((page) => [page.path, page.from]);
+    const { together } = groupsOf(merge);
     // a new copy: a read may be kept and answered again
     const merged = (read: WindowCounts): WindowCounts => {
       const pages = new Map(read.pages);
@@ -269,7 +315,7 @@ export function createOutcomes(deps: {
       windows.push({ days, complete: status === 'complete', ranges: [before, after], queries });
     }
     const readSides = (ranges: TimeRange[], queries: string[]) =>
-      readRanges({ projectId: merge.projectId, paths, urls, queries, together }, ranges, stampOf);
+      readRanges(merge, { projectId: merge.projectId, paths, urls, queries, together }, ranges, stampOf);
     const sides = new Map<number, WindowCounts[]>();
     // the complete windows' sides in one read when they share the queries (none asked: always), else per window
     const complete = windows.filter((w) => w.complete);
@@ -294,28 +340,111 @@ export function createOutcomes(deps: {
   };
 
   /**
-   * A merge's verdict alone, as outcomeOf gives it: its longest complete window's verdict for the pull request as a
-   * whole, which reads that window's totals alone (no per-page groups, searches or later changes).
+   * The verdicts of a list's summary, each as outcomeOf gives it: its longest complete window's verdict for the pull
+   * request as a whole, which reads that window's totals alone (no per-page groups, searches or later changes). A
+   * verdict is kept in memory as counts are (keptWhileEnded). Of the others, a merge whose deciding sides the sweep
+   * kept, while the page views they were counted from are as they were, is judged from their human visitors and its
+   * thumbs and misses (read for all such merges at once); any other from the page views, a few merges at a time.
    */
-  const verdictOf = async (merge: DocsMerge, stampOf: StampOf): Promise<Verdict> => {
+  const verdictsOf = async (projectId: string, merges: readonly DocsMerge[], stampOf: StampOf): Promise<Verdict[]> => {
     const now = clock().getTime();
-    const mergedAt = merge.mergedAt.getTime();
-    const liveAt = mergedAt + deps.deployDelayMs;
-    const days = [...WINDOW_DAYS].reverse().find((d) => outcomeRanges({ liveAt, now, days: d }).status === 'complete');
-    if (days === undefined) return 'pending';
-    const { paths, urls } = measuredOf(merge.pages);
-    const { before, after } = outcomeRanges({ liveAt, now, days });
-    const judge = async () => {
-      const [b, a] = await readRanges(
-        { projectId: merge.projectId, paths, urls, only: 'verdict' },
-        [before, after],
-        null,
+    // the merges whose verdict is not in memory, each settled once judged below
+    const judging: { merge: DocsMerge; window: DecidingWindow; settle: (verdict: Promise<Verdict>) => void }[] = [];
+    const verdicts = merges.map((merge) => {
+      const window = decidingWindow(merge, now);
+      if (!window) return Promise.resolve<Verdict>('pending');
+      const key = ['verdict', merge.projectId, merge.pages, window.liveAt, window.days];
+      return keptWhileEnded(
+        key,
+        [window.before, window.after],
+        stampOf,
+        () => new Promise<Verdict>((settle) => judging.push({ merge, window, settle })),
       );
-      const counts = new Map([[days, { before: b, after: a }]]);
-      return computeOutcome({ mergedAt, liveAt, now, pages: merge.pages, counts }).verdict;
-    };
-    // the window has ended: its verdict is kept as its counts would be
-    return keptWhileEnded(['verdict', merge.projectId, merge.pages, liveAt, days], [before, after], stampOf, judge);
+    });
+    const fromViews: typeof judging = [];
+    const kept: { merge: DocsMerge; window: DecidingWindow; humans: [number, number] }[] = [];
+    const settles: ((verdict: Promise<Verdict>) => void)[] = [];
+    for (const judged of judging) {
+      const { merge, window } = judged;
+      const sides = deps.signals ? [window.before, window.after].map((r) => keptSide(merge, r, stampOf)) : [];
+      // the pull request's human visitors: its pages together, the group after each page's own
+      const total = measuredOf(merge.pages).paths.length;
+      if (sides[0] && sides[1]) {
+        kept.push({ merge, window, humans: [sides[0][total].human, sides[1][total].human] });
+        settles.push(judged.settle);
+      } else fromViews.push(judged);
+    }
+    const signals = kept.length
+      ? deps.signals!({
+          projectId,
+          asks: kept.map(({ merge, window }) => ({
+            ...measuredOf(merge.pages),
+            ranges: [window.before, window.after],
+          })),
+        })
+      : Promise.resolve([]);
+    kept.forEach(({ merge, humans }, i) => {
+      settles[i](
+        signals.then((all) => {
+          const [before, after] = all[i];
+          return windowVerdict(merge.pages, withHumans(before, humans[0]), withHumans(after, humans[1]));
+        }),
+      );
+    });
+    const judged = mapAtMost(SUMMARY_READS, fromViews, async ({ merge, window }) => {
+      const { before, after } = window;
+      const params = { projectId, ...groupsOf(merge), urls: measuredOf(merge.pages).urls, only: 'verdict' as const };
+      const [b, a] = await countRanges(merge, params, [before, after], stampOf);
+      return windowVerdict(merge.pages, b, a);
+    });
+    fromViews.forEach(({ settle }, i) => {
+      settle(judged.then((all) => all[i]));
+    });
+    return Promise.all(verdicts);
+  };
+
+  /** A merge's longest complete window (the one its verdict is read from), null while none is. */
+  const decidingWindow = (merge: DocsMerge, now: number): DecidingWindow | null => {
+    const liveAt = merge.mergedAt.getTime() + deps.deployDelayMs;
+    const days = [...WINDOW_DAYS].reverse().find((d) => outcomeRanges({ liveAt, now, days: d }).status === 'complete');
+    return days === undefined ? null : { liveAt, days, ...outcomeRanges({ liveAt, now, days }) };
+  };
+
+  /**
+   * Counts the visitors of every ended side of every live merge's windows where the kept ones are missing or no longer
+   * match the page views, and keeps them with the merge (so a process just started need not read those page views).
+   * Returns how many merges it counted sides of.
+   */
+  const keepSides = async (now: number): Promise<number> => {
+    let counted = 0;
+    for (const [projectId, merges] of await mergesBy(db, new Date(now - deps.deployDelayMs))) {
+      // read before any count: a write while they are counted leaves a key the next sweep finds out of date
+      const stampOf = await stampsOf(projectId, merges);
+      for (const merge of merges) {
+        const liveAt = merge.mergedAt.getTime() + deps.deployDelayMs;
+        const ended = new Map<string, TimeRange>();
+        for (const days of WINDOW_DAYS) {
+          const { status, before, after } = outcomeRanges({ liveAt, now, days });
+          for (const side of status === 'complete' ? [before, after] : [before]) ended.set(sideName(side), side);
+        }
+        const kept: KeptVisitors = {};
+        const missing: TimeRange[] = [];
+        for (const [name, range] of ended) {
+          const visitors = keptSide(merge, range, stampOf);
+          if (visitors) kept[name] = merge.keptVisitors![name];
+          else if (sideKey(merge, range, stampOf)) missing.push(range);
+        }
+        if (!missing.length) continue;
+        const { paths, together } = groupsOf(merge);
+        const reads = await deps.counts({ projectId, paths, urls: [], together, ranges: missing });
+        missing.forEach((range, i) => {
+          kept[sideName(range)] = { key: sideKey(merge, range, stampOf)!, visitors: visitorsOf(reads[i], paths) };
+        });
+        await keepVisitors(db, merge.jobId, kept);
+        counted++;
+      }
+    }
+    return counted;
   };
 
   const settle = async (merge: SweptMerge, outcome: Outcome, days: number) => {
@@ -394,7 +523,8 @@ export function createOutcomes(deps: {
         const commentDays = Math.max(0, ...COMMENT_DAYS.filter((d) => complete.includes(d)));
         if (commentDays > merge.commentDays) await comment(merge, outcome, commentDays);
       }
-      return merges.length;
+      const counted = await keepSides(now);
+      return { handled: merges.length, counted };
     },
 
     async ofJob(projectId, jobId) {
@@ -410,6 +540,7 @@ export function createOutcomes(deps: {
         projectId: project.id,
         from: new Date(range.from),
         to: new Date(range.to),
+        kept: true,
       });
       const start = cursor
         ? all.findIndex(
@@ -421,21 +552,24 @@ export function createOutcomes(deps: {
       const rest = start < 0 ? [] : all.slice(start);
       // read before any count: a write while they are read makes the next call read again
       const stampOf = await stampsOf(project.id, all);
-      // the page's merges in full; the summary of the others from their deciding window's totals alone
-      // the page's merges side by side: their reads wait on the database, one merge's on its answers alone
-      const page: ListedOutcome[] = await Promise.all(
-        rest.slice(0, query.limit).map(async (merge) => {
-          const { jobId, repository, number, pages } = merge;
-          return { jobId, repository, number, pages, outcome: await outcomeOf(merge, stampOf) };
-        }),
-      );
-      const shown = new Map(page.map((o) => [o.jobId, o.outcome.verdict]));
+      // the page's merges in full, side by side (their reads wait on the database, one merge's on its answers alone);
+      // meanwhile the summary of the others from their deciding windows' totals alone
+      const shown = new Set(rest.slice(0, query.limit).map((merge) => merge.jobId));
+      const [page, others] = await Promise.all([
+        Promise.all(
+          rest.slice(0, query.limit).map(async (merge): Promise<ListedOutcome> => {
+            const { jobId, repository, number, pages } = merge;
+            return { jobId, repository, number, pages, outcome: await outcomeOf(merge, stampOf) };
+          }),
+        ),
+        verdictsOf(
+          project.id,
+          all.filter((merge) => !shown.has(merge.jobId)),
+          stampOf,
+        ),
+      ]);
       const summary = { helped: 0, noEffect: 0, regressed: 0 };
-      // the others' verdicts a few at a time: one merge's reads wait on the database while another's are counted
-      const verdicts = await mapAtMost(SUMMARY_READS, all, (merge) =>
-        Promise.resolve(shown.get(merge.jobId) ?? verdictOf(merge, stampOf)),
-      );
-      for (const verdict of verdicts) {
+      for (const verdict of [...page.map((listed) => listed.outcome.verdict), ...others]) {
         if (verdict === 'helped') summary.helped++;
         else if (verdict === 'no effect') summary.noEffect++;
         else if (verdict === 'regressed') summary.regressed++;
@@ -470,4 +604,49 @@ async function mapAtMost<T, R>(limit: number, items: readonly T[], map: (item: T
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** The groups of paths an outcome counts visitors of: each page, and each moved page with its old path (together). */
+function groupsOf(merge: DocsMerge): { paths: string[]; together: string[][] } {
+  // a moved page's readers are those of its old path and its new one, each reader once
+  const together = merge.pages.flatMap((page) => (page.change === 'moved' ? [[page.path, page.from]] : []));
+  return { paths: measuredOf(merge.pages).paths, together };
+}
+
+/** A merge's longest complete window: its days, and its before and after sides around the live time. */
+interface DecidingWindow {
+  liveAt: number;
+  days: number;
+  before: TimeRange;
+  after: TimeRange;
+}
+
+/** How a side of a merge's window is named among its kept ones. */
+const sideName = (range: TimeRange) => `${range.from}:${range.to}`;
+
+/**
+ * The key a side's visitors are kept under: what they are counted from (the pages, the range, the versions of its
+ * days' page views); null where no version can say (ClickHouse, a rebuild under way).
+ */
+function sideKey(merge: DocsMerge, range: TimeRange, stampOf: StampOf): string | null {
+  const views = stampOf?.([range], 'views');
+  if (!views) return null;
+  const counted = [KEPT_VISITORS_FORMAT, groupsOf(merge), range.from, range.to, views];
+  return createHash('sha256').update(JSON.stringify(counted)).digest('base64url');
+}
+
+/** A read's visitors in the groups' order (readOutcomeCounts' `visitors`): each page, all of them, then `together`. */
+function visitorsOf(read: WindowCounts, paths: readonly string[]): VisitorCounts[] {
+  const visitors = ({ human, ai, aiByPurpose, referred }: VisitorCounts): VisitorCounts => ({
+    human,
+    ai,
+    aiByPurpose,
+    referred,
+  });
+  return [...paths.map((path) => read.pages.get(path)!), read.total, ...(read.together ?? [])].map(visitors);
+}
+
+/** A side's counts with the pull request's human visitors as counted before. */
+function withHumans(counts: WindowCounts, human: number): WindowCounts {
+  return { ...counts, total: { ...counts.total, human } };
 }

@@ -24,6 +24,7 @@ export function outcomesFor(params: { analytics: Analytics; files?: string[] }):
         pullRequestFiles: async () => [],
         counts: (query) => params.analytics.outcomeCounts(query),
         stamps: (projectId, span) => params.analytics.outcomeStamps(projectId, span),
+        signals: (query) => params.analytics.outcomeSignals(query),
         queries: (query) => params.analytics.outcomeQueries(query),
         deployDelayMs: ctx.config.outcomes.deployDelayMs,
       });

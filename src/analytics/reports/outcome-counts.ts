@@ -97,10 +97,10 @@ export function outcomeGroups(params: {
 }
 
 /**
- * One outcome window: each page's distinct visitors and the pages' together (a reader of two of them once), and each
- * group of `together` (a moved page's old and new path), as `visitors` counted them for the groups of outcomeGroups
- * (countOutcomeVisitors); thumbs from the pages' feedback in
- * one grouped read; the searches of the queries; the misses of the URLs.
+ * Outcome windows of the same pages over several ranges, one per range: each page's distinct visitors and the pages'
+ * together (a reader of two of them once), and each group of `together` (a moved page's old and new path), as
+ * `visitors` counted them for the groups of outcomeGroups (countOutcomeVisitors, one list per range); the pages'
+ * thumbs and comments and the URLs' misses (readOutcomeSignals, every range in one read); the searches of the queries.
  */
 export async function readOutcomeCounts(
   sql: Sql,
@@ -108,75 +108,133 @@ export async function readOutcomeCounts(
     projectId: string;
     paths: readonly string[];
     urls: readonly string[];
-    range: TimeRange;
+    ranges: readonly TimeRange[];
     /** the queries whose searches are counted (readQueriesInto over both sides of the window) */
     queries?: readonly string[];
     /** groups of paths whose visitors are also counted together, each reader once (`WindowCounts.together`) */
     together?: readonly (readonly string[])[];
   },
-  visitors: readonly VisitorCounts[],
-): Promise<WindowCounts> {
-  const { projectId, range } = params;
-  const counts: WindowCounts = {
-    pages: new Map(),
-    total: { ...noVisitors(), thumbsUp: 0, thumbsDown: 0, comments: 0 },
-    misses: new Map(),
-    searches: { searches: 0, clicks: 0, byQuery: new Map() },
-    together: [],
-  };
+  visitors: readonly (readonly VisitorCounts[])[],
+): Promise<WindowCounts[]> {
+  const { projectId, paths, urls, ranges } = params;
+  const [signals] = await readOutcomeSignals(sql, { projectId, asks: [{ paths, urls, ranges }] });
   const together = params.together ?? [];
-  const side = (v: VisitorCounts): SideCounts => ({ ...v, thumbsUp: 0, thumbsDown: 0, comments: 0 });
-  if (params.paths.length || together.length) {
-    params.paths.forEach((path, i) => {
-      counts.pages.set(path, side(visitors[i]));
-    });
-    if (params.paths.length) counts.total = side(visitors[params.paths.length]);
-    counts.together = visitors.slice(params.paths.length + 1).map(side);
-  }
-  if (params.paths.length) {
-    for (const [path, up, down, comments] of await rowsOfEach(
-      sql,
-      params.paths,
-      `SELECT "path", SUM(CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END),
-              SUM(CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END),
-              SUM(CASE WHEN "comment" IS NOT NULL THEN 1 ELSE 0 END)
-         FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "path" = ? AND "ts" >= ? AND "ts" < ? GROUP BY "path"`,
-      (path) => [projectId, path, range.from, range.to],
-    )) {
-      const page = counts.pages.get(String(path))!;
-      page.thumbsUp = Number(up ?? 0);
-      page.thumbsDown = Number(down ?? 0);
-      page.comments = Number(comments ?? 0);
-      counts.total.thumbsUp += page.thumbsUp;
-      counts.total.thumbsDown += page.thumbsDown;
-      counts.total.comments += page.comments;
-    }
-  }
   const queries = params.queries ?? [];
-  if (queries.length && params.paths.length) {
-    const clicked = `CASE WHEN "clickedPath" IN (${params.paths.map(() => '?').join(', ')}) THEN 1 ELSE 0 END`;
-    for (const [query, searches, clicks] of await rowsOfEach(
-      sql,
-      queries,
-      `SELECT CAST(? AS TEXT), COUNT(*), SUM(${clicked}) FROM "AnalyticsSearch"
-        WHERE "projectId" = ? AND "query" = ? AND "ts" >= ? AND "ts" < ?`,
-      (query) => [query, ...params.paths, projectId, query, range.from, range.to],
-    )) {
-      const asked = { searches: Number(searches ?? 0), clicks: Number(clicks ?? 0) };
-      counts.searches.byQuery.set(String(query), asked);
-      counts.searches.searches += asked.searches;
-      counts.searches.clicks += asked.clicks;
+  const side = (v: VisitorCounts, thumbs = { thumbsUp: 0, thumbsDown: 0, comments: 0 }): SideCounts => {
+    const { thumbsUp, thumbsDown, comments } = thumbs;
+    return { ...v, thumbsUp, thumbsDown, comments };
+  };
+  const out: WindowCounts[] = [];
+  for (const [i, range] of ranges.entries()) {
+    const counts = signals[i];
+    if (paths.length || together.length) {
+      for (const [j, path] of paths.entries()) counts.pages.set(path, side(visitors[i][j], counts.pages.get(path)));
+      if (paths.length) counts.total = side(visitors[i][paths.length], counts.total);
+      counts.together = visitors[i].slice(paths.length + 1).map((v) => side(v));
     }
+    if (queries.length && paths.length) {
+      const clicked = `CASE WHEN "clickedPath" IN (${paths.map(() => '?').join(', ')}) THEN 1 ELSE 0 END`;
+      for (const [query, searches, clicks] of await rowsOfEach(
+        sql,
+        queries,
+        `SELECT CAST(? AS TEXT), COUNT(*), SUM(${clicked}) FROM "AnalyticsSearch"
+          WHERE "projectId" = ? AND "query" = ? AND "ts" >= ? AND "ts" < ?`,
+        (query) => [query, ...paths, projectId, query, range.from, range.to],
+      )) {
+        const asked = { searches: Number(searches ?? 0), clicks: Number(clicks ?? 0) };
+        counts.searches.byQuery.set(String(query), asked);
+        counts.searches.searches += asked.searches;
+        counts.searches.clicks += asked.clicks;
+      }
+    }
+    out.push(counts);
   }
-  for (const url of params.urls) counts.misses.set(url, 0);
-  for (const [url, requests] of await rowsOfEach(
+  return out;
+}
+
+/** One outcome window's pages and URLs, over some ranges: what readOutcomeSignals is asked of each merge. */
+export interface SignalsAsk {
+  paths: readonly string[];
+  urls: readonly string[];
+  ranges: readonly TimeRange[];
+}
+
+/**
+ * The thumbs, comments and misses of outcome windows (every visitor count 0), one list per ask with one per range:
+ * the rows are read once over the span of all the ranges, then counted per range, where a statement per window and
+ * range would wait on the database a thousand times for a list's summary.
+ */
+export async function readOutcomeSignals(
+  sql: Sql,
+  params: { projectId: string; asks: readonly SignalsAsk[] },
+): Promise<WindowCounts[][]> {
+  const { projectId, asks } = params;
+  const ranges = asks.flatMap((ask) => ask.ranges);
+  if (!ranges.length) return asks.map(() => []);
+  const [from, to] = [Math.min(...ranges.map((r) => r.from)), Math.max(...ranges.map((r) => r.to))];
+  // per path the times of its thumbs up, its thumbs down and its comments; per URL the times of its misses. A few
+  // pages' feedback along the index of each (one statement), many pages' from all the project's over the span (one
+  // statement, where one per hundred pages took a tenth of a second on a fresh connection); the misses of the URLs
+  // asked alone (those of every URL can be a crawler's thousands)
+  const paths = new Set(asks.flatMap((ask) => ask.paths));
+  const columns = `"path", "ts", CASE WHEN ${VOTES} AND "helpful" = 1 THEN 1 ELSE 0 END,
+            CASE WHEN ${VOTES} AND "helpful" = 0 THEN 1 ELSE 0 END, CASE WHEN "comment" IS NOT NULL THEN 1 ELSE 0 END`;
+  const feedbackRows =
+    paths.size <= EACH_CHUNK
+      ? await rowsOfEach(
+          sql,
+          [...paths],
+          `SELECT ${columns} FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "path" = ? AND "ts" >= ? AND "ts" < ?`,
+          (path) => [projectId, path, from, to],
+        )
+      : await sql.rows(`SELECT ${columns} FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ?`, [
+          projectId,
+          from,
+          to,
+        ]);
+  const feedback = new Map<string, [number[], number[], number[]]>();
+  for (const [path, ts, up, down, comment] of feedbackRows) {
+    if (!paths.has(String(path))) continue;
+    const times = feedback.get(String(path)) ?? [[], [], []];
+    feedback.set(String(path), times);
+    [up, down, comment].forEach((counted, i) => {
+      if (Number(counted)) times[i].push(Number(ts));
+    });
+  }
+  const misses = new Map<string, number[]>();
+  for (const [url, ts] of await rowsOfEach(
     sql,
-    params.urls,
-    'SELECT "path", COUNT(*) FROM "AnalyticsPageMiss" WHERE "projectId" = ? AND "path" = ? AND "ts" >= ? AND "ts" < ? GROUP BY "path"',
-    (url) => [projectId, url, range.from, range.to],
+    asks.flatMap((ask) => ask.urls),
+    'SELECT "path", "ts" FROM "AnalyticsPageMiss" WHERE "projectId" = ? AND "path" = ? AND "ts" >= ? AND "ts" < ?',
+    (url) => [projectId, url, from, to],
   ))
-    counts.misses.set(String(url), Number(requests));
-  return counts;
+    misses.set(String(url), [...(misses.get(String(url)) ?? []), Number(ts)]);
+  const sorted = (times: number[] = []) => Float64Array.from(times).sort();
+  const feedbackTimes = new Map([...feedback].map(([path, times]) => [path, times.map(sorted)]));
+  const missTimes = new Map([...misses].map(([url, times]) => [url, sorted(times)]));
+  const within = (times: Float64Array | undefined, range: TimeRange) =>
+    times ? lowerBound(times, range.to) - lowerBound(times, range.from) : 0;
+  return asks.map((ask) =>
+    ask.ranges.map((range) => {
+      const counts: WindowCounts = {
+        pages: new Map(),
+        total: { ...noVisitors(), thumbsUp: 0, thumbsDown: 0, comments: 0 },
+        misses: new Map(),
+        searches: { searches: 0, clicks: 0, byQuery: new Map() },
+        together: [],
+      };
+      for (const path of ask.paths) {
+        const [up, down, comments] = (feedbackTimes.get(path) ?? []).map((times) => within(times, range));
+        const page = { ...noVisitors(), thumbsUp: up ?? 0, thumbsDown: down ?? 0, comments: comments ?? 0 };
+        counts.pages.set(path, page);
+        counts.total.thumbsUp += page.thumbsUp;
+        counts.total.thumbsDown += page.thumbsDown;
+        counts.total.comments += page.comments;
+      }
+      for (const url of ask.urls) counts.misses.set(url, within(missTimes.get(url), range));
+      return counts;
+    }),
+  );
 }
 
 /** Distinct visitors of some pages (or of several pages together), by class. */

@@ -37,7 +37,7 @@ export interface DayEvents {
 }
 
 /** The first index of the ascending `sorted` whose value is at least `value` (its length when none is). */
-export function lowerBound(sorted: Uint32Array, value: number): number {
+export function lowerBound(sorted: ArrayLike<number>, value: number): number {
   let [lo, hi] = [0, sorted.length];
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;

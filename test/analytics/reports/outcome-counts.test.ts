@@ -3,6 +3,7 @@ import {
   countOutcomeVisitors,
   noVisitors,
   readOutcomeCounts,
+  readOutcomeSignals,
   readQueriesInto,
   type VisitorCounts,
 } from '../../../src/analytics/reports/outcome-counts.js';
@@ -185,6 +186,125 @@ describe.each(PROVIDERS)('outcome visitors at a range’s edges on %s', (provide
 });
 
 /**
+ * The thumbs, comments and misses of outcome windows, each window's own or many merges' at once (a list's summary):
+ * each equal to a naive count of the entries stored, at the ranges' edges (an entry at a range's first and last
+ * millisecond), for pages and URLs asked by several merges or never seen, with a few pages (read page by page) and
+ * with many (read from all the project's feedback).
+ */
+describe.each(PROVIDERS)('outcome signals of many windows at once on %s', (provider) => {
+  const DAY0 = Date.UTC(2026, 10, 1);
+  const SOURCES = ['contextual', 'thumbs_only', 'code_snippet', 'agent'];
+  let database: TestDatabase;
+  let sql: Sql;
+  beforeAll(async () => {
+    database = await createMigratedDatabase(provider);
+    sql = openSql(database.target);
+  });
+  afterAll(async () => {
+    await sql?.close();
+    await database?.drop();
+  });
+
+  it.each([
+    ['a few pages', 5],
+    ['many pages', 300],
+  ])('counts each window as a naive count does, edges included, with %s', async (_, pageCount) => {
+    const projectId = `p${pageCount}`;
+    const paths = Array.from({ length: pageCount }, (_, i) => `/page${i}`);
+    let seed = pageCount;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed % n;
+    };
+    // entries on whole minutes, so ranges starting and ending on them test both edges
+    const at = () => DAY0 + next(20 * 24 * 60) * 60_000;
+    const range = () => {
+      const from = at();
+      return { from, to: from + next(6 * 24 * 60) * 60_000 };
+    };
+    const asks = Array.from({ length: 40 }, (_, i) => ({
+      paths: i === 0 ? [] : [...new Set([paths[next(pageCount)], paths[next(5)], paths[next(5)]])],
+      urls: i === 1 ? [] : [...new Set([`/old${next(5)}`, `/old${next(5)}`])],
+      ranges: [range(), range()],
+    }));
+    // every page asked by some merge
+    asks.push({ paths, urls: [], ranges: [{ from: DAY0, to: DAY0 + 30 * 24 * 3600_000 }] });
+    const feedback: {
+      project: string;
+      ts: number;
+      path: string;
+      source: string;
+      helpful: number | null;
+      comment: boolean;
+    }[] = [];
+    const misses: { project: string; ts: number; path: string }[] = [];
+    // an entry and a miss at the first and at the last millisecond of a range, and at its end
+    const edge = asks[2];
+    for (const ts of [edge.ranges[0].from, edge.ranges[0].to - 1, edge.ranges[0].to]) {
+      feedback.push({ project: projectId, ts, path: edge.paths[0], source: 'contextual', helpful: 1, comment: false });
+      misses.push({ project: projectId, ts, path: edge.urls[0] });
+    }
+    for (let i = 0; i < 600; i++) {
+      // a tenth in another project, a page never asked about now and then
+      const project = i % 10 ? projectId : 'another';
+      const path = next(8) ? paths[next(5)] : '/not-asked';
+      const helpful = [0, 1, null][next(3)];
+      feedback.push({ project, ts: at(), path, source: SOURCES[next(4)], helpful, comment: !next(3) });
+      misses.push({ project, ts: at(), path: `/old${next(6)}` });
+    }
+    for (const [i, f] of feedback.entries()) {
+      await sql.run(
+        `INSERT INTO "AnalyticsFeedback" ("projectId", "ts", "receivedAt", "path", "source", "status", "helpful", "comment")
+         VALUES (?, ?, 0, ?, ?, 'pending', ?, ?)`,
+        [f.project, f.ts, f.path, f.source, f.helpful, f.comment ? `comment ${i}` : null],
+      );
+    }
+    for (const [i, m] of misses.entries())
+      await sql.run(
+        `INSERT INTO "AnalyticsPageMiss" ("projectId", "key", "ts", "path", "class", "status", "visitorHash")
+         VALUES (?, ?, ?, ?, 'human', 404, 'v')`,
+        [m.project, `${projectId}-${i}`, m.ts, m.path],
+      );
+
+    const batched = await readOutcomeSignals(sql, { projectId, asks });
+    let counted = 0;
+    for (const [i, ask] of asks.entries())
+      for (const [j, side] of ask.ranges.entries()) {
+        const within = (e: { project: string; ts: number }) =>
+          e.project === projectId && e.ts >= side.from && e.ts < side.to;
+        const vote = (f: (typeof feedback)[number], helpful: number) =>
+          within(f) && ['contextual', 'thumbs_only'].includes(f.source) && f.helpful === helpful;
+        const naive = new Map(
+          ask.paths.map((path) => {
+            const of = feedback.filter((f) => f.path === path);
+            const thumbsUp = of.filter((f) => vote(f, 1)).length;
+            const thumbsDown = of.filter((f) => vote(f, 0)).length;
+            const comments = of.filter((f) => within(f) && f.comment).length;
+            return [path, { ...noVisitors(), thumbsUp, thumbsDown, comments }];
+          }),
+        );
+        expect(batched[i][j].pages).toEqual(naive);
+        const sum = (key: 'thumbsUp' | 'thumbsDown' | 'comments') =>
+          [...naive.values()].reduce((n, page) => n + page[key], 0);
+        expect(batched[i][j].total).toEqual({
+          ...noVisitors(),
+          thumbsUp: sum('thumbsUp'),
+          thumbsDown: sum('thumbsDown'),
+          comments: sum('comments'),
+        });
+        const missed = new Map(ask.urls.map((url) => [url, misses.filter((m) => m.path === url && within(m)).length]));
+        expect(batched[i][j].misses).toEqual(missed);
+        counted += sum('thumbsUp') + sum('thumbsDown') + sum('comments');
+        for (const n of missed.values()) counted += n;
+      }
+    expect(counted).toBeGreaterThan(100);
+    // the edge range: the entries at its first and last millisecond count, the one at its end does not
+    expect(batched[2][0].misses.get(edge.urls[0])).toBeGreaterThanOrEqual(2);
+    expect(await readOutcomeSignals(sql, { projectId, asks: [] })).toEqual([]);
+  });
+});
+
+/**
  * An outcome window's feedback and searches on PostgreSQL right after a bulk import (no statistics yet): each page's
  * feedback and each query's searches are read along the index that leads with it, never by scanning every row of
  * the range (what an IN list got: 8–60 ms for each side of each window at 10M), and counted exactly.
@@ -221,10 +341,10 @@ describe('outcome signals on PostgreSQL before the tables are analysed', () => {
     const paths = ['/p3', '/p7', '/p3'];
     const queries = await readQueriesInto(recording, { projectId: 'p1', paths, range, limit: 5 });
     const zero = noVisitors();
-    const counts = await readOutcomeCounts(
+    const [counts] = await readOutcomeCounts(
       recording,
-      { projectId: 'p1', paths: ['/p3', '/p7'], urls: [], range, queries },
-      [zero, zero, zero],
+      { projectId: 'p1', paths: ['/p3', '/p7'], urls: [], ranges: [range], queries },
+      [[zero, zero, zero]],
     );
     // the same counts by plain SQL
     const [[up, down]] = await sql.rows(

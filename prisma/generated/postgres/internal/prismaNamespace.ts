@@ -4643,7 +4643,8 @@ export const DocsPullRequestMergeScalarFieldEnum = {
   settledDays: 'settledDays',
   commentDays: 'commentDays',
   commentId: 'commentId',
-  commentClaimedAt: 'commentClaimedAt'
+  commentClaimedAt: 'commentClaimedAt',
+  keptVisitors: 'keptVisitors'
 } as const
 
 export type DocsPullRequestMergeScalarFieldEnum = (typeof DocsPullRequestMergeScalarFieldEnum)[keyof typeof DocsPullRequestMergeScalarFieldEnum]

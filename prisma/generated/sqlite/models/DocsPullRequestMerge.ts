@@ -50,6 +50,7 @@ export type DocsPullRequestMergeMinAggregateOutputType = {
   commentDays: number | null
   commentId: string | null
   commentClaimedAt: Date | null
+  keptVisitors: string | null
 }
 
 export type DocsPullRequestMergeMaxAggregateOutputType = {
@@ -64,6 +65,7 @@ export type DocsPullRequestMergeMaxAggregateOutputType = {
   commentDays: number | null
   commentId: string | null
   commentClaimedAt: Date | null
+  keptVisitors: string | null
 }
 
 export type DocsPullRequestMergeCountAggregateOutputType = {
@@ -78,6 +80,7 @@ export type DocsPullRequestMergeCountAggregateOutputType = {
   commentDays: number
   commentId: number
   commentClaimedAt: number
+  keptVisitors: number
   _all: number
 }
 
@@ -106,6 +109,7 @@ export type DocsPullRequestMergeMinAggregateInputType = {
   commentDays?: true
   commentId?: true
   commentClaimedAt?: true
+  keptVisitors?: true
 }
 
 export type DocsPullRequestMergeMaxAggregateInputType = {
@@ -120,6 +124,7 @@ export type DocsPullRequestMergeMaxAggregateInputType = {
   commentDays?: true
   commentId?: true
   commentClaimedAt?: true
+  keptVisitors?: true
 }
 
 export type DocsPullRequestMergeCountAggregateInputType = {
@@ -134,6 +139,7 @@ export type DocsPullRequestMergeCountAggregateInputType = {
   commentDays?: true
   commentId?: true
   commentClaimedAt?: true
+  keptVisitors?: true
   _all?: true
 }
 
@@ -235,6 +241,7 @@ export type DocsPullRequestMergeGroupByOutputType = {
   commentDays: number
   commentId: string | null
   commentClaimedAt: Date | null
+  keptVisitors: string | null
   _count: DocsPullRequestMergeCountAggregateOutputType | null
   _avg: DocsPullRequestMergeAvgAggregateOutputType | null
   _sum: DocsPullRequestMergeSumAggregateOutputType | null
@@ -272,6 +279,7 @@ export type DocsPullRequestMergeWhereInput = {
   commentDays?: Prisma.IntFilter<"DocsPullRequestMerge"> | number
   commentId?: Prisma.StringNullableFilter<"DocsPullRequestMerge"> | string | null
   commentClaimedAt?: Prisma.DateTimeNullableFilter<"DocsPullRequestMerge"> | Date | string | null
+  keptVisitors?: Prisma.StringNullableFilter<"DocsPullRequestMerge"> | string | null
 }
 
 export type DocsPullRequestMergeOrderByWithRelationInput = {
@@ -286,6 +294,7 @@ export type DocsPullRequestMergeOrderByWithRelationInput = {
   commentDays?: Prisma.SortOrder
   commentId?: Prisma.SortOrderInput | Prisma.SortOrder
   commentClaimedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  keptVisitors?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeWhereUniqueInput = Prisma.AtLeast<{
@@ -303,6 +312,7 @@ export type DocsPullRequestMergeWhereUniqueInput = Prisma.AtLeast<{
   commentDays?: Prisma.IntFilter<"DocsPullRequestMerge"> | number
   commentId?: Prisma.StringNullableFilter<"DocsPullRequestMerge"> | string | null
   commentClaimedAt?: Prisma.DateTimeNullableFilter<"DocsPullRequestMerge"> | Date | string | null
+  keptVisitors?: Prisma.StringNullableFilter<"DocsPullRequestMerge"> | string | null
 }, "jobId">
 
 export type DocsPullRequestMergeOrderByWithAggregationInput = {
@@ -317,6 +327,7 @@ export type DocsPullRequestMergeOrderByWithAggregationInput = {
   commentDays?: Prisma.SortOrder
   commentId?: Prisma.SortOrderInput | Prisma.SortOrder
   commentClaimedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  keptVisitors?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.DocsPullRequestMergeCountOrderByAggregateInput
   _avg?: Prisma.DocsPullRequestMergeAvgOrderByAggregateInput
   _max?: Prisma.DocsPullRequestMergeMaxOrderByAggregateInput
@@ -339,6 +350,7 @@ export type DocsPullRequestMergeScalarWhereWithAggregatesInput = {
   commentDays?: Prisma.IntWithAggregatesFilter<"DocsPullRequestMerge"> | number
   commentId?: Prisma.StringNullableWithAggregatesFilter<"DocsPullRequestMerge"> | string | null
   commentClaimedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"DocsPullRequestMerge"> | Date | string | null
+  keptVisitors?: Prisma.StringNullableWithAggregatesFilter<"DocsPullRequestMerge"> | string | null
 }
 
 export type DocsPullRequestMergeCreateInput = {
@@ -353,6 +365,7 @@ export type DocsPullRequestMergeCreateInput = {
   commentDays?: number
   commentId?: string | null
   commentClaimedAt?: Date | string | null
+  keptVisitors?: string | null
 }
 
 export type DocsPullRequestMergeUncheckedCreateInput = {
@@ -367,6 +380,7 @@ export type DocsPullRequestMergeUncheckedCreateInput = {
   commentDays?: number
   commentId?: string | null
   commentClaimedAt?: Date | string | null
+  keptVisitors?: string | null
 }
 
 export type DocsPullRequestMergeUpdateInput = {
@@ -381,6 +395,7 @@ export type DocsPullRequestMergeUpdateInput = {
   commentDays?: Prisma.IntFieldUpdateOperationsInput | number
   commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  keptVisitors?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DocsPullRequestMergeUncheckedUpdateInput = {
@@ -395,6 +410,7 @@ export type DocsPullRequestMergeUncheckedUpdateInput = {
   commentDays?: Prisma.IntFieldUpdateOperationsInput | number
   commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  keptVisitors?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DocsPullRequestMergeCreateManyInput = {
@@ -409,6 +425,7 @@ export type DocsPullRequestMergeCreateManyInput = {
   commentDays?: number
   commentId?: string | null
   commentClaimedAt?: Date | string | null
+  keptVisitors?: string | null
 }
 
 export type DocsPullRequestMergeUpdateManyMutationInput = {
@@ -423,6 +440,7 @@ export type DocsPullRequestMergeUpdateManyMutationInput = {
   commentDays?: Prisma.IntFieldUpdateOperationsInput | number
   commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  keptVisitors?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DocsPullRequestMergeUncheckedUpdateManyInput = {
@@ -437,6 +455,7 @@ export type DocsPullRequestMergeUncheckedUpdateManyInput = {
   commentDays?: Prisma.IntFieldUpdateOperationsInput | number
   commentId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   commentClaimedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  keptVisitors?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DocsPullRequestMergeCountOrderByAggregateInput = {
@@ -451,6 +470,7 @@ export type DocsPullRequestMergeCountOrderByAggregateInput = {
   commentDays?: Prisma.SortOrder
   commentId?: Prisma.SortOrder
   commentClaimedAt?: Prisma.SortOrder
+  keptVisitors?: Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeAvgOrderByAggregateInput = {
@@ -471,6 +491,7 @@ export type DocsPullRequestMergeMaxOrderByAggregateInput = {
   commentDays?: Prisma.SortOrder
   commentId?: Prisma.SortOrder
   commentClaimedAt?: Prisma.SortOrder
+  keptVisitors?: Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeMinOrderByAggregateInput = {
@@ -485,6 +506,7 @@ export type DocsPullRequestMergeMinOrderByAggregateInput = {
   commentDays?: Prisma.SortOrder
   commentId?: Prisma.SortOrder
   commentClaimedAt?: Prisma.SortOrder
+  keptVisitors?: Prisma.SortOrder
 }
 
 export type DocsPullRequestMergeSumOrderByAggregateInput = {
@@ -507,6 +529,7 @@ export type DocsPullRequestMergeSelect<ExtArgs extends runtime.Types.Extensions.
   commentDays?: boolean
   commentId?: boolean
   commentClaimedAt?: boolean
+  keptVisitors?: boolean
 }, ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type DocsPullRequestMergeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -521,6 +544,7 @@ export type DocsPullRequestMergeSelectCreateManyAndReturn<ExtArgs extends runtim
   commentDays?: boolean
   commentId?: boolean
   commentClaimedAt?: boolean
+  keptVisitors?: boolean
 }, ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type DocsPullRequestMergeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -535,6 +559,7 @@ export type DocsPullRequestMergeSelectUpdateManyAndReturn<ExtArgs extends runtim
   commentDays?: boolean
   commentId?: boolean
   commentClaimedAt?: boolean
+  keptVisitors?: boolean
 }, ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type DocsPullRequestMergeSelectScalar = {
@@ -549,9 +574,10 @@ export type DocsPullRequestMergeSelectScalar = {
   commentDays?: boolean
   commentId?: boolean
   commentClaimedAt?: boolean
+  keptVisitors?: boolean
 }
 
-export type DocsPullRequestMergeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"jobId" | "projectId" | "repository" | "number" | "mergedAt" | "pages" | "createdAt" | "settledDays" | "commentDays" | "commentId" | "commentClaimedAt", ExtArgs["result"]["docsPullRequestMerge"]>
+export type DocsPullRequestMergeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"jobId" | "projectId" | "repository" | "number" | "mergedAt" | "pages" | "createdAt" | "settledDays" | "commentDays" | "commentId" | "commentClaimedAt" | "keptVisitors", ExtArgs["result"]["docsPullRequestMerge"]>
 
 export type $DocsPullRequestMergePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "DocsPullRequestMerge"
@@ -568,6 +594,7 @@ export type $DocsPullRequestMergePayload<ExtArgs extends runtime.Types.Extension
     commentDays: number
     commentId: string | null
     commentClaimedAt: Date | null
+    keptVisitors: string | null
   }, ExtArgs["result"]["docsPullRequestMerge"]>
   composites: {}
 }
@@ -1002,6 +1029,7 @@ export interface DocsPullRequestMergeFieldRefs {
   readonly commentDays: Prisma.FieldRef<"DocsPullRequestMerge", 'Int'>
   readonly commentId: Prisma.FieldRef<"DocsPullRequestMerge", 'String'>
   readonly commentClaimedAt: Prisma.FieldRef<"DocsPullRequestMerge", 'DateTime'>
+  readonly keptVisitors: Prisma.FieldRef<"DocsPullRequestMerge", 'String'>
 }
     
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "DocsPullRequestMerge" ADD COLUMN "keptVisitors" TEXT;
