@@ -57,6 +57,8 @@ export type ReadOutcomeCounts = (params: {
   together?: readonly (readonly string[])[];
   /** what a verdict reads alone: the pages' human visitors together, their thumbs, the misses (other counts 0) */
   only?: 'verdict';
+  /** the visitors of some ranges counted before, in the groups' order (null: not known): not read again */
+  known?: readonly (readonly VisitorCounts[] | null)[];
 }) => Promise<WindowCounts[]>;
 
 /**

@@ -670,15 +670,16 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(await summary()).toEqual({ helped: 0, noEffect: 2, regressed: 0 });
   });
 
-  it("counts each merge's deciding human visitors at the sweep: a new process's summary reads no page views for them until a view lands in their window", async () => {
+  it("keeps each merge's ended window sides at the sweep: a new process's outcome and summary read no page views for them until a view lands in their days", async () => {
     await importHits(syntheticTraffic(21));
     await app.services.analytics.fold();
     const job = await mergedJob();
     await mergedJob({ shift: -60_000 });
     const { analytics } = app.services;
-    // what each read of page views was asked for ('verdict': a summary's verdict), and the merges whose thumbs and
-    // misses alone were read
+    // what each read of page views was asked for ('verdict': a summary's verdict), how many ranges' visitors were
+    // read from page views, and the merges whose thumbs and misses alone were read
     const asked: (string | undefined)[] = [];
+    let rangesRead = 0;
     let signalsAsked = 0;
     const process = () =>
       createOutcomes({
@@ -688,6 +689,7 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
         pullRequestFiles: async () => prFiles,
         counts: (query) => {
           asked.push(query.only);
+          rangesRead += query.ranges.filter((_, i) => !query.known?.[i]).length;
           return analytics.outcomeCounts(query);
         },
         signals: (query) => {
@@ -698,6 +700,21 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
         queries: (query) => analytics.outcomeQueries(query),
         deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
       });
+    // a process that keeps nothing (no versions to keep counts under): every count read from the page views
+    const truth = () =>
+      createOutcomes({
+        db: app.ctx.db,
+        clock: app.ctx.clock,
+        pages: async () => SITE_FILES,
+        pullRequestFiles: async () => prFiles,
+        counts: (query) => analytics.outcomeCounts(query),
+        queries: (query) => analytics.outcomeQueries(query),
+        deployDelayMs: app.ctx.config.outcomes.deployDelayMs,
+      }).ofJob(projectId, job.id);
+    const outcome = async () => {
+      rangesRead = 0;
+      return process().ofJob(projectId, job.id);
+    };
     const project = await getProject(app.ctx.db, projectId);
     // a new process each time (nothing in memory): the page's one merge in full, the other's verdict for the summary
     const summary = async () => {
@@ -711,13 +728,18 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
 
     expect(await summary()).toEqual({ helped: 2, noEffect: 0, regressed: 0 });
     expect(asked).toContain('verdict');
-    // the sweep counts both merges' deciding windows once (and those of earlier tests' projects); again with nothing
+    expect(await outcome()).toEqual(await truth());
+    expect(rangesRead).toBe(6);
+    // the sweep counts both merges' ended sides once (and those of earlier tests' projects); again with nothing
     // changed, none
     expect((await process().sweep()).counted).toBeGreaterThanOrEqual(2);
     expect((await process().sweep()).counted).toBe(0);
     expect(await summary()).toEqual({ helped: 2, noEffect: 0, regressed: 0 });
     expect(asked).not.toContain('verdict');
     expect(signalsAsked).toBe(1);
+    // every window has ended: the outcome reads its thumbs, misses and searches alone, and is the same
+    expect(await outcome()).toEqual(await truth());
+    expect(rangesRead).toBe(0);
 
     // 300 new readers of /guides/setup before the live time, not folded yet: the kept counts no longer match, the
     // verdicts are read from the page views again (traffic now worse after, misses better: no effect)
@@ -729,6 +751,11 @@ describe.each(PROVIDERS)('docs pull request outcomes on %s', (provider) => {
     expect(await summary()).toEqual({ helped: 0, noEffect: 2, regressed: 0 });
     expect(asked).toContain('verdict');
     expect(signalsAsked).toBe(0);
+    // the sides whose days took the crowd are read again (the before sides), the after sides are still kept
+    const crowded = await outcome();
+    expect(crowded).toEqual(await truth());
+    expect(crowded!.windows[0].total.humanVisitors.before).toBeGreaterThanOrEqual(300);
+    expect(rangesRead).toBe(3);
     // folded, then swept: counted again, and the summary reads no page views again
     await analytics.fold();
     expect((await process().sweep()).counted).toBe(2);
