@@ -470,13 +470,21 @@ function startProblemRuns(params: {
   };
 }
 
-/** Completed outcome windows are looked for now and then (outcomes.ts `sweep`), one sweep at a time. */
+/**
+ * Completed outcome windows are looked for at start (those that completed while Scribe was down, and the window sides
+ * an upgrade has not kept yet) and then now and then (outcomes.ts `sweep`), one sweep at a time.
+ */
 function startOutcomeSweeps(base: Base, problems: ProblemsQueue) {
   const logger = base.logger.child({ component: 'outcomes' });
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    sweeping = problems.outcomes.sweep().catch((err: unknown) => logger.error({ err }, 'the outcome sweep failed'));
+    sweeping = problems.outcomes.sweep().then(
+      ({ handled, counted }) =>
+        logger[handled || counted ? 'info' : 'debug']({ handled, counted }, 'looked for completed outcome windows'),
+      (err: unknown) => logger.error({ err }, 'the outcome sweep failed'),
+    );
   };
+  sweep();
   const timer = setInterval(() => void sweeping.then(sweep), OUTCOME_SWEEP_EVERY_MS).unref();
   return {
     async stop() {

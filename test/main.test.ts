@@ -112,6 +112,18 @@ describe('the service process', () => {
     expect(readSecret()).toBe(secret);
   });
 
+  it('looks for completed outcome windows as soon as it starts, not 10 minutes later', async () => {
+    const started = await startProcess(cwd, { LOG_LEVEL: 'debug' });
+    const swept = () =>
+      started.logs.some((l) => l.startsWith('{') && JSON.parse(l).msg === 'looked for completed outcome windows');
+    try {
+      for (let i = 0; i < 100 && !swept(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(swept()).toBe(true);
+    } finally {
+      expect(await stopProcess(started)).toBe(0);
+    }
+  });
+
   it('serves signed GitHub webhooks through Probot on the same server and rejects bad signatures', async () => {
     const privateKey = testAppPrivateKey();
     const started = await startProcess(cwd, {
