@@ -207,8 +207,11 @@ export async function readOutcomeSignals(
     asks.flatMap((ask) => ask.urls),
     'SELECT "path", "ts" FROM "AnalyticsPageMiss" WHERE "projectId" = ? AND "path" = ? AND "ts" >= ? AND "ts" < ?',
     (url) => [projectId, url, from, to],
-  ))
-    misses.set(String(url), [...(misses.get(String(url)) ?? []), Number(ts)]);
+  )) {
+    const times = misses.get(String(url)) ?? [];
+    misses.set(String(url), times);
+    times.push(Number(ts));
+  }
   const sorted = (times: number[] = []) => Float64Array.from(times).sort();
   const feedbackTimes = new Map([...feedback].map(([path, times]) => [path, times.map(sorted)]));
   const missTimes = new Map([...misses].map(([url, times]) => [url, sorted(times)]));
