@@ -622,7 +622,7 @@ const VARIABLE_DOCS: Record<keyof typeof schemas | 'DATABASE_URL', VariableDoc> 
   SCRIBE_ANALYTICS_CACHE_MB: {
     example: '1024',
     meaning:
-      'Memory for the per-process cache of decoded per-day visitor sets, agent cells, per-day counts and the page views outcomes read (`0` turns it off).',
+      'Memory for the per-process cache of decoded per-day visitor sets, agent cells, counts of AI misses and searches and the page views outcomes read (`0` turns it off).',
   },
   SCRIBE_AI_RANGES_FILE: {
     default: '— (the shipped `src/analytics/ingest/ai-user-agents/ai-ranges.json`)',

@@ -112,11 +112,6 @@ export type AnalyticsAgentDaySet = Prisma.AnalyticsAgentDaySetModel
  */
 export type AnalyticsAgentDayViews = Prisma.AnalyticsAgentDayViewsModel
 /**
- * Model AnalyticsDayAiMisses
- * 
- */
-export type AnalyticsDayAiMisses = Prisma.AnalyticsDayAiMissesModel
-/**
  * Model AnalyticsAiRangeList
  * 
  */
@@ -251,11 +246,6 @@ export type AnalyticsFeedbackChange = Prisma.AnalyticsFeedbackChangeModel
  * 
  */
 export type AnalyticsSearch = Prisma.AnalyticsSearchModel
-/**
- * Model AnalyticsDayFeedback
- * 
- */
-export type AnalyticsDayFeedback = Prisma.AnalyticsDayFeedbackModel
 /**
  * Model AnalyticsDaySearches
  * 

@@ -1,16 +1,11 @@
 import type { TimeRange } from '../../calendar.js';
 import type { AnalyticsStore } from '../store/event-store.js';
+import type { MissCount } from '../store/ai-misses.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
 import type { CacheLease } from '../store/day-cache.js';
-import type { RangeCounts } from '../store/day-counts.js';
 
-export interface AiMissRow {
-  path: string;
-  agent: string;
-  status: number;
-  count: number;
-}
+export type AiMissRow = MissCount;
 
 /**
  * One page of the AI requests answered 404/410/5xx in the range by path, agent and status; most first, then path,
@@ -23,25 +18,13 @@ export async function aiMisses(params: {
   range: TimeRange;
   page: { limit: number; offset: number };
 }): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
-  const counts = await missCounts(params);
-  const [count] = counts.values;
-  const { keys } = counts;
-  const page = weightedPage(
-    counts.present,
-    (id) => count[id],
-    (a, b) =>
-      compareCodePoints(keys.value(a, 0) as string, keys.value(b, 0) as string) ||
-      compareCodePoints(keys.value(a, 1) as string, keys.value(b, 1) as string) ||
-      (keys.value(a, 2) as number) - (keys.value(b, 2) as number),
+  const { rows } = await missCounts(params);
+  return weightedPage(
+    rows,
+    (m) => m.count,
+    (a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.agent, b.agent) || a.status - b.status,
     params.page,
   );
-  return {
-    rows: page.rows.map((id) => {
-      const [path, agent, status] = keys.key(id) as [string, string, number];
-      return { path, agent, status, count: count[id] };
-    }),
-    hasMore: page.hasMore,
-  };
 }
 
 /**
@@ -53,11 +36,11 @@ async function missCounts(params: {
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
-}): Promise<RangeCounts> {
+}): Promise<{ rows: MissCount[]; bytes: number }> {
   const { store, cache, projectId, range } = params;
-  const count = () => store.aiMissCounts(projectId, range);
   const stamp = await store.signalsStamp(projectId);
-  // a rebuild is under way (no stamp): read raw, kept nowhere
-  if (stamp === null) return count();
-  return cache.keep(`${projectId}:ai misses:${range.from}:${range.to}`, stamp, count);
+  return cache.keep(`${projectId}:ai misses:${range.from}:${range.to}`, stamp, async () => {
+    const rows = await store.aiMissCounts(projectId, range);
+    return { rows, bytes: 64 + rows.reduce((n, m) => n + 64 + 2 * (m.path.length + m.agent.length), 0) };
+  });
 }

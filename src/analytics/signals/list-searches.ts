@@ -1,6 +1,4 @@
-import type { RangeCounts } from '../store/day-counts.js';
 import type { Sql } from '../store/sql.js';
-import { signalsVersion } from '../store/signals-version.js';
 import type { DayCache } from '../store/day-cache.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
@@ -8,7 +6,6 @@ import {
   type SearchTermKey,
   type SearchTermRow,
   searchTermsPage,
-  tallyClicks,
   tallySearches,
   type TermClicks,
   termClicks,
@@ -18,17 +15,19 @@ import {
 import { describePath } from './feedback-filter.js';
 
 /**
- * A window's tally of searches, kept in the analytics cache for the listing's next pages and calls. It does not
- * change: it counts the searches up to the window's snapshot (a row id), and stored searches are never changed or
- * removed. Kept under the project's signals stamp, which a rebuild changes: counts it recounted are read again.
+ * A window's tally of searches, kept in the analytics cache for the listing's next pages and calls. It never
+ * changes: it counts the searches up to the window's snapshot (a row id), and stored searches are never changed or
+ * removed, so the key alone names it.
  */
-async function keptTally(sql: Sql, cache: DayCache, window: ListWindow): Promise<RangeCounts> {
+async function keptTally(cache: DayCache, window: ListWindow, tally: () => Promise<SearchTermRow[]>) {
   const lease = cache.lease();
   try {
-    // read before the tally: a rebuild between the two keeps its recount under the older stamp, never the reverse
-    const stamp = await signalsVersion(sql, window.projectId);
     const key = `${window.projectId}:search tally:${window.from}:${window.to}:${window.snapshot}`;
-    return await lease.keep(key, stamp, () => tallySearches(sql, window));
+    const kept = await lease.keep(key, 'searches up to the snapshot', async () => {
+      const terms = await tally();
+      return { terms, bytes: 64 + terms.reduce((n, t) => n + 48 + 2 * t.query.length, 0) };
+    });
+    return kept.terms;
   } finally {
     // a tally holds no native memory: nothing is freed under the caller once let go
     lease.release();
@@ -61,16 +60,16 @@ export async function listSearches(
 ): Promise<SearchReport> {
   const { path } = params.query;
   // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
-  let tally: Promise<RangeCounts> | undefined;
+  let tally: Promise<SearchTermRow[]> | undefined;
   const tallied = (window: ListWindow) => {
-    tally ??= keptTally(deps.sql, deps.cache, window);
+    tally ??= keptTally(deps.cache, window, () => tallySearches(deps.sql, window));
     return tally;
   };
   // with `path`: only the terms whose results readers clicked to reach it, found from every term's clicks
   let leading: Promise<Set<string>> | undefined;
   const terms = (window: ListWindow) => {
     if (path === undefined) return undefined;
-    leading ??= tallyClicks(deps.sql, window).then((clicks) => termsLeadingTo(clicks, path));
+    leading ??= termsLeadingTo(deps.sql, window, path);
     return leading;
   };
   const page = await deps.paging.page<SearchTermRow, SearchTermKey>({
@@ -88,7 +87,7 @@ export async function listSearches(
   });
   const counted = await tallied(page.window);
   const queries = page.rows.map((t) => t.query);
-  const clicks = termClicks(await tallyClicks(deps.sql, page.window, queries), queries);
+  const clicks = await termClicks(deps.sql, page.window, queries);
   return {
     ...page,
     rows: page.rows.map((t) => searchTerm(t, clicks)),

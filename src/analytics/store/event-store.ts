@@ -2,7 +2,6 @@ import type { TimeRange } from '../../calendar.js';
 import type { Sql } from './sql.js';
 import { Dictionaries } from './dictionaries.js';
 import { foldEvents } from './fold-events.js';
-import { derivedMark } from './rollups/rollup-marks.js';
 import { planRange, type RangePlan } from './split-range.js';
 import { rebuildDerived, type RebuildProgress } from './rebuild-derived.js';
 import { insertEvents, type NewEvent } from './write-events.js';
@@ -112,17 +111,15 @@ export class AnalyticsStore {
   }
 
   /** Misses in the range by path, agent and status. */
-  async aiMissCounts(projectId: string, range: TimeRange) {
-    const raw = (await derivedMark(this.sql, projectId)) === undefined;
-    return aiMissCounts(this.sql, { projectId, range, raw });
+  aiMissCounts(projectId: string, range: TimeRange) {
+    return aiMissCounts(this.sql, { projectId, range });
   }
 
   /**
    * What the project's signals and AI misses are now (store/signals-version.ts): the same stamp twice, the same
-   * counts. Null while a rebuild is under way: they are read raw then.
+   * counts.
    */
-  async signalsStamp(projectId: string): Promise<string | null> {
-    if ((await derivedMark(this.sql, projectId)) === undefined) return null;
+  signalsStamp(projectId: string): Promise<string> {
     return signalsVersion(this.sql, projectId);
   }
 

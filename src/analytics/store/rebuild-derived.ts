@@ -1,8 +1,7 @@
 import type { Sql } from './sql.js';
 import { deriveEvents, EVENT_COLUMNS, type EventRow } from './derive-events.js';
-import { recountAiMisses } from './ai-misses.js';
 import { bumpSignalsVersion } from './signals-version.js';
-import { recountSignals } from '../signals/store/signal-rollups.js';
+import { recountSearchDays } from '../signals/store/search-days.js';
 import { ROLLUPS } from './rollups/all-rollups.js';
 import type { Rollup } from './rollups/rollup.js';
 import { FOLDED, readMarks, rebuildMark, writeMarks } from './rollups/rollup-marks.js';
@@ -10,7 +9,7 @@ import { pageDaysMissing } from './rollups/page-days.js';
 
 const REBUILD_CHUNK = 100_000;
 
-/** Derived tables every rebuild clears, beside the rollups' own (those of misses and reader signals are recounted). */
+/** Derived tables every rebuild clears, beside the rollups' own. */
 const DERIVED_TABLES = ['AnalyticsDaySet', 'AnalyticsDayViews'];
 
 export interface RebuildProgress {
@@ -51,10 +50,9 @@ async function rebuildProject(
     await tx.run('DELETE FROM "AnalyticsState" WHERE "name" = ?', [pageDaysMissing(projectId)]);
     // kept and bumped, never reset: a cached copy made under an old generation must not match a new one
     await tx.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', [projectId]);
-    // derived from rows that are never folded: recounted whole, in this transaction
-    await recountAiMisses(tx, projectId);
-    await recountSignals(tx, projectId);
-    // what was read and kept from the old counts (AI misses, search tallies) is read again
+    // derived from searches, which are never folded: recounted whole in this transaction, and what was kept of the
+    // old counts (the problems queue's answers) read again
+    await recountSearchDays(tx, projectId);
     await bumpSignalsVersion(tx, projectId);
     return marks.get(FOLDED)!;
   });
@@ -88,16 +86,9 @@ async function rebuildProject(
   return done;
 }
 
-/** Every project with raw events, misses or derived rows. */
+/** Every project with raw events, searches or derived rows. */
 async function derivedProjects(sql: Sql, rollups: Rollup[]): Promise<string[]> {
-  const tables = [
-    'AnalyticsPage',
-    'AnalyticsDay',
-    'AnalyticsAiMiss',
-    'AnalyticsFeedback',
-    'AnalyticsSearch',
-    ...rollups.flatMap((r) => r.tables),
-  ];
+  const tables = ['AnalyticsPage', 'AnalyticsDay', 'AnalyticsSearch', ...rollups.flatMap((r) => r.tables)];
   const rows = await sql.query<{ projectId: string }>(
     tables.map((t) => `SELECT DISTINCT "projectId" AS "projectId" FROM "${t}"`).join(' UNION '),
   );

@@ -411,7 +411,6 @@ export const ModelName = {
   AnalyticsAiMiss: 'AnalyticsAiMiss',
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
-  AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
@@ -439,7 +438,6 @@ export const ModelName = {
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
   AnalyticsSearch: 'AnalyticsSearch',
-  AnalyticsDayFeedback: 'AnalyticsDayFeedback',
   AnalyticsDaySearches: 'AnalyticsDaySearches',
   AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
   DocsReviewCheck: 'DocsReviewCheck',
@@ -461,7 +459,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsPageDay" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsDayAiMisses" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "webhookSubscription" | "webhookEvent" | "webhookMessage" | "webhookAttempt" | "docsPullRequestMerge" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDayFeedback" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
+    modelProps: "analyticsPageMiss" | "analyticsPage" | "analyticsVisitor" | "analyticsEvent" | "analyticsEventKey" | "analyticsDayViews" | "analyticsDaySet" | "analyticsPageDay" | "analyticsSiteDay" | "analyticsDay" | "analyticsState" | "analyticsAiMiss" | "analyticsAgentDaySet" | "analyticsAgentDayViews" | "analyticsAiRangeList" | "analyticsOutbox" | "analyticsKeyDirectory" | "analyticsRobotsVersion" | "analyticsRobotsReader" | "analyticsRobotsFetch" | "automationConfig" | "automationRun" | "project" | "apiKey" | "setting" | "projectDocsAccess" | "webhookDelivery" | "jobPullRequest" | "gitHubTrigger" | "agentJob" | "agentJobMessage" | "agentJobEvent" | "webhookSubscription" | "webhookEvent" | "webhookMessage" | "webhookAttempt" | "docsPullRequestMerge" | "problemState" | "analyticsFeedback" | "analyticsFeedbackChange" | "analyticsSearch" | "analyticsDaySearches" | "analyticsDaySearchClicks" | "docsReviewCheck" | "docsReviewComment" | "docsDraft" | "sourcePullMerge"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1498,80 +1496,6 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AnalyticsAgentDayViewsCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AnalyticsAgentDayViewsCountAggregateOutputType> | number
-        }
-      }
-    }
-    AnalyticsDayAiMisses: {
-      payload: Prisma.$AnalyticsDayAiMissesPayload<ExtArgs>
-      fields: Prisma.AnalyticsDayAiMissesFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.AnalyticsDayAiMissesFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.AnalyticsDayAiMissesFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
-        }
-        findFirst: {
-          args: Prisma.AnalyticsDayAiMissesFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.AnalyticsDayAiMissesFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
-        }
-        findMany: {
-          args: Prisma.AnalyticsDayAiMissesFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
-        }
-        create: {
-          args: Prisma.AnalyticsDayAiMissesCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
-        }
-        createMany: {
-          args: Prisma.AnalyticsDayAiMissesCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.AnalyticsDayAiMissesCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
-        }
-        delete: {
-          args: Prisma.AnalyticsDayAiMissesDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
-        }
-        update: {
-          args: Prisma.AnalyticsDayAiMissesUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
-        }
-        deleteMany: {
-          args: Prisma.AnalyticsDayAiMissesDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.AnalyticsDayAiMissesUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.AnalyticsDayAiMissesUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>[]
-        }
-        upsert: {
-          args: Prisma.AnalyticsDayAiMissesUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayAiMissesPayload>
-        }
-        aggregate: {
-          args: Prisma.AnalyticsDayAiMissesAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayAiMisses>
-        }
-        groupBy: {
-          args: Prisma.AnalyticsDayAiMissesGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.AnalyticsDayAiMissesCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayAiMissesCountAggregateOutputType> | number
         }
       }
     }
@@ -3573,80 +3497,6 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
-    AnalyticsDayFeedback: {
-      payload: Prisma.$AnalyticsDayFeedbackPayload<ExtArgs>
-      fields: Prisma.AnalyticsDayFeedbackFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.AnalyticsDayFeedbackFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.AnalyticsDayFeedbackFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
-        }
-        findFirst: {
-          args: Prisma.AnalyticsDayFeedbackFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.AnalyticsDayFeedbackFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
-        }
-        findMany: {
-          args: Prisma.AnalyticsDayFeedbackFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>[]
-        }
-        create: {
-          args: Prisma.AnalyticsDayFeedbackCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
-        }
-        createMany: {
-          args: Prisma.AnalyticsDayFeedbackCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.AnalyticsDayFeedbackCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>[]
-        }
-        delete: {
-          args: Prisma.AnalyticsDayFeedbackDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
-        }
-        update: {
-          args: Prisma.AnalyticsDayFeedbackUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
-        }
-        deleteMany: {
-          args: Prisma.AnalyticsDayFeedbackDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.AnalyticsDayFeedbackUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.AnalyticsDayFeedbackUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>[]
-        }
-        upsert: {
-          args: Prisma.AnalyticsDayFeedbackUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnalyticsDayFeedbackPayload>
-        }
-        aggregate: {
-          args: Prisma.AnalyticsDayFeedbackAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateAnalyticsDayFeedback>
-        }
-        groupBy: {
-          args: Prisma.AnalyticsDayFeedbackGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayFeedbackGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.AnalyticsDayFeedbackCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AnalyticsDayFeedbackCountAggregateOutputType> | number
-        }
-      }
-    }
     AnalyticsDaySearches: {
       payload: Prisma.$AnalyticsDaySearchesPayload<ExtArgs>
       fields: Prisma.AnalyticsDaySearchesFieldRefs
@@ -4284,18 +4134,6 @@ export const AnalyticsAgentDayViewsScalarFieldEnum = {
 export type AnalyticsAgentDayViewsScalarFieldEnum = (typeof AnalyticsAgentDayViewsScalarFieldEnum)[keyof typeof AnalyticsAgentDayViewsScalarFieldEnum]
 
 
-export const AnalyticsDayAiMissesScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  path: 'path',
-  agent: 'agent',
-  status: 'status',
-  count: 'count'
-} as const
-
-export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
-
-
 export const AnalyticsAiRangeListScalarFieldEnum = {
   url: 'url',
   prefixes: 'prefixes',
@@ -4716,20 +4554,6 @@ export const AnalyticsSearchScalarFieldEnum = {
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
 
 
-export const AnalyticsDayFeedbackScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  path: 'path',
-  source: 'source',
-  status: 'status',
-  up: 'up',
-  down: 'down',
-  total: 'total'
-} as const
-
-export type AnalyticsDayFeedbackScalarFieldEnum = (typeof AnalyticsDayFeedbackScalarFieldEnum)[keyof typeof AnalyticsDayFeedbackScalarFieldEnum]
-
-
 export const AnalyticsDaySearchesScalarFieldEnum = {
   projectId: 'projectId',
   day: 'day',
@@ -5099,7 +4923,6 @@ export type GlobalOmitConfig = {
   analyticsAiMiss?: Prisma.AnalyticsAiMissOmit
   analyticsAgentDaySet?: Prisma.AnalyticsAgentDaySetOmit
   analyticsAgentDayViews?: Prisma.AnalyticsAgentDayViewsOmit
-  analyticsDayAiMisses?: Prisma.AnalyticsDayAiMissesOmit
   analyticsAiRangeList?: Prisma.AnalyticsAiRangeListOmit
   analyticsOutbox?: Prisma.AnalyticsOutboxOmit
   analyticsKeyDirectory?: Prisma.AnalyticsKeyDirectoryOmit
@@ -5127,7 +4950,6 @@ export type GlobalOmitConfig = {
   analyticsFeedback?: Prisma.AnalyticsFeedbackOmit
   analyticsFeedbackChange?: Prisma.AnalyticsFeedbackChangeOmit
   analyticsSearch?: Prisma.AnalyticsSearchOmit
-  analyticsDayFeedback?: Prisma.AnalyticsDayFeedbackOmit
   analyticsDaySearches?: Prisma.AnalyticsDaySearchesOmit
   analyticsDaySearchClicks?: Prisma.AnalyticsDaySearchClicksOmit
   docsReviewCheck?: Prisma.DocsReviewCheckOmit

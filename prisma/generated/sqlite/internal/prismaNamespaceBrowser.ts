@@ -65,7 +65,6 @@ export const ModelName = {
   AnalyticsAiMiss: 'AnalyticsAiMiss',
   AnalyticsAgentDaySet: 'AnalyticsAgentDaySet',
   AnalyticsAgentDayViews: 'AnalyticsAgentDayViews',
-  AnalyticsDayAiMisses: 'AnalyticsDayAiMisses',
   AnalyticsAiRangeList: 'AnalyticsAiRangeList',
   AnalyticsOutbox: 'AnalyticsOutbox',
   AnalyticsKeyDirectory: 'AnalyticsKeyDirectory',
@@ -93,7 +92,6 @@ export const ModelName = {
   AnalyticsFeedback: 'AnalyticsFeedback',
   AnalyticsFeedbackChange: 'AnalyticsFeedbackChange',
   AnalyticsSearch: 'AnalyticsSearch',
-  AnalyticsDayFeedback: 'AnalyticsDayFeedback',
   AnalyticsDaySearches: 'AnalyticsDaySearches',
   AnalyticsDaySearchClicks: 'AnalyticsDaySearchClicks',
   DocsReviewCheck: 'DocsReviewCheck',
@@ -267,18 +265,6 @@ export const AnalyticsAgentDayViewsScalarFieldEnum = {
 } as const
 
 export type AnalyticsAgentDayViewsScalarFieldEnum = (typeof AnalyticsAgentDayViewsScalarFieldEnum)[keyof typeof AnalyticsAgentDayViewsScalarFieldEnum]
-
-
-export const AnalyticsDayAiMissesScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  path: 'path',
-  agent: 'agent',
-  status: 'status',
-  count: 'count'
-} as const
-
-export type AnalyticsDayAiMissesScalarFieldEnum = (typeof AnalyticsDayAiMissesScalarFieldEnum)[keyof typeof AnalyticsDayAiMissesScalarFieldEnum]
 
 
 export const AnalyticsAiRangeListScalarFieldEnum = {
@@ -699,20 +685,6 @@ export const AnalyticsSearchScalarFieldEnum = {
 } as const
 
 export type AnalyticsSearchScalarFieldEnum = (typeof AnalyticsSearchScalarFieldEnum)[keyof typeof AnalyticsSearchScalarFieldEnum]
-
-
-export const AnalyticsDayFeedbackScalarFieldEnum = {
-  projectId: 'projectId',
-  day: 'day',
-  path: 'path',
-  source: 'source',
-  status: 'status',
-  up: 'up',
-  down: 'down',
-  total: 'total'
-} as const
-
-export type AnalyticsDayFeedbackScalarFieldEnum = (typeof AnalyticsDayFeedbackScalarFieldEnum)[keyof typeof AnalyticsDayFeedbackScalarFieldEnum]
 
 
 export const AnalyticsDaySearchesScalarFieldEnum = {

@@ -3,7 +3,6 @@ import { bumpSignalsVersion } from '../../store/signals-version.js';
 import type { FeedbackFilter } from '../feedback-filter.js';
 import type { FeedbackSource, FeedbackStatus } from '../feedback-kinds.js';
 import { recordFeedbackChange } from './feedback-changes.js';
-import { countedFeedback, countFeedbackChange } from './signal-rollups.js';
 import { feedbackWhere } from './feedback-where.js';
 import type { NewFeedback } from './insert-feedback.js';
 import type { ListWindow } from './list-window.js';
@@ -59,15 +58,17 @@ export async function updateFeedbackStatus(
 ): Promise<FeedbackEntry | undefined> {
   const { projectId, id, status } = params;
   await sql.transaction(async (tx) => {
-    const before = await countedFeedback(tx, { projectId, id });
-    if (!before) return;
+    const [row] = await tx.rows('SELECT 1 FROM "AnalyticsFeedback" WHERE "projectId" = ? AND "id" = ?', [
+      projectId,
+      id,
+    ]);
+    if (!row) return;
     await recordFeedbackChange(tx, { projectId, id });
     await tx.run('UPDATE "AnalyticsFeedback" SET "status" = ? WHERE "projectId" = ? AND "id" = ?', [
       status,
       projectId,
       id,
     ]);
-    await countFeedbackChange(tx, { projectId, before, after: { ...before, status } });
     await bumpSignalsVersion(tx, projectId);
   });
   const [row] = await sql.query<Record<string, unknown>>(

@@ -2,7 +2,6 @@ import { inChunks, type Sql } from '../../store/sql.js';
 import { bumpSignalsVersion } from '../../store/signals-version.js';
 import type { FeedbackSource } from '../feedback-kinds.js';
 import { recordFeedbackChange } from './feedback-changes.js';
-import { countedFeedback, countFeedbackChange, countFeedbackChanges } from './signal-rollups.js';
 import { admitNewRows, type LimitKeys, readAdmission, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
 
 export interface NewFeedback {
@@ -115,20 +114,17 @@ async function storedKeys(tx: Sql, projectId: string, rows: NewFeedback[]): Prom
   return found;
 }
 
-/** A widget's later submission applied to the row its key names (its change recorded, its counts moved). */
+/** A widget's later submission applied to the row its key names (its change recorded). */
 async function updateRow(
   tx: Sql,
   params: { projectId: string; id: number; f: NewFeedback; comment: string | null },
 ): Promise<StoreResult> {
   const { projectId, id, f } = params;
-  const before = (await countedFeedback(tx, { projectId, id })) ?? null;
   await recordFeedbackChange(tx, { projectId, id });
   await tx.run(
     'UPDATE "AnalyticsFeedback" SET "helpful" = ?, "comment" = COALESCE(?, "comment"), "source" = ? WHERE "id" = ?',
     [helpfulValue(f), f.comment, f.comment === null ? f.source : 'contextual', id],
   );
-  const after = (await countedFeedback(tx, { projectId, id })) ?? null;
-  await countFeedbackChange(tx, { projectId, before, after });
   return { outcome: 'updated', id, newComment: f.comment !== null && f.comment !== params.comment };
 }
 
@@ -136,7 +132,7 @@ async function updateRow(
 const helpfulValue = (f: NewFeedback) => (f.helpful === null ? null : Number(f.helpful));
 
 /**
- * Inserts admitted rows in one statement (insertMany) and counts them; returns their ids in the rows' order. Ids are
+ * Inserts admitted rows in one statement (insertMany); returns their ids in the rows' order. Ids are
  * assigned in the order the rows are inserted (SQLite's rowid, PostgreSQL's sequence, unnest's array order), so the
  * ascending ids are the rows' whatever order RETURNING gives them in. No conflict is possible: the transaction holds
  * the write lock and admitNewRows called every key stored before or earlier in the batch a duplicate.
@@ -180,13 +176,6 @@ async function insertRows(tx: Sql, params: { projectId: string; now: number; row
       f.key,
     ]),
     suffix: 'RETURNING "id"',
-  });
-  await countFeedbackChanges(tx, {
-    projectId,
-    changes: rows.map((f) => ({
-      before: null,
-      after: { ts: f.ts, path: f.path, source: f.source, status: 'pending', helpful: helpfulValue(f) },
-    })),
   });
   return returned.map((r) => Number(r.id)).sort((a, b) => a - b);
 }

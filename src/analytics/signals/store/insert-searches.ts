@@ -1,7 +1,7 @@
 import type { Sql } from '../../store/sql.js';
 import { bumpSignalsVersion } from '../../store/signals-version.js';
-import { countStoredSearches } from './signal-rollups.js';
 import { type LimitKeys, refuseNewRows, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
+import { countStoredSearches } from './search-days.js';
 
 export interface NewSearch {
   ts: number;

@@ -4,7 +4,6 @@ import {
   type NewFeedback,
   type StoreResult,
 } from '../../../../src/analytics/signals/store/insert-feedback.js';
-import { countedFeedback, countFeedbackChange } from '../../../../src/analytics/signals/store/signal-rollups.js';
 import type { VisitorLimit } from '../../../../src/analytics/signals/store/visitor-limit.js';
 import { openSql, type Sql } from '../../../../src/analytics/store/sql.js';
 import { createTestDatabase, PROVIDERS } from '../../../support/databases.js';
@@ -35,7 +34,7 @@ function randomFeedback(random: () => number, now: number): NewFeedback {
   };
 }
 
-/** What the batch insert replaced: each row checked, stored or updated, and counted with its own statements. */
+/** What the batch insert replaced: each row checked, stored or updated with its own statements. */
 function storeOneByOne(
   sql: Sql,
   params: { projectId: string; now: number; rows: NewFeedback[]; limit: VisitorLimit; onKey: 'skip' | 'update' },
@@ -52,14 +51,11 @@ function storeOneByOne(
         );
         if (existing) {
           const id = Number(existing.id);
-          const before = (await countedFeedback(tx, { projectId, id })) ?? null;
           await recordFeedbackChange(tx, { projectId, id });
           await tx.run(
             'UPDATE "AnalyticsFeedback" SET "helpful" = ?, "comment" = COALESCE(?, "comment"), "source" = ? WHERE "id" = ?',
             [helpful, f.comment, f.comment === null ? f.source : 'contextual', id],
           );
-          const after = (await countedFeedback(tx, { projectId, id })) ?? null;
-          await countFeedbackChange(tx, { projectId, before, after });
           results.push({ outcome: 'updated', id, newComment: f.comment !== null && f.comment !== existing.comment });
           continue;
         }
@@ -77,15 +73,13 @@ function storeOneByOne(
           ...[f.filename, f.lang, f.visitorHash, f.limitKeys.addressHash, f.key],
         ],
       );
-      const after = { ts: f.ts, path: f.path, source: f.source, status: 'pending', helpful };
-      await countFeedbackChange(tx, { projectId, before: null, after });
       results.push({ outcome: 'stored', id: Number(inserted.id), newComment: f.comment !== null });
     }
     return results;
   });
 }
 
-/** A project's rows, per-day counts and recorded changes, with ids as ranks (the two projects' ids differ). */
+/** A project's rows and recorded changes, with ids as ranks (the two projects' ids differ). */
 async function stored(sql: Sql, projectId: string) {
   const rows = await sql.rows(
     'SELECT "id", "ts", "receivedAt", "path", "source", "status", "helpful", "comment", "code", "visitorHash", "addressHash", "key" FROM "AnalyticsFeedback" WHERE "projectId" = ? ORDER BY "id"',
@@ -99,10 +93,6 @@ async function stored(sql: Sql, projectId: string) {
     rows: rows.map(([, ...rest]) => rest.map((v) => (typeof v === 'bigint' ? Number(v) : v))),
     rank,
     changes: changes.flatMap(([id, ...rest]) => (rank.has(Number(id)) ? [[rank.get(Number(id)), ...rest]] : [])),
-    counts: await sql.rows(
-      'SELECT "day", "path", "source", "status", "up", "down", "total" FROM "AnalyticsDayFeedback" WHERE "projectId" = ? ORDER BY "day", "path", "source", "status"',
-      [projectId],
-    ),
   };
 }
 
@@ -120,7 +110,7 @@ describe.each(PROVIDERS)('feedback stored a batch at a time on %s', (provider) =
   });
 
   it.each(['update', 'skip'] as const)(
-    'decides, stores, updates and counts every row as the row-by-row statements did (onKey %s)',
+    'decides, stores and updates every row as the row-by-row statements did (onKey %s)',
     async (onKey) => {
       const random = rng(onKey === 'update' ? 11 : 12);
       let now = 1_700_000_000_000;
@@ -141,7 +131,6 @@ describe.each(PROVIDERS)('feedback stored a batch at a time on %s', (provider) =
       expect(ranked(results.batch, ours.rank)).toEqual(ranked(results.single, theirs.rank));
       expect(ours.rows).toEqual(theirs.rows);
       expect(ours.changes).toEqual(theirs.changes);
-      expect(ours.counts).toEqual(theirs.counts);
       // the draw reaches every outcome the mode has, so the comparison covers each
       const outcomes =
         onKey === 'update'
@@ -151,7 +140,6 @@ describe.each(PROVIDERS)('feedback stored a batch at a time on %s', (provider) =
         expect(results.batch.filter((r) => r.outcome === outcome).length).toBeGreaterThan(5);
       // and an update of a row stored earlier in the same batch, and of a comment it brought
       expect(ours.changes.length).toBeGreaterThan(onKey === 'update' ? 5 : -1);
-      expect(ours.counts.length).toBeGreaterThan(4);
     },
   );
 
