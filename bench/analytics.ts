@@ -26,7 +26,7 @@
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { loadConfig } from '../src/config.js';
 import { openSql } from '../src/analytics/store/sql.js';
-import { naiveVisitors } from '../src/analytics/store/naive-counts.js';
+import { naiveVisitors } from '../test/support/naive-visitors.js';
 import { createDatabase, createProject, peakRssMb, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
 import { DAY, ingestViews, pathName, rng, storeRobotsVersions, zipf } from './site.js';

@@ -45,7 +45,7 @@ async function paths(s: RawScan): Promise<Map<number, string>> {
   return new Map(rows.map((r) => [Number(r.id), r.path]));
 }
 
-/** GET …/visitors: COUNT(DISTINCT …) per page and site-wide (as src/analytics/store/naive-counts.ts). */
+/** GET …/visitors: COUNT(DISTINCT …) per page and site-wide (as test/support/naive-visitors.ts). */
 export async function visitorsExport(s: RawScan) {
   type Counts = { human: Count; ai: Count; total: Count };
   const where = 'e."projectId" = ? AND e."ts" >= ? AND e."ts" < ? AND e."kind" > 0';

@@ -1,5 +1,5 @@
 import { Analytics } from '../../src/analytics/analytics.js';
-import { naiveVisitors } from '../../src/analytics/store/naive-counts.js';
+import { naiveVisitors } from '../support/naive-visitors.js';
 import { openSql, type Sql } from '../../src/analytics/store/sql.js';
 import type { PageView } from '../../src/analytics/ingest/prepare-event.js';
 import { createLogger } from '../../src/logger.js';

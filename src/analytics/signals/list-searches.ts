@@ -3,11 +3,11 @@ import type { DayCache } from '../store/day-cache.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
 import {
+  type SearchTally,
   type SearchTermKey,
   type SearchTermRow,
   searchTermsPage,
   tallySearches,
-  type TermClicks,
   termClicks,
   termsLeadingTo,
   totalSearches,
@@ -15,19 +15,21 @@ import {
 import { describePath } from './feedback-filter.js';
 
 /**
- * A window's tally of searches, kept in the analytics cache for the listing's next pages and calls. It never
- * changes: it counts the searches up to the window's snapshot (a row id), and stored searches are never changed or
- * removed, so the key alone names it.
+ * A window's tally of searches and result clicks, kept in the analytics cache for the listing's next pages and calls.
+ * It never changes: it counts the searches up to the window's snapshot (a row id), and stored searches are never
+ * changed or removed, so the key alone names it.
  */
-async function keptTally(cache: DayCache, window: ListWindow, tally: () => Promise<SearchTermRow[]>) {
+async function keptTally(sql: Sql, cache: DayCache, window: ListWindow): Promise<SearchTally> {
   const lease = cache.lease();
   try {
     const key = `${window.projectId}:search tally:${window.from}:${window.to}:${window.snapshot}`;
-    const kept = await lease.keep(key, 'searches up to the snapshot', async () => {
-      const terms = await tally();
-      return { terms, bytes: 64 + terms.reduce((n, t) => n + 48 + 2 * t.query.length, 0) };
+    return await lease.keep(key, 'searches up to the snapshot', async () => {
+      const tally = await tallySearches(sql, window);
+      let bytes = 64;
+      for (const t of tally.terms) bytes += 48 + 2 * t.query.length;
+      for (const pages of tally.clicks.values()) for (const path of pages.keys()) bytes += 48 + 2 * path.length;
+      return { ...tally, bytes };
     });
-    return kept.terms;
   } finally {
     // a tally holds no native memory: nothing is freed under the caller once let go
     lease.release();
@@ -59,19 +61,15 @@ export async function listSearches(
   params: { projectId: string; query: PageRequest & { path?: string } },
 ): Promise<SearchReport> {
   const { path } = params.query;
-  // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
-  let tally: Promise<SearchTermRow[]> | undefined;
+  // the page's terms, their clicks and the total come from one tally of the window
+  let tally: Promise<SearchTally> | undefined;
   const tallied = (window: ListWindow) => {
-    tally ??= keptTally(deps.cache, window, () => tallySearches(deps.sql, window));
+    tally ??= keptTally(deps.sql, deps.cache, window);
     return tally;
   };
-  // with `path`: only the terms whose results readers clicked to reach it, found from every term's clicks
-  let leading: Promise<Set<string>> | undefined;
-  const terms = (window: ListWindow) => {
-    if (path === undefined) return undefined;
-    leading ??= termsLeadingTo(deps.sql, window, path);
-    return leading;
-  };
+  // with `path`: only the terms whose results readers clicked to reach it
+  const only = async (window: ListWindow) =>
+    path === undefined ? undefined : termsLeadingTo(await tallied(window), path);
   const page = await deps.paging.page<SearchTermRow, SearchTermKey>({
     projectId: params.projectId,
     request: params.query,
@@ -81,22 +79,20 @@ export async function listSearches(
       // searches are never changed once stored
       snapshot: async () => ({ snapshot: await latestId(deps.sql, 'AnalyticsSearch'), changes: 0 }),
       fetch: async ({ window, after, limit }) =>
-        searchTermsPage(await tallied(window), { after, limit, only: await terms(window) }),
+        searchTermsPage((await tallied(window)).terms, { after, limit, only: await only(window) }),
       keyOf: (t) => [t.hits, t.query],
     },
   });
   const counted = await tallied(page.window);
-  const queries = page.rows.map((t) => t.query);
-  const clicks = await termClicks(deps.sql, page.window, queries);
   return {
     ...page,
-    rows: page.rows.map((t) => searchTerm(t, clicks)),
-    totalSearches: totalSearches(counted, await terms(page.window)),
+    rows: page.rows.map((t) => searchTerm(t, counted)),
+    totalSearches: totalSearches(counted.terms, await only(page.window)),
   };
 }
 
-function searchTerm(t: SearchTermRow, clicks: Map<string, TermClicks>): SearchTerm {
-  const clicked = clicks.get(t.query);
+function searchTerm(t: SearchTermRow, tally: SearchTally): SearchTerm {
+  const clicked = termClicks(tally, t.query);
   return {
     query: t.query,
     hits: t.hits,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Analytics } from '../../../src/analytics/analytics.js';
-import { naiveVisitors } from '../../../src/analytics/store/naive-counts.js';
+import { naiveVisitors } from '../../support/naive-visitors.js';
 import { rebuildDerived } from '../../../src/analytics/store/rebuild-derived.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import type { TimeRange } from '../../../src/calendar.js';

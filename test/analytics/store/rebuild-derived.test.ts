@@ -6,7 +6,7 @@ import { derivedMark } from '../../../src/analytics/store/rollups/rollup-marks.j
 
 const derivedReady = async (sql: Sql, p: { projectId: string }) => (await derivedMark(sql, p.projectId)) !== undefined;
 import { RoaringBitmap32 } from '../../../src/analytics/store/day-sets.js';
-import { naiveVisitors } from '../../../src/analytics/store/naive-counts.js';
+import { naiveVisitors } from '../../support/naive-visitors.js';
 import { createLogger } from '../../../src/logger.js';
 import { createTestDatabase, PROVIDERS } from '../../support/databases.js';
 import {

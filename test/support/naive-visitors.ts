@@ -1,5 +1,5 @@
-import type { Sql } from './sql.js';
-import type { TimeRange } from '../../calendar.js';
+import type { Sql } from '../../src/analytics/store/sql.js';
+import type { TimeRange } from '../../src/calendar.js';
 
 type Counts = { human: number; ai: number; total: number };
 
