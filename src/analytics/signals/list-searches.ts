@@ -3,11 +3,11 @@ import type { DayCache } from '../store/day-cache.js';
 import type { CursorPage, CursorPaging, PageRequest } from './cursor-paging.js';
 import { latestId, type ListWindow } from './store/list-window.js';
 import {
-  type SearchTally,
   type SearchTermKey,
   type SearchTermRow,
   searchTermsPage,
   tallySearches,
+  type TermClicks,
   termClicks,
   termsLeadingTo,
   totalSearches,
@@ -15,23 +15,25 @@ import {
 import { describePath } from './feedback-filter.js';
 
 /**
- * A window's tally of searches and result clicks, kept in the analytics cache for the listing's next pages and calls.
- * It never changes: it counts the searches up to the window's snapshot (a row id), and stored searches are never
- * changed or removed, so the key alone names it.
+ * What a listing counted of its window (the terms' searches; a page's terms' result clicks), kept in the analytics
+ * cache for its next pages and calls. It never changes: it counts the searches up to the window's snapshot (a row
+ * id), and stored searches are never changed or removed, so the key alone names it.
  */
-async function keptTally(sql: Sql, cache: DayCache, window: ListWindow): Promise<SearchTally> {
+async function keptOfWindow<T>(
+  cache: DayCache,
+  params: { window: ListWindow; what: string; count: () => Promise<T>; bytes: (value: T) => number },
+): Promise<T> {
+  const { window } = params;
   const lease = cache.lease();
   try {
-    const key = `${window.projectId}:search tally:${window.from}:${window.to}:${window.snapshot}`;
-    return await lease.keep(key, 'searches up to the snapshot', async () => {
-      const tally = await tallySearches(sql, window);
-      let bytes = 64;
-      for (const t of tally.terms) bytes += 48 + 2 * t.query.length;
-      for (const pages of tally.clicks.values()) for (const path of pages.keys()) bytes += 48 + 2 * path.length;
-      return { ...tally, bytes };
+    const key = `${window.projectId}:searches ${params.what}:${window.from}:${window.to}:${window.snapshot}`;
+    const kept = await lease.keep(key, 'searches up to the snapshot', async () => {
+      const value = await params.count();
+      return { value, bytes: params.bytes(value) };
     });
+    return kept.value;
   } finally {
-    // a tally holds no native memory: nothing is freed under the caller once let go
+    // nothing kept here holds native memory: nothing is freed under the caller once let go
     lease.release();
   }
 }
@@ -61,15 +63,24 @@ export async function listSearches(
   params: { projectId: string; query: PageRequest & { path?: string } },
 ): Promise<SearchReport> {
   const { path } = params.query;
-  // the page's terms, their clicks and the total come from one tally of the window
-  let tally: Promise<SearchTally> | undefined;
+  // the page's terms and the total come from one tally of the window's searches, the clicks of those terms after it
+  let tally: Promise<SearchTermRow[]> | undefined;
   const tallied = (window: ListWindow) => {
-    tally ??= keptTally(deps.sql, deps.cache, window);
+    tally ??= keptOfWindow(deps.cache, {
+      window,
+      what: 'tally',
+      count: () => tallySearches(deps.sql, window),
+      bytes: (terms) => 64 + terms.reduce((n, t) => n + 48 + 2 * t.query.length, 0),
+    });
     return tally;
   };
-  // with `path`: only the terms whose results readers clicked to reach it
-  const only = async (window: ListWindow) =>
-    path === undefined ? undefined : termsLeadingTo(await tallied(window), path);
+  // with `path`: only the terms whose results readers clicked to reach it, found from every term's clicks
+  let leading: Promise<Set<string>> | undefined;
+  const terms = (window: ListWindow) => {
+    if (path === undefined) return undefined;
+    leading ??= termsLeadingTo(deps.sql, window, path);
+    return leading;
+  };
   const page = await deps.paging.page<SearchTermRow, SearchTermKey>({
     projectId: params.projectId,
     request: params.query,
@@ -79,20 +90,28 @@ export async function listSearches(
       // searches are never changed once stored
       snapshot: async () => ({ snapshot: await latestId(deps.sql, 'AnalyticsSearch'), changes: 0 }),
       fetch: async ({ window, after, limit }) =>
-        searchTermsPage((await tallied(window)).terms, { after, limit, only: await only(window) }),
+        searchTermsPage(await tallied(window), { after, limit, only: await terms(window) }),
       keyOf: (t) => [t.hits, t.query],
     },
   });
   const counted = await tallied(page.window);
+  const queries = page.rows.map((t) => t.query);
+  // a page's clicks are read along the terms' index, a few terms at a time, and kept like the tally
+  const clicks = await keptOfWindow(deps.cache, {
+    window: page.window,
+    what: `clicks of ${JSON.stringify(queries)}`,
+    count: () => termClicks(deps.sql, page.window, queries),
+    bytes: (found) => 64 + [...found].reduce((n, [query, c]) => n + 64 + 2 * (query.length + c.topPath.length), 0),
+  });
   return {
     ...page,
-    rows: page.rows.map((t) => searchTerm(t, counted)),
-    totalSearches: totalSearches(counted.terms, await only(page.window)),
+    rows: page.rows.map((t) => searchTerm(t, clicks)),
+    totalSearches: totalSearches(counted, await terms(page.window)),
   };
 }
 
-function searchTerm(t: SearchTermRow, tally: SearchTally): SearchTerm {
-  const clicked = termClicks(tally, t.query);
+function searchTerm(t: SearchTermRow, clicks: Map<string, TermClicks>): SearchTerm {
+  const clicked = clicks.get(t.query);
   return {
     query: t.query,
     hits: t.hits,

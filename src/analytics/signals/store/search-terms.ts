@@ -1,4 +1,4 @@
-import type { Sql } from '../../store/sql.js';
+import { inChunks, type Sql } from '../../store/sql.js';
 import { compareCodePoints } from '../../reports/compare-code-points.js';
 import { weightedPage } from '../../reports/weighted-page.js';
 import type { ListWindow } from './list-window.js';
@@ -14,6 +14,22 @@ export interface SearchTermRow {
 /** keyset position of the last term a page returned: its hits, then the term */
 export type SearchTermKey = [number, string];
 
+/** The window's conditions on the stored searches: its project, range and the rows up to its snapshot. */
+const inWindow = (window: ListWindow) => ({
+  where: '"projectId" = ? AND "ts" >= ? AND "ts" < ? AND "id" <= ?',
+  params: [window.projectId, window.from, window.to, window.snapshot],
+});
+
+/** Every term's searches in the window, result clicks apart: one GROUP BY along the (project, time) index. */
+export async function tallySearches(sql: Sql, window: ListWindow): Promise<SearchTermRow[]> {
+  const { where, params } = inWindow(window);
+  const rows = await sql.rows(
+    `SELECT "query", COUNT(*), MAX("ts") FROM "AnalyticsSearch" WHERE ${where} AND "clickedPath" IS NULL GROUP BY "query"`,
+    params,
+  );
+  return rows.map(([query, hits, last]) => ({ query: query as string, hits: Number(hits), last: Number(last) }));
+}
+
 /** What readers clicked among a term's results: how many clicks, and the page clicked most. */
 export interface TermClicks {
   clicks: number;
@@ -21,53 +37,38 @@ export interface TermClicks {
   topPath: string;
 }
 
-/** A window's searches: each term's searches, and its result clicks per clicked page. */
-export interface SearchTally {
-  terms: SearchTermRow[];
-  /** per term: clicked page → clicks */
-  clicks: Map<string, Map<string, number>>;
-}
-
-/**
- * Tallies a window's searches and result clicks in one GROUP BY along the (project, time) index: the rows up to the
- * window's snapshot, by term and clicked page (none: a search).
- */
-export async function tallySearches(sql: Sql, window: ListWindow): Promise<SearchTally> {
-  const rows = await sql.rows(
-    `SELECT "query", "clickedPath", COUNT(*), MAX("ts") FROM "AnalyticsSearch"
-      WHERE "projectId" = ? AND "ts" >= ? AND "ts" < ? AND "id" <= ? GROUP BY "query", "clickedPath"`,
-    [window.projectId, window.from, window.to, window.snapshot],
-  );
-  const tally: SearchTally = { terms: [], clicks: new Map() };
-  for (const [query, path, count, last] of rows as [string, string | null, unknown, unknown][]) {
-    if (path === null) tally.terms.push({ query, hits: Number(count), last: Number(last) });
-    else {
-      let pages = tally.clicks.get(query);
-      if (!pages) tally.clicks.set(query, (pages = new Map()));
-      pages.set(path, Number(count));
+/** The result clicks of some terms over the window; a term nobody clicked is left out. */
+export async function termClicks(sql: Sql, window: ListWindow, queries: string[]): Promise<Map<string, TermClicks>> {
+  const { where, params } = inWindow(window);
+  const found = new Map<string, TermClicks & { best: number }>();
+  for (const some of inChunks(queries)) {
+    const rows = await sql.rows(
+      `SELECT "query", "clickedPath", COUNT(*) FROM "AnalyticsSearch" WHERE ${where} AND "clickedPath" IS NOT NULL
+          AND "query" IN (${some.map(() => '?').join(', ')}) GROUP BY "query", "clickedPath"`,
+      [...params, ...some],
+    );
+    for (const [query, path, count] of rows as [string, string, unknown][]) {
+      const n = Number(count);
+      const term = found.get(query) ?? { clicks: 0, topPath: path, best: n };
+      term.clicks += n;
+      if (n > term.best || (n === term.best && compareCodePoints(path, term.topPath) < 0)) {
+        term.best = n;
+        term.topPath = path;
+      }
+      found.set(query, term);
     }
   }
-  return tally;
+  return new Map([...found].map(([query, { clicks, topPath }]) => [query, { clicks, topPath }]));
 }
 
-/** A term's result clicks in the tally (undefined when nobody clicked one). */
-export function termClicks(tally: SearchTally, query: string): TermClicks | undefined {
-  const pages = tally.clicks.get(query);
-  if (!pages) return undefined;
-  let clicks = 0;
-  let top: [string, number] | undefined;
-  for (const [path, n] of pages) {
-    clicks += n;
-    if (!top || n > top[1] || (n === top[1] && compareCodePoints(path, top[0]) < 0)) top = [path, n];
-  }
-  return top && { clicks, topPath: top[0] };
-}
-
-/** The terms a reader clicked a result of to reach `path`. */
-export function termsLeadingTo(tally: SearchTally, path: string): Set<string> {
-  const terms = new Set<string>();
-  for (const [query, pages] of tally.clicks) if (pages.has(path)) terms.add(query);
-  return terms;
+/** The terms a reader clicked a result of to reach `path` in the window. */
+export async function termsLeadingTo(sql: Sql, window: ListWindow, path: string): Promise<Set<string>> {
+  const { where, params } = inWindow(window);
+  const rows = await sql.rows(`SELECT DISTINCT "query" FROM "AnalyticsSearch" WHERE ${where} AND "clickedPath" = ?`, [
+    ...params,
+    path,
+  ]);
+  return new Set(rows.map(([query]) => query as string));
 }
 
 /** Search terms by hits descending, then term in code-point order, after the keyset position when given. */
