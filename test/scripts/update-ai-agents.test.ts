@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { curate } from '../../../../src/analytics/ingest/ai-user-agents/update-ai-agents.js';
+import { curate } from '../../scripts/update-ai-agents.js';
 
 // the vendored input of the update procedure (see ai-robots.SOURCE.md beside it)
-const ROBOTS = path.resolve(import.meta.dirname, '../../../../src/analytics/ingest/ai-user-agents/ai-robots.json');
-const DATA = path.resolve(import.meta.dirname, '../../../../src/analytics/ingest/ai-user-agents/ai-agents.json');
+const ROBOTS = path.resolve(import.meta.dirname, '../../src/analytics/ingest/ai-user-agents/ai-robots.json');
+const DATA = path.resolve(import.meta.dirname, '../../src/analytics/ingest/ai-user-agents/ai-agents.json');
 
 describe('the AI agent data file', () => {
   it('is exactly what the documented update procedure makes from ai-robots.json', () => {

@@ -1,14 +1,14 @@
 /**
  * Rebuilds src/analytics/ingest/ai-user-agents/ai-agents.json from an ai-robots.json (github.com/ai-robots-txt/ai.robots.txt, the
  * `robots.json` file), applying Scribe's curation below. Usage:
- *   npx tsx src/analytics/ingest/ai-user-agents/update-ai-agents.ts <path to ai-robots.json>
- * The vendored input is ai-robots.json beside this file (source, commit and MIT licence in ai-robots.SOURCE.md): replace
+ *   npx tsx scripts/update-ai-agents.ts <path to ai-robots.json>
+ * The vendored input is ai-robots.json beside ai-agents.json (source, commit and MIT licence in ai-robots.SOURCE.md): replace
  * it with a newer robots.json, run this on it, review the diff of ai-agents.json (new names, kinds), run the analytics
  * tests, commit both.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AiKind } from '../classify-user-agent.js';
+import type { AiKind } from '../src/analytics/ingest/classify-user-agent.js';
 
 interface RobotEntry {
   operator?: string;
@@ -72,7 +72,7 @@ export function curate(robots: Record<string, RobotEntry>) {
   }
   return {
     source:
-      'https://github.com/ai-robots-txt/ai.robots.txt (robots.json), curated by src/analytics/ingest/ai-user-agents/update-ai-agents.ts',
+      'https://github.com/ai-robots-txt/ai.robots.txt (robots.json), curated by scripts/update-ai-agents.ts',
     agents: [...agents.values()].sort((a, b) => a.name.localeCompare(b.name, 'en')),
     excluded: Object.entries(EXCLUDED).map(([name, reason]) => ({ name, reason })),
   };
@@ -81,10 +81,10 @@ export function curate(robots: Record<string, RobotEntry>) {
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const input = process.argv[2];
   if (!input) {
-    console.error('usage: npx tsx src/analytics/ingest/ai-user-agents/update-ai-agents.ts <ai-robots.json>');
+    console.error('usage: npx tsx scripts/update-ai-agents.ts <ai-robots.json>');
     process.exit(1);
   }
-  const out = path.join(import.meta.dirname, 'ai-agents.json');
+  const out = path.join(import.meta.dirname, '../src/analytics/ingest/ai-user-agents/ai-agents.json');
   const curated = curate(JSON.parse(fs.readFileSync(input, 'utf8')) as Record<string, RobotEntry>);
   fs.writeFileSync(out, `${JSON.stringify(curated, null, 2)}\n`);
   console.log(`wrote ${curated.agents.length} agents to ${path.relative(process.cwd(), out)}`);
