@@ -71,8 +71,7 @@ export function curate(robots: Record<string, RobotEntry>) {
     });
   }
   return {
-    source:
-      'https://github.com/ai-robots-txt/ai.robots.txt (robots.json), curated by scripts/update-ai-agents.ts',
+    source: 'https://github.com/ai-robots-txt/ai.robots.txt (robots.json), curated by scripts/update-ai-agents.ts',
     agents: [...agents.values()].sort((a, b) => a.name.localeCompare(b.name, 'en')),
     excluded: Object.entries(EXCLUDED).map(([name, reason]) => ({ name, reason })),
   };
