@@ -40,7 +40,7 @@ import { clickHouseAgentViewCounts } from './clickhouse/clickhouse-agent-views.j
 import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/reverse-dns.js';
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
-import type { RangeFile } from './ingest/ai-user-agents/update-ai-ranges.js';
+import type { RangeFile } from './ingest/ai-user-agents/published-lists.js';
 import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { aiVerification, verificationOfAgents, type VerificationViews } from './reports/ai-verification.js';

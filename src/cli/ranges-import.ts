@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Command } from './command.js';
 import { UsageError } from './command.js';
 import { withAnalytics } from './cli-analytics.js';
-import type { RangeFile } from '../analytics/ingest/ai-user-agents/update-ai-ranges.js';
+import type { RangeFile } from '../analytics/ingest/ai-user-agents/published-lists.js';
 
 /** The `.json` files of a folder, each dated by `retrieved` or else by its modification time (a download's time). */
 function readRangeFiles(dir: string, retrieved: string | undefined): RangeFile[] {

@@ -1,7 +1,7 @@
 import { Invalid } from '../../errors.js';
 import { readRangeLists, storeRangeList } from '../store/ai-range-lists.js';
 import type { Sql } from '../store/sql.js';
-import { copiesFromFiles, type RangeFile } from './ai-user-agents/update-ai-ranges.js';
+import { copiesFromFiles, type RangeFile } from './ai-user-agents/published-lists.js';
 
 /** What an import did with one list. */
 export interface RangeImport {

@@ -1,7 +1,7 @@
 import { Invalid } from '../../errors.js';
 import { storeKeyDirectory } from '../store/key-directories.js';
 import type { Sql } from '../store/sql.js';
-import type { RangeFile } from './ai-user-agents/update-ai-ranges.js';
+import type { RangeFile } from './ai-user-agents/published-lists.js';
 import { ed25519Thumbprint, type KnownDirectory } from './key-directories.js';
 import { directoryUrl } from './verify-signature.js';
 

@@ -1,14 +1,11 @@
 import fs from 'node:fs';
-import {
-  buildRanges,
-  copiesFromFiles,
-  LISTS,
-} from '../../../../src/analytics/ingest/ai-user-agents/update-ai-ranges.js';
-import { classifyUserAgent } from '../../../../src/analytics/ingest/classify-user-agent.js';
-import type { RangesSource } from '../../../../src/analytics/ingest/verify-agent.js';
+import { buildRanges } from '../../scripts/update-ai-ranges.js';
+import { copiesFromFiles, LISTS } from '../../src/analytics/ingest/ai-user-agents/published-lists.js';
+import { classifyUserAgent } from '../../src/analytics/ingest/classify-user-agent.js';
+import type { RangesSource } from '../../src/analytics/ingest/verify-agent.js';
 
 const read = (name: string) =>
-  fs.readFileSync(new URL(`../../../../src/analytics/ingest/ai-user-agents/${name}`, import.meta.url), 'utf8');
+  fs.readFileSync(new URL(`../../src/analytics/ingest/ai-user-agents/${name}`, import.meta.url), 'utf8');
 
 /** The inputs ai-ranges.json was built from, as its SOURCE.md files date them. */
 const SHIPPED_INPUTS = [
