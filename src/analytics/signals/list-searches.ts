@@ -74,7 +74,7 @@ export async function listSearches(
     });
     return tally;
   };
-  // with `path`: only the terms whose results readers clicked to reach it, found from every term's clicks
+  // with `path`: only the terms whose results readers clicked to reach it (along the clicked pages' index)
   let leading: Promise<Set<string>> | undefined;
   const terms = (window: ListWindow) => {
     if (path === undefined) return undefined;
