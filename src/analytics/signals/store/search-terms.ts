@@ -40,6 +40,7 @@ export interface TermClicks {
 /** The result clicks of some terms over the window; a term nobody clicked is left out. */
 export async function termClicks(sql: Sql, window: ListWindow, queries: string[]): Promise<Map<string, TermClicks>> {
   const { where, params } = inWindow(window);
+  // each term's clicks, its top page and that page's clicks (`best`)
   const found = new Map<string, TermClicks & { best: number }>();
   for (const some of inChunks(queries)) {
     const rows = await sql.rows(
@@ -58,7 +59,7 @@ export async function termClicks(sql: Sql, window: ListWindow, queries: string[]
       found.set(query, term);
     }
   }
-  return new Map([...found].map(([query, { clicks, topPath }]) => [query, { clicks, topPath }]));
+  return found;
 }
 
 /** The terms a reader clicked a result of to reach `path` in the window. */
