@@ -34,6 +34,10 @@ export function migrateSqlite(params: { filePath: string; files: MigrationFile[]
     try {
       const applied = applyPending(db, params.files);
       db.exec('COMMIT');
+      // Write-ahead log, kept in the file for every connection after this one: a commit writes its pages once and
+      // syncs one file (the rollback journal wrote each twice and synced both), and readers never hold a commit up.
+      // Set outside the migrations' transaction (it cannot change inside one), once no lock is held.
+      db.pragma('journal_mode = WAL');
       return applied;
     } catch (err) {
       // a failed migration's row is committed (with the migrations before it); anything else is undone

@@ -38,7 +38,7 @@ export interface Sql {
   /**
    * Reads in one snapshot of the database, taking no write lock: every statement of `fn` sees the same committed
    * state (PostgreSQL: a REPEATABLE READ READ ONLY transaction; SQLite: a read transaction on a read-only connection
-   * of its own, whose shared lock holds the state until it ends). Inside a transaction or snapshot: that one.
+   * of its own, whose read transaction holds the state until it ends). Inside a transaction or snapshot: that one.
    */
   snapshot<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -119,12 +119,15 @@ function sqliteStatements(db: Database.Database): Sql {
   return direct;
 }
 
+/** Pages of write-ahead log (4 KiB each) after which a commit copies them into the database file. */
+const WAL_CHECKPOINT_PAGES = 20_000;
+
 /** How much of the database file the read connection maps (SQLite caps it at its build's limit, 2 GiB here). */
 const READ_MAP_BYTES = 2 ** 31;
 
 /**
  * Snapshots on SQLite: a read-only connection of their own, so a report neither waits for this process's writes nor
- * holds them up beyond SQLite's own locking (a commit waits for the readers' shared lock: the rollback journal).
+ * holds them up (in WAL mode a reader keeps its state while commits go on).
  */
 function sqliteSnapshots(filePath: string): Pick<Sql, 'snapshot' | 'close'> {
   let db: Database.Database | undefined;
@@ -137,14 +140,14 @@ function sqliteSnapshots(filePath: string): Pick<Sql, 'snapshot' | 'close'> {
           db = new Database(filePath, { readonly: true, timeout: 0 });
           // reports read tens of megabytes of day sets on a first call: mapped, SQLite reads them in place rather
           // than copying each page through its cache (a tenth off those calls at 10M views, for a few tens of MiB of
-          // resident file pages). Read-only, and the shared lock keeps the file from shrinking under a read.
+          // resident file pages). Read-only; nothing shrinks the file under a read.
           db.pragma(`mmap_size = ${READ_MAP_BYTES}`);
         }
         reads ??= sqliteStatements(db);
         const direct = reads;
         db.prepare('BEGIN').run();
-        // the first read takes the shared lock and may find a writer committing: only it can be busy, and it is
-        // retried whole; from then on the state is held until COMMIT
+        // the first read starts the read transaction and may find the log being reset by a checkpoint: only it can be
+        // busy, and it is retried whole; from then on the state is held until COMMIT
         let first = true;
         const retried = <T>(statement: () => Promise<T>) =>
           first ? retryWhileBusy(statement).finally(() => (first = false)) : statement();
@@ -168,9 +171,10 @@ function sqliteSnapshots(filePath: string): Pick<Sql, 'snapshot' | 'close'> {
 function openSqlite(filePath: string): Sql {
   // no synchronous busy wait: see retryWhileBusy
   const db = new Database(filePath, { timeout: 0 });
-  // No WAL: Prisma's schema engine cannot migrate a WAL database while another connection has it open (it times
-  // out), and operator commands migrate first. With the rollback journal, readers still proceed during our write
-  // transactions until their brief commit.
+  // The file is in WAL mode (set by the migrations, src/db/migrate-sqlite.ts). Ingest rewrites the same pages in
+  // batch after batch (the visitor index takes random inserts): checkpointed every 80 MB of log rather than SQLite's
+  // 4 MB, each page goes to the database file once per checkpoint instead of once per commit.
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   // the visitor index takes random inserts (hashes); SQLite's default 2 MB page cache would thrash on it (96 MB: the index of 1M visitors)
   db.pragma('cache_size = -98304');
   const direct = sqliteStatements(db);

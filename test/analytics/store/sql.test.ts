@@ -24,6 +24,33 @@ describe.each(PROVIDERS)('the analytics connection on %s', (provider) => {
       await sql.close();
     }
   });
+
+  it('commits a write while a snapshot is open, and the snapshot keeps the state it began with', async () => {
+    const sql = openSql(database.target);
+    const projectId = `prj_snapshot_${provider}`;
+    const paths = (tx: typeof sql) =>
+      tx.query<{ path: string }>('SELECT "path" FROM "AnalyticsPage" WHERE "projectId" = ? ORDER BY "path"', [
+        projectId,
+      ]);
+    try {
+      await sql.transaction((tx) =>
+        tx.dictionaryIds({ table: 'AnalyticsPage', column: 'path', projectId, keys: ['/a'] }),
+      );
+      const seen = await sql.snapshot(async (snapshot) => {
+        const before = await paths(snapshot);
+        // on SQLite's rollback journal this commit waited for the snapshot's shared lock: busy until it gave up
+        await sql.transaction((tx) =>
+          tx.dictionaryIds({ table: 'AnalyticsPage', column: 'path', projectId, keys: ['/b'] }),
+        );
+        return { before, after: await paths(snapshot) };
+      });
+      expect(seen.before.map((r) => r.path)).toEqual(['/a']);
+      expect(seen.after.map((r) => r.path)).toEqual(['/a']);
+      expect((await paths(sql)).map((r) => r.path)).toEqual(['/a', '/b']);
+    } finally {
+      await sql.close();
+    }
+  });
 });
 
 describe('the analytics connection on postgresql, idle', () => {
