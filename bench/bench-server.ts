@@ -71,8 +71,11 @@ export function startServer(
   target: DatabaseTarget,
   env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string }> {
-  // the heap cap a deployment would set (see README): V8 otherwise grows the heap far beyond its live size
-  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-old-space-size=512').split(' ').filter(Boolean);
+  // the heap cap a deployment would set (V8 otherwise grows the heap far beyond its live size) and the young
+  // generation `npm start` and the Docker image give the service
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '--max-old-space-size=512 --max-semi-space-size=64')
+    .split(' ')
+    .filter(Boolean);
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(ROOT, 'bench/analytics-server.ts')], {
     cwd: ROOT,
     env: {
