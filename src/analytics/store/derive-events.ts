@@ -25,8 +25,8 @@ export const EVENT_COLUMNS =
  * project's old events after newer ones were folded.
  */
 export async function deriveEvents(tx: Sql, rows: EventRow[], rollups: Rollup[]): Promise<void> {
-  const { pairs, views, days } = groupChunk(rows);
-  await mergeDaySets(tx, pairs);
+  const projects = groupChunk(rows);
+  for (const [projectId, chunk] of projects) await mergeDaySets(tx, projectId, chunk.pairs);
   const events = rows.map(foldedEvent);
   for (const rollup of rollups) await rollup.add(tx, events);
   await tx.insertMany({
@@ -38,14 +38,21 @@ export async function deriveEvents(tx: Sql, rows: EventRow[], rollups: Rollup[])
       ['kind', 'int'],
       ['views', 'int'],
     ],
-    rows: [...views].map(([key, n]) => {
-      const [projectId, day, page, kind] = key.split('\0');
-      return [projectId, Number(day), Number(page), Number(kind), n];
-    }),
+    rows: [...projects].flatMap(([projectId, chunk]) =>
+      [...chunk.views].map(([key, n]) => {
+        const kind = key % 4;
+        const dayPage = (key - kind) / 4;
+        const pageId = dayPage % PAGE_IDS;
+        return [projectId, (dayPage - pageId) / PAGE_IDS, pageId, kind, n];
+      }),
+    ),
     suffix:
       'ON CONFLICT ("projectId", "day", "pageId", "kind") DO UPDATE SET "views" = "AnalyticsDayViews"."views" + excluded."views"',
   });
-  await bumpDayGenerations(tx, days);
+  await bumpDayGenerations(
+    tx,
+    [...projects].flatMap(([projectId, chunk]) => [...chunk.days].map((day) => `${projectId}\0${day}`)),
+  );
 }
 
 /**
@@ -94,36 +101,45 @@ export function foldedEvent([
   };
 }
 
-/**
- * A chunk's counted events as pending pairs per day set, views per day and page, and the days they touch (any
- * event's day, bots' too: a rollup may count them, and a changed day must be reloaded).
- */
-function groupChunk(rows: EventRow[]) {
-  const pairs = new Map<string, Map<number, number[]>>(); // project\0day\0kind → part → keys
-  const views = new Map<string, number>(); // project\0day\0page\0kind → views
-  const days = new Set<string>();
-  for (const [, projectId, ts, pageId, visitorId, kind] of rows) {
-    const day = Math.floor(Number(ts) / DAY_MS);
-    const dayKey = `${projectId}\0${day}`;
-    days.add(dayKey);
-    if (kind === KIND.bot || visitorId === null) continue;
-    const setKey = `${dayKey}\0${kind}`;
-    let parts = pairs.get(setKey);
-    if (!parts) pairs.set(setKey, (parts = new Map()));
-    addPair(parts, pageId, visitorId);
-    const viewKey = `${dayKey}\0${pageId}\0${kind}`;
-    views.set(viewKey, (views.get(viewKey) ?? 0) + 1);
-  }
-  return { pairs, views, days };
+/** Page ids are 32-bit integers: a view's key (day, page, class) packs them below 2^53. */
+const PAGE_IDS = 2 ** 31;
+
+/** One project's events of a chunk, keyed by numbers (with string keys, grouping took a fifth of the fold's time). */
+interface ProjectChunk {
+  /** day × 4 + class → part → pending pair keys */
+  pairs: Map<number, Map<number, number[]>>;
+  /** (day × PAGE_IDS + page) × 4 + class → views */
+  views: Map<number, number>;
+  /** every day an event falls on, bots' too: a rollup may count them, and a changed day must be reloaded */
+  days: Set<number>;
 }
 
-/** Adds pending pairs to the stored day sets: a read, a union and a write per part. */
-async function mergeDaySets(tx: Sql, pairs: Map<string, Map<number, number[]>>): Promise<void> {
+/** A chunk's counted events per project: pending pairs per day set, views per day and page, and the days touched. */
+function groupChunk(rows: EventRow[]): Map<string, ProjectChunk> {
+  const projects = new Map<string, ProjectChunk>();
+  for (const [, projectId, ts, pageId, visitorId, kind] of rows) {
+    let chunk = projects.get(projectId);
+    if (!chunk) projects.set(projectId, (chunk = { pairs: new Map(), views: new Map(), days: new Set() }));
+    const day = Math.floor(Number(ts) / DAY_MS);
+    chunk.days.add(day);
+    if (kind === KIND.bot || visitorId === null) continue;
+    const setKey = day * 4 + kind;
+    let parts = chunk.pairs.get(setKey);
+    if (!parts) chunk.pairs.set(setKey, (parts = new Map()));
+    addPair(parts, pageId, visitorId);
+    const viewKey = (day * PAGE_IDS + pageId) * 4 + kind;
+    chunk.views.set(viewKey, (chunk.views.get(viewKey) ?? 0) + 1);
+  }
+  return projects;
+}
+
+/** Adds a project's pending pairs to its stored day sets: a read, a union and a write per part. */
+async function mergeDaySets(tx: Sql, projectId: string, pairs: Map<number, Map<number, number[]>>): Promise<void> {
   for (const [setKey, parts] of pairs) {
-    const [projectId, dayText, kind] = setKey.split('\0');
-    const day = Number(dayText);
+    const kind = setKey % 4;
+    const day = (setKey - kind) / 4;
     for (const [part, keys] of parts) {
-      const params: Param[] = [projectId, day, Number(kind), part];
+      const params: Param[] = [projectId, day, kind, part];
       const [existing] = await tx.query<{ pairs: Buffer }>(
         'SELECT "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "kind" = ? AND "part" = ?',
         params,
