@@ -26,7 +26,7 @@
 import type { DatabaseTarget } from '../src/db/database-url.js';
 import { loadConfig } from '../src/config.js';
 import { openSql } from '../src/analytics/store/sql.js';
-import { FOLDED } from '../src/analytics/store/rollups/rollup-marks.js';
+import { hasUnfoldedEvents } from '../src/analytics/store/fold-events.js';
 import { naiveVisitors } from '../test/support/naive-visitors.js';
 import { createDatabase, createProject, peakRssMb, startServer } from './bench-server.js';
 import { ingestReportInputs, reportCoverage, timeReports, type ReportTiming } from './ai-reports.js';
@@ -44,14 +44,8 @@ async function untilFolded(target: DatabaseTarget): Promise<number> {
   const started = performance.now();
   const sql = openSql(target);
   try {
-    for (;;) {
-      const [state] = await sql.query<{ mark: unknown; top: unknown }>(
-        `SELECT (SELECT "value" FROM "AnalyticsState" WHERE "name" = ?) AS mark, (SELECT MAX("id") FROM "AnalyticsEvent") AS top`,
-        [FOLDED],
-      );
-      if (Number(state.mark ?? 0) >= Number(state.top ?? 0)) return performance.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    while (await hasUnfoldedEvents(sql)) await new Promise((resolve) => setTimeout(resolve, 100));
+    return performance.now() - started;
   } finally {
     await sql.close();
   }

@@ -14,17 +14,22 @@ const FOLD_CHUNK = 200_000;
 export async function foldEvents(sql: Sql, options: { rollups?: Rollup[]; chunk?: number } = {}): Promise<number> {
   const { rollups = ROLLUPS, chunk = FOLD_CHUNK } = options;
   // the common case, nothing new, costs one read and no write lock
-  const [pending] = await sql.query<{ mark: unknown; top: unknown }>(
-    'SELECT (SELECT "value" FROM "AnalyticsState" WHERE "name" = ?) AS mark, (SELECT MAX("id") FROM "AnalyticsEvent") AS top',
-    [FOLDED],
-  );
-  if (pending.top === null || Number(pending.top) <= Number(pending.mark ?? 0)) return 0;
+  if (!(await hasUnfoldedEvents(sql))) return 0;
   let total = 0;
   for (;;) {
     const n = await sql.transaction((tx) => foldChunk(tx, rollups, chunk));
     total += n;
     if (n < chunk) return total;
   }
+}
+
+/** Whether events were stored after the fold's watermark: one read, no write lock. */
+export async function hasUnfoldedEvents(sql: Sql): Promise<boolean> {
+  const [pending] = await sql.query<{ mark: unknown; top: unknown }>(
+    'SELECT (SELECT "value" FROM "AnalyticsState" WHERE "name" = ?) AS mark, (SELECT MAX("id") FROM "AnalyticsEvent") AS top',
+    [FOLDED],
+  );
+  return pending.top !== null && Number(pending.top) > Number(pending.mark ?? 0);
 }
 
 async function foldChunk(tx: Sql, rollups: Rollup[], chunk: number): Promise<number> {

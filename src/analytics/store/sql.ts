@@ -172,8 +172,8 @@ function openSqlite(filePath: string): Sql {
   // no synchronous busy wait: see retryWhileBusy
   const db = new Database(filePath, { timeout: 0 });
   // The file is in WAL mode (set by the migrations, src/db/migrate-sqlite.ts). Ingest rewrites the same pages in
-  // batch after batch (the visitor index takes random inserts): checkpointed every 80 MB of log rather than SQLite's
-  // 4 MB, each page goes to the database file once per checkpoint instead of once per commit.
+  // batch after batch: checkpointed every 80 MB of log rather than SQLite's 4 MB, each page goes to the database
+  // file once per checkpoint instead of once per commit.
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   // the visitor index takes random inserts (hashes); SQLite's default 2 MB page cache would thrash on it (96 MB: the index of 1M visitors)
   db.pragma('cache_size = -98304');
