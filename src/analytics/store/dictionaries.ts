@@ -20,8 +20,16 @@ export class Dictionaries {
     this.visitorCount = 0;
   }
 
-  forgetPages(projectId: string): void {
-    this.pages.delete(projectId);
+  /** Paths of the page ids: the cached numbering, read again once when an id is not in it (another process added it). */
+  async paths(sql: Sql, projectId: string, ids: Iterable<number>): Promise<Map<number, string>> {
+    const wanted = [...ids];
+    const byId = async () => new Map([...(await this.projectPages(sql, projectId))].map(([path, id]) => [id, path]));
+    let known = await byId();
+    if (wanted.some((id) => !known.has(id))) {
+      this.pages.delete(projectId);
+      known = await byId();
+    }
+    return known;
   }
 
   async pageIds(tx: Sql, projectId: string, paths: string[]): Promise<Map<string, number>> {

@@ -20,7 +20,7 @@ import { loadAgentDays } from './rollups/agent-days.js';
 import { readSiteDays } from './rollups/site-days.js';
 import { aiMissCounts, insertAiMisses, type StoredMiss } from './ai-misses.js';
 import { signalsVersion } from './signals-version.js';
-import { pageDaysComplete, readPageDays } from './rollups/page-days.js';
+import { pageDays } from './rollups/page-days.js';
 
 /**
  * The analytics tables, one query family per file beside this one (each with its SQLite and PostgreSQL variants
@@ -128,14 +128,9 @@ export class AnalyticsStore {
     return dayEvents(this.sql, { projectId, day, pageIds });
   }
 
-  /**
-   * Some days' counted views as folded, per page of `pageIds` and class in time order (rollups/page-days.ts):
-   * dayEvents's answer for a day with no views waiting for the fold. Null while the project's page days lack views
-   * folded before they existed (until a rebuild).
-   */
-  async pageDays(projectId: string, days: readonly number[], pageIds: readonly number[]) {
-    if (!(await pageDaysComplete(this.sql, projectId))) return null;
-    return readPageDays(this.sql, { projectId, days, pageIds });
+  /** See rollups/page-days.ts pageDays. */
+  pageDays(projectId: string, days: readonly number[], pageIds: readonly number[]) {
+    return pageDays(this.sql, { projectId, days, pageIds });
   }
 
   /** What answers about each day were derived from (see read-days.ts dayVersions); null during a rebuild. */
@@ -144,15 +139,8 @@ export class AnalyticsStore {
   }
 
   /** Paths of the given page ids. */
-  async paths(projectId: string, ids: Iterable<number>): Promise<Map<number, string>> {
-    const wanted = [...ids];
-    const byId = (pages: Map<string, number>) => new Map([...pages].map(([path, id]) => [id, path]));
-    let known = byId(await this.dictionaries.projectPages(this.sql, projectId));
-    if (wanted.some((id) => !known.has(id))) {
-      this.dictionaries.forgetPages(projectId);
-      known = byId(await this.dictionaries.projectPages(this.sql, projectId));
-    }
-    return known;
+  paths(projectId: string, ids: Iterable<number>): Promise<Map<number, string>> {
+    return this.dictionaries.paths(this.sql, projectId, ids);
   }
 
   close(): Promise<void> {

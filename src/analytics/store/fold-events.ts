@@ -8,8 +8,10 @@ const FOLD_CHUNK = 200_000;
 
 /**
  * Folds raw events after the watermark into the day sets, view counts and rollups, chunk by chunk, each chunk in the
- * transaction that advances the watermark; returns how many events it read. A rollup added to a database that holds
- * folded events is filled by `scribe analytics rebuild`.
+ * transaction that advances the watermark; returns how many events it read. Raw events are the source of truth: as
+ * each chunk is derived in the transaction that advances the watermark past it, the derived tables always equal a
+ * function of a prefix of the raw events — never half of a batch. A rollup added to a database that holds folded
+ * events is filled by `scribe analytics rebuild`.
  */
 export async function foldEvents(sql: Sql, options: { rollups?: Rollup[]; chunk?: number } = {}): Promise<number> {
   const { rollups = ROLLUPS, chunk = FOLD_CHUNK } = options;

@@ -104,6 +104,17 @@ async function readRows(
 }
 
 /**
+ * readPageDays's answer where the project's page days hold every folded view; null while they lack views folded
+ * before they existed (pageDaysComplete, until a rebuild): readers take the raw events then (read-events.ts dayEvents).
+ */
+export async function pageDays(
+  sql: Sql,
+  params: { projectId: string; days: readonly number[]; pageIds: readonly number[] },
+): Promise<Map<number, DayEvents> | null> {
+  return (await pageDaysComplete(sql, params.projectId)) ? readPageDays(sql, params) : null;
+}
+
+/**
  * Some days' counted views as folded, per page of `pageIds` and class in time order. The same
  * DayEvents the raw events give (read-events.ts dayEvents) for a day with no views waiting for the fold, at the cost of
  * a row per page.
