@@ -7,7 +7,11 @@ import { DAY_MS, type TimeRange } from '../calendar.js';
 import { ReaderSignals } from './signals/reader-signals.js';
 import type { FeedbackStoredListener } from './signals/feedback-stored.js';
 import { openSql, type Sql } from './store/sql.js';
-import { AnalyticsStore } from './store/event-store.js';
+import { Dictionaries } from './store/dictionaries.js';
+import { foldEvents } from './store/fold-events.js';
+import { rebuildDerived } from './store/rebuild-derived.js';
+import { dayVersions } from './store/read-days.js';
+import { insertEvents } from './store/write-events.js';
 import { type CacheLease, DayCache } from './store/day-cache.js';
 import type { BatchResult } from './ingest/batch-result.js';
 import { BrowserCollector } from './ingest/collect-browser.js';
@@ -110,10 +114,11 @@ export const DNS_WAIT_MS = 1000;
  * small interface, the one the HTTP routes, the CLI and main.ts use. One per process and database.
  */
 export class Analytics {
-  private readonly store: AnalyticsStore;
   private readonly cache: DayCache;
   private readonly hasher: VisitorHasher;
   private readonly sql: Sql;
+  /** the numbering of paths and visitor hashes, cached for this process */
+  private readonly dictionaries = new Dictionaries();
   private signals: ReaderSignals | undefined;
   private collector: BrowserCollector | undefined;
   private feedbackListener: FeedbackStoredListener | undefined;
@@ -127,7 +132,7 @@ export class Analytics {
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
-  private readonly folds = new CoalescedRuns(() => this.store.fold());
+  private readonly folds = new CoalescedRuns(() => foldEvents(this.sql));
   private foldTimer: NodeJS.Timeout | undefined;
   private robotsTimer: NodeJS.Timeout | undefined;
   private foldSchedule: NodeJS.Timeout | undefined;
@@ -154,7 +159,6 @@ export class Analytics {
       this.foldSchedule = setInterval(() => this.scheduleFold(), FOLD_EVERY_MS);
       this.foldSchedule.unref();
     }
-    this.store = new AnalyticsStore(this.sql);
     this.cache = new DayCache(params.config.cacheMb * 1024 * 1024);
     this.hasher = createVisitorHasher({ secret: params.secret, rotation: params.config.saltRotation });
     const aiRanges = params.config.aiRanges ?? AI_RANGES_DEFAULTS;
@@ -286,7 +290,7 @@ export class Analytics {
       const { rows, hasMore } = offsetPage(split.pages, page);
       return { totals: split.totals, pages: rows, hasMore };
     }
-    return this.read((store, cache) => purposeSplit({ store, cache, projectId, range, page }));
+    return this.read((ctx) => purposeSplit({ ...ctx, projectId, range, page }));
   }
 
   /** Every page's views by purpose (the CSV): no visitors are counted. */
@@ -295,7 +299,7 @@ export class Analytics {
       const split = await this.clickhouse.read(projectId, range, (s) => clickHousePurposes({ ...s, purposeOf }));
       return split.pages.map(({ path, views }) => ({ path, views }));
     }
-    return this.read((store, cache) => purposeViews({ store, cache, projectId, range }));
+    return this.read((ctx) => purposeViews({ ...ctx, projectId, range }));
   }
 
   /** One page of which pages each AI agent (or operator) reads. */
@@ -311,7 +315,7 @@ export class Analytics {
         page,
       );
     }
-    return this.read((store, cache) => agentPages({ store, cache, projectId, range, by, page }));
+    return this.read((ctx) => agentPages({ ...ctx, projectId, range, by, page }));
   }
 
   /** Humans an AI assistant sent, per assistant, and one page of the per-page rows (every row when none is asked for). */
@@ -326,7 +330,7 @@ export class Analytics {
       const { rows, hasMore } = offsetPage(referrals.pages, page);
       return { assistants: referrals.assistants, pages: rows, hasMore };
     }
-    return this.read((store, cache) => aiReferrals({ store, cache, projectId, range, page }));
+    return this.read((ctx) => aiReferrals({ ...ctx, projectId, range, page }));
   }
 
   /** One page of the AI requests answered 404, 410 or 5xx, from imported logs. */
@@ -335,12 +339,12 @@ export class Analytics {
     range: TimeRange,
     page: { limit: number; offset: number },
   ): Promise<{ rows: AiMissRow[]; hasMore: boolean }> {
-    return this.read((store, cache) => aiMisses({ store, cache, projectId, range, page }));
+    return this.read((ctx) => aiMisses({ ...ctx, projectId, range, page }));
   }
 
   /** Keeps AI requests that logs show were answered 404, 410 or 5xx (once per log line). */
   recordAiMisses(projectId: string, misses: Miss[]): Promise<number> {
-    return recordAiMisses({ store: this.store, projectId, misses });
+    return recordAiMisses({ sql: this.sql, projectId, misses });
   }
 
   /**
@@ -364,7 +368,7 @@ export class Analytics {
       // whole days from the derived rows, the edge days from raw events (reports/page-traffic.ts)
       pageTraffic: async ({ projectId, path, range }) => {
         const pageId = (await this.pageIdsOf(projectId, [path])).get(path);
-        return this.read((store, cache) => pageTrafficFromDays({ store, cache, projectId, pageId, range }));
+        return this.read((ctx) => pageTrafficFromDays({ ...ctx, projectId, pageId, range }));
       },
     };
     const clickhouse = this.clickhouse;
@@ -419,7 +423,7 @@ export class Analytics {
     if (this.clickhouse) return null;
     const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
     const [days, signals] = await Promise.all([
-      this.store.dayVersions(projectId, first, end),
+      dayVersions(this.sql, { projectId, fromDay: first, toDay: end }),
       signalsVersion(this.sql, projectId),
     ]);
     if (!days) return null;
@@ -450,9 +454,7 @@ export class Analytics {
     const ids = await this.pageIdsOf(projectId, [...new Set(groups.flat())]);
     // a path never viewed has no id: no visitors
     const known = groups.map((group) => group.flatMap((path) => ids.get(path) ?? []));
-    return this.read((store, cache) =>
-      countOutcomeVisitors({ store, cache, projectId, ranges, groups: known, humans }),
-    );
+    return this.read((ctx) => countOutcomeVisitors({ ...ctx, projectId, ranges, groups: known, humans }));
   }
 
   /** Ids of the pages with stored views among `paths`. */
@@ -525,7 +527,10 @@ export class Analytics {
     const readers = robotsTxtReaders(views);
     if (readers.length) await recordRobotsReaders(this.sql, { projectId, readers });
     const result = await storePageViews({
-      store: this.clickhouse ?? this.store,
+      store: this.clickhouse ?? {
+        insertEvents: (id, events) =>
+          insertEvents({ sql: this.sql, dictionaries: this.dictionaries, projectId: id, events }),
+      },
       hasher: this.hasher,
       verifier: this.verifier,
       dnsWaitMs: options.dnsWaitMs ?? DNS_WAIT_MS,
@@ -606,7 +611,7 @@ export class Analytics {
    */
   async rebuild(options: { projectId?: string; onProgress?: (p: RebuildProgress) => void } = {}) {
     await this.fold();
-    const result = await this.store.rebuild(options);
+    const result = await rebuildDerived(this.sql, options);
     await this.fold();
     return result;
   }
@@ -615,9 +620,12 @@ export class Analytics {
    * Runs a report over one snapshot of the database with a lease on the cache: it reads derived rows up to the
    * fold's watermark and raw events after it (see store/split-range.ts), never folds, and takes no write lock.
    */
-  private read<T>(report: (store: AnalyticsStore, cache: CacheLease) => Promise<T>): Promise<T> {
-    const lease = this.cache.lease();
-    return this.store.snapshot((store) => report(store, lease)).finally(() => lease.release());
+  private read<T>(
+    report: (ctx: { sql: Sql; dictionaries: Dictionaries; cache: CacheLease }) => Promise<T>,
+  ): Promise<T> {
+    const cache = this.cache.lease();
+    const { dictionaries } = this;
+    return this.sql.snapshot((sql) => report({ sql, dictionaries, cache })).finally(() => cache.release());
   }
 
   private scheduleFold(): void {
@@ -633,9 +641,9 @@ export class Analytics {
     if (this.clickhouse) {
       return this.clickhouse.read(projectId, range, (s) => clickHouseExport({ ...s, measure: 'visitors', page }));
     }
-    return this.read(async (store, cache) => {
-      const counts = await countVisitors({ store, cache, projectId, range });
-      return exportPage({ store, projectId, counts, page });
+    return this.read(async (ctx) => {
+      const counts = await countVisitors({ ...ctx, projectId, range });
+      return exportPage({ ...ctx, projectId, counts, page });
     });
   }
 
@@ -643,9 +651,9 @@ export class Analytics {
     if (this.clickhouse) {
       return this.clickhouse.read(projectId, range, (s) => clickHouseExport({ ...s, measure: 'views', page }));
     }
-    return this.read(async (store, cache) => {
-      const counts = await countViews({ store, cache, projectId, range });
-      return exportPage({ store, projectId, counts, page });
+    return this.read(async (ctx) => {
+      const counts = await countViews({ ...ctx, projectId, range });
+      return exportPage({ ...ctx, projectId, counts, page });
     });
   }
 
@@ -654,7 +662,7 @@ export class Analytics {
     if (this.clickhouse) {
       return this.clickhouse.read(projectId, range, clickHouseDailyVisitors);
     }
-    return this.read((store, cache) => dailyVisitors({ store, cache, projectId, range }));
+    return this.read((ctx) => dailyVisitors({ ...ctx, projectId, range }));
   }
 
   /** AI traffic by agent over the range (verified and unverifiable visitors), most visitors first; spoofed agents apart. */
@@ -662,7 +670,7 @@ export class Analytics {
     if (this.clickhouse) {
       return this.clickhouse.read(projectId, range, clickHouseAgents);
     }
-    return this.read((store, cache) => aiAgents({ store, cache, projectId, range }));
+    return this.read((ctx) => aiAgents({ ...ctx, projectId, range }));
   }
 
   /**
@@ -736,13 +744,13 @@ export class Analytics {
     if (this.clickhouse) {
       return this.clickhouse.read(projectId, range, (s) => clickHouseAgentViewCounts({ ...s, ...options }));
     }
-    return this.read((store, cache) => agentViewCounts({ store, cache, projectId, range, ...options }));
+    return this.read((ctx) => agentViewCounts({ ...ctx, projectId, range, ...options }));
   }
 
   /** AI views over the range by how they were verified (signature, address list, reverse DNS), or not. */
   async aiVerification(projectId: string, range: TimeRange): Promise<VerificationViews> {
     if (this.clickhouse) return verificationOfAgents(await this.aiAgents(projectId, range));
-    return this.read((store, cache) => aiVerification({ store, cache, projectId, range }));
+    return this.read((ctx) => aiVerification({ ...ctx, projectId, range }));
   }
 
   async close(): Promise<void> {
@@ -753,6 +761,6 @@ export class Analytics {
     await this.folds.settled();
     await this.clickhouseStarting;
     await this.clickhouse?.close();
-    await this.store.close();
+    await this.sql.close();
   }
 }

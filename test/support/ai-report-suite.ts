@@ -1,8 +1,9 @@
 import { DAY_MS, type TimeRange } from '../../src/calendar.js';
 import { openSql, type Sql } from '../../src/analytics/store/sql.js';
-import { AnalyticsStore } from '../../src/analytics/store/event-store.js';
+import { Dictionaries } from '../../src/analytics/store/dictionaries.js';
+import { foldEvents } from '../../src/analytics/store/fold-events.js';
 import { type CacheLease, DayCache } from '../../src/analytics/store/day-cache.js';
-import { VERIFICATION, type NewEvent } from '../../src/analytics/store/write-events.js';
+import { insertEvents, VERIFICATION, type NewEvent } from '../../src/analytics/store/write-events.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from './databases.js';
 import { readRawEvents, type RawEvent } from './naive-ai-reports.js';
 import { seeded } from './ai-traffic.js';
@@ -73,7 +74,8 @@ function ranges(next: (n: number) => number): [string, TimeRange][] {
 }
 
 export interface ReportContext {
-  store: AnalyticsStore;
+  sql: Sql;
+  dictionaries: Dictionaries;
   cache: CacheLease;
   projectId: string;
 }
@@ -93,15 +95,15 @@ export function describeAiReport<T>(params: {
     beforeAll(async () => {
       database = await createMigratedDatabase(provider);
       sql = openSql(database.target);
-      ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
-      const other = new AnalyticsStore(sql);
+      ctx = reportContext(sql);
+      const other = { sql, dictionaries: new Dictionaries(), projectId: 'p2' };
       // folded in several batches; the second half arrives late (its timestamps are older than folded events')
       for (let batch = 0; batch < 4; batch++) {
-        await ctx.store.insertEvents('p1', randomEvents(next, 300));
-        await other.insertEvents('p2', randomEvents(next, 50)); // another project: never counted
-        if (batch === 1) await ctx.store.fold();
+        await insertEvents({ ...ctx, events: randomEvents(next, 300) });
+        await insertEvents({ ...other, events: randomEvents(next, 50) }); // another project: never counted
+        if (batch === 1) await foldEvents(sql);
       }
-      await ctx.store.fold();
+      await foldEvents(sql);
       raw = await readRawEvents(sql, 'p1');
     });
     afterAll(async () => {
@@ -114,8 +116,8 @@ export function describeAiReport<T>(params: {
     });
 
     it('answers again after late events for folded days are folded', async () => {
-      await ctx.store.insertEvents('p1', randomEvents(next, 200, 3));
-      await ctx.store.fold();
+      await insertEvents({ ...ctx, events: randomEvents(next, 200, 3) });
+      await foldEvents(sql);
       raw = await readRawEvents(sql, 'p1');
       for (const [, range] of ranges(seeded(5)))
         expect(await params.report(ctx, range)).toEqual(params.naive(raw, range));
@@ -135,7 +137,12 @@ export function describeAiReport<T>(params: {
   });
 }
 
-/** A migrated database and an analytics store for the enclosing `describe`; read `ctx()` inside tests. */
+/** What a report is handed: the database, the numbering of paths and visitors, a lease on a cache of its own. */
+function reportContext(sql: Sql): ReportContext {
+  return { sql, dictionaries: new Dictionaries(), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
+}
+
+/** A migrated database and what a report is handed for the enclosing `describe`; read `ctx()` inside tests. */
 export function useReportStore(provider: (typeof PROVIDERS)[number]): () => ReportContext {
   let database: TestDatabase | undefined;
   let sql: Sql | undefined;
@@ -143,16 +150,22 @@ export function useReportStore(provider: (typeof PROVIDERS)[number]): () => Repo
   beforeAll(async () => {
     database = await createMigratedDatabase(provider);
     sql = openSql(database.target);
-    ctx = { store: new AnalyticsStore(sql), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
+    ctx = reportContext(sql);
   });
   afterAll(async () => {
     await sql?.close();
     await database?.drop();
   });
   return () => {
-    if (!ctx) throw new Error('useReportStore: the store exists only inside tests and hooks');
+    if (!ctx) throw new Error('useReportStore: the database exists only inside tests and hooks');
     return ctx;
   };
+}
+
+/** Stores the events in the context's project and folds them. */
+export async function storeFolded(ctx: ReportContext, events: NewEvent[]): Promise<void> {
+  await insertEvents({ ...ctx, events });
+  await foldEvents(ctx.sql);
 }
 
 /** A stored event with defaults: 2026-11-20 10:00 UTC, page /a, no referrer, no key. */
@@ -174,21 +187,22 @@ export function event(fields: Partial<NewEvent> & Pick<NewEvent, 'kind'>): NewEv
  * counted anew and kept again. `expected` gives the totals before and after `late`; returns the last answer.
  */
 export async function expectKeptUntilFolded<T extends { totals: unknown }>(params: {
-  store: AnalyticsStore;
+  sql: Sql;
+  dictionaries: Dictionaries;
   projectId: string;
   answer: () => Promise<T>;
   late: NewEvent[];
   expected: { before: T['totals']; after: T['totals'] };
 }): Promise<T> {
-  const { store, answer, expected } = params;
+  const { sql, answer, expected } = params;
   const first = await answer();
   expect(first.totals).toEqual(expected.before);
   expect(await answer()).toBe(first);
-  await store.insertEvents(params.projectId, params.late);
+  await insertEvents({ ...params, events: params.late });
   const unfolded = await answer();
   expect(unfolded.totals).toEqual(expected.after);
   expect(await answer()).not.toBe(unfolded);
-  await store.fold();
+  await foldEvents(sql);
   const folded = await answer();
   expect(folded.totals).toEqual(expected.after);
   expect(await answer()).toBe(folded);

@@ -24,3 +24,23 @@ export async function plansMatching(sql: Sql, statements: [string, unknown[]][],
   }
   return matching;
 }
+
+/** The statements that read `table`: how often a report asked for what it holds. */
+export const readsOf = (statements: [string, unknown[]][], table: string) =>
+  statements.filter(([text]) => text.includes(`FROM "${table}"`));
+
+/**
+ * The reads of some pages' views among the statements, in order: a day's raw events (read-events.ts dayEvents), or
+ * several days' page days (rollups/page-days.ts readPageDays), with the days and the page ids each asked for.
+ */
+export function viewReads(statements: [string, unknown[]][]) {
+  return statements.flatMap(([text, params]) => {
+    if (text.includes('FROM "AnalyticsPageDay"')) {
+      const days = text.match(/"day" IN \(([^)]*)\)/)![1].split(',').length;
+      const asked = (params.slice(1, 1 + days) as number[]).sort((a, b) => a - b);
+      return [{ from: 'page days', days: asked, pageIds: params.slice(1 + days) }];
+    }
+    if (!text.includes('FROM "AnalyticsEvent"') || !text.includes('ORDER BY "ts"')) return [];
+    return [{ from: 'raw', days: [Number(params[2]) / 86_400_000], pageIds: params.slice(4) }];
+  });
+}

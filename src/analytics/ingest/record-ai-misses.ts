@@ -1,5 +1,5 @@
-import type { StoredMiss } from '../store/ai-misses.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import { insertAiMisses, type StoredMiss } from '../store/ai-misses.js';
+import type { Sql } from '../store/sql.js';
 import { classifyUserAgent } from './classify-user-agent.js';
 import { isRawMarkdown, pagePath } from './page-path.js';
 import { UNIDENTIFIED_AGENT, type PageView } from './prepare-event.js';
@@ -23,11 +23,7 @@ function aiAgentOf(miss: Miss): string | undefined {
  * Keeps the requests of AI agents among `misses` (404/410/5xx from a log); others, and static assets, are dropped.
  * Each is stored once per key, so importing a log again adds nothing. Returns how many were new.
  */
-export function recordAiMisses(params: {
-  store: Pick<AnalyticsStore, 'insertAiMisses'>;
-  projectId: string;
-  misses: Miss[];
-}): Promise<number> {
+export function recordAiMisses(params: { sql: Sql; projectId: string; misses: Miss[] }): Promise<number> {
   const kept: StoredMiss[] = [];
   for (const miss of params.misses) {
     const agent = aiAgentOf(miss);
@@ -35,5 +31,5 @@ export function recordAiMisses(params: {
     if (agent === undefined || path === undefined || !(miss.view.timestamp >= 0)) continue;
     kept.push({ key: miss.key, ts: Math.floor(miss.view.timestamp), path, agent, status: miss.status });
   }
-  return params.store.insertAiMisses(params.projectId, kept);
+  return insertAiMisses(params.sql, { projectId: params.projectId, misses: kept });
 }

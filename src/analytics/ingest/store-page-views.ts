@@ -1,5 +1,4 @@
 import { ingestedEvents, rejectedEvents } from '../../metrics/metrics.js';
-import type { AnalyticsStore } from '../store/event-store.js';
 import type { NewEvent } from '../store/write-events.js';
 import type { BatchResult } from './batch-result.js';
 import { prepareEvent, type PageView } from './prepare-event.js';
@@ -10,7 +9,7 @@ const CLASS_NAMES = ['bot', 'human', 'ai'];
 
 /** Classifies, hashes and stores page views in one transaction; bad ones are rejected by index with a reason. */
 export async function storePageViews(params: {
-  store: Pick<AnalyticsStore, 'insertEvents'>;
+  store: { insertEvents(projectId: string, events: NewEvent[]): Promise<Set<number>> };
   hasher: VisitorHasher;
   verifier: AgentVerifier;
   /** how long the batch may wait for reverse DNS of AI agents' addresses (0: use only what is cached) */

@@ -1,12 +1,13 @@
 import type { TimeRange } from '../../calendar.js';
 import { addPageCardinalities, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import type { Sql } from '../store/sql.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
-import { addToCells, type CellData } from '../store/rollups/agent-days.js';
+import { addToCells, type CellData, loadAgentDays } from '../store/rollups/agent-days.js';
+import { agentEdgeEvents } from '../store/ai-traffic-queries.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
 import { unionOf } from './range-sources.js';
 import type { pageMasks } from '../store/day-sets.js';
-import { rangeSegments, type SegmentFamily } from './segments.js';
+import { type Planning, rangeSegments, type SegmentFamily } from './segments.js';
 import { PageCounts, type PageViews } from '../store/page-counts.js';
 
 /** A range's cell: its bitmaps per part, and its views per page added up. */
@@ -32,17 +33,14 @@ interface SegmentCells extends Cached {
  * apart (`agent-views`), a few hundred kilobytes where the cells with bitmaps take megabytes. With a page: its pairs
  * alone, cut from each stored bitmap as read (the entry owns them).
  */
-const AGENT_CELLS = (
-  store: Pick<AnalyticsStore, 'agentDays'>,
-  options: { viewsOnly: boolean; pageId?: number },
-): SegmentFamily<SegmentCells> => ({
+const AGENT_CELLS = (sql: Sql, options: { viewsOnly: boolean; pageId?: number }): SegmentFamily<SegmentCells> => ({
   name: options.viewsOnly
     ? 'agent-views'
     : options.pageId === undefined
       ? 'agents'
       : `agents of page ${options.pageId}`,
   loadDay: async (projectId, day) => {
-    const cells = [...(await store.agentDays(projectId, day, day + 1, options)).values()];
+    const cells = [...(await loadAgentDays(sql, { projectId, fromDay: day, toDay: day + 1, ...options })).values()];
     const segment = mergeCells(cells);
     if (options.pageId !== undefined)
       for (const data of cells) for (const list of data.parts.values()) segment.owned.push(...list);
@@ -63,14 +61,10 @@ const AGENT_CELLS = (
  * One page's pairs of the agent rollup's cells of the range's whole days (cached segments, one bitmap per part, never
  * to be disposed) and the ranges to read from raw events, unread: for a page's story, which reads its edge events alone.
  */
-export function agentCellSegments(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'dayGenerations' | 'planRange'>;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-  pageId: number;
-}): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
-  return rangeSegments(params, AGENT_CELLS(params.store, { viewsOnly: false, pageId: params.pageId }));
+export function agentCellSegments(
+  params: Planning & { cache: CacheLease; pageId: number },
+): Promise<{ segments: { cells: Map<string, CellData<Bitmap, PageViews>> }[]; edges: TimeRange[] }> {
+  return rangeSegments(params, AGENT_CELLS(params.sql, { viewsOnly: false, pageId: params.pageId }));
 }
 
 /**
@@ -115,23 +109,22 @@ function mergeCells(list: CellData<Bitmap[], PageViews>[]): SegmentCells {
  * The agent rollup's cells over a range, answered as the visitors export answers a range: its whole days from the
  * rollup (cached unions of aligned segments of days), the rest from raw events (see planRange).
  */
-export async function gatherAgentCells(params: {
-  store: Pick<AnalyticsStore, 'agentDays' | 'agentEdgeEvents' | 'dayGenerations' | 'planRange'>;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-  /** the views alone, no bitmaps */
-  viewsOnly?: boolean;
-  /** AI and spoofed AI cells alone: the edges' human views are not read */
-  aiOnly?: boolean;
-  /** with aiOnly: the humans an assistant sent as well */
-  referred?: boolean;
-  /** false: the reader counts a few pages' (or the site's) visitors, so no union is built for it (see rangeSegments) */
-  unite?: boolean;
-}): Promise<RangeCells> {
-  const { store, projectId } = params;
+export async function gatherAgentCells(
+  params: Planning & {
+    cache: CacheLease;
+    /** the views alone, no bitmaps */
+    viewsOnly?: boolean;
+    /** AI and spoofed AI cells alone: the edges' human views are not read */
+    aiOnly?: boolean;
+    /** with aiOnly: the humans an assistant sent as well */
+    referred?: boolean;
+    /** false: the reader counts a few pages' (or the site's) visitors: no union is built for it (see rangeSegments) */
+    unite?: boolean;
+  },
+): Promise<RangeCells> {
+  const { sql, projectId, aiOnly, referred } = params;
   // while the project is being rebuilt, the raw events answer it all
-  const family = AGENT_CELLS(store, { viewsOnly: params.viewsOnly ?? false });
+  const family = AGENT_CELLS(sql, { viewsOnly: params.viewsOnly ?? false });
   const { segments, edges } = await rangeSegments(params, family);
   const cells = new Map<string, RangeCell>();
   const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
@@ -157,11 +150,8 @@ export async function gatherAgentCells(params: {
     }
   }
   const pending = new Map<string, CellData<number[]>>();
-  for (const edge of edges) {
-    for (const e of await store.agentEdgeEvents(projectId, edge, {
-      aiOnly: params.aiOnly,
-      referred: params.referred,
-    })) {
+  for (const range of edges) {
+    for (const e of await agentEdgeEvents(sql, { projectId, range, aiOnly, referred })) {
       const cell = cellOf(e);
       if (cell) addToCells(pending, cell, e, !params.viewsOnly);
     }
@@ -187,9 +177,6 @@ export async function gatherAgentCells(params: {
 
 /** A range's cell with no views or bitmaps yet. */
 const rangeCell = (cell: AgentCell): RangeCell => ({ cell, parts: new Map(), views: new PageCounts() });
-
-/** What the AI reports read from the store: the agent rollup's cells. */
-export type AgentReportStore = Parameters<typeof gatherAgentCells>[0]['store'];
 
 /**
  * Runs `read` over the range's cells and frees the bitmaps built for it afterwards; `viewsOnly`: the views alone, no

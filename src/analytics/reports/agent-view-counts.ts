@@ -1,15 +1,17 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import type { Sql } from '../store/sql.js';
+import type { Dictionaries } from '../store/dictionaries.js';
 import type { CacheLease } from '../store/day-cache.js';
 import type { AgentView } from '../store/robots-txt.js';
 import { PageCounts } from '../store/page-counts.js';
 import { type AgentCell, cellKey } from '../store/rollups/agent-cell.js';
 import { VIA_PREFIX } from '../store/write-events.js';
-import { type AgentReportStore, withAgentCells } from './agent-cells.js';
+import { withAgentCells } from './agent-cells.js';
 
 type Params = {
-  store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
+  sql: Sql;
+  dictionaries: Dictionaries;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
@@ -59,7 +61,7 @@ function addViews(target: PieceViews, source: PieceViews, sign: 1 | -1): void {
  * is read raw, added to one piece and taken from the other: the smaller part of the day, not all of it.
  */
 export async function agentViewCounts(params: Params & { cuts?: number[] }): Promise<AgentView[]> {
-  const { store, projectId, range } = params;
+  const { sql, dictionaries, projectId, range } = params;
   const inside = [...new Set(params.cuts ?? [])].filter((t) => t > range.from && t < range.to).sort((a, b) => a - b);
   const bounds = [range.from, ...inside, range.to];
   const read = [...bounds];
@@ -86,7 +88,7 @@ export async function agentViewCounts(params: Params & { cuts?: number[] }): Pro
   );
   const wanted = new Set<number>();
   for (const run of runs) for (const page of run.pages) wanted.add(page);
-  const paths = await store.paths(projectId, wanted);
+  const paths = await dictionaries.paths(sql, projectId, wanted);
   const views: AgentView[] = [];
   for (const { ts, kind, agent, verification, pages, counts } of runs)
     for (let j = 0; j < pages.length; j++)

@@ -1,20 +1,14 @@
 import type { TimeRange } from '../../calendar.js';
 import { operatorOf } from '../ingest/classify-user-agent.js';
 import { KIND } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import type { Sql } from '../store/sql.js';
+import type { Dictionaries } from '../store/dictionaries.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { agentName } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
 import type { PageFigures } from '../store/page-counts.js';
-import {
-  distinctByPage,
-  pageRows,
-  type RangeCell,
-  viewsByPage,
-  withAgentCells,
-  type AgentReportStore,
-} from './agent-cells.js';
+import { distinctByPage, pageRows, type RangeCell, viewsByPage, withAgentCells } from './agent-cells.js';
 
 export interface AgentPage {
   /** the agent's name, or with `by: 'operator'` the operator's */
@@ -31,14 +25,15 @@ export interface AgentPage {
  * are counted from the union of each one's cells. Only the rows that can be on the page are sorted and built.
  */
 export async function agentPages(params: {
-  store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
+  sql: Sql;
+  dictionaries: Dictionaries;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
   by: 'agent' | 'operator';
   page: { limit: number; offset: number };
 }): Promise<{ rows: AgentPage[]; hasMore: boolean }> {
-  const { store, projectId, by } = params;
+  const { sql, dictionaries, projectId, by } = params;
   return withAgentCells(params, async (cells) => {
     const groups = new Map<string, RangeCell[]>();
     for (const data of cells) {
@@ -53,7 +48,7 @@ export async function agentPages(params: {
     const page = await pageByPath({
       weights: viewsAt,
       pageOf: (i) => pageAt[i],
-      paths: (ids) => store.paths(projectId, ids),
+      paths: (ids) => dictionaries.paths(sql, projectId, ids),
       tieOrder: (a, b, pathOf) =>
         compareCodePoints(counted[agentAt[a]].agent, counted[agentAt[b]].agent) ||
         compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),

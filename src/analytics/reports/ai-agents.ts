@@ -1,11 +1,12 @@
 import type { TimeRange } from '../../calendar.js';
+import type { Sql } from '../store/sql.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
 import { KIND } from '../store/day-sets.js';
 import { agentName } from '../store/rollups/agent-columns.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { isVerified, UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { type RangeCell, siteDistinct, totalViews, withAgentCells, type AgentReportStore } from './agent-cells.js';
+import { type RangeCell, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
 
 export interface AgentCounts {
   agent: string;
@@ -48,7 +49,7 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  * agent brought both verified and unverifiable in the range is verified: the two columns split `visitors` exactly.
  */
 export async function aiAgents(params: {
-  store: AgentReportStore;
+  sql: Sql;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;

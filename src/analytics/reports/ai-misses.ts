@@ -1,6 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
-import type { AnalyticsStore } from '../store/event-store.js';
-import type { MissCount } from '../store/ai-misses.js';
+import type { Sql } from '../store/sql.js';
+import { aiMissCounts, type MissCount } from '../store/ai-misses.js';
+import { signalsVersion } from '../store/signals-version.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
 import type { CacheLease } from '../store/day-cache.js';
@@ -12,7 +13,7 @@ export type AiMissRow = MissCount;
  * agent, status (code-point order).
  */
 export async function aiMisses(params: {
-  store: Pick<AnalyticsStore, 'aiMissCounts' | 'signalsStamp'>;
+  sql: Sql;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
@@ -32,15 +33,15 @@ export async function aiMisses(params: {
  * misses changes it), so the other pages of the rows, and the range asked again, are not counted again.
  */
 async function missCounts(params: {
-  store: Pick<AnalyticsStore, 'aiMissCounts' | 'signalsStamp'>;
+  sql: Sql;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<{ rows: MissCount[]; bytes: number }> {
-  const { store, cache, projectId, range } = params;
-  const stamp = await store.signalsStamp(projectId);
+  const { sql, cache, projectId, range } = params;
+  const stamp = await signalsVersion(sql, projectId);
   return cache.keep(`${projectId}:ai misses:${range.from}:${range.to}`, stamp, async () => {
-    const rows = await store.aiMissCounts(projectId, range);
+    const rows = await aiMissCounts(sql, { projectId, range });
     return { rows, bytes: 64 + rows.reduce((n, m) => n + 64 + 2 * (m.path.length + m.agent.length), 0) };
   });
 }

@@ -1,6 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND, pageMasks, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import type { Sql } from '../store/sql.js';
+import type { Dictionaries } from '../store/dictionaries.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
@@ -101,7 +102,8 @@ const OTHER_CELL = { kind: KIND.ai, agent: '', verification: 0 };
  * agent rollup; both answer whole days from derived data and partial-day edges from raw events.
  */
 export async function purposeSplit(params: {
-  store: AnalyticsStore;
+  sql: Sql;
+  dictionaries: Dictionaries;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
@@ -116,7 +118,8 @@ export async function purposeSplit(params: {
  * the day sets' nor the purposes' distinct counts are read.
  */
 export async function purposeViews(params: {
-  store: AnalyticsStore;
+  sql: Sql;
+  dictionaries: Dictionaries;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
@@ -141,7 +144,7 @@ async function splitCells(
   cells: RangeCell[],
   countVisitorsToo: boolean,
 ): Promise<PurposeSplit & { hasMore: boolean }> {
-  const { store, projectId } = params;
+  const { sql, dictionaries, projectId } = params;
   const grouped = groupCells(cells);
   const views = new Map(GROUPS.map((g) => [g, viewsByPage(grouped.members.get(g)!)]));
   const v = (group: Group) => views.get(group)!;
@@ -171,7 +174,7 @@ async function splitCells(
   } = await pageByPath({
     weights,
     pageOf: (i) => pageIds[i],
-    paths: (ids) => store.paths(projectId, ids),
+    paths: (ids) => dictionaries.paths(sql, projectId, ids),
     tieOrder: (a, b, pathOf) => compareCodePoints(pathOf(pageIds[a]), pathOf(pageIds[b])),
     page: params.page ?? { offset: 0, limit: pageIds.length },
   });

@@ -1,18 +1,11 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import type { Sql } from '../store/sql.js';
+import type { Dictionaries } from '../store/dictionaries.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
-import {
-  distinctByPage,
-  pageRows,
-  type RangeCell,
-  siteDistinct,
-  totalViews,
-  withAgentCells,
-  type AgentReportStore,
-} from './agent-cells.js';
+import { distinctByPage, pageRows, type RangeCell, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
 import { pageByPath } from './weighted-page.js';
 import type { PageFigures } from '../store/page-counts.js';
 
@@ -30,13 +23,14 @@ export interface Referrals {
  * assistant's cells.
  */
 export async function aiReferrals(params: {
-  store: AgentReportStore & Pick<AnalyticsStore, 'paths'>;
+  sql: Sql;
+  dictionaries: Dictionaries;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
   page?: { limit: number; offset: number };
 }): Promise<Referrals & { hasMore: boolean }> {
-  const { store, projectId } = params;
+  const { sql, dictionaries, projectId } = params;
   return withAgentCells(params, async (cells) => {
     const referred = cells.filter((data) => data.cell.kind === KIND.human && !isPlainHuman(data.cell));
     const assistantOf = (data: RangeCell) => data.cell.agent.replace(/^via /, '');
@@ -46,7 +40,7 @@ export async function aiReferrals(params: {
     const { rows, hasMore, pathOf } = await pageByPath({
       weights: viewsAt,
       pageOf: (i) => pageAt[i],
-      paths: (ids) => store.paths(projectId, ids),
+      paths: (ids) => dictionaries.paths(sql, projectId, ids),
       tieOrder: (a, b, pathOf) =>
         compareCodePoints(assistantOf(referred[cellAt[a]]), assistantOf(referred[cellAt[b]])) ||
         compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),

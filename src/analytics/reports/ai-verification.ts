@@ -1,8 +1,9 @@
 import type { TimeRange } from '../../calendar.js';
+import type { Sql } from '../store/sql.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { KIND } from '../store/day-sets.js';
 import { VERIFICATION } from '../store/write-events.js';
-import { type AgentReportStore, totalViews, withAgentCells } from './agent-cells.js';
+import { totalViews, withAgentCells } from './agent-cells.js';
 import type { AgentsReport } from './ai-agents.js';
 
 /** AI views over a range by what verification said of them. */
@@ -21,7 +22,7 @@ export interface VerificationViews {
 
 /** The views of the range's agent cells by verification. */
 export function aiVerification(params: {
-  store: AgentReportStore;
+  sql: Sql;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;

@@ -1,6 +1,8 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import type { Sql } from '../store/sql.js';
 import type { CacheLease } from '../store/day-cache.js';
+import { planRange } from '../store/split-range.js';
+import { readSiteDays } from '../store/rollups/site-days.js';
 import { countVisitors, type Counts } from './visitors.js';
 
 export const MAX_DAILY_DAYS = 400;
@@ -19,17 +21,17 @@ const NOBODY: Counts = { human: 0, ai: 0, total: 0 };
  * export counts it.
  */
 export async function dailyVisitors(params: {
-  store: AnalyticsStore;
+  sql: Sql;
   cache: CacheLease;
   projectId: string;
   range: TimeRange;
 }): Promise<DayCounts[]> {
-  const { store, cache, projectId, range } = params;
-  const { days: runs } = await store.planRange(projectId, range);
+  const { sql, cache, projectId, range } = params;
+  const { days: runs } = await planRange(sql, { projectId, range });
   const rolled = new Map<number, Counts>();
-  for (const [from, to] of runs) {
-    const counts = await store.siteDays(projectId, from, to);
-    for (let day = from; day < to; day++) rolled.set(day, counts.get(day) ?? NOBODY);
+  for (const [fromDay, toDay] of runs) {
+    const counts = await readSiteDays(sql, { projectId, fromDay, toDay });
+    for (let day = fromDay; day < toDay; day++) rolled.set(day, counts.get(day) ?? NOBODY);
   }
   const days: DayCounts[] = [];
   for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
@@ -40,7 +42,7 @@ export async function dailyVisitors(params: {
       continue;
     }
     const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
-    const { totals } = await countVisitors({ store, cache, projectId, range: part, pages: [] });
+    const { totals } = await countVisitors({ sql, cache, projectId, range: part, pages: [] });
     days.push({ date, ...totals });
   }
   return days;

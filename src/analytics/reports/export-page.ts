@@ -1,4 +1,5 @@
-import type { AnalyticsStore } from '../store/event-store.js';
+import type { Dictionaries } from '../store/dictionaries.js';
+import type { Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { offsetPage } from './offset-page.js';
 import type { Counts, RangeCounts } from './visitors.js';
@@ -12,13 +13,14 @@ export interface Page {
 
 /** Orders by total descending, then path ascending (code-point order: the same on every database and locale). */
 export async function exportPage(params: {
-  store: Pick<AnalyticsStore, 'paths'>;
+  sql: Sql;
+  dictionaries: Dictionaries;
   projectId: string;
   counts: RangeCounts;
   page: { limit: number; offset: number };
 }): Promise<Page> {
-  const { store, projectId, counts } = params;
-  const paths = await store.paths(projectId, counts.pages.keys());
+  const { sql, dictionaries, projectId, counts } = params;
+  const paths = await dictionaries.paths(sql, projectId, counts.pages.keys());
   const rows = [...counts.pages].map(([id, c]) => ({ path: paths.get(id) ?? `#${id}`, ...c }));
   rows.sort((a, b) => b.total - a.total || compareCodePoints(a.path, b.path));
   return { totals: counts.totals, ...offsetPage(rows, params.page) };

@@ -1,7 +1,6 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { inChunks, type Param, type Sql } from '../store/sql.js';
 import { compareCodePoints } from './compare-code-points.js';
-import type { AnalyticsStore } from '../store/event-store.js';
 import {
   columnsOf,
   lowerBound,
@@ -11,7 +10,9 @@ import {
   type TimedVisitors,
 } from '../store/page-day-views.js';
 import { type Purpose, purposeOf } from '../store/rollups/agent-columns.js';
-import { settledVersion } from '../store/read-days.js';
+import { dayVersions, settledVersion } from '../store/read-days.js';
+import { dayEvents } from '../store/read-events.js';
+import { pageDays } from '../store/rollups/page-days.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
@@ -283,23 +284,24 @@ function pageDayOf(start: number, found?: PageDayViews): PageDay {
 }
 
 /**
- * Each day's views of some pages within [first, end), from the cache where held under the day's version (store
- * dayVersions: a fold into the day, a rebuild or a view not folded yet changes it). What is not held is read and
- * kept: the days every view of which is folded from the page days, one statement for all of them (days and pages as
- * two `IN` lists: the primary key probed per pair); a day with views waiting for the fold from its raw events, those
- * pages' alone; while a rebuild of the project runs every day raw, and nothing kept. The page days lack views folded
- * before they existed until a rebuild (store pageDays null): every day is read raw then.
+ * Each day's views of some pages within [first, end), from the cache where held under the day's version
+ * (store/read-days.ts dayVersions: a fold into the day, a rebuild or a view not folded yet changes it). What is not
+ * held is read and kept: the days every view of which is folded from the page days, one statement for all of them
+ * (days and pages as two `IN` lists: the primary key probed per pair); a day with views waiting for the fold from its
+ * raw events, those pages' alone; while a rebuild of the project runs every day raw, and nothing kept. The page days
+ * lack views folded before they existed until a rebuild (store/rollups/page-days.ts pageDays null): every day is read
+ * raw then.
  */
 async function viewsOfPages(params: {
-  store: AnalyticsStore;
+  sql: Sql;
   cache: CacheLease;
   projectId: string;
   first: number;
   end: number;
   pages: readonly number[];
 }): Promise<Map<number, Map<number, PageDay>>> {
-  const { store, cache, projectId, first, end, pages } = params;
-  const versions = await store.dayVersions(projectId, first, end);
+  const { sql, cache, projectId, first, end, pages } = params;
+  const versions = await dayVersions(sql, { projectId, fromDay: first, toDay: end });
   const out = new Map<number, Map<number, PageDay>>();
   const put = (day: number, events: DayEvents, wanted: readonly number[], version?: string) => {
     const read = out.get(day) ?? new Map<number, PageDay>();
@@ -311,7 +313,7 @@ async function viewsOfPages(params: {
     }
   };
   if (!versions) {
-    for (let day = first; day < end; day++) put(day, await dayEventsOfPages(store, projectId, day, pages), pages);
+    for (let day = first; day < end; day++) put(day, await dayEventsOfPages(sql, projectId, day, pages), pages);
     return out;
   }
   const missing = new Map<number, number[]>();
@@ -327,12 +329,12 @@ async function viewsOfPages(params: {
   }
   const settled = new Set([...missing.keys()].filter((day) => settledVersion(versions.get(day)!)));
   const settledPages = [...new Set([...settled].flatMap((day) => missing.get(day)!))];
-  const folded = settled.size ? await store.pageDays(projectId, [...settled], settledPages) : null;
+  const folded = settled.size ? await pageDays(sql, { projectId, days: [...settled], pageIds: settledPages }) : null;
   for (const [day, wanted] of missing) {
     const events =
       folded && settled.has(day)
         ? (folded.get(day) ?? { start: day * DAY_MS, pages: new Map(), bytes: 0 })
-        : await dayEventsOfPages(store, projectId, day, wanted);
+        : await dayEventsOfPages(sql, projectId, day, wanted);
     put(day, events, wanted, versions.get(day));
   }
   return out;
@@ -348,7 +350,7 @@ const pageDayKey = (projectId: string, page: number, day: number) => `${projectI
  * `humans` alone: what a verdict reads (ai and referred are 0).
  */
 export async function countOutcomeVisitors(params: {
-  store: AnalyticsStore;
+  sql: Sql;
   cache: CacheLease;
   projectId: string;
   ranges: readonly TimeRange[];
@@ -425,14 +427,14 @@ function distinctVisitors(slices: readonly Uint32Array[], bits: Uint32Array): nu
 
 /** Some pages' raw events of a day, any number of them (IN lists of IN_CHUNK pages) as one DayEvents. */
 async function dayEventsOfPages(
-  store: AnalyticsStore,
+  sql: Sql,
   projectId: string,
   day: number,
   pages: readonly number[],
 ): Promise<DayEvents> {
   const all: DayEvents = { start: day * DAY_MS, pages: new Map(), bytes: 0 };
   for (const some of inChunks([...pages])) {
-    const events = await store.dayEvents(projectId, day, some);
+    const events = await dayEvents(sql, { projectId, day, pageIds: some });
     for (const [page, found] of events.pages) all.pages.set(page, found);
     all.bytes += events.bytes;
   }

@@ -1,11 +1,11 @@
-import { DAY_MS, type TimeRange } from '../../calendar.js';
+import { DAY_MS } from '../../calendar.js';
 import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import { purposeOf } from '../store/rollups/agent-columns.js';
 import { VIA_PREFIX } from '../store/write-events.js';
-import type { AnalyticsStore } from '../store/event-store.js';
+import { pageEvents } from '../store/read-events.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { pageSetSegments } from './range-sources.js';
-import { plannedOnce } from './segments.js';
+import { plannedOnce, type Planning } from './segments.js';
 import { agentCellSegments } from './agent-cells.js';
 
 /** One page's visitors over a range, read from its stored page views. */
@@ -57,19 +57,18 @@ export function countPageTraffic(rows: {
  * part otherwise; the agents and assistants from the agent rollup's cells (edges from raw events). Only the page's own
  * containers are read, so the cost follows its visitors, not the site's.
  */
-export async function pageTrafficFromDays(params: {
-  store: AnalyticsStore;
-  cache: CacheLease;
-  projectId: string;
-  /** the page's id; undefined when it has no stored views */
-  pageId: number | undefined;
-  range: TimeRange;
-}): Promise<PageTraffic> {
-  const { cache, projectId, pageId, range } = params;
+export async function pageTrafficFromDays(
+  params: Planning & {
+    cache: CacheLease;
+    /** the page's id; undefined when it has no stored views */
+    pageId: number | undefined;
+  },
+): Promise<PageTraffic> {
+  const { sql, projectId, pageId, range } = params;
   const rows: Parameters<typeof countPageTraffic>[0] = { days: [], totals: [], agents: [] };
   if (pageId === undefined) return countPageTraffic(rows);
   // walked day by day, planned once
-  const store = await plannedOnce(params.store, projectId, range);
+  const planned = await plannedOnce(params);
   const kinds = [KIND.human, KIND.ai];
   const totals = kinds.map(() => new RoaringBitmap32());
   const built: Bitmap[] = [...totals];
@@ -89,7 +88,7 @@ export async function pageTrafficFromDays(params: {
     };
     for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
       const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
-      const sets = await pageSetSegments({ store, cache, projectId, range: part, pageId });
+      const sets = await pageSetSegments({ ...planned, range: part, pageId });
       const day = kinds.map(() => new RoaringBitmap32());
       built.push(...day);
       kinds.forEach((kind, i) => {
@@ -97,7 +96,7 @@ export async function pageTrafficFromDays(params: {
           for (const [p, bitmap] of segment.sets.get(kind) ?? []) addPageVisitors(p, bitmap, pageId, day[i]);
       });
       for (const edge of sets.edges) {
-        for (const e of await store.pageEvents(projectId, edge, [pageId])) {
+        for (const e of await pageEvents(sql, { projectId, range: edge, pageIds: [pageId] })) {
           day[e.kind === KIND.ai ? 1 : 0].add(e.visitorId);
           const row = agentRow(e.kind, e.agent);
           if (row) {
@@ -108,7 +107,7 @@ export async function pageTrafficFromDays(params: {
       }
       // the day's agent rollup cells when it is derived whole (its edges were read above); day by day, as the sets:
       // one page of a range needs no multi-day union of every page's cells
-      for (const segment of (await agentCellSegments({ store, cache, projectId, range: part, pageId })).segments) {
+      for (const segment of (await agentCellSegments({ ...planned, range: part, pageId })).segments) {
         for (const data of segment.cells.values()) {
           const views = data.views.get(pageId);
           if (!views) continue;

@@ -1,8 +1,9 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
-import type { StoredDaySets } from '../store/read-days.js';
-import { rangeSegments, type SegmentFamily } from './segments.js';
+import type { Sql } from '../store/sql.js';
+import { loadDayPageSets, loadDaySets, type StoredDaySets } from '../store/read-days.js';
+import { rawEvents } from '../store/read-events.js';
+import { type Planning, rangeSegments, type SegmentFamily } from './segments.js';
 import type { Cached, CacheLease } from '../store/day-cache.js';
 
 /**
@@ -19,16 +20,16 @@ export interface Sources {
 }
 
 /** Day sets: a segment is the union of its days' sets per class and part. */
-const SETS = (store: Pick<AnalyticsStore, 'loadDaySets'>): SegmentFamily<StoredDaySets> => ({
+const SETS = (sql: Sql): SegmentFamily<StoredDaySets> => ({
   name: 'sets',
-  loadDay: (projectId, day) => store.loadDaySets(projectId, day),
+  loadDay: (projectId, day) => loadDaySets(sql, { projectId, day }),
   unite: uniteSets,
 });
 
 /** One page's pairs of the day sets (read for that page alone, see loadDayPageSets). */
-const PAGE_SETS = (store: Pick<AnalyticsStore, 'loadDayPageSets'>, pageId: number): SegmentFamily<StoredDaySets> => ({
+const PAGE_SETS = (sql: Sql, pageId: number): SegmentFamily<StoredDaySets> => ({
   name: `sets of page ${pageId}`,
-  loadDay: (projectId, day) => store.loadDayPageSets(projectId, day, pageId),
+  loadDay: (projectId, day) => loadDayPageSets(sql, { projectId, day, pageId }),
   unite: uniteSets,
 });
 
@@ -80,38 +81,29 @@ export function unionOf(list: Bitmap[], mask?: Bitmap): Bitmap {
   return union;
 }
 
-async function edgeEvents(store: Pick<AnalyticsStore, 'rawEvents'>, projectId: string, edges: TimeRange[]) {
+async function edgeEvents(sql: Sql, projectId: string, edges: TimeRange[]) {
   const raw: EdgeEvent[] = [];
   // one by one: spread into push, an edge's events overflow the stack past about 150,000 of them (a rebuild, or a
   // fold far behind, reads a whole range raw)
-  for (const edge of edges) for (const event of await store.rawEvents(projectId, edge)) raw.push(event);
+  for (const edge of edges) for (const event of await rawEvents(sql, { projectId, range: edge })) raw.push(event);
   return raw;
 }
 
-type Params = {
-  store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations' | 'rawEvents'>;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-  unite?: boolean;
-};
+type Params = Planning & { cache: CacheLease; unite?: boolean };
 
 async function gather<T extends Cached>(params: Params, family: SegmentFamily<T>) {
   const { segments, edges } = await rangeSegments(params, family);
-  return { segments, edges: await edgeEvents(params.store, params.projectId, edges) };
+  return { segments, edges: await edgeEvents(params.sql, params.projectId, edges) };
 }
 
 /** The range's visitors: day sets (as unions of aligned segments of days) and edge events. */
 export function gatherSets(params: Params): Promise<Sources> {
-  return gather(params, SETS(params.store));
+  return gather(params, SETS(params.sql));
 }
 
 /** One page's pairs of the range's day sets, cut from each day's as read (no other page's indexed), and the edges. */
 export function pageSetSegments(
-  params: Omit<Params, 'store'> & {
-    store: Pick<AnalyticsStore, 'loadDayPageSets' | 'planRange' | 'dayGenerations'>;
-    pageId: number;
-  },
+  params: Params & { pageId: number },
 ): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
-  return rangeSegments(params, PAGE_SETS(params.store, params.pageId));
+  return rangeSegments(params, PAGE_SETS(params.sql, params.pageId));
 }

@@ -1,6 +1,7 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
-import type { AnalyticsStore } from '../store/event-store.js';
-import { planWithin, type RangePlan } from '../store/split-range.js';
+import type { Sql } from '../store/sql.js';
+import { planRange, planWithin, type RangePlan } from '../store/split-range.js';
+import { dayGenerations } from '../store/read-days.js';
 import { type Cached, type CacheLease, segmentKey } from '../store/day-cache.js';
 
 /** Union sizes, in days: a range is covered greedily by aligned 16-day, 4-day and 1-day segments. */
@@ -105,11 +106,8 @@ function cacheEntry(ctx: SegmentContext, family: SegmentFamily<Cached>, start: n
  * not folded yet, or the whole range while a rebuild re-derives the project.
  */
 export async function rangeSegments<T extends Cached>(
-  params: {
-    store: Pick<AnalyticsStore, 'planRange' | 'dayGenerations'>;
+  params: Planning & {
     cache: CacheLease;
-    projectId: string;
-    range: TimeRange;
     /**
      * false: no union is built for the answer; the segments already cached are read, and the days of the others. For
      * a report that reads a few pages' containers (or the site's) of each: cutting them from the days costs less than
@@ -119,12 +117,11 @@ export async function rangeSegments<T extends Cached>(
   },
   family: SegmentFamily<T>,
 ): Promise<{ segments: T[]; edges: TimeRange[] }> {
-  const { store, projectId, range } = params;
-  const plan = await store.planRange(projectId, range);
+  const plan = await planOf(params);
   const segments: T[] = [];
   if (plan.days.length) {
     const [first, end] = [plan.days[0][0], plan.days[plan.days.length - 1][1]];
-    const ctx = { ...params, generations: await store.dayGenerations(projectId, first, end) };
+    const ctx = { ...params, generations: await generationsOf(params, first, end) };
     for (const run of plan.days) {
       for (const [start, size] of segmentsWithData(run, ctx.generations)) {
         if (params.unite === false) segments.push(...(await piecesOf(ctx, family, start, size)));
@@ -144,20 +141,17 @@ export async function rangeSegments<T extends Cached>(
  * the range is read raw (edges, events not folded yet, a rebuild). `compute` is handed the range's plan.
  */
 export async function rangeAnswer<T extends Cached>(
-  params: {
-    store: Pick<AnalyticsStore, 'planRange' | 'dayGenerations'>;
+  params: Planning & {
     cache: CacheLease;
-    projectId: string;
-    range: TimeRange;
     /** names the answer in the cache */
     name: string;
   },
   compute: (plan: RangePlan) => Promise<T>,
 ): Promise<T> {
-  const { store, cache, projectId, range, name } = params;
-  const plan = await store.planRange(projectId, range);
+  const { cache, projectId, name } = params;
+  const plan = await planOf(params);
   if (plan.raw.length || !plan.days.length) return compute(plan);
-  const generations = await store.dayGenerations(projectId, plan.days[0][0], plan.days[plan.days.length - 1][1]);
+  const generations = await generationsOf(params, plan.days[0][0], plan.days[plan.days.length - 1][1]);
   const inRange = (day: number) => plan.days.some(([from, to]) => day >= from && day < to);
   const key = `${projectId}:${name}:${plan.days.map(([from, to]) => `${from}-${to}`).join(',')}`;
   const version = [...generations]
@@ -167,31 +161,42 @@ export async function rangeAnswer<T extends Cached>(
   return cache.keep(key, version, () => compute(plan));
 }
 
-type Planner = Pick<AnalyticsStore, 'planRange' | 'dayGenerations'>;
+/** What plans a report's range: the database, in the report's snapshot, or the plan of a wider range read once. */
+export interface Planning {
+  sql: Sql;
+  projectId: string;
+  range: TimeRange;
+  /** see plannedOnce */
+  planned?: { projectId: string; range: TimeRange; plan: RangePlan; generations: Map<number, number> };
+}
+
+const daysOf = (range: TimeRange) => [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
+
+/** The range's plan (store/split-range.ts planRange): the part of `planned`'s inside it, when it is. */
+function planOf({ sql, projectId, range, planned }: Planning): Promise<RangePlan> {
+  return planned?.projectId === projectId && range.from >= planned.range.from && range.to <= planned.range.to
+    ? Promise.resolve(planWithin(planned.plan, range))
+    : planRange(sql, { projectId, range });
+}
+
+/** Generation of each day with data in [fromDay, toDay) (store/read-days.ts): `planned`'s, when it holds them. */
+function generationsOf({ sql, projectId, planned }: Planning, fromDay: number, toDay: number) {
+  if (planned?.projectId === projectId) {
+    const [first, end] = daysOf(planned.range);
+    if (fromDay >= first && toDay <= end)
+      return Promise.resolve(new Map([...planned.generations].filter(([day]) => day >= fromDay && day < toDay)));
+  }
+  return dayGenerations(sql, { projectId, fromDay, toDay });
+}
 
 /**
- * The store with the plan and the day generations of `range` read once, answering any sub-range from them
- * (planWithin, a slice of the generations) as the store would in the same snapshot; every other read goes to the
- * store as before. For a reader that walks a range day by day, or reads it as day sets and again as agent cells,
- * which would otherwise ask the database for each piece.
+ * The params with the plan and the day generations of their range read once (`planned`), which answer any sub-range
+ * (planWithin, a slice of the generations) as the database would in the same snapshot. For a reader that walks a
+ * range day by day, or reads it as day sets and again as agent cells, which would otherwise ask the database for each
+ * piece.
  */
-export async function plannedOnce<S extends Planner>(store: S, projectId: string, range: TimeRange): Promise<S> {
-  const [first, end] = [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
-  const [plan, generations] = await Promise.all([
-    store.planRange(projectId, range),
-    store.dayGenerations(projectId, first, end),
-  ]);
-  const inside = (from: number, to: number) => from >= range.from && to <= range.to;
-  const planned: Planner = {
-    planRange: (id, part) =>
-      id === projectId && inside(part.from, part.to)
-        ? Promise.resolve(planWithin(plan, part))
-        : store.planRange(id, part),
-    dayGenerations: (id, from, to) =>
-      id === projectId && from >= first && to <= end
-        ? Promise.resolve(new Map([...generations].filter(([day]) => day >= from && day < to)))
-        : store.dayGenerations(id, from, to),
-  };
-  // the store's other methods, reached through the prototype, still read through the store's own connection
-  return Object.assign(Object.create(store) as S, planned);
+export async function plannedOnce<P extends Planning>(params: P): Promise<P> {
+  const [first, end] = daysOf(params.range);
+  const [plan, generations] = await Promise.all([planOf(params), generationsOf(params, first, end)]);
+  return { ...params, planned: { projectId: params.projectId, range: params.range, plan, generations } };
 }

@@ -1,21 +1,16 @@
-import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
-import { rangeAnswer } from './segments.js';
+import { daysViews } from '../store/read-days.js';
+import { rawEvents } from '../store/read-events.js';
+import { type Planning, rangeAnswer } from './segments.js';
 import { type Counts, keptCounts, type RangeCounts } from './visitors.js';
 
 /**
  * Page views per page and site-wide over a range: the whole days' sums from the database (one `GROUP BY` per run of
  * days), the raw views of the rest; kept as `rangeAnswer` keeps an answer.
  */
-export async function countViews(params: {
-  store: Pick<AnalyticsStore, 'planRange' | 'dayGenerations' | 'daysViews' | 'rawEvents'>;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-}): Promise<RangeCounts> {
-  const { store, projectId } = params;
+export async function countViews(params: Planning & { cache: CacheLease }): Promise<RangeCounts> {
+  const { sql, projectId } = params;
   return rangeAnswer({ ...params, name: 'views by page' }, async (plan) => {
     const pages = new Map<number, Counts>();
     const totals: Counts = { human: 0, ai: 0, total: 0 };
@@ -29,8 +24,8 @@ export async function countViews(params: {
       totals.total += n;
     };
     for (const [fromDay, toDay] of plan.days)
-      for (const row of await store.daysViews(projectId, fromDay, toDay)) add(row.pageId, row.kind, row.views);
-    for (const edge of plan.raw) for (const e of await store.rawEvents(projectId, edge)) add(e.pageId, e.kind, 1);
+      for (const row of await daysViews(sql, { projectId, fromDay, toDay })) add(row.pageId, row.kind, row.views);
+    for (const range of plan.raw) for (const e of await rawEvents(sql, { projectId, range })) add(e.pageId, e.kind, 1);
     return keptCounts({ totals, pages });
   });
 }

@@ -1,5 +1,4 @@
 import type { PageFigures } from '../store/page-counts.js';
-import type { TimeRange } from '../../calendar.js';
 import {
   addPageCardinalities,
   addPair,
@@ -9,10 +8,9 @@ import {
   SITE_PAGE,
   type Bitmap,
 } from '../store/day-sets.js';
-import type { AnalyticsStore } from '../store/event-store.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { gatherSets, unionOf, type Sources } from './range-sources.js';
-import { plannedOnce, rangeAnswer } from './segments.js';
+import { plannedOnce, type Planning, rangeAnswer } from './segments.js';
 
 export interface Counts {
   human: number;
@@ -35,15 +33,12 @@ export async function countVisitors(params: VisitorsQuery): Promise<RangeCounts>
   // every page's: the same counts answer each page of an export's rows; some pages': the same rows asked again
   const name = params.pages ? `visitors of pages ${params.pages.join(',')}` : 'visitors by page';
   // the range planned once: the kept answer's key and, when it is counted, the day sets read by the same plan
-  const query = { ...params, store: await plannedOnce(params.store, params.projectId, params.range) };
+  const query = await plannedOnce(params);
   return rangeAnswer({ ...query, name }, async () => keptCounts(await countDistinctVisitors(query)));
 }
 
-interface VisitorsQuery {
-  store: Pick<AnalyticsStore, 'loadDaySets' | 'planRange' | 'dayGenerations' | 'rawEvents'>;
+interface VisitorsQuery extends Planning {
   cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
   pages?: readonly number[];
 }
 

@@ -1,5 +1,5 @@
 import { aiAgents } from '../../../src/analytics/reports/ai-agents.js';
-import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
+import { describeAiReport, event, storeFolded, useReportStore } from '../../support/ai-report-suite.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { naiveAgents } from '../../support/naive-ai-reports.js';
 
@@ -13,9 +13,8 @@ describe.each(PROVIDERS)('agents: verified, unverifiable and spoofed visitors on
   const ctx = useReportStore(provider);
 
   it('counts a visitor seen both verified and unverifiable in the range as verified, so the two add up', async () => {
-    const { store } = ctx();
     const day = (d: number) => Date.UTC(2026, 10, d, 10);
-    await store.insertEvents('p1', [
+    await storeFolded(ctx(), [
       event({ ts: day(19), kind: 2, visitorHash: 'both', agent: 'GPTBot', verification: 2 }),
       event({ ts: day(20), kind: 2, visitorHash: 'both', agent: 'GPTBot', verification: 1 }),
       event({ ts: day(20), kind: 2, visitorHash: 'listed', agent: 'GPTBot', verification: 1 }),
@@ -29,7 +28,6 @@ describe.each(PROVIDERS)('agents: verified, unverifiable and spoofed visitors on
       event({ ts: day(20), kind: 0, visitorHash: null, agent: 'unverified ClaudeBot' }),
       event({ ts: day(20), kind: 0, visitorHash: null, agent: 'Googlebot' }),
     ]);
-    await store.fold();
     const report = (from: number, to: number) =>
       aiAgents({ ...ctx(), range: { from: Date.UTC(2026, 10, from), to: Date.UTC(2026, 10, to) } });
     expect(await report(19, 21)).toEqual({

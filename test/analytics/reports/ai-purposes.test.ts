@@ -1,5 +1,5 @@
 import { purposeSplit, purposeViews } from '../../../src/analytics/reports/ai-purposes.js';
-import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
+import { describeAiReport, event, storeFolded, useReportStore } from '../../support/ai-report-suite.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { naivePurposes } from '../../support/naive-ai-reports.js';
 import { offsetPage } from '../../../src/analytics/reports/offset-page.js';
@@ -37,8 +37,7 @@ describe.each(PROVIDERS)('ai/purposes visitors on %s', (provider) => {
   const ctx = useReportStore(provider);
 
   it('counts a visitor id once per whole cell, not once per part', async () => {
-    const { store } = ctx();
-    await store.insertEvents('p1', [
+    await storeFolded(ctx(), [
       // one caller visitorId seen with a browser and as GPTBot; another used by two AI agents, one of them twice
       event({ kind: 1, visitorHash: 'caller-1' }),
       event({ kind: 2, visitorHash: 'caller-1', agent: 'GPTBot', verification: 1 }),
@@ -46,7 +45,6 @@ describe.each(PROVIDERS)('ai/purposes visitors on %s', (provider) => {
       event({ kind: 2, visitorHash: 'caller-2', agent: 'Claude-Code', verification: 2, path: '/b' }),
       event({ kind: 2, visitorHash: 'caller-2', agent: 'Claude-Code', verification: 2, path: '/b' }),
     ]);
-    await store.fold();
     const range = { from: Date.UTC(2026, 10, 20), to: Date.UTC(2026, 10, 21) };
     const { totals, pages } = await purposeSplit({ ...ctx(), range });
     expect(totals.views).toMatchObject({ humanViews: 1, aiViews: 4, otherAiViews: 3, totalViews: 5 });

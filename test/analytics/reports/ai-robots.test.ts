@@ -4,9 +4,9 @@ import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
 import { aiRobots } from '../../../src/analytics/reports/ai-robots.js';
 import { agentViewCounts } from '../../../src/analytics/reports/agent-view-counts.js';
 import type { RobotsVersion } from '../../../src/analytics/store/robots-txt.js';
-import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
+import { describeAiReport, event, storeFolded, useReportStore } from '../../support/ai-report-suite.js';
 import { PROVIDERS } from '../../support/databases.js';
-import type { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
+import { readsOf, recordingSql } from '../../support/recording-sql.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
 const DAY0 = Date.UTC(2026, 10, 10) / DAY_MS;
@@ -106,23 +106,18 @@ describe.each(PROVIDERS)('agentViewCounts cut inside a day, on %s', (provider) =
   const HOUR = 3_600_000;
 
   it('reads raw only the part of the day between the cut and its nearer midnight, and counts each piece exactly', async () => {
-    const { store, cache, projectId } = ctx();
+    const { sql, dictionaries, cache, projectId } = ctx();
     // GPTBot on days 0 to 5, one view an hour; the day is folded, so whole days come from the rollup
     const views = Array.from({ length: 6 * 24 }, (_, h) =>
       event({ ts: at(0, h * HOUR + 1000), kind: 2, agent: 'GPTBot', visitorHash: `v${h % 7}`, path: `/p${h % 3}` }),
     );
-    await store.insertEvents(projectId, views);
-    await store.fold();
-    const read: TimeRange[] = [];
-    const recording = Object.create(store) as AnalyticsStore;
-    recording.agentEdgeEvents = (p, range, options) => {
-      read.push(range);
-      return store.agentEdgeEvents(p, range, options);
-    };
+    await storeFolded(ctx(), views);
+    const { recording, statements } = recordingSql(sql);
     // a cut 3 hours into day 1 (nearer its start), one 4 hours before the end of day 3 (nearer its end)
     const cuts = [at(1, 3 * HOUR), at(3, 20 * HOUR)];
     const counts = await agentViewCounts({
-      store: recording,
+      sql: recording,
+      dictionaries,
       cache,
       projectId,
       range: { from: at(0), to: at(6) },
@@ -136,6 +131,7 @@ describe.each(PROVIDERS)('agentViewCounts cut inside a day, on %s', (provider) =
       [cuts[1], 4 + 48],
     ]);
     // the two days cut are read raw for 3 and 4 hours, not whole (48 hours)
-    expect(read.map((r) => (r.to - r.from) / HOUR).sort()).toEqual([3, 4]);
+    const raw = readsOf(statements, 'AnalyticsEvent').filter(([text]) => text.includes('"ts" >= ?'));
+    expect(raw.map(([, [, from, to]]) => (Number(to) - Number(from)) / HOUR).sort()).toEqual([3, 4]);
   });
 });

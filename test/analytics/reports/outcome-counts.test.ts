@@ -9,7 +9,9 @@ import {
 } from '../../../src/analytics/reports/outcome-counts.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { DayCache } from '../../../src/analytics/store/day-cache.js';
-import { plansMatching, recordingSql } from '../../support/recording-sql.js';
+import { plansMatching, recordingSql, viewReads } from '../../support/recording-sql.js';
+import { insertEvents, type NewEvent } from '../../../src/analytics/store/write-events.js';
+import { foldEvents } from '../../../src/analytics/store/fold-events.js';
 import { describeAiReport, event, useReportStore, type ReportContext } from '../../support/ai-report-suite.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from '../../support/databases.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
@@ -42,7 +44,7 @@ function naiveCounts(events: RawEvent[], group: string[]): VisitorCounts {
 
 /** GROUPS as page ids (a path never viewed has none). */
 async function groupIds(ctx: ReportContext): Promise<number[][]> {
-  const byId = await ctx.store.paths(ctx.projectId, []);
+  const byId = await ctx.dictionaries.paths(ctx.sql, ctx.projectId, []);
   const ids = new Map([...byId].map(([id, path]) => [path, id]));
   return GROUPS.map((group) => group.flatMap((path) => ids.get(path) ?? []));
 }
@@ -98,10 +100,11 @@ describe.each(PROVIDERS)('outcome visitors read from page days on %s', (provider
   const ctx = useReportStore(provider);
 
   it("reads its pages' rows of every day at once, a day with views not folded from raw events, and keeps them for the next merge", async () => {
-    const { store, projectId } = ctx();
+    const { sql, dictionaries, projectId } = ctx();
     const at = (day: number, hour: number) => Date.UTC(2026, 10, 20 + day, hour);
     const view = (path: string, visitorHash: string, ts: number) => event({ kind: 1, path, visitorHash, ts });
-    await store.insertEvents(projectId, [
+    const store = (events: NewEvent[]) => insertEvents({ sql, dictionaries, projectId, events });
+    await store([
       view('/a', 'h1', at(0, 6)),
       view('/a', 'h2', at(0, 9)),
       view('/b', 'h3', at(0, 10)),
@@ -110,50 +113,38 @@ describe.each(PROVIDERS)('outcome visitors read from page days on %s', (provider
       view('/a', 'h6', at(2, 13)),
       view('/b', 'h2', at(1, 10)),
     ]);
-    await store.fold();
-    const ids = new Map([...(await store.paths(projectId, []))].map(([id, path]) => [path, id]));
-    const reads: { from: 'raw' | 'page days'; days: number[]; pageIds?: readonly number[] }[] = [];
-    const spied = Object.assign(Object.create(store) as typeof store, {
-      dayEvents: (id: string, day: number, pageIds: readonly number[]) => {
-        reads.push({ from: 'raw', days: [day], pageIds });
-        return store.dayEvents(id, day, pageIds);
-      },
-      pageDays: (id: string, days: readonly number[], pageIds: readonly number[]) => {
-        reads.push({ from: 'page days', days: [...days].sort(), pageIds });
-        return store.pageDays(id, days, pageIds);
-      },
-    });
+    await foldEvents(sql);
+    const ids = new Map([...(await dictionaries.paths(sql, projectId, []))].map(([id, path]) => [path, id]));
+    const { recording, statements } = recordingSql(sql);
+    const reads = () => viewReads(statements.splice(0));
     const cache = new DayCache(64 * 1024 * 1024).lease();
     // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are edges, the 21st whole
     const range = { from: at(0, 8), to: at(2, 12) };
     const [a, b] = [ids.get('/a')!, ids.get('/b')!];
     const count = async (groups: number[][]) =>
-      (await countOutcomeVisitors({ store: spied, cache, projectId, ranges: [range], groups }))[0];
+      (await countOutcomeVisitors({ sql: recording, cache, projectId, ranges: [range], groups }))[0];
     const day = (n: number) => Date.UTC(2026, 10, 20 + n) / DAY_MS;
 
     // every day folded: the page's rows of the three days in one read
     expect((await count([[a]]))[0].human).toBe(3); // h2, h4, h5
-    expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [a] }]);
+    expect(reads()).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [a] }]);
     // kept: another merge of the same page reads nothing; one with another page reads that page's rows alone
-    reads.length = 0;
     const humans = (human: number) => ({ ...noVisitors(), human });
     expect(await count([[a]])).toEqual([humans(3)]);
-    expect(reads).toEqual([]);
+    expect(reads()).toEqual([]);
     expect(await count([[a], [b], [a, b]])).toEqual([
       humans(3),
       humans(2), // h3, h2
       humans(4), // h2 once
     ]);
-    expect(reads).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [b] }]);
+    expect(reads()).toEqual([{ from: 'page days', days: [day(0), day(1), day(2)], pageIds: [b] }]);
     // a view not folded yet: that day is read from raw events, the pages' alone, until the fold settles the day
-    reads.length = 0;
-    await store.insertEvents(projectId, [view('/a', 'h7', at(2, 10))]);
+    await store([view('/a', 'h7', at(2, 10))]);
     expect((await count([[a]]))[0].human).toBe(4);
-    expect(reads).toEqual([{ from: 'raw', days: [day(2)], pageIds: [a] }]);
-    reads.length = 0;
-    await store.fold();
+    expect(reads()).toEqual([{ from: 'raw', days: [day(2)], pageIds: [a] }]);
+    await foldEvents(sql);
     expect((await count([[a]]))[0].human).toBe(4);
-    expect(reads).toEqual([{ from: 'page days', days: [day(2)], pageIds: [a] }]);
+    expect(reads()).toEqual([{ from: 'page days', days: [day(2)], pageIds: [a] }]);
     cache.release();
   });
 });
@@ -162,25 +153,26 @@ describe.each(PROVIDERS)('outcome visitors at a range’s edges on %s', (provide
   const ctx = useReportStore(provider);
 
   it('counts a view landing in an edge day already read, folded or not yet, and only within the edge', async () => {
-    const { store, projectId } = ctx();
+    const { sql, dictionaries, projectId } = ctx();
     const at = (hour: number) => Date.UTC(2026, 10, 20, hour);
     const view = (visitorHash: string, ts: number) => event({ kind: 1, path: '/a', visitorHash, ts });
-    await store.insertEvents(projectId, [view('h1', at(10))]);
-    await store.fold();
-    const [pageId] = [...(await store.paths(projectId, []))].find(([, path]) => path === '/a')!;
+    const store = (events: NewEvent[]) => insertEvents({ sql, dictionaries, projectId, events });
+    await store([view('h1', at(10))]);
+    await foldEvents(sql);
+    const [pageId] = [...(await dictionaries.paths(sql, projectId, []))].find(([, path]) => path === '/a')!;
     // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are partial
     const range = { from: at(8), to: at(2 * 24 + 12) };
     const humans = async () =>
       (await countOutcomeVisitors({ ...ctx(), ranges: [range], groups: [[pageId]] }))[0][0].human;
     expect(await humans()).toBe(1);
     expect(await humans()).toBe(1);
-    await store.insertEvents(projectId, [view('h2', at(11))]);
+    await store([view('h2', at(11))]);
     expect(await humans()).toBe(2); // not folded yet
-    await store.fold();
+    await foldEvents(sql);
     expect(await humans()).toBe(2);
-    await store.insertEvents(projectId, [view('h3', at(7)), view('h4', at(2 * 24 + 13))]);
+    await store([view('h3', at(7)), view('h4', at(2 * 24 + 13))]);
     expect(await humans()).toBe(2); // outside the range's part of those days
-    await store.insertEvents(projectId, [view('h5', at(2 * 24 + 11))]);
+    await store([view('h5', at(2 * 24 + 11))]);
     expect(await humans()).toBe(3);
   });
 });

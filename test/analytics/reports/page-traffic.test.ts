@@ -1,9 +1,11 @@
-import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
+import { DAY_MS } from '../../../src/calendar.js';
 import { DayCache } from '../../../src/analytics/store/day-cache.js';
-import type { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
-import { splitRange } from '../../../src/analytics/store/split-range.js';
+import { insertEvents } from '../../../src/analytics/store/write-events.js';
+import { foldEvents } from '../../../src/analytics/store/fold-events.js';
 import { countPageTraffic, pageTrafficFromDays } from '../../../src/analytics/reports/page-traffic.js';
-import { describeAiReport } from '../../support/ai-report-suite.js';
+import { describeAiReport, event, useReportStore } from '../../support/ai-report-suite.js';
+import { PROVIDERS } from '../../support/databases.js';
+import { readsOf, recordingSql } from '../../support/recording-sql.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
 
 const PAGES = ['/p3', '/p7', '/never'];
@@ -38,7 +40,7 @@ function naiveTraffic(events: RawEvent[]) {
 describeAiReport({
   name: "a page's traffic from the day sets and edges",
   report: async (ctx, range) => {
-    const byId = await ctx.store.paths(ctx.projectId, []);
+    const byId = await ctx.dictionaries.paths(ctx.sql, ctx.projectId, []);
     const ids = new Map([...byId].map(([id, path]) => [path, id]));
     const out: Record<string, unknown> = {};
     for (const path of PAGES) out[path] = await pageTrafficFromDays({ ...ctx, range, pageId: ids.get(path) });
@@ -50,45 +52,35 @@ describeAiReport({
   },
 });
 
-describe("a page's traffic over many days", () => {
+describe.each(PROVIDERS)("a page's traffic over many days on %s", (provider) => {
+  const ctx = useReportStore(provider);
+
   it('plans the range once, not once per day it walks', async () => {
     const first = Date.UTC(2026, 10, 1) / DAY_MS;
-    const asked = { plans: 0, generations: 0, days: 0 };
+    const { sql, dictionaries, projectId } = ctx();
     // 30 whole days with data, the 20th not folded yet: read raw, the others from the day sets
-    const store = {
-      planRange: async (_projectId: string, range: TimeRange) => {
-        asked.plans++;
-        const late = { from: (first + 19) * DAY_MS, to: (first + 20) * DAY_MS };
-        const days = splitRange(range).days!;
-        return {
-          days: [[days[0], first + 19] as [number, number], [first + 20, days[1]] as [number, number]],
-          raw: [late],
-        };
-      },
-      dayGenerations: async (_projectId: string, from: number, to: number) => {
-        asked.generations++;
-        return new Map(Array.from({ length: to - from }, (_, i) => [from + i, 1]));
-      },
-      loadDayPageSets: async () => {
-        asked.days++;
-        return { sets: new Map(), bytes: 0, owned: [] };
-      },
-      agentDays: async () => new Map(),
-      pageEvents: async () => [],
-    } as unknown as AnalyticsStore;
+    const daily = Array.from({ length: 30 }, (_, d) =>
+      event({ ts: (first + d) * DAY_MS + 1000, kind: 1, visitorHash: 'a' }),
+    );
+    await insertEvents({ ...ctx(), events: daily });
+    await foldEvents(sql);
+    await insertEvents({ ...ctx(), events: [event({ ts: (first + 19) * DAY_MS + 5000, kind: 1, visitorHash: 'b' })] });
+    const [pageId] = (await dictionaries.paths(sql, projectId, [])).keys();
+    const { recording, statements } = recordingSql(sql);
     const cache = new DayCache(1 << 20).lease();
     const traffic = await pageTrafficFromDays({
-      store,
+      sql: recording,
       cache,
-      projectId: 'p',
-      pageId: 7,
+      projectId,
+      pageId,
       range: { from: first * DAY_MS, to: (first + 30) * DAY_MS },
     });
     cache.release();
-    expect(traffic.totals).toEqual({ human: 0, ai: 0 });
-    // each derived day loaded once; the plan and the days' generations read once for the whole range
-    expect(asked.days).toBe(29);
-    expect(asked.plans).toBe(1);
-    expect(asked.generations).toBe(1);
+    expect(traffic.totals).toEqual({ human: 2, ai: 0 });
+    // each derived day's sets read once; the plan (it starts with the fold's watermark) and the days' generations read
+    // once for the whole range
+    expect(readsOf(statements, 'AnalyticsDaySet')).toHaveLength(29);
+    expect(readsOf(statements, 'AnalyticsState')).toHaveLength(1);
+    expect(readsOf(statements, 'AnalyticsDay')).toHaveLength(1);
   });
 });

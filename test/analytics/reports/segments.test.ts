@@ -7,6 +7,17 @@ import {
   type SegmentFamily,
 } from '../../../src/analytics/reports/segments.js';
 import { DayCache, type Cached } from '../../../src/analytics/store/day-cache.js';
+import type { Sql } from '../../../src/analytics/store/sql.js';
+import type { RangePlan } from '../../../src/analytics/store/split-range.js';
+
+/**
+ * What a reader of a range is handed with the range's plan and its days' generations read already (as plannedOnce
+ * reads them), over a range that holds every day: no statement is run (the connection has no method to run one).
+ */
+function planned(plan: RangePlan, generations: Map<number, number>) {
+  const range = { from: 0, to: 2 ** 50 };
+  return { sql: {} as Sql, projectId: 'p', range, planned: { projectId: 'p', range, plan, generations } };
+}
 
 describe('segmentsWithData', () => {
   it('covers only the days between the first and the last with data, in aligned segments', () => {
@@ -87,13 +98,9 @@ describe('segmentOf', () => {
 
   it('reads the cached segments and the days of the others, building no union, when asked not to unite', async () => {
     const generations = new Map(range(start, 32).map((day) => [day, 1]));
-    const store = {
-      planRange: async () => ({ days: [[start, start + 32]] as [number, number][], raw: [] }),
-      dayGenerations: async () => generations,
-    };
     const cache = new DayCache(1 << 20).lease();
     const read = family();
-    const params = { store, cache, projectId: 'p', range: { from: 0, to: 1 } };
+    const params = { ...planned({ days: [[start, start + 32]], raw: [] }, generations), cache };
     // nothing cached: every day, no union
     const cold = await rangeSegments({ ...params, unite: false }, read.days);
     expect(cold.segments.map((s) => s.days)).toEqual(range(start, 32).map((d) => [d]));
@@ -115,14 +122,11 @@ describe('rangeAnswer', () => {
       [start, 1],
       [start + 3, 2],
     ]);
-    const store = {
-      planRange: async () => ({ days: [[start, start + 8]] as [number, number][], raw }),
-      dayGenerations: async () => new Map(generations),
-    };
     let computed = 0;
     const compute = async () => ({ answer: ++computed, bytes: 8 });
     const cache = new DayCache(1 << 20).lease();
-    const ask = () => rangeAnswer({ store, cache, projectId: 'p', range: { from: 0, to: 1 }, name: 'n' }, compute);
+    const params = { ...planned({ days: [[start, start + 8]], raw }, generations), cache, name: 'n' };
+    const ask = () => rangeAnswer(params, compute);
     return { generations, ask, computed: () => computed };
   }
 

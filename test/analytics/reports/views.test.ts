@@ -4,7 +4,7 @@ import type { TimeRange } from '../../../src/calendar.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { DAY, randomRanges, reportAnalytics, rng, START, useSeededReports } from '../../support/rollup-fixtures.js';
 import { countViews } from '../../../src/analytics/reports/views.js';
-import { event, expectKeptUntilFolded, useReportStore } from '../../support/ai-report-suite.js';
+import { event, expectKeptUntilFolded, storeFolded, useReportStore } from '../../support/ai-report-suite.js';
 
 /** Views per page and class counted from the raw events, ordered as the report orders them. */
 async function naiveViews(sql: Sql, projectId: string, range: TimeRange) {
@@ -72,18 +72,15 @@ describe.each(PROVIDERS)('every page’s views on %s', (provider) => {
   const ctx = useReportStore(provider);
 
   it('are summed once for a range of whole folded days and again after a fold changes one of them', async () => {
-    const { store } = ctx();
     const at = (d: number) => Date.UTC(2026, 10, d, 10);
     const range = { from: Date.UTC(2026, 10, 19), to: Date.UTC(2026, 10, 21) };
-    await store.insertEvents('p1', [
+    await storeFolded(ctx(), [
       event({ ts: at(19), kind: 1, visitorHash: 'a' }),
       event({ ts: at(20), kind: 1, visitorHash: 'a' }),
       event({ ts: at(20), kind: 2, visitorHash: 'b', agent: 'GPTBot' }),
     ]);
-    await store.fold();
     await expectKeptUntilFolded({
-      store,
-      projectId: 'p1',
+      ...ctx(),
       answer: () => countViews({ ...ctx(), range }),
       late: [event({ ts: at(20), kind: 1, visitorHash: 'c' })],
       expected: { before: { human: 2, ai: 1, total: 3 }, after: { human: 3, ai: 1, total: 4 } },

@@ -1,11 +1,21 @@
 import { countVisitors, type Counts } from '../../../src/analytics/reports/visitors.js';
 import { SITE_PAGE } from '../../../src/analytics/store/day-sets.js';
-import { describeAiReport, event, expectKeptUntilFolded, useReportStore } from '../../support/ai-report-suite.js';
+import {
+  describeAiReport,
+  event,
+  expectKeptUntilFolded,
+  storeFolded,
+  useReportStore,
+} from '../../support/ai-report-suite.js';
 import { PROVIDERS } from '../../support/databases.js';
 import { DayCache } from '../../../src/analytics/store/day-cache.js';
-import type { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
+import type { Row, Sql } from '../../../src/analytics/store/sql.js';
+import { insertEvents } from '../../../src/analytics/store/write-events.js';
+import { foldEvents } from '../../../src/analytics/store/fold-events.js';
+import { rebuildMark } from '../../../src/analytics/store/rollups/rollup-marks.js';
 import type { RawEvent } from '../../support/naive-ai-reports.js';
-import { DAY_MS, type TimeRange } from '../../../src/calendar.js';
+import { readsOf, recordingSql } from '../../support/recording-sql.js';
+import { DAY_MS } from '../../../src/calendar.js';
 
 /** The pages a report shows (one page of its rows): their figures must be whole, and no other page's given. */
 const SHOWN = ['/p1', '/p4', '/p9'];
@@ -20,11 +30,11 @@ describeAiReport({
   name: 'visitors of some pages alone',
   report: async (ctx, range) => {
     const every = await countVisitors({ ...ctx, range });
-    const ids = [...(await ctx.store.paths(ctx.projectId, [...every.pages.keys()]))]
+    const ids = [...(await ctx.dictionaries.paths(ctx.sql, ctx.projectId, [...every.pages.keys()]))]
       .filter(([, path]) => SHOWN.includes(path))
       .map(([id]) => id);
     const some = await countVisitors({ ...ctx, range, pages: [SITE_PAGE, ...ids] });
-    const paths = await ctx.store.paths(ctx.projectId, [...some.pages.keys()]);
+    const paths = await ctx.dictionaries.paths(ctx.sql, ctx.projectId, [...some.pages.keys()]);
     return {
       totals: some.totals,
       pages: Object.fromEntries([...some.pages].map(([id, counts]) => [paths.get(id) ?? `#${id}`, counts])),
@@ -44,18 +54,15 @@ describe.each(PROVIDERS)('every page’s visitors on %s', (provider) => {
   const ctx = useReportStore(provider);
 
   it('are counted once for a range of whole folded days and again after a fold changes one of them', async () => {
-    const { store } = ctx();
     const at = (d: number) => Date.UTC(2026, 10, d, 10);
     const range = { from: Date.UTC(2026, 10, 19), to: Date.UTC(2026, 10, 21) };
-    await store.insertEvents('p1', [
+    await storeFolded(ctx(), [
       event({ ts: at(19), kind: 1, visitorHash: 'a' }),
       event({ ts: at(20), kind: 2, visitorHash: 'b', agent: 'GPTBot' }),
     ]);
-    await store.fold();
     // every page of an export's rows asks again: the same counts, not counted again
     const folded = await expectKeptUntilFolded({
-      store,
-      projectId: 'p1',
+      ...ctx(),
       answer: () => countVisitors({ ...ctx(), range }),
       late: [event({ ts: at(20), kind: 1, visitorHash: 'c' })],
       expected: { before: { human: 1, ai: 1, total: 2 }, after: { human: 2, ai: 1, total: 3 } },
@@ -77,13 +84,15 @@ describe('visitors of a range read raw', () => {
       visitorId: i % 250_000,
       kind: 1 + (i % 2),
     }));
-    const store = {
-      planRange: async () => ({ days: [], raw: [{ from: 0, to: 1 }] }),
-      dayGenerations: async () => new Map(),
-      rawEvents: async () => events,
-    } as unknown as AnalyticsStore;
+    // a database whose statements each answer the rows of the table they read: the project's rebuild under way (its
+    // mark), so the whole range is read raw, and these events
+    const tables: Record<string, Row[]> = {
+      AnalyticsState: [{ name: rebuildMark('p'), value: 1 }],
+      AnalyticsEvent: events,
+    };
+    const sql = { query: async (text: string) => tables[/FROM "(\w+)"/.exec(text)![1]] ?? [] } as unknown as Sql;
     const cache = new DayCache(1 << 20).lease();
-    const counts = await countVisitors({ store, cache, projectId: 'p', range: { from: 0, to: 1 } });
+    const counts = await countVisitors({ sql, cache, projectId: 'p', range: { from: 0, to: 1 } });
     const distinct = (kinds: number[]) =>
       new Set(events.filter((e) => kinds.includes(e.kind)).map((e) => e.visitorId)).size;
     expect(counts.totals).toEqual({ human: distinct([1]), ai: distinct([2]), total: distinct([1, 2]) });
@@ -91,41 +100,34 @@ describe('visitors of a range read raw', () => {
   });
 });
 
-describe('visitors of a range', () => {
+describe.each(PROVIDERS)('visitors of a range on %s', (provider) => {
+  const ctx = useReportStore(provider);
+
   it('plan the range once, kept or counted, whole days only or with a day read raw', async () => {
     const first = Date.UTC(2026, 10, 1) / DAY_MS;
     const range = { from: first * DAY_MS, to: (first + 30) * DAY_MS };
-    for (const rawDay of [undefined, first + 19]) {
-      const asked = { plans: 0, generations: 0, days: 0 };
-      const store = {
-        planRange: async (_projectId: string, part: TimeRange) => {
-          asked.plans++;
-          const [from, to] = [part.from / DAY_MS, part.to / DAY_MS];
-          if (rawDay === undefined) return { days: [[from, to]], raw: [] };
-          return {
-            days: [
-              [from, rawDay],
-              [rawDay + 1, to],
-            ],
-            raw: [{ from: rawDay * DAY_MS, to: (rawDay + 1) * DAY_MS }],
-          };
-        },
-        dayGenerations: async (_projectId: string, from: number, to: number) => {
-          asked.generations++;
-          return new Map(Array.from({ length: to - from }, (_, i) => [from + i, 1]));
-        },
-        loadDaySets: async () => {
-          asked.days++;
-          return { sets: new Map(), bytes: 0 };
-        },
-        rawEvents: async () => [],
-      } as unknown as AnalyticsStore;
+    // a view on each of 30 days, folded; then, in one project, a view of the 20th not folded yet
+    const daily = (visitorHash: string) =>
+      Array.from({ length: 30 }, (_, d) => event({ ts: (first + d) * DAY_MS + 1000, kind: 1, visitorHash }));
+    for (const projectId of ['whole', 'late']) await insertEvents({ ...ctx(), projectId, events: daily(projectId) });
+    await foldEvents(ctx().sql);
+    const rawDay = first + 19;
+    await insertEvents({
+      ...ctx(),
+      projectId: 'late',
+      events: [event({ ts: rawDay * DAY_MS + 5000, kind: 1, visitorHash: 'late' })],
+    });
+    for (const projectId of ['whole', 'late']) {
+      const { recording, statements } = recordingSql(ctx().sql);
       const cache = new DayCache(1 << 20).lease();
-      const counts = await countVisitors({ store, cache, projectId: 'p', range });
+      const counts = await countVisitors({ sql: recording, cache, projectId, range });
       cache.release();
-      expect(counts.totals).toEqual({ human: 0, ai: 0, total: 0 });
-      expect(asked.days).toBe(rawDay === undefined ? 30 : 29);
-      expect(asked).toMatchObject({ plans: 1, generations: 1 });
+      expect(counts.totals).toEqual({ human: 1, ai: 0, total: 1 });
+      // each derived day's sets read once; the plan (it starts with the fold's watermark) and the days' generations
+      // read once for the whole range
+      expect(readsOf(statements, 'AnalyticsDaySet')).toHaveLength(projectId === 'whole' ? 30 : 29);
+      expect(readsOf(statements, 'AnalyticsState')).toHaveLength(1);
+      expect(readsOf(statements, 'AnalyticsDay')).toHaveLength(1);
     }
   });
 });

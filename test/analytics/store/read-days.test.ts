@@ -1,6 +1,7 @@
 import { DAY_MS } from '../../../src/calendar.js';
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
-import { AnalyticsStore } from '../../../src/analytics/store/event-store.js';
+import { dayVersions } from '../../../src/analytics/store/read-days.js';
+import { foldEvents } from '../../../src/analytics/store/fold-events.js';
 import { pagePairsOfBlob, RoaringBitmap32 } from '../../../src/analytics/store/day-sets.js';
 import { pageBitmaps } from '../../support/page-bitmaps.js';
 import { decodeViews } from '../../../src/analytics/store/rollups/agent-days.js';
@@ -11,11 +12,9 @@ const DAY0 = Date.UTC(2026, 10, 10) / DAY_MS;
 describe.each(PROVIDERS)('day versions on %s', (provider) => {
   let database: TestDatabase;
   let sql: Sql;
-  let store: AnalyticsStore;
   beforeAll(async () => {
     database = await createMigratedDatabase(provider);
     sql = openSql(database.target);
-    store = new AnalyticsStore(sql);
   });
   afterAll(async () => {
     await sql?.close();
@@ -30,7 +29,7 @@ describe.each(PROVIDERS)('day versions on %s', (provider) => {
       visitor,
     ]);
   const versions = async (projectId = 'p1') => {
-    const found = await store.dayVersions(projectId, DAY0, DAY0 + 3);
+    const found = await dayVersions(sql, { projectId, fromDay: DAY0, toDay: DAY0 + 3 });
     return found && Object.fromEntries([...found].map(([day, version]) => [day - DAY0, version]));
   };
 
@@ -38,7 +37,7 @@ describe.each(PROVIDERS)('day versions on %s', (provider) => {
     await view('p1', 0, 1);
     await view('p1', 1, 2);
     await view('p2', 0, 3);
-    await store.fold();
+    await foldEvents(sql);
     const folded = await versions();
     expect(Object.keys(folded!)).toEqual(['0', '1']); // a day without data has none
 
@@ -51,7 +50,7 @@ describe.each(PROVIDERS)('day versions on %s', (provider) => {
     await view('p2', 0, 5);
     expect(await versions()).toEqual(late);
     // folding it: day 1 again differs (its generation), nothing else
-    await store.fold();
+    await foldEvents(sql);
     const refolded = await versions();
     expect(refolded![0]).toBe(folded![0]);
     expect(new Set([folded![1], late![1], refolded![1]]).size).toBe(3);
