@@ -190,16 +190,6 @@ export class PageCounts implements PageFigures, PageViews {
     for (; s < sparse.length; s++) visit(this.sparse!.get(sparse[s])!, sparse[s]);
   }
 
-  /** The counts of the given pages alone (those with an entry). */
-  only(pages: Iterable<number>): PageCounts {
-    const kept = new PageCounts();
-    for (const page of pages) {
-      const n = this.get(page);
-      if (n !== undefined) kept.set(page, n);
-    }
-    return kept;
-  }
-
   /**
    * Every entry but the site's (page 0), pages ascending, as two arrays: a report's rows built from them cost a loop
    * over typed arrays, not a callback and a few pushes per row.
@@ -218,15 +208,6 @@ export class PageCounts implements PageFigures, PageViews {
     return { pages: pages.subarray(0, at), counts: counts.subarray(0, at) };
   }
 
-  /** Every page with an entry, ascending. */
-  pages(): number[] {
-    const pages: number[] = [];
-    this.forEach((_, page) => {
-      pages.push(page);
-    });
-    return pages;
-  }
-
   /** All pages' counts added up. */
   total(): number {
     let total = 0;
@@ -234,14 +215,5 @@ export class PageCounts implements PageFigures, PageViews {
       total += n;
     });
     return total;
-  }
-
-  /** The counts as a map, pages in ascending order. */
-  toMap(): Map<number, number> {
-    const map = new Map<number, number>();
-    this.forEach((n, page) => {
-      map.set(page, n);
-    });
-    return map;
   }
 }
