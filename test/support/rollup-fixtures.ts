@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { openSql, type Sql } from '../../src/analytics/store/sql.js';
+import type { PageFigures } from '../../src/analytics/store/page-counts.js';
 import type { Rollup } from '../../src/analytics/store/rollups/rollup.js';
 import type { PageView } from '../../src/analytics/ingest/prepare-event.js';
 import type { Miss } from '../../src/analytics/ingest/record-ai-misses.js';
@@ -22,6 +23,15 @@ export const UAS = [
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
   'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 ];
+
+/** Counts per page as a map, in the order forEach visits them (ascending by page). */
+export function countsMap(counts: PageFigures): Map<number, number> {
+  const map = new Map<number, number>();
+  counts.forEach((n, page) => {
+    map.set(page, n);
+  });
+  return map;
+}
 
 /** Deterministic pseudo-random numbers, so a failure can be replayed. */
 export function rng(seed: number) {

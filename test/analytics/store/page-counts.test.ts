@@ -1,5 +1,5 @@
 import { PackedCounts, PageCounts } from '../../../src/analytics/store/page-counts.js';
-import { rng } from '../../support/rollup-fixtures.js';
+import { countsMap, rng } from '../../support/rollup-fixtures.js';
 
 /**
  * Random counts per page: small ids, ids past the first array, ids far beyond (past the array's 4M span) and, from a
@@ -29,13 +29,6 @@ function merged(lists: Map<number, number>[]): [number, number][] {
   return [...sum].sort(([a], [b]) => a - b);
 }
 
-/** Entries in the order forEach visits them (ascending by page). */
-function entries(counts: PageCounts): [number, number][] {
-  const out: [number, number][] = [];
-  counts.forEach((n, page) => out.push([page, n]));
-  return out;
-}
-
 describe('PageCounts', () => {
   it('adds counts per page as a map merge would, pages ascending, however far apart', () => {
     const random = rng(11);
@@ -44,8 +37,8 @@ describe('PageCounts', () => {
       const expected = merged(lists);
       const sums = new PageCounts();
       for (const views of lists) views.forEach(sums.add);
-      expect(entries(sums)).toEqual(expected);
-            expect(sums.total()).toBe(expected.reduce((total, [, n]) => total + n, 0));
+      expect([...countsMap(sums)]).toEqual(expected);
+      expect(sums.total()).toBe(expected.reduce((total, [, n]) => total + n, 0));
       for (const [page, n] of expected) expect(sums.get(page)).toBe(n);
       // a page with no entry has none (one with 0 added has an entry of 0)
       const absent = [5001, 60, (1 << 22) + 10, 49_999_999].find((page) => !expected.some(([p]) => p === page))!;
@@ -61,9 +54,9 @@ describe('PageCounts', () => {
       for (const views of first) views.forEach(a.add);
       for (const views of second) views.forEach(b.add);
       a.addSums(b);
-      expect(entries(a)).toEqual(merged([...first, ...second]));
+      expect([...countsMap(a)]).toEqual(merged([...first, ...second]));
       // the added sum is left as it was
-      expect(entries(b)).toEqual(merged(second));
+      expect([...countsMap(b)]).toEqual(merged(second));
     }
   });
 
@@ -89,7 +82,7 @@ describe('PageCounts', () => {
         views.forEach(other.add);
         target.addSums(other);
       }
-      expect(entries(target)).toEqual(merged([...into, ...added]));
+      expect([...countsMap(target)]).toEqual(merged([...into, ...added]));
     }
   });
 
@@ -101,7 +94,7 @@ describe('PageCounts', () => {
       .set(2, 1)
       .set(1 << 23, 4);
     counts.add(1, 2);
-    expect(entries(counts)).toEqual([
+    expect([...countsMap(counts)]).toEqual([
       [2, 2],
       [7, 10],
       [1 << 23, 4],
@@ -115,9 +108,9 @@ describe('PageCounts', () => {
       const low = Math.floor(random() * 60_000_000);
       const counts = new PageCounts();
       counts.reserve(low, low + Math.floor(random() * (1 << 23)));
-      expect(entries(counts)).toEqual([]);
+      expect([...countsMap(counts)]).toEqual([]);
       for (const views of lists) views.forEach(counts.add);
-      expect(entries(counts)).toEqual(merged(lists));
+      expect([...countsMap(counts)]).toEqual(merged(lists));
     }
   });
 });
@@ -143,7 +136,7 @@ describe('PackedCounts', () => {
       const sum = new PageCounts();
       other?.forEach(sum.add);
       counts.addTo(sum);
-      expect(entries(sum)).toEqual(merged([views, other ?? new Map()]));
+      expect([...countsMap(sum)]).toEqual(merged([views, other ?? new Map()]));
     }
   });
 });

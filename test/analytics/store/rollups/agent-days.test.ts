@@ -1,5 +1,6 @@
 import { addDecodedViews, decodeViews, encodeViews } from '../../../../src/analytics/store/rollups/agent-days.js';
 import { PageCounts } from '../../../../src/analytics/store/page-counts.js';
+import { countsMap } from '../../../support/rollup-fixtures.js';
 import { cellOf, isPlainHuman } from '../../../../src/analytics/store/rollups/agent-cell.js';
 
 describe('the agent rollup cells', () => {
@@ -50,14 +51,14 @@ describe('the agent rollup cells', () => {
     // into counts kept as arrays (pages 4 billion apart: the far one in their map), the same
     const counts = new PageCounts().set(2, 5);
     addDecodedViews(blob, counts);
-    expect(counts.toMap()).toEqual(sum);
+    expect(countsMap(counts)).toEqual(sum);
     // packed as stored: the same counts, looked up and added
     const packed = decodeViews(blob);
     expect(packed.get(70_000)).toBe(3);
     expect(packed.get(3)).toBeUndefined();
     const added = new PageCounts().set(2, 5);
     packed.addTo(added);
-    expect(added.toMap()).toEqual(sum);
+    expect(countsMap(added)).toEqual(sum);
     const near = new PageCounts();
     addDecodedViews(
       encodeViews(
@@ -68,7 +69,7 @@ describe('the agent rollup cells', () => {
       ),
       near,
     );
-    expect(near.toMap()).toEqual(
+    expect(countsMap(near)).toEqual(
       new Map([
         [9, 1],
         [3_000, 2],
