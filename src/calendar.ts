@@ -28,6 +28,12 @@ export interface TimeRange {
   to: number;
 }
 
+/** The UTC days a range touches, partly or wholly: [first, end) day numbers. */
+export const daysTouched = (range: TimeRange): [number, number] => [
+  Math.floor(range.from / DAY_MS),
+  Math.ceil(range.to / DAY_MS),
+];
+
 /** The earliest instant analytics accept: 1970-01-01T00:00Z. Day numbers and visitor-key periods count from it. */
 export const EARLIEST_MS = 0;
 

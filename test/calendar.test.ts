@@ -1,4 +1,4 @@
-import { civilToEpochMs, DAY_MS, parseIsoDate, parseIsoDateTime, queryRange } from '../src/calendar.js';
+import { civilToEpochMs, DAY_MS, daysTouched, parseIsoDate, parseIsoDateTime, queryRange } from '../src/calendar.js';
 import { Invalid } from '../src/errors.js';
 
 describe('calendar time', () => {
@@ -45,5 +45,12 @@ describe('calendar time', () => {
     expect(queryRange({ dateFrom: Date.UTC(2026, 0, 1), now })).toEqual({ from: Date.UTC(2026, 0, 1), to: now });
     expect(() => queryRange({ dateFrom: to, dateTo: to, now })).toThrow(Invalid);
     expect(() => queryRange({ dateFrom: to + 1, dateTo: to, now })).toThrow('Invalid query parameters');
+  });
+
+  it('names the days a range touches: a partial day at either end counts, a range ending at midnight stops there', () => {
+    const day = 20_000;
+    expect(daysTouched({ from: day * DAY_MS, to: (day + 3) * DAY_MS })).toEqual([day, day + 3]);
+    expect(daysTouched({ from: day * DAY_MS + 1, to: (day + 3) * DAY_MS - 1 })).toEqual([day, day + 3]);
+    expect(daysTouched({ from: day * DAY_MS - 1, to: (day + 3) * DAY_MS + 1 })).toEqual([day - 1, day + 4]);
   });
 });

@@ -3,7 +3,7 @@ import type { DatabaseTarget } from '../db/database-url.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { Clock } from '../clock.js';
-import { DAY_MS, type TimeRange } from '../calendar.js';
+import { daysTouched, type TimeRange } from '../calendar.js';
 import { ReaderSignals } from './signals/reader-signals.js';
 import type { FeedbackStoredListener } from './signals/feedback-stored.js';
 import { openSql, type Sql } from './store/sql.js';
@@ -421,7 +421,7 @@ export class Analytics {
     span: TimeRange,
   ): Promise<((ranges: readonly TimeRange[], of?: 'views') => string | null) | null> {
     if (this.clickhouse) return null;
-    const [first, end] = [Math.floor(span.from / DAY_MS), Math.ceil(span.to / DAY_MS)];
+    const [first, end] = daysTouched(span);
     const [days, signals] = await Promise.all([
       dayVersions(this.sql, { projectId, fromDay: first, toDay: end }),
       signalsVersion(this.sql, projectId),
@@ -430,7 +430,7 @@ export class Analytics {
     return (ranges, of) => {
       const parts = of === 'views' ? [] : [signals];
       for (const range of ranges) {
-        const [from, to] = [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
+        const [from, to] = daysTouched(range);
         if (from < first || to > end) return null;
         for (let day = from; day < to; day++) parts.push(days.get(day) ?? '-');
       }

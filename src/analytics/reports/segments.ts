@@ -1,4 +1,4 @@
-import { DAY_MS, type TimeRange } from '../../calendar.js';
+import { daysTouched, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { planRange, planWithin, type RangePlan } from '../store/split-range.js';
 import { dayGenerations } from '../store/read-days.js';
@@ -170,8 +170,6 @@ export interface Planning {
   planned?: { projectId: string; range: TimeRange; plan: RangePlan; generations: Map<number, number> };
 }
 
-const daysOf = (range: TimeRange) => [Math.floor(range.from / DAY_MS), Math.ceil(range.to / DAY_MS)];
-
 /** The range's plan (store/split-range.ts planRange): the part of `planned`'s inside it, when it is. */
 function planOf({ sql, projectId, range, planned }: Planning): Promise<RangePlan> {
   return planned?.projectId === projectId && range.from >= planned.range.from && range.to <= planned.range.to
@@ -182,7 +180,7 @@ function planOf({ sql, projectId, range, planned }: Planning): Promise<RangePlan
 /** Generation of each day with data in [fromDay, toDay) (store/read-days.ts): `planned`'s, when it holds them. */
 function generationsOf({ sql, projectId, planned }: Planning, fromDay: number, toDay: number) {
   if (planned?.projectId === projectId) {
-    const [first, end] = daysOf(planned.range);
+    const [first, end] = daysTouched(planned.range);
     if (fromDay >= first && toDay <= end)
       return Promise.resolve(new Map([...planned.generations].filter(([day]) => day >= fromDay && day < toDay)));
   }
@@ -196,7 +194,7 @@ function generationsOf({ sql, projectId, planned }: Planning, fromDay: number, t
  * piece.
  */
 export async function plannedOnce<P extends Planning>(params: P): Promise<P> {
-  const [first, end] = daysOf(params.range);
+  const [first, end] = daysTouched(params.range);
   const [plan, generations] = await Promise.all([planOf(params), generationsOf(params, first, end)]);
   return { ...params, planned: { projectId: params.projectId, range: params.range, plan, generations } };
 }
