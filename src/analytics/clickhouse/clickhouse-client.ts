@@ -16,3 +16,13 @@ export function openClickHouse(config: ClickHouseConfig): ClickHouseClient {
     log: { level: ClickHouseLogLevel.OFF },
   });
 }
+
+/** A query's rows as objects, its parameters bound by name (`{name:Type}` in the query). */
+export async function queryRows<T>(
+  client: ClickHouseClient,
+  query: string,
+  query_params?: Record<string, unknown>,
+): Promise<T[]> {
+  const result = await client.query({ query, query_params, format: 'JSONEachRow' });
+  return (await result.json()) as T[];
+}

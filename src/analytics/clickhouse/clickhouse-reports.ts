@@ -6,6 +6,7 @@ import type { DayCounts } from '../reports/daily-visitors.js';
 import { compareCodePoints } from '../reports/compare-code-points.js';
 import { offsetPage } from '../reports/offset-page.js';
 import { AGENT_DAYS, PAGE_DAYS, PAGE_VIEWS, SITE_DAYS } from './clickhouse-schema.js';
+import { queryRows } from './clickhouse-client.js';
 import type { AgentCounts, AgentsReport, SpoofedCounts } from '../reports/ai-agents.js';
 import { aiKindOf } from '../ingest/classify-user-agent.js';
 import type { AgentPage } from '../reports/ai-agent-pages.js';
@@ -144,12 +145,10 @@ async function cells(params: {
     measure === 'visitors'
       ? 'groupBitmapMergeIf(v, kind = 1) AS human, groupBitmapMergeIf(v, kind = 2) AS ai, groupBitmapMerge(v) AS total'
       : 'sumIf(n, kind = 1) AS human, sumIf(n, kind = 2) AS ai, sum(n) AS total';
-  const result = await client.query({
-    query: `SELECT toString(g) AS g, ${select} FROM (${parts.sql}) GROUP BY g`,
-    query_params: { project: projectId, ...parts.params },
-    format: 'JSONEachRow',
+  const rows = await queryRows<Cell>(client, `SELECT toString(g) AS g, ${select} FROM (${parts.sql}) GROUP BY g`, {
+    project: projectId,
+    ...parts.params,
   });
-  const rows = (await result.json()) as Cell[];
   return new Map(rows.map((r) => [r.g, { human: Number(r.human), ai: Number(r.ai), total: Number(r.total) }] as const));
 }
 
@@ -221,16 +220,7 @@ export async function clickHouseAgents(params: {
   }
   if (!selects.length) return { agents: [], spoofed: [] };
   query.prefix = UNVERIFIED_PREFIX;
-  const result = await client.query({
-    query: `SELECT kind,
-              if(kind = 2, if(agent = '', 'unknown', agent), substring(agent, ${UNVERIFIED_PREFIX.length + 1})) AS name,
-              groupBitmapMerge(v) AS visitors, groupBitmapMergeIf(v, verification IN (1, 3, 4)) AS verified, sum(n) AS views,
-              sumIf(n, verification = 4) AS bySignature, sumIf(n, verification = 1) AS byRange, sumIf(n, verification = 3) AS byDns
-            FROM (${selects.join('\nUNION ALL\n')}) GROUP BY kind, name`,
-    query_params: query,
-    format: 'JSONEachRow',
-  });
-  const rows = (await result.json()) as {
+  const rows = await queryRows<{
     kind: number;
     name: string;
     visitors: string;
@@ -239,7 +229,15 @@ export async function clickHouseAgents(params: {
     bySignature: string;
     byRange: string;
     byDns: string;
-  }[];
+  }>(
+    client,
+    `SELECT kind,
+       if(kind = 2, if(agent = '', 'unknown', agent), substring(agent, ${UNVERIFIED_PREFIX.length + 1})) AS name,
+       groupBitmapMerge(v) AS visitors, groupBitmapMergeIf(v, verification IN (1, 3, 4)) AS verified, sum(n) AS views,
+       sumIf(n, verification = 4) AS bySignature, sumIf(n, verification = 1) AS byRange, sumIf(n, verification = 3) AS byDns
+     FROM (${selects.join('\nUNION ALL\n')}) GROUP BY kind, name`,
+    query,
+  );
   const agents: AgentCounts[] = [];
   const spoofed: SpoofedCounts[] = [];
   for (const r of rows) {
@@ -323,27 +321,20 @@ export async function clickHouseAgentPages(params: {
   const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
   let group = 'name';
   if (by === 'operator') {
-    const names = await client.query({
-      query: `SELECT DISTINCT name FROM (${named})`,
-      query_params,
-      format: 'JSONEachRow',
-    });
-    const agents = ((await names.json()) as { name: string }[]).map((r) => r.name);
+    const names = await queryRows<{ name: string }>(client, `SELECT DISTINCT name FROM (${named})`, query_params);
+    const agents = names.map((r) => r.name);
     query_params.agents = agents;
     query_params.operators = agents.map((a) => params.operatorOf(a));
     group = 'transform(name, {agents:Array(String)}, {operators:Array(String)}, name)';
   }
-  const result = await client.query({
-    query: `SELECT ${group} AS agent, path, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY agent, path`,
+  const rows = await queryRows<{ agent: string; path: string; views: string; visitors: string }>(
+    client,
+    `SELECT ${group} AS agent, path, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY agent, path`,
     query_params,
-    format: 'JSONEachRow',
-  });
-  const rows = ((await result.json()) as { agent: string; path: string; views: string; visitors: string }[]).map(
-    (r) => ({ agent: r.agent, path: r.path, views: Number(r.views), visitors: Number(r.visitors) }),
   );
-  return rows.sort(
-    (a, b) => b.views - a.views || compareCodePoints(a.agent, b.agent) || compareCodePoints(a.path, b.path),
-  );
+  return rows
+    .map((r) => ({ agent: r.agent, path: r.path, views: Number(r.views), visitors: Number(r.visitors) }))
+    .sort((a, b) => b.views - a.views || compareCodePoints(a.agent, b.agent) || compareCodePoints(a.path, b.path));
 }
 
 /** Humans an AI assistant sent, per assistant and per page, over ClickHouse, in the embedded report's order. */
@@ -361,14 +352,12 @@ export async function clickHouseReferrals(params: {
   const query_params = { project: projectId, ...parts.params };
   const [byAssistant, byPage] = await Promise.all(
     ['assistant', 'assistant, path'].map(async (group) => {
-      const result = await client.query({
-        query: `SELECT ${group}, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY ${group}`,
+      const rows = await queryRows<{ assistant: string; path?: string; views: string; visitors: string }>(
+        client,
+        `SELECT ${group}, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY ${group}`,
         query_params,
-        format: 'JSONEachRow',
-      });
-      return ((await result.json()) as { assistant: string; path?: string; views: string; visitors: string }[]).map(
-        (r) => ({ ...r, views: Number(r.views), visitors: Number(r.visitors) }),
       );
+      return rows.map((r) => ({ ...r, views: Number(r.views), visitors: Number(r.visitors) }));
     }),
   );
   const assistants = byAssistant!
@@ -411,12 +400,12 @@ export async function clickHousePurposes(params: {
   const parts = aiPageParts(database, range, params.pending ?? [], 'purposes');
   if (parts.sql) {
     const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
-    const names = await client.query({
-      query: `SELECT DISTINCT agent FROM (${parts.sql}) WHERE kind = 2`,
+    const names = await queryRows<{ agent: string }>(
+      client,
+      `SELECT DISTINCT agent FROM (${parts.sql}) WHERE kind = 2`,
       query_params,
-      format: 'JSONEachRow',
-    });
-    const agents = ((await names.json()) as { agent: string }[]).map((r) => r.agent);
+    );
+    const agents = names.map((r) => r.agent);
     const members: Record<PurposeColumn, string[]> = {
       searchIndex: [],
       training: [],
@@ -439,12 +428,8 @@ export async function clickHousePurposes(params: {
     });
     measures.push('sumIf(n, kind = 0) AS unverifiedAi_views, groupBitmapMergeIf(v, kind = 0) AS unverifiedAi_visitors');
     for (const group of ['path', "''"]) {
-      const result = await client.query({
-        query: `SELECT toString(${group}) AS g, ${measures.join(', ')} FROM (${parts.sql}) GROUP BY g`,
-        query_params,
-        format: 'JSONEachRow',
-      });
-      for (const row of (await result.json()) as Record<string, string>[]) {
+      const query = `SELECT toString(${group}) AS g, ${measures.join(', ')} FROM (${parts.sql}) GROUP BY g`;
+      for (const row of await queryRows<Record<string, string>>(client, query, query_params)) {
         const figures = {} as Figures;
         for (const c of [...PURPOSE_COLUMNS, 'unverifiedAi'] as const) {
           figures[c] = { views: Number(row[`${c}_views`]), visitors: Number(row[`${c}_visitors`]) };

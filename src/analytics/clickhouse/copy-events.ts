@@ -1,6 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Sql } from '../store/sql.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
+import { queryRows } from './clickhouse-client.js';
 
 /** Events copied per insert. */
 export const COPY_CHUNK = 20_000;
@@ -92,12 +93,11 @@ export async function copyProjectEvents(params: {
     copied += rows.length;
     onProgress?.({ projectId, done, total: primary });
   }
-  const result = await client.query({
-    query: `SELECT count() AS n FROM ${database}.${PAGE_VIEWS} WHERE project = {project:String}`,
-    query_params: { project: projectId },
-    format: 'JSONEachRow',
-  });
-  const [{ n }] = (await result.json()) as [{ n: string | number }];
+  const [{ n }] = await queryRows<{ n: string | number }>(
+    client,
+    `SELECT count() AS n FROM ${database}.${PAGE_VIEWS} WHERE project = {project:String}`,
+    { project: projectId },
+  );
   return { projectId, copied, primary, clickhouse: Number(n) };
 }
 

@@ -6,6 +6,7 @@ import {
   MIGRATIONS_TABLE,
   type ClickHouseLayout,
 } from './clickhouse-schema.js';
+import { queryRows } from './clickhouse-client.js';
 
 /**
  * ClickHouse answers, but its database is one Scribe must not use as it is (a migration's check refused it): retrying
@@ -22,11 +23,11 @@ export class ClickHouseRefused extends Error {}
 export async function migrateClickHouse(client: ClickHouseClient, layout: ClickHouseLayout): Promise<number[]> {
   await client.command({ query: createDatabase(layout) });
   for (const statement of migrationsTable(layout)) await client.command({ query: statement });
-  const result = await client.query({
-    query: `SELECT DISTINCT version FROM ${layout.database}.${MIGRATIONS_TABLE}`,
-    format: 'JSONEachRow',
-  });
-  const applied = new Set(((await result.json()) as { version: number | string }[]).map((r) => Number(r.version)));
+  const versions = await queryRows<{ version: number | string }>(
+    client,
+    `SELECT DISTINCT version FROM ${layout.database}.${MIGRATIONS_TABLE}`,
+  );
+  const applied = new Set(versions.map((r) => Number(r.version)));
   const ran: number[] = [];
   for (const migration of clickHouseMigrations(layout)) {
     if (applied.has(migration.version)) continue;
