@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Sql } from '../store/sql.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
 import { queryRows } from './clickhouse-client.js';
+import { insertViews } from './ship-outbox.js';
 
 /** Events copied per insert. */
 export const COPY_CHUNK = 20_000;
@@ -52,38 +53,16 @@ export async function copyProjectEvents(params: {
   onProgress?.({ projectId, done, total: primary });
   for (;;) {
     const rows = await sql.rows(
-      `SELECT e."id", e."ts", p."path", e."visitorId", e."kind", e."agent", e."referrer", e."verification"
+      `SELECT e."projectId", e."ts", p."path", e."visitorId", e."kind", e."agent", e."referrer", e."verification", e."id"
        FROM "AnalyticsEvent" e JOIN "AnalyticsPage" p ON p."id" = e."pageId"
        WHERE e."projectId" = ? AND e."id" > ? ORDER BY e."id" LIMIT ?`,
       [projectId, after, chunk],
     );
     if (!rows.length) break;
-    const first = BigInt(rows[0]![0] as bigint);
-    const last = BigInt(rows.at(-1)![0] as bigint);
-    await client.insert({
-      table: `${database}.${PAGE_VIEWS}`,
-      values: rows.map(([, ts, path, visitor, kind, agent, referrer, verification]) => {
-        const iso = new Date(Number(ts)).toISOString();
-        return {
-          project: projectId,
-          day: iso.slice(0, 10),
-          ts: iso.slice(0, 23).replace('T', ' '),
-          path,
-          // the visitor numbers the outbox ships (write-outbox.ts)
-          visitor: visitor === null ? null : String(visitor),
-          kind: Number(kind),
-          agent,
-          referrer,
-          verification: verification === null ? null : Number(verification),
-        };
-      }),
-      format: 'JSONEachRow',
-      clickhouse_settings: {
-        insert_deduplicate: 1,
-        insert_deduplication_token: `copy:${projectId}:${first}-${last}`,
-        deduplicate_blocks_in_dependent_materialized_views: 1,
-      },
-    });
+    // the id comes last: insertViews reads the columns before it
+    const first = BigInt(rows[0]![8] as bigint);
+    const last = BigInt(rows.at(-1)![8] as bigint);
+    await insertViews(client, database, rows, `copy:${projectId}:${first}-${last}`);
     await sql.run(
       'INSERT INTO "AnalyticsState" ("name", "value") VALUES (?, ?) ON CONFLICT ("name") DO UPDATE SET "value" = excluded."value"',
       [cursorName(projectId), last],

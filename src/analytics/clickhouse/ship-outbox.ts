@@ -6,17 +6,6 @@ import { PAGE_VIEWS } from './clickhouse-schema.js';
 /** Most page views in one insert (ids in one batch's window): one ClickHouse part per batch and month, so large. */
 export const SHIP_BATCH = 10_000;
 
-interface OutboxRow {
-  projectId: string;
-  ts: number | string;
-  path: string;
-  visitor: string | null;
-  kind: number | string;
-  agent: string | null;
-  referrer: string | null;
-  verification: number | string | null;
-}
-
 /**
  * Moves outbox page views into ClickHouse, one batch of one project at a time: the batch is first named in the
  * primary database (its token), then inserted with that token as `insert_deduplication_token`, then deleted. A
@@ -49,21 +38,11 @@ export async function shipOutbox(params: {
   for (let batches = 0; batches < maxBatches; batches++) {
     const token = (await namedBatch(sql)) ?? (await nameBatch(sql, batchSize, after));
     if (!token) break;
-    const rows = await sql.query<OutboxRow>(
+    const rows = await sql.rows(
       'SELECT "projectId", "ts", "path", "visitor", "kind", "agent", "referrer", "verification" FROM "AnalyticsOutbox" WHERE "batch" = ? ORDER BY "id"',
       [token],
     );
-    await client.insert({
-      table: `${database}.${PAGE_VIEWS}`,
-      values: rows.map(toClickHouse),
-      format: 'JSONEachRow',
-      // the token also keys the blocks the materialized views derive, so a dropped resend adds nothing there
-      clickhouse_settings: {
-        insert_deduplicate: 1,
-        insert_deduplication_token: token,
-        deduplicate_blocks_in_dependent_materialized_views: 1,
-      },
-    });
+    await insertViews(client, database, rows, token);
     await sql.run('DELETE FROM "AnalyticsOutbox" WHERE "batch" = ?', [token]);
     moved += rows.length;
     params.onShipped?.(rows.length);
@@ -148,17 +127,35 @@ export async function vacuumOutbox(sql: Sql): Promise<void> {
   if (sql.provider === 'postgresql') await sql.run('VACUUM "AnalyticsOutbox"');
 }
 
-function toClickHouse(row: OutboxRow) {
-  const iso = new Date(Number(row.ts)).toISOString();
-  return {
-    project: row.projectId,
-    day: iso.slice(0, 10),
-    ts: iso.slice(0, 23).replace('T', ' '),
-    path: row.path,
-    visitor: row.visitor,
-    kind: Number(row.kind),
-    agent: row.agent,
-    referrer: row.referrer,
-    verification: row.verification === null ? null : Number(row.verification),
-  };
+/**
+ * Inserts page views, rows of `projectId, ts, path, visitor, kind, agent, referrer, verification` (any further
+ * column ignored), under a deduplication token: the same rows sent again in the same order under the same token (a
+ * resend after a crash) are dropped.
+ */
+export async function insertViews(client: ClickHouseClient, database: string, rows: unknown[][], token: string) {
+  await client.insert({
+    table: `${database}.${PAGE_VIEWS}`,
+    values: rows.map(([project, ts, path, visitor, kind, agent, referrer, verification]) => {
+      const iso = new Date(Number(ts)).toISOString();
+      return {
+        project,
+        day: iso.slice(0, 10),
+        ts: iso.slice(0, 23).replace('T', ' '),
+        path,
+        // its number in the primary's visitor dictionary (write-outbox.ts): text in the outbox, not in AnalyticsEvent
+        visitor: visitor === null ? null : String(visitor),
+        kind: Number(kind),
+        agent,
+        referrer,
+        verification: verification === null ? null : Number(verification),
+      };
+    }),
+    format: 'JSONEachRow',
+    // the token also keys the blocks the materialized views derive, so a dropped resend adds nothing there
+    clickhouse_settings: {
+      insert_deduplicate: 1,
+      insert_deduplication_token: token,
+      deduplicate_blocks_in_dependent_materialized_views: 1,
+    },
+  });
 }
