@@ -11,7 +11,7 @@ import { CoalescedRuns } from '../coalesced-runs.js';
 import { ClickHouseRefused, migrateClickHouse } from './migrate-clickhouse.js';
 import { shipOutbox, vacuumOutbox } from './ship-outbox.js';
 import { outboxDepth, pendingViews, stillPending, writeOutbox } from './write-outbox.js';
-import type { PendingView } from './clickhouse-reports.js';
+import type { ClickHouseSource } from './clickhouse-reports.js';
 import type { TimeRange } from '../../calendar.js';
 import { Unavailable } from '../../errors.js';
 
@@ -19,15 +19,6 @@ import { Unavailable } from '../../errors.js';
 const SHIP_DELAY_MS = 200;
 /** While ClickHouse fails, shipping is retried this often. */
 const RETRY_MS = 5000;
-/** What a ClickHouse report reads: ClickHouse, and the project's views of the range still in the outbox. */
-export interface ClickHouseSource {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  pending: PendingView[];
-}
-
 /** Most waiting views a report adds to ClickHouse's; past it (a backlog after an outage) the report asks for a retry. */
 const PENDING_LIMIT = 50_000;
 /** A report read while a shipment sent some of the views it added is read again, this often, at most this many times. */

@@ -47,6 +47,15 @@ export interface PendingView {
   verification: number | null;
 }
 
+/** What a ClickHouse report reads: ClickHouse, and the project's views of the range still in the outbox. */
+export interface ClickHouseSource {
+  client: ClickHouseClient;
+  database: string;
+  projectId: string;
+  range: TimeRange;
+  pending: PendingView[];
+}
+
 const literal = (v: string | number | null) =>
   v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 
@@ -92,14 +101,12 @@ export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slic
  * from raw views. `group` is a column expression (`path`, `day`, or a constant for the whole site).
  */
 function partsQuery(
-  database: string,
-  range: TimeRange,
+  { database, projectId, range, pending }: ClickHouseSource,
   group: string,
   measure: 'visitors' | 'views',
-  pending: PendingView[],
 ) {
   const { days, edges } = splitRange(range);
-  const params: Record<string, unknown> = {};
+  const params: Record<string, unknown> = { project: projectId };
   const selects: string[] = [];
   if (days) {
     params.d0 = isoDay(days[0]);
@@ -129,55 +136,39 @@ interface Cell {
 }
 
 /** Distinct visitors (or views) per group over the range: human, AI, and both together (a union, never a sum). */
-async function cells(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  group: string;
-  measure: 'visitors' | 'views';
-  pending?: PendingView[];
-}): Promise<Map<string, Counts>> {
-  const { client, database, projectId, range, group, measure } = params;
-  const parts = partsQuery(database, range, group, measure, params.pending ?? []);
+async function cells(
+  source: ClickHouseSource,
+  group: string,
+  measure: 'visitors' | 'views',
+): Promise<Map<string, Counts>> {
+  const parts = partsQuery(source, group, measure);
   if (!parts.sql) return new Map();
   const select =
     measure === 'visitors'
       ? 'groupBitmapMergeIf(v, kind = 1) AS human, groupBitmapMergeIf(v, kind = 2) AS ai, groupBitmapMerge(v) AS total'
       : 'sumIf(n, kind = 1) AS human, sumIf(n, kind = 2) AS ai, sum(n) AS total';
-  const rows = await queryRows<Cell>(client, `SELECT toString(g) AS g, ${select} FROM (${parts.sql}) GROUP BY g`, {
-    project: projectId,
-    ...parts.params,
-  });
+  const query = `SELECT toString(g) AS g, ${select} FROM (${parts.sql}) GROUP BY g`;
+  const rows = await queryRows<Cell>(source.client, query, parts.params);
   return new Map(rows.map((r) => [r.g, { human: Number(r.human), ai: Number(r.ai), total: Number(r.total) }] as const));
 }
 
 /** The visitors or views export over ClickHouse, in the embedded export's order and paging. */
-export async function clickHouseExport(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  measure: 'visitors' | 'views';
-  page: { limit: number; offset: number };
-  pending?: PendingView[];
-}): Promise<Page> {
-  const [byPath, site] = await Promise.all([cells({ ...params, group: 'path' }), cells({ ...params, group: "''" })]);
+export async function clickHouseExport(
+  params: ClickHouseSource & { measure: 'visitors' | 'views'; page: { limit: number; offset: number } },
+): Promise<Page> {
+  const [byPath, site] = await Promise.all([
+    cells(params, 'path', params.measure),
+    cells(params, "''", params.measure),
+  ]);
   const rows = [...byPath].map(([path, c]) => ({ path, ...c })).filter((r) => r.total > 0);
   rows.sort((a, b) => b.total - a.total || compareCodePoints(a.path, b.path));
   return { totals: site.get('') ?? { human: 0, ai: 0, total: 0 }, ...offsetPage(rows, params.page) };
 }
 
 /** Site-wide distinct visitors for each UTC day the range touches, partial edge days counting only their part. */
-export async function clickHouseDailyVisitors(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  pending?: PendingView[];
-}): Promise<DayCounts[]> {
+export async function clickHouseDailyVisitors(params: ClickHouseSource): Promise<DayCounts[]> {
   // both the aggregates and the raw views carry the UTC day; a day is either whole (aggregates) or an edge (raw)
-  const byDay = await cells({ ...params, group: 'toString(day)', measure: 'visitors' });
+  const byDay = await cells(params, 'toString(day)', 'visitors');
   const days: DayCounts[] = [];
   for (let start = Math.floor(params.range.from / DAY_MS) * DAY_MS; start < params.range.to; start += DAY_MS) {
     const date = isoDay(start / DAY_MS);
@@ -187,13 +178,7 @@ export async function clickHouseDailyVisitors(params: {
 }
 
 /** The AI agents report over ClickHouse: whole days from `agent_days`, edges from raw views, exact distinct visitors. */
-export async function clickHouseAgents(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  pending?: PendingView[];
-}): Promise<AgentsReport> {
+export async function clickHouseAgents(params: ClickHouseSource): Promise<AgentsReport> {
   const { client, database, projectId, range } = params;
   const { days, edges } = splitRange(range);
   const query: Record<string, unknown> = { project: projectId };
@@ -208,7 +193,7 @@ export async function clickHouseAgents(params: {
        GROUP BY kind, agent, verification`,
     );
   }
-  const raw = rawViews(database, edges, params.pending ?? [], query);
+  const raw = rawViews(database, edges, params.pending, query);
   if (raw) {
     selects.push(
       `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification,
@@ -267,7 +252,7 @@ export async function clickHouseAgents(params: {
  * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and page:
  * whole days from `agent_days`, edges from raw views.
  */
-function aiPageParts(database: string, range: TimeRange, pending: PendingView[], kind: 1 | 2 | 'purposes' = 2) {
+function aiPageParts({ database, projectId, range, pending }: ClickHouseSource, kind: 1 | 2 | 'purposes') {
   // purposes: AI views and spoofed AI user agents (kind 0), whose views count though they may have no visitor
   const daysFilter = kind === 'purposes' ? 'kind IN (0, 2)' : `kind = ${kind}`;
   const rawFilter =
@@ -275,7 +260,7 @@ function aiPageParts(database: string, range: TimeRange, pending: PendingView[],
       ? "((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))"
       : `kind = ${kind} AND visitor IS NOT NULL${kind === 1 ? " AND startsWith(ifNull(agent, ''), 'via ')" : ''}`;
   const { days, edges } = splitRange(range);
-  const params: Record<string, unknown> = {};
+  const params: Record<string, unknown> = { project: projectId };
   const selects: string[] = [];
   if (days) {
     params.d0 = isoDay(days[0]);
@@ -305,32 +290,25 @@ function aiPageParts(database: string, range: TimeRange, pending: PendingView[],
  * report's order. Operators are named by the same table as the embedded report (`operatorOf`), handed to
  * ClickHouse as a mapping of the agent names the range holds.
  */
-export async function clickHouseAgentPages(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  by: 'agent' | 'operator';
-  operatorOf: (agent: string) => string;
-  pending?: PendingView[];
-}): Promise<AgentPage[]> {
-  const { client, database, projectId, range, by } = params;
-  const parts = aiPageParts(database, range, params.pending ?? []);
+export async function clickHouseAgentPages(
+  params: ClickHouseSource & { by: 'agent' | 'operator'; operatorOf: (agent: string) => string },
+): Promise<AgentPage[]> {
+  const { client, by } = params;
+  const parts = aiPageParts(params, 2);
   if (!parts.sql) return [];
   const named = `SELECT if(agent = '', 'unknown', agent) AS name, path, v, n FROM (${parts.sql})`;
-  const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
   let group = 'name';
   if (by === 'operator') {
-    const names = await queryRows<{ name: string }>(client, `SELECT DISTINCT name FROM (${named})`, query_params);
+    const names = await queryRows<{ name: string }>(client, `SELECT DISTINCT name FROM (${named})`, parts.params);
     const agents = names.map((r) => r.name);
-    query_params.agents = agents;
-    query_params.operators = agents.map((a) => params.operatorOf(a));
+    parts.params.agents = agents;
+    parts.params.operators = agents.map((a) => params.operatorOf(a));
     group = 'transform(name, {agents:Array(String)}, {operators:Array(String)}, name)';
   }
   const rows = await queryRows<{ agent: string; path: string; views: string; visitors: string }>(
     client,
     `SELECT ${group} AS agent, path, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY agent, path`,
-    query_params,
+    parts.params,
   );
   return rows
     .map((r) => ({ agent: r.agent, path: r.path, views: Number(r.views), visitors: Number(r.visitors) }))
@@ -338,24 +316,16 @@ export async function clickHouseAgentPages(params: {
 }
 
 /** Humans an AI assistant sent, per assistant and per page, over ClickHouse, in the embedded report's order. */
-export async function clickHouseReferrals(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  pending?: PendingView[];
-}): Promise<Referrals> {
-  const { client, database, projectId, range } = params;
-  const parts = aiPageParts(database, range, params.pending ?? [], 1);
+export async function clickHouseReferrals(params: ClickHouseSource): Promise<Referrals> {
+  const parts = aiPageParts(params, 1);
   if (!parts.sql) return { assistants: [], pages: [] };
   const named = `SELECT substring(agent, 5) AS assistant, path, v, n FROM (${parts.sql})`;
-  const query_params = { project: projectId, ...parts.params };
   const [byAssistant, byPage] = await Promise.all(
     ['assistant', 'assistant, path'].map(async (group) => {
       const rows = await queryRows<{ assistant: string; path?: string; views: string; visitors: string }>(
-        client,
+        params.client,
         `SELECT ${group}, sum(n) AS views, groupBitmapMerge(v) AS visitors FROM (${named}) GROUP BY ${group}`,
-        query_params,
+        parts.params,
       );
       return rows.map((r) => ({ ...r, views: Number(r.views), visitors: Number(r.visitors) }));
     }),
@@ -380,30 +350,24 @@ type PurposeColumn = (typeof PURPOSE_COLUMNS)[number];
  * visitors figure a union over its whole cell. Agents are put in columns by the embedded report's `purposeOf`, handed
  * to ClickHouse as lists of the agent names the range holds.
  */
-export async function clickHousePurposes(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  purposeOf: (agent: string | null) => string;
-  pending?: PendingView[];
-}): Promise<PurposeSplit> {
-  const { client, database, projectId, range, purposeOf } = params;
+export async function clickHousePurposes(
+  params: ClickHouseSource & { purposeOf: (agent: string | null) => string },
+): Promise<PurposeSplit> {
+  const { client, purposeOf } = params;
   const [visitorsByPath, visitorsSite, viewsByPath, viewsSite] = await Promise.all([
-    cells({ ...params, group: 'path', measure: 'visitors' }),
-    cells({ ...params, group: "''", measure: 'visitors' }),
-    cells({ ...params, group: 'path', measure: 'views' }),
-    cells({ ...params, group: "''", measure: 'views' }),
+    cells(params, 'path', 'visitors'),
+    cells(params, "''", 'visitors'),
+    cells(params, 'path', 'views'),
+    cells(params, "''", 'views'),
   ]);
   type Figures = Record<PurposeColumn | 'unverifiedAi', { views: number; visitors: number }>;
   const agentFigures = new Map<string, Figures>();
-  const parts = aiPageParts(database, range, params.pending ?? [], 'purposes');
+  const parts = aiPageParts(params, 'purposes');
   if (parts.sql) {
-    const query_params: Record<string, unknown> = { project: projectId, ...parts.params };
     const names = await queryRows<{ agent: string }>(
       client,
       `SELECT DISTINCT agent FROM (${parts.sql}) WHERE kind = 2`,
-      query_params,
+      parts.params,
     );
     const agents = names.map((r) => r.agent);
     const members: Record<PurposeColumn, string[]> = {
@@ -422,14 +386,14 @@ export async function clickHousePurposes(params: {
       }
     }
     const measures = PURPOSE_COLUMNS.map((c) => {
-      query_params[`m_${c}`] = members[c];
+      parts.params[`m_${c}`] = members[c];
       const cond = `kind = 2 AND has({m_${c}:Array(String)}, agent)`;
       return `sumIf(n, ${cond}) AS ${c}_views, groupBitmapMergeIf(v, ${cond}) AS ${c}_visitors`;
     });
     measures.push('sumIf(n, kind = 0) AS unverifiedAi_views, groupBitmapMergeIf(v, kind = 0) AS unverifiedAi_visitors');
     for (const group of ['path', "''"]) {
       const query = `SELECT toString(${group}) AS g, ${measures.join(', ')} FROM (${parts.sql}) GROUP BY g`;
-      for (const row of await queryRows<Record<string, string>>(client, query, query_params)) {
+      for (const row of await queryRows<Record<string, string>>(client, query, parts.params)) {
         const figures = {} as Figures;
         for (const c of [...PURPOSE_COLUMNS, 'unverifiedAi'] as const) {
           figures[c] = { views: Number(row[`${c}_views`]), visitors: Number(row[`${c}_visitors`]) };
