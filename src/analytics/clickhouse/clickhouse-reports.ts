@@ -96,36 +96,45 @@ export function pendingSelect(pending: PendingView[]): string {
 export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /**
+ * A report's parts of a range, as one UNION ALL: whole days from a per-day aggregate (`days`, handed the filter on
+ * the project and those days), the partial-day edges and the waiting views from raw views (`raw`, handed their
+ * subquery). Empty when there are neither; the parameters bind the project and the days.
+ */
+function rangeParts(
+  { database, projectId, range, pending }: ClickHouseSource,
+  days: (where: string) => string,
+  raw: (views: string) => string,
+): { sql: string; params: Record<string, unknown> } {
+  const split = splitRange(range);
+  const params: Record<string, unknown> = { project: projectId };
+  const selects: string[] = [];
+  if (split.days) {
+    params.d0 = isoDay(split.days[0]);
+    params.d1 = isoDay(split.days[1]);
+    selects.push(days('project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String})'));
+  }
+  const views = rawViews(database, split.edges, pending, params);
+  if (views) selects.push(raw(views));
+  return { sql: selects.join('\nUNION ALL\n'), params };
+}
+
+/**
  * Per-(group, kind) parts of a range as bitmap states and view counts: whole days merged from `page_days` (or, for
  * visitors site-wide or per day, from `site_days`, one state per day instead of one per page and day), edges built
  * from raw views. `group` is a column expression (`path`, `day`, or a constant for the whole site).
  */
-function partsQuery(
-  { database, projectId, range, pending }: ClickHouseSource,
-  group: string,
-  measure: 'visitors' | 'views',
-) {
-  const { days, edges } = splitRange(range);
-  const params: Record<string, unknown> = { project: projectId };
-  const selects: string[] = [];
-  if (days) {
-    params.d0 = isoDay(days[0]);
-    params.d1 = isoDay(days[1]);
-    // site_days has no path and no view counts
-    const [source, views] = measure === 'visitors' && group !== 'path' ? [SITE_DAYS, '0'] : [PAGE_DAYS, 'sum(views)'];
-    selects.push(
-      `SELECT ${group} AS g, kind, groupBitmapMergeState(visitors) AS v, ${views} AS n FROM ${database}.${source}
-       WHERE project = {project:String} AND day >= toDate({d0:String}) AND day < toDate({d1:String}) GROUP BY g, kind`,
-    );
-  }
-  const raw = rawViews(database, edges, pending, params);
-  if (raw) {
-    selects.push(
+function partsQuery(source: ClickHouseSource, group: string, measure: 'visitors' | 'views') {
+  // site_days has no path and no view counts
+  const [table, views] = measure === 'visitors' && group !== 'path' ? [SITE_DAYS, '0'] : [PAGE_DAYS, 'sum(views)'];
+  return rangeParts(
+    source,
+    (where) =>
+      `SELECT ${group} AS g, kind, groupBitmapMergeState(visitors) AS v, ${views} AS n FROM ${source.database}.${table}
+       WHERE ${where} GROUP BY g, kind`,
+    (raw) =>
       `SELECT ${group} AS g, kind, groupBitmapState(assumeNotNull(visitor)) AS v, count() AS n FROM ${raw}
        WHERE kind IN (1, 2) AND visitor IS NOT NULL GROUP BY g, kind`,
-    );
-  }
-  return { sql: selects.join('\nUNION ALL\n'), params };
+  );
 }
 
 interface Cell {
@@ -179,32 +188,8 @@ export async function clickHouseDailyVisitors(params: ClickHouseSource): Promise
 
 /** The AI agents report over ClickHouse: whole days from `agent_days`, edges from raw views, exact distinct visitors. */
 export async function clickHouseAgents(params: ClickHouseSource): Promise<AgentsReport> {
-  const { client, database, projectId, range } = params;
-  const { days, edges } = splitRange(range);
-  const query: Record<string, unknown> = { project: projectId };
-  const selects: string[] = [];
-  const cell = (from: string) => `SELECT kind, agent, verification, ${from}`;
-  if (days) {
-    query.d0 = isoDay(days[0]);
-    query.d1 = isoDay(days[1]);
-    selects.push(
-      `${cell('groupBitmapMergeState(visitors) AS v, sum(views) AS n')} FROM ${database}.${AGENT_DAYS}
-       WHERE project = {project:String} AND kind IN (0, 2) AND day >= toDate({d0:String}) AND day < toDate({d1:String})
-       GROUP BY kind, agent, verification`,
-    );
-  }
-  const raw = rawViews(database, edges, params.pending, query);
-  if (raw) {
-    selects.push(
-      `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification,
-         CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v, count() AS n
-       FROM ${raw}
-       WHERE ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), {prefix:String})))
-       GROUP BY kind, agent, verification`,
-    );
-  }
-  if (!selects.length) return { agents: [], spoofed: [] };
-  query.prefix = UNVERIFIED_PREFIX;
+  const parts = agentParts(params, 'ai and spoofed', 'verification');
+  if (!parts.sql) return { agents: [], spoofed: [] };
   const rows = await queryRows<{
     kind: number;
     name: string;
@@ -215,13 +200,13 @@ export async function clickHouseAgents(params: ClickHouseSource): Promise<Agents
     byRange: string;
     byDns: string;
   }>(
-    client,
+    params.client,
     `SELECT kind,
        if(kind = 2, if(agent = '', 'unknown', agent), substring(agent, ${UNVERIFIED_PREFIX.length + 1})) AS name,
        groupBitmapMerge(v) AS visitors, groupBitmapMergeIf(v, verification IN (1, 3, 4)) AS verified, sum(n) AS views,
        sumIf(n, verification = 4) AS bySignature, sumIf(n, verification = 1) AS byRange, sumIf(n, verification = 3) AS byDns
-     FROM (${selects.join('\nUNION ALL\n')}) GROUP BY kind, name`,
-    query,
+     FROM (${parts.sql}) GROUP BY kind, name`,
+    parts.params,
   );
   const agents: AgentCounts[] = [];
   const spoofed: SpoofedCounts[] = [];
@@ -249,40 +234,30 @@ export async function clickHouseAgents(params: ClickHouseSource): Promise<Agents
 }
 
 /**
- * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and page:
- * whole days from `agent_days`, edges from raw views.
+ * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and `by`
+ * (page, or verification: a missing one read as 2, unverifiable): whole days from `agent_days`, edges from raw views.
  */
-function aiPageParts({ database, projectId, range, pending }: ClickHouseSource, kind: 1 | 2 | 'purposes') {
-  // purposes: AI views and spoofed AI user agents (kind 0), whose views count though they may have no visitor
-  const daysFilter = kind === 'purposes' ? 'kind IN (0, 2)' : `kind = ${kind}`;
+function agentParts(source: ClickHouseSource, kind: 1 | 2 | 'ai and spoofed', by: 'path' | 'verification') {
+  // 'ai and spoofed': AI views and spoofed AI user agents (kind 0), whose views count though they may have no visitor
+  const daysFilter = kind === 'ai and spoofed' ? 'kind IN (0, 2)' : `kind = ${kind}`;
   const rawFilter =
-    kind === 'purposes'
+    kind === 'ai and spoofed'
       ? "((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))"
       : `kind = ${kind} AND visitor IS NOT NULL${kind === 1 ? " AND startsWith(ifNull(agent, ''), 'via ')" : ''}`;
-  const { days, edges } = splitRange(range);
-  const params: Record<string, unknown> = { project: projectId };
-  const selects: string[] = [];
-  if (days) {
-    params.d0 = isoDay(days[0]);
-    params.d1 = isoDay(days[1]);
-    selects.push(
-      `SELECT kind, agent, path, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${database}.${AGENT_DAYS}
-       WHERE project = {project:String} AND ${daysFilter} AND day >= toDate({d0:String}) AND day < toDate({d1:String})
-       GROUP BY kind, agent, path`,
-    );
-  }
-  const raw = rawViews(database, edges, pending, params);
-  if (raw) {
-    selects.push(
-      `SELECT kind, ifNull(agent, '') AS agent, path,
+  const column = by === 'path' ? 'path' : 'if(kind = 2, ifNull(verification, 2), 0) AS verification';
+  return rangeParts(
+    source,
+    (where) =>
+      `SELECT kind, agent, ${by}, groupBitmapMergeState(visitors) AS v, sum(views) AS n FROM ${source.database}.${AGENT_DAYS}
+       WHERE ${where} AND ${daysFilter} GROUP BY kind, agent, ${by}`,
+    (raw) =>
+      `SELECT kind, ifNull(agent, '') AS agent, ${column},
          CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS v,
          count() AS n
        FROM ${raw}
        WHERE ${rawFilter}
-       GROUP BY kind, agent, path`,
-    );
-  }
-  return { sql: selects.join('\nUNION ALL\n'), params };
+       GROUP BY kind, agent, ${by}`,
+  );
 }
 
 /**
@@ -294,7 +269,7 @@ export async function clickHouseAgentPages(
   params: ClickHouseSource & { by: 'agent' | 'operator'; operatorOf: (agent: string) => string },
 ): Promise<AgentPage[]> {
   const { client, by } = params;
-  const parts = aiPageParts(params, 2);
+  const parts = agentParts(params, 2, 'path');
   if (!parts.sql) return [];
   const named = `SELECT if(agent = '', 'unknown', agent) AS name, path, v, n FROM (${parts.sql})`;
   let group = 'name';
@@ -317,7 +292,7 @@ export async function clickHouseAgentPages(
 
 /** Humans an AI assistant sent, per assistant and per page, over ClickHouse, in the embedded report's order. */
 export async function clickHouseReferrals(params: ClickHouseSource): Promise<Referrals> {
-  const parts = aiPageParts(params, 1);
+  const parts = agentParts(params, 1, 'path');
   if (!parts.sql) return { assistants: [], pages: [] };
   const named = `SELECT substring(agent, 5) AS assistant, path, v, n FROM (${parts.sql})`;
   const [byAssistant, byPage] = await Promise.all(
@@ -362,7 +337,7 @@ export async function clickHousePurposes(
   ]);
   type Figures = Record<PurposeColumn | 'unverifiedAi', { views: number; visitors: number }>;
   const agentFigures = new Map<string, Figures>();
-  const parts = aiPageParts(params, 'purposes');
+  const parts = agentParts(params, 'ai and spoofed', 'path');
   if (parts.sql) {
     const names = await queryRows<{ agent: string }>(
       client,
