@@ -79,6 +79,25 @@ function table(params: {
   return statements;
 }
 
+/**
+ * A table of page views or of their per-day aggregates: a project's rows by month and day, then `order`; on one
+ * server deduplicating retried inserts, on a cluster spread over the shards by project.
+ */
+function viewsTable(
+  layout: ClickHouseLayout,
+  params: { table: string; engine: 'MergeTree' | 'AggregatingMergeTree'; columns: string[]; order: string },
+): string[] {
+  return table({
+    layout,
+    table: params.table,
+    columns: ['project LowCardinality(String)', 'day Date', ...params.columns].map((c) => `  ${c}`).join(',\n'),
+    engine: params.engine,
+    keys: `PARTITION BY toYYYYMM(day)\nORDER BY (project, day, ${params.order})`,
+    settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
+    distributed: true,
+  });
+}
+
 /** The table recording which migrations ran (on a cluster, replicated within each shard). */
 export function migrationsTable(layout: ClickHouseLayout): string[] {
   return table({
@@ -101,72 +120,57 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
     {
       version: 1,
       name: 'page_views',
-      statements: table({
-        layout,
+      statements: viewsTable(layout, {
         table: PAGE_VIEWS,
-        columns: [
-          '  project LowCardinality(String)',
-          '  day Date',
-          "  ts DateTime64(3, 'UTC')",
-          '  path String',
-          '  visitor Nullable(UInt64)',
-          '  kind UInt8',
-          '  agent LowCardinality(Nullable(String))',
-          '  referrer Nullable(String)',
-          '  verification Nullable(UInt8)',
-        ].join(',\n'),
         engine: 'MergeTree',
-        keys: 'PARTITION BY toYYYYMM(day)\nORDER BY (project, day, path, kind)',
-        settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
-        distributed: true,
+        columns: [
+          "ts DateTime64(3, 'UTC')",
+          'path String',
+          'visitor Nullable(UInt64)',
+          'kind UInt8',
+          'agent LowCardinality(Nullable(String))',
+          'referrer Nullable(String)',
+          'verification Nullable(UInt8)',
+        ],
+        order: 'path, kind',
       }),
     },
     {
       version: 2,
       name: 'page_days',
       statements: [
-        ...table({
-          layout,
+        ...viewsTable(layout, {
           table: PAGE_DAYS,
-          columns: [
-            '  project LowCardinality(String)',
-            '  day Date',
-            '  path String',
-            '  kind UInt8',
-            '  views SimpleAggregateFunction(sum, UInt64)',
-            '  visitors AggregateFunction(groupBitmap, UInt64)',
-          ].join(',\n'),
           engine: 'AggregatingMergeTree',
-          keys: 'PARTITION BY toYYYYMM(day)\nORDER BY (project, day, path, kind)',
-          settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
-          distributed: true,
+          columns: [
+            'path String',
+            'kind UInt8',
+            'views SimpleAggregateFunction(sum, UInt64)',
+            'visitors AggregateFunction(groupBitmap, UInt64)',
+          ],
+          order: 'path, kind',
         }),
-        pageDaysView(layout),
+        materializedView(layout, PAGE_DAYS, pageDaysSelect),
       ],
     },
     {
       version: 3,
       name: 'agent_days',
       statements: [
-        ...table({
-          layout,
+        ...viewsTable(layout, {
           table: AGENT_DAYS,
-          columns: [
-            '  project LowCardinality(String)',
-            '  day Date',
-            '  kind UInt8',
-            '  agent LowCardinality(String)',
-            '  verification UInt8',
-            '  path String',
-            '  views SimpleAggregateFunction(sum, UInt64)',
-            '  visitors AggregateFunction(groupBitmap, UInt64)',
-          ].join(',\n'),
           engine: 'AggregatingMergeTree',
-          keys: 'PARTITION BY toYYYYMM(day)\nORDER BY (project, day, kind, agent, verification, path)',
-          settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
-          distributed: true,
+          columns: [
+            'kind UInt8',
+            'agent LowCardinality(String)',
+            'verification UInt8',
+            'path String',
+            'views SimpleAggregateFunction(sum, UInt64)',
+            'visitors AggregateFunction(groupBitmap, UInt64)',
+          ],
+          order: 'kind, agent, verification, path',
         }),
-        agentDaysView(layout),
+        materializedView(layout, AGENT_DAYS, agentDaysSelect),
       ],
     },
     {
@@ -184,21 +188,13 @@ export function clickHouseMigrations(layout: ClickHouseLayout): ClickHouseMigrat
       version: 5,
       name: 'site_days',
       statements: [
-        ...table({
-          layout,
+        ...viewsTable(layout, {
           table: SITE_DAYS,
-          columns: [
-            '  project LowCardinality(String)',
-            '  day Date',
-            '  kind UInt8',
-            '  visitors AggregateFunction(groupBitmap, UInt64)',
-          ].join(',\n'),
           engine: 'AggregatingMergeTree',
-          keys: 'PARTITION BY toYYYYMM(day)\nORDER BY (project, day, kind)',
-          settings: `non_replicated_deduplication_window = ${DEDUPLICATION_WINDOW}`,
-          distributed: true,
+          columns: ['kind UInt8', 'visitors AggregateFunction(groupBitmap, UInt64)'],
+          order: 'kind',
         }),
-        siteDaysView(layout),
+        materializedView(layout, SITE_DAYS, siteDaysSelect),
         siteDaysBackfill(layout),
       ],
     },
@@ -218,37 +214,27 @@ const quote = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'"
  * usually without a visitor, so their views count and only known visitors enter the bitmap), and humans an AI
  * assistant sent (kind 1, agent "via <assistant>"), by page — the cells of the embedded agent rollup.
  */
-function agentDaysView(layout: ClickHouseLayout): string {
-  const db = name(layout.database);
-  const [source, target] = layout.cluster ? [`${PAGE_VIEWS}_local`, `${AGENT_DAYS}_local`] : [PAGE_VIEWS, AGENT_DAYS];
-  return [
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${name(`${AGENT_DAYS}_mv`)}${onCluster(layout)} TO ${db}.${name(target)} AS`,
+const agentDaysSelect = (source: string) =>
+  [
     "SELECT project, day, kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification, path,",
     "  count() AS views, CAST(groupBitmapIfState(assumeNotNull(visitor), visitor IS NOT NULL), 'AggregateFunction(groupBitmap, UInt64)') AS visitors",
-    `FROM ${db}.${name(source)}`,
+    `FROM ${source}`,
     "WHERE (kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified '))",
     "  OR (kind = 1 AND startsWith(ifNull(agent, ''), 'via ') AND visitor IS NOT NULL)",
     'GROUP BY project, day, kind, agent, verification, path',
-  ].join('\n');
-}
-
-const SITE_DAYS_SELECT = (source: string) =>
-  [
-    'SELECT project, day, kind, groupBitmapState(assumeNotNull(visitor)) AS visitors',
-    `FROM ${source}`,
-    'WHERE kind IN (1, 2) AND visitor IS NOT NULL',
-    'GROUP BY project, day, kind',
   ].join('\n');
 
 /**
  * Keeps `site_days`: per day and counted class, the union of every page's visitors, so the site-wide figures (the
  * export's totals, visitors per day) merge a state per day instead of one per page and day.
  */
-function siteDaysView(layout: ClickHouseLayout): string {
-  const db = name(layout.database);
-  const [source, target] = layout.cluster ? [`${PAGE_VIEWS}_local`, `${SITE_DAYS}_local`] : [PAGE_VIEWS, SITE_DAYS];
-  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${name(`${SITE_DAYS}_mv`)}${onCluster(layout)} TO ${db}.${name(target)} AS\n${SITE_DAYS_SELECT(`${db}.${name(source)}`)}`;
-}
+const siteDaysSelect = (source: string) =>
+  [
+    'SELECT project, day, kind, groupBitmapState(assumeNotNull(visitor)) AS visitors',
+    `FROM ${source}`,
+    'WHERE kind IN (1, 2) AND visitor IS NOT NULL',
+    'GROUP BY project, day, kind',
+  ].join('\n');
 
 /**
  * Fills `site_days` from the views stored before it existed (the view above keeps it from then on). Run after the
@@ -258,23 +244,28 @@ function siteDaysView(layout: ClickHouseLayout): string {
  */
 function siteDaysBackfill(layout: ClickHouseLayout): string {
   const db = name(layout.database);
-  return `INSERT INTO ${db}.${name(SITE_DAYS)}\n${SITE_DAYS_SELECT(`${db}.${name(PAGE_VIEWS)}`)}`;
+  return `INSERT INTO ${db}.${name(SITE_DAYS)}\n${siteDaysSelect(`${db}.${name(PAGE_VIEWS)}`)}`;
 }
 
 /**
- * Keeps `page_days` as views are inserted (on a cluster, shard by shard: each local insert feeds its shard's local
- * aggregate). Counted classes only (1 human, 2 AI), as the embedded day sets; a block ClickHouse drops as a
- * duplicate of an earlier insert never reaches the view. Created with the raw table, before any row exists, so it
- * needs no backfill.
+ * Keeps the table `aggregate` from the raw views as they are inserted (on a cluster, shard by shard: each local insert
+ * feeds its shard's local aggregate), by `select` over the raw table it is handed. A block ClickHouse drops as a
+ * duplicate of an earlier insert never reaches the view.
  */
-function pageDaysView(layout: ClickHouseLayout): string {
+function materializedView(layout: ClickHouseLayout, aggregate: string, select: (source: string) => string): string {
   const db = name(layout.database);
-  const [source, target] = layout.cluster ? [`${PAGE_VIEWS}_local`, `${PAGE_DAYS}_local`] : [PAGE_VIEWS, PAGE_DAYS];
-  return [
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${name(`${PAGE_DAYS}_mv`)}${onCluster(layout)} TO ${db}.${name(target)} AS`,
+  const [source, target] = layout.cluster ? [`${PAGE_VIEWS}_local`, `${aggregate}_local`] : [PAGE_VIEWS, aggregate];
+  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${name(`${aggregate}_mv`)}${onCluster(layout)} TO ${db}.${name(target)} AS\n${select(`${db}.${name(source)}`)}`;
+}
+
+/**
+ * Keeps `page_days`: counted classes only (1 human, 2 AI), as the embedded day sets. Created with the raw table,
+ * before any row exists, so it needs no backfill.
+ */
+const pageDaysSelect = (source: string) =>
+  [
     'SELECT project, day, path, kind, count() AS views, groupBitmapState(assumeNotNull(visitor)) AS visitors',
-    `FROM ${db}.${name(source)}`,
+    `FROM ${source}`,
     'WHERE kind IN (1, 2) AND visitor IS NOT NULL',
     'GROUP BY project, day, path, kind',
   ].join('\n');
-}
