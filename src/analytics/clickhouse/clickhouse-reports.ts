@@ -345,23 +345,17 @@ export async function clickHousePurposes(
       parts.params,
     );
     const agents = names.map((r) => r.agent);
-    const members: Record<PurposeColumn, string[]> = {
-      searchIndex: [],
-      training: [],
-      assistant: [],
-      agent: [],
-      otherAi: [],
-    };
+    const members = new Map(PURPOSE_COLUMNS.map((c) => [c, [] as string[]]));
     for (const agent of agents) {
       const purpose = purposeOf(agent || null);
-      if (purpose === 'searchIndex' || purpose === 'training') members[purpose].push(agent);
+      if (purpose === 'searchIndex' || purpose === 'training') members.get(purpose)!.push(agent);
       else {
-        members.otherAi.push(agent);
-        if (purpose === 'assistant' || purpose === 'agent') members[purpose].push(agent);
+        members.get('otherAi')!.push(agent);
+        if (purpose === 'assistant' || purpose === 'agent') members.get(purpose)!.push(agent);
       }
     }
     const measures = PURPOSE_COLUMNS.map((c) => {
-      parts.params[`m_${c}`] = members[c];
+      parts.params[`m_${c}`] = members.get(c);
       const cond = `kind = 2 AND has({m_${c}:Array(String)}, agent)`;
       return `sumIf(n, ${cond}) AS ${c}_views, groupBitmapMergeIf(v, ${cond}) AS ${c}_visitors`;
     });
