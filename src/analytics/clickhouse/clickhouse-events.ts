@@ -111,10 +111,7 @@ export class ClickHouseEvents {
    * but each would be recorded twice and a backfill done twice).
    */
   private migrate(): Promise<number[]> {
-    this.migrating ??= migrateClickHouse(this.client, {
-      database: this.params.config.database,
-      cluster: this.params.config.cluster,
-    }).finally(() => {
+    this.migrating ??= migrateClickHouse(this.client, this.params.config).finally(() => {
       this.migrating = undefined;
     });
     return this.migrating;
