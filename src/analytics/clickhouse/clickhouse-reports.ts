@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { DAY_MS, type TimeRange } from '../../calendar.js';
+import { DAY_MS, daysTouched, type TimeRange } from '../../calendar.js';
 import type { Counts } from '../reports/visitors.js';
 import type { Page } from '../reports/export-page.js';
 import type { DayCounts } from '../reports/daily-visitors.js';
@@ -178,12 +178,11 @@ export async function clickHouseExport(
 export async function clickHouseDailyVisitors(params: ClickHouseSource): Promise<DayCounts[]> {
   // both the aggregates and the raw views carry the UTC day; a day is either whole (aggregates) or an edge (raw)
   const byDay = await cells(params, 'toString(day)', 'visitors');
-  const days: DayCounts[] = [];
-  for (let start = Math.floor(params.range.from / DAY_MS) * DAY_MS; start < params.range.to; start += DAY_MS) {
-    const date = isoDay(start / DAY_MS);
-    days.push({ date, ...(byDay.get(date) ?? { human: 0, ai: 0, total: 0 }) });
-  }
-  return days;
+  const [first, end] = daysTouched(params.range);
+  return Array.from({ length: end - first }, (_, i) => {
+    const date = isoDay(first + i);
+    return { date, ...(byDay.get(date) ?? { human: 0, ai: 0, total: 0 }) };
+  });
 }
 
 /** The AI agents report over ClickHouse: whole days from `agent_days`, edges from raw views, exact distinct visitors. */
