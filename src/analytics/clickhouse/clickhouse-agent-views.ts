@@ -1,8 +1,7 @@
-import type { ClickHouseClient } from '@clickhouse/client';
-import type { TimeRange } from '../../calendar.js';
 import type { AgentView } from '../store/robots-txt.js';
 import { AGENT_DAYS } from './clickhouse-schema.js';
-import { isoDay, type PendingView, rawViews, splitRange } from './clickhouse-reports.js';
+import { type ClickHouseSource, rangeParts } from './clickhouse-reports.js';
+import { queryRows } from './clickhouse-client.js';
 
 /**
  * The embedded store's agentViewCounts (reports/agent-view-counts.ts) over ClickHouse: AI views (those with a visitor,
@@ -11,17 +10,14 @@ import { isoDay, type PendingView, rawViews, splitRange } from './clickhouse-rep
  * counts carry its start as their `ts`. The project's views of the range still waiting in the outbox (`pending`) are
  * read as raw views beside them.
  */
-export async function clickHouseAgentViewCounts(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  cuts?: number[];
-  /** the views of humans an assistant sent too (`via <assistant>`, kind 1) */
-  referred?: boolean;
-  pending?: PendingView[];
-}): Promise<AgentView[]> {
-  const { client, database, projectId, range } = params;
+export async function clickHouseAgentViewCounts(
+  params: ClickHouseSource & {
+    cuts?: number[];
+    /** the views of humans an assistant sent too (`via <assistant>`, kind 1) */
+    referred?: boolean;
+  },
+): Promise<AgentView[]> {
+  const { client, database, range } = params;
   // agent_days holds humans only as the ones an assistant sent
   const kinds = params.referred ? '0, 1, 2' : '0, 2';
   const sent = params.referred
@@ -32,43 +28,26 @@ export async function clickHouseAgentViewCounts(params: {
   const views: AgentView[] = [];
   for (let i = 0; i + 1 < bounds.length; i++) {
     const piece = { from: bounds[i], to: bounds[i + 1] };
-    const { days, edges } = splitRange(piece);
-    const query_params: Record<string, unknown> = { project: projectId };
-    const selects: string[] = [];
-    if (days) {
-      query_params.d0 = isoDay(days[0]);
-      query_params.d1 = isoDay(days[1]);
-      selects.push(
+    const pending = params.pending.filter((v) => v.ts >= piece.from && v.ts < piece.to);
+    const parts = rangeParts(
+      { ...params, range: piece, pending },
+      (where) =>
         `SELECT kind, agent, verification, path, sum(views) AS n FROM ${database}.${AGENT_DAYS}
-         WHERE project = {project:String} AND kind IN (${kinds}) AND day >= toDate({d0:String}) AND day < toDate({d1:String})
-         GROUP BY kind, agent, verification, path`,
-      );
-    }
-    const pending = (params.pending ?? []).filter((v) => v.ts >= piece.from && v.ts < piece.to);
-    const raw = rawViews(database, edges, pending, query_params);
-    if (raw) {
-      selects.push(
+         WHERE ${where} AND kind IN (${kinds}) GROUP BY kind, agent, verification, path`,
+      (raw) =>
         `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification, path,
            count() AS n
          FROM ${raw}
          WHERE ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified '))${sent})
          GROUP BY kind, agent, verification, path`,
-      );
-    }
-    if (!selects.length) continue;
-    const result = await client.query({
-      query: `SELECT kind, agent, verification, path, sum(n) AS n FROM (${selects.join('\nUNION ALL\n')})
-              GROUP BY kind, agent, verification, path`,
-      query_params,
-      format: 'JSONEachRow',
-    });
-    for (const r of (await result.json()) as {
-      kind: number;
-      agent: string;
-      verification: number;
-      path: string;
-      n: string;
-    }[])
+    );
+    if (!parts.sql) continue;
+    const rows = await queryRows<{ kind: number; agent: string; verification: number; path: string; n: string }>(
+      client,
+      `SELECT kind, agent, verification, path, sum(n) AS n FROM (${parts.sql}) GROUP BY kind, agent, verification, path`,
+      parts.params,
+    );
+    for (const r of rows)
       views.push({
         ts: piece.from,
         path: r.path,

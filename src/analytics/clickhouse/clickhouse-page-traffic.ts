@@ -1,9 +1,9 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import { PAGE_VIEWS } from './clickhouse-schema.js';
 import { countPageTraffic, type PageTraffic } from '../reports/page-traffic.js';
-import { isoDay, type PendingView, pendingSelect } from './clickhouse-reports.js';
+import { type ClickHouseSource, isoDay, type PendingView, pendingSelect } from './clickhouse-reports.js';
+import { queryRows } from './clickhouse-client.js';
 import { noVisitors, PURPOSES, type VisitorCounts } from '../reports/outcome-counts.js';
 import { purposeOf } from '../store/rollups/agent-columns.js';
 import { VIA_PREFIX } from '../store/write-events.js';
@@ -49,20 +49,10 @@ function pageViewsOf(params: {
  * counted exactly from that page's raw views (the table's order is project, day, path: one page's views are read
  * alone). The page's views of the range still waiting in the outbox (`pending`, the project's) are read beside them.
  */
-export async function clickHousePageTraffic(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  path: string;
-  range: TimeRange;
-  pending?: PendingView[];
-}): Promise<PageTraffic> {
+export async function clickHousePageTraffic(params: ClickHouseSource & { path: string }): Promise<PageTraffic> {
   const { client, path, range } = params;
   const { views, query_params } = pageViewsOf({ ...params, paths: [path] });
-  const rows = async <T>(query: string) => {
-    const result = await client.query({ query, query_params, format: 'JSONEachRow' });
-    return (await result.json()) as T[];
-  };
+  const rows = <T>(query: string) => queryRows<T>(client, query, query_params);
   if (range.to <= range.from) return countPageTraffic({ days: [], totals: [], agents: [] });
   const [days, totals, agents] = await Promise.all([
     rows<{ d: number | string; kind: number; n: number | string }>(
@@ -90,51 +80,43 @@ export async function clickHousePageTraffic(params: {
  * and the humans an assistant sent (`via <assistant>`), a visitor of several pages of a group once, from the pages'
  * raw views (and the project's views of the range still in the outbox, `pending`).
  */
-export async function clickHouseGroupVisitors(params: {
-  client: ClickHouseClient;
-  database: string;
-  projectId: string;
-  range: TimeRange;
-  groups: readonly (readonly string[])[];
-  pending?: PendingView[];
-}): Promise<VisitorCounts[]> {
+export async function clickHouseGroupVisitors(
+  params: ClickHouseSource & { groups: readonly (readonly string[])[] },
+): Promise<VisitorCounts[]> {
   const { client, range, groups } = params;
   const counts = groups.map(noVisitors);
   const paths = [...new Set(groups.flat())];
   if (!paths.length || range.to <= range.from) return counts;
   const { views, query_params } = pageViewsOf({ ...params, paths });
   // the AI agents among the views, each put under its purpose as the embedded store does (purposeOf, in this process)
-  const agents = (await (
-    await client.query({
-      query: `SELECT DISTINCT ifNull(agent, '') AS agent FROM ${views} WHERE kind = ${KIND.ai} AND visitor IS NOT NULL`,
-      query_params,
-      format: 'JSONEachRow',
-    })
-  ).json()) as { agent: string }[];
+  const agents = await queryRows<{ agent: string }>(
+    client,
+    `SELECT DISTINCT ifNull(agent, '') AS agent FROM ${views} WHERE kind = ${KIND.ai} AND visitor IS NOT NULL`,
+    query_params,
+  );
   const ofPurpose = new Map(PURPOSES.map((p) => [p, [] as string[]]));
   for (const { agent } of agents) ofPurpose.get(purposeOf(agent || null))!.push(agent);
   const purposeColumns = PURPOSES.map(
     (p) => `uniqExactIf(visitor, kind = ${KIND.ai} AND has({agents_${p}:Array(String)}, ifNull(agent, ''))) AS ai_${p}`,
   ).join(', ');
   // each view counts for every group holding its page (groups are numbered from 1, as ClickHouse's arrays)
-  const result = await client.query({
-    query: `SELECT g, uniqExactIf(visitor, kind = ${KIND.human}) AS human, uniqExactIf(visitor, kind = ${KIND.ai}) AS ai,
+  const rows = await queryRows<{ g: number | string } & Record<string, number | string>>(
+    client,
+    `SELECT g, uniqExactIf(visitor, kind = ${KIND.human}) AS human, uniqExactIf(visitor, kind = ${KIND.ai}) AS ai,
               uniqExactIf(visitor, kind = ${KIND.human} AND startsWith(ifNull(agent, ''), {via:String})) AS referred,
               ${purposeColumns}
          FROM (SELECT visitor, kind, agent,
                       arrayJoin(arrayFilter(i -> has({groups:Array(Array(String))}[i], path), range(1, {n:UInt32} + 1))) AS g
                  FROM ${views} WHERE visitor IS NOT NULL)
         GROUP BY g`,
-    query_params: {
+    {
       ...query_params,
       ...Object.fromEntries([...ofPurpose].map(([p, names]) => [`agents_${p}`, names])),
       groups: groups.map((g) => [...g]),
       n: groups.length,
       via: VIA_PREFIX,
     },
-    format: 'JSONEachRow',
-  });
-  const rows = (await result.json()) as ({ g: number | string } & Record<string, number | string>)[];
+  );
   for (const row of rows) {
     const aiByPurpose = noVisitors().aiByPurpose;
     for (const p of PURPOSES) aiByPurpose[p] = Number(row[`ai_${p}`]);

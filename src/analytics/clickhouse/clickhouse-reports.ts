@@ -100,7 +100,7 @@ export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slic
  * the project and those days), the partial-day edges and the waiting views from raw views (`raw`, handed their
  * subquery). Empty when there are neither; the parameters bind the project and the days.
  */
-function rangeParts(
+export function rangeParts(
   { database, projectId, range, pending }: ClickHouseSource,
   days: (where: string) => string,
   raw: (views: string) => string,
