@@ -9,7 +9,7 @@ import {
   type Bitmap,
 } from '../store/day-sets.js';
 import type { CacheLease } from '../store/day-cache.js';
-import { gatherSets, unionOf, type Sources } from './range-sources.js';
+import { gatherSets, pushTo, unionOf, type Sources } from './range-sources.js';
 import { plannedOnce, type Planning, rangeAnswer } from './segments.js';
 
 export interface Counts {
@@ -92,14 +92,9 @@ function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
   ]);
-  const push = (kind: number, part: number, bitmap: Bitmap) => {
-    const parts = byKind.get(kind)!;
-    const list = parts.get(part);
-    if (list) list.push(bitmap);
-    else parts.set(part, [bitmap]);
-  };
   for (const segment of sources.segments)
-    for (const [kind, parts] of segment.sets) for (const [part, bitmap] of parts) push(kind, part, bitmap);
+    for (const [kind, parts] of segment.sets)
+      for (const [part, bitmap] of parts) pushTo(byKind.get(kind)!, part, bitmap);
   const edgeKeys = new Map<number, Map<number, number[]>>([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
@@ -110,7 +105,7 @@ function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
     for (const [part, keys] of parts) {
       const bitmap = new RoaringBitmap32(keys);
       owned.push(bitmap);
-      push(kind, part, bitmap);
+      pushTo(byKind.get(kind)!, part, bitmap);
     }
   }
   return { byKind, owned };
