@@ -26,16 +26,11 @@ export interface NewRowKeys {
   visitorHash: string | null;
 }
 
-/** the stored rows' use of the limit, by the value of each counted column */
-export interface LimitUse {
-  addressHash: Map<string, number>;
-  visitorHash: Map<string, number>;
-}
-
 /** What admitNewRows decides a batch's rows by: the batch's keys stored before, and its limit keys' use. */
 export interface Admission {
   stored: Set<string>;
-  use: LimitUse;
+  /** the stored rows' use of the limit, by the value of each counted column */
+  use: { addressHash: Map<string, number>; visitorHash: Map<string, number> };
   max: number;
 }
 
@@ -65,7 +60,7 @@ export async function readAdmission(
       [projectId, ...chunk],
     ))
       stored.add(key as string);
-  const use: LimitUse = { addressHash: new Map(), visitorHash: new Map() };
+  const use: Admission['use'] = { addressHash: new Map(), visitorHash: new Map() };
   const checked = {
     addressHash: distinct(rows.map((r) => r.limitKeys.addressHash)),
     visitorHash: distinct(rows.map((r) => r.limitKeys.visitorIdHash)),
