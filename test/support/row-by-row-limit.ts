@@ -3,7 +3,7 @@ import type { LimitKeys, VisitorLimit } from '../../src/analytics/signals/store/
 import type { Sql } from '../../src/analytics/store/sql.js';
 
 /**
- * The row-by-row check the batch ones (refuseNewRows; readAdmission with admitNewRows) replaced, kept as the tests'
+ * The row-by-row check the batch ones (readAdmission with admitNewRows) replaced, kept as the tests'
  * reference: why a new row is not to be stored, asked with its own queries after the rows before it were stored —
  * its key was stored before (a duplicate), or its submitter has used up its limit. Undefined: store it.
  */

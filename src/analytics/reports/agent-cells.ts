@@ -5,7 +5,7 @@ import type { Cached, CacheLease } from '../store/day-cache.js';
 import { addToCells, type CellData, loadAgentDays } from '../store/rollups/agent-days.js';
 import { agentEdgeEvents } from '../store/ai-traffic-queries.js';
 import { cellKey, cellOf, type AgentCell } from '../store/rollups/agent-cell.js';
-import { unionOf } from './range-sources.js';
+import { pushTo, unionOf } from './range-sources.js';
 import type { pageMasks } from '../store/day-sets.js';
 import { type Planning, rangeSegments, type SegmentFamily } from './segments.js';
 import { PageCounts, type PageViews } from '../store/page-counts.js';
@@ -15,12 +15,6 @@ export type RangeCell = CellData<Bitmap[], PageCounts>;
 
 /** What a visitor count reads of a cell: its bitmaps per part. */
 type CellParts = Pick<CellData<Bitmap[]>, 'parts'>;
-
-/** A range's agent cells; `dispose()` frees the bitmaps built for the request (cached ones stay). */
-export interface RangeCells {
-  cells: RangeCell[];
-  dispose(): void;
-}
 
 /** A day's or an aligned segment's cells, one bitmap per part: cached, shared, never disposed by a reader. */
 interface SegmentCells extends Cached {
@@ -73,12 +67,7 @@ export function agentCellSegments(
  */
 function mergeCells(list: CellData<Bitmap[], PageViews>[]): SegmentCells {
   const grouped = new Map<string, CellData<Bitmap[], PageViews>[]>();
-  for (const data of list) {
-    const key = cellKey(data.cell);
-    const group = grouped.get(key);
-    if (group) group.push(data);
-    else grouped.set(key, [data]);
-  }
+  for (const data of list) pushTo(grouped, cellKey(data.cell), data);
   const cells = new Map<string, CellData<Bitmap, PageViews>>();
   const owned: Bitmap[] = [];
   let bytes = 0;
@@ -89,16 +78,8 @@ function mergeCells(list: CellData<Bitmap[], PageViews>[]): SegmentCells {
       for (const data of group) data.views.addTo(sum);
       views = sum;
     }
-    const byPart = new Map<number, Bitmap[]>();
-    for (const data of group)
-      for (const [part, bitmaps] of data.parts) byPart.set(part, [...(byPart.get(part) ?? []), ...bitmaps]);
-    const parts = new Map<number, Bitmap>();
-    for (const [part, bitmaps] of byPart) {
-      const union = bitmaps.length === 1 ? bitmaps[0] : unionOf(bitmaps);
-      if (union !== bitmaps[0]) owned.push(union);
-      bytes += union.getSerializationSizeInBytes(true);
-      parts.set(part, union);
-    }
+    const parts = partUnions(group, owned);
+    for (const union of parts.values()) bytes += union.getSerializationSizeInBytes(true);
     bytes += views.byteLength;
     cells.set(key, { cell: group[0].cell, parts, views });
   }
@@ -106,13 +87,14 @@ function mergeCells(list: CellData<Bitmap[], PageViews>[]): SegmentCells {
 }
 
 /**
- * The agent rollup's cells over a range, answered as the visitors export answers a range: its whole days from the
- * rollup (cached unions of aligned segments of days), the rest from raw events (see planRange).
+ * Runs `read` over the agent rollup's cells of a range and frees the bitmaps built for it afterwards (cached ones
+ * stay). The range is answered as the visitors export answers it: its whole days from the rollup (cached unions of
+ * aligned segments of days), the rest from raw events (see planRange).
  */
-export async function gatherAgentCells(
+export async function withAgentCells<T>(
   params: Planning & {
     cache: CacheLease;
-    /** the views alone, no bitmaps */
+    /** the views alone, no bitmaps (a report that counts no visitors) */
     viewsOnly?: boolean;
     /** AI and spoofed AI cells alone: the edges' human views are not read */
     aiOnly?: boolean;
@@ -121,32 +103,24 @@ export async function gatherAgentCells(
     /** false: the reader counts a few pages' (or the site's) visitors: no union is built for it (see rangeSegments) */
     unite?: boolean;
   },
-): Promise<RangeCells> {
+  read: (cells: RangeCell[]) => T | Promise<T>,
+): Promise<T> {
   const { sql, projectId, aiOnly, referred } = params;
   // while the project is being rebuilt, the raw events answer it all
   const family = AGENT_CELLS(sql, { viewsOnly: params.viewsOnly ?? false });
   const { segments, edges } = await rangeSegments(params, family);
   const cells = new Map<string, RangeCell>();
-  const cellFor = (data: { cell: CellData<Bitmap[]>['cell'] }) => {
+  const cellFor = (data: { cell: AgentCell }) => {
     const key = cellKey(data.cell);
     let target = cells.get(key);
-    if (!target) cells.set(key, (target = rangeCell(data.cell)));
+    if (!target) cells.set(key, (target = { cell: data.cell, parts: new Map(), views: new PageCounts() }));
     return target;
-  };
-  const addViews = (target: RangeCell, views: PageViews | Map<number, number>) => {
-    if (views instanceof Map) views.forEach(target.views.add);
-    else views.addTo(target.views);
-  };
-  const addBitmap = (target: RangeCell, part: number, bitmap: Bitmap) => {
-    const list = target.parts.get(part);
-    if (list) list.push(bitmap);
-    else target.parts.set(part, [bitmap]);
   };
   for (const segment of segments) {
     for (const data of segment.cells.values()) {
       const target = cellFor(data);
-      addViews(target, data.views);
-      for (const [part, bitmap] of data.parts) addBitmap(target, part, bitmap);
+      data.views.addTo(target.views);
+      for (const [part, bitmap] of data.parts) pushTo(target.parts, part, bitmap);
     }
   }
   const pending = new Map<string, CellData<number[]>>();
@@ -156,53 +130,27 @@ export async function gatherAgentCells(
       if (cell) addToCells(pending, cell, e, !params.viewsOnly);
     }
   }
-  // the edges' bitmaps are built here and are the only ones the caller frees
+  // the edges' bitmaps are built here and are the only ones freed afterwards
   const owned: Bitmap[] = [];
-  for (const data of pending.values()) {
-    const target = cellFor(data);
-    addViews(target, data.views);
-    for (const [part, keys] of data.parts) {
-      const bitmap = new RoaringBitmap32(keys);
-      owned.push(bitmap);
-      addBitmap(target, part, bitmap);
-    }
-  }
-  return {
-    cells: [...cells.values()],
-    dispose: () => {
-      for (const bitmap of owned) bitmap.dispose();
-    },
-  };
-}
-
-/** A range's cell with no views or bitmaps yet. */
-const rangeCell = (cell: AgentCell): RangeCell => ({ cell, parts: new Map(), views: new PageCounts() });
-
-/**
- * Runs `read` over the range's cells and frees the bitmaps built for it afterwards; `viewsOnly`: the views alone, no
- * bitmaps (a report that counts no visitors).
- */
-export async function withAgentCells<T>(
-  params: Parameters<typeof gatherAgentCells>[0],
-  read: (cells: RangeCell[]) => T | Promise<T>,
-): Promise<T> {
-  const range = await gatherAgentCells(params);
   try {
-    return await read(range.cells);
+    for (const data of pending.values()) {
+      const target = cellFor(data);
+      data.views.forEach(target.views.add);
+      for (const [part, keys] of data.parts) {
+        const bitmap = new RoaringBitmap32(keys);
+        owned.push(bitmap);
+        pushTo(target.parts, part, bitmap);
+      }
+    }
+    return await read([...cells.values()]);
   } finally {
-    range.dispose();
+    for (const bitmap of owned) bitmap.dispose();
   }
 }
 
 function byPart(cells: CellParts[]): Map<number, Bitmap[]> {
   const parts = new Map<number, Bitmap[]>();
-  for (const data of cells) {
-    for (const [part, bitmaps] of data.parts) {
-      const list = parts.get(part);
-      if (list) list.push(...bitmaps);
-      else parts.set(part, [...bitmaps]);
-    }
-  }
+  for (const data of cells) for (const [part, bitmaps] of data.parts) pushTo(parts, part, ...bitmaps);
   return parts;
 }
 

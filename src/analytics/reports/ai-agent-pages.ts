@@ -9,6 +9,7 @@ import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
 import type { PageFigures } from '../store/page-counts.js';
 import { distinctByPage, pageRows, type RangeCell, viewsByPage, withAgentCells } from './agent-cells.js';
+import { pushTo } from './range-sources.js';
 
 export interface AgentPage {
   /** the agent's name, or with `by: 'operator'` the operator's */
@@ -39,8 +40,7 @@ export async function agentPages(params: {
     for (const data of cells) {
       if (data.cell.kind !== KIND.ai) continue;
       const name = agentName(data.cell);
-      const group = by === 'operator' ? operatorOf(name) : name;
-      groups.set(group, [...(groups.get(group) ?? []), data]);
+      pushTo(groups, by === 'operator' ? operatorOf(name) : name, data);
     }
     const counted = [...groups].map(([agent, group]) => ({ agent, group, views: viewsByPage(group) }));
     const { groupAt: agentAt, pageAt, viewsAt } = pageRows(counted.map(({ views }) => views));

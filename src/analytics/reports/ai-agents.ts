@@ -7,6 +7,7 @@ import type { CacheLease } from '../store/day-cache.js';
 import { isVerified, UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { type RangeCell, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
+import { pushTo } from './range-sources.js';
 
 export interface AgentCounts {
   agent: string;
@@ -61,8 +62,7 @@ export async function aiAgents(params: {
     for (const data of cells) {
       if (data.cell.kind === KIND.bot) spoofedCells.push(data);
       else if (data.cell.kind === KIND.ai) {
-        const name = agentName(data.cell);
-        agents.set(name, [...(agents.get(name) ?? []), data]);
+        pushTo(agents, agentName(data.cell), data);
       }
     }
     const spoofed = spoofedCells.map(

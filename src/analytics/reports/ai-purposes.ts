@@ -101,7 +101,11 @@ const OTHER_CELL = { kind: KIND.ai, agent: '', verification: 0 };
  * of its agents. Human, AI and total visitors come from the day sets (as in the export), everything else from the
  * agent rollup; both answer whole days from derived data and partial-day edges from raw events.
  */
-export async function purposeSplit(params: {
+export async function purposeSplit(params: PurposeParams): Promise<PurposeSplit & { hasMore: boolean }> {
+  return splitPurposes(params, false);
+}
+
+interface PurposeParams {
   sql: Sql;
   dictionaries: Dictionaries;
   cache: CacheLease;
@@ -109,106 +113,83 @@ export async function purposeSplit(params: {
   range: TimeRange;
   /** one page of the pages' rows (the JSON answer); absent: every row */
   page?: { limit: number; offset: number };
-}): Promise<PurposeSplit & { hasMore: boolean }> {
-  return splitPurposes(params, false);
 }
 
 /**
  * Every page's views by purpose (the CSV's columns), as purposeSplit gives them: no visitors are counted, so neither
  * the day sets' nor the purposes' distinct counts are read.
  */
-export async function purposeViews(params: {
-  sql: Sql;
-  dictionaries: Dictionaries;
-  cache: CacheLease;
-  projectId: string;
-  range: TimeRange;
-}): Promise<{ path: string; views: PurposeCounts }[]> {
+export async function purposeViews(
+  params: Omit<PurposeParams, 'page'>,
+): Promise<{ path: string; views: PurposeCounts }[]> {
   const { pages } = await splitPurposes(params, true);
   return pages.map(({ path, views }) => ({ path, views }));
 }
 
-async function splitPurposes(
-  params: Parameters<typeof purposeSplit>[0],
-  viewsOnly: boolean,
-): Promise<PurposeSplit & { hasMore: boolean }> {
-  // one page of rows (the JSON) counts those pages' visitors alone: no union of every page's is built for it
-  return withAgentCells({ ...params, viewsOnly, unite: !params.page }, (cells) =>
-    splitCells(params, cells, !viewsOnly),
-  );
-}
-
-/** The split from the range's cells: rows chosen by views first, then their visitors counted (unless `visitors` is false). */
-async function splitCells(
-  params: Parameters<typeof purposeSplit>[0],
-  cells: RangeCell[],
-  countVisitorsToo: boolean,
-): Promise<PurposeSplit & { hasMore: boolean }> {
+/** The split from the range's cells: rows chosen by views first, then their visitors counted (none with `viewsOnly`). */
+function splitPurposes(params: PurposeParams, viewsOnly: boolean): Promise<PurposeSplit & { hasMore: boolean }> {
   const { sql, dictionaries, projectId } = params;
-  const grouped = groupCells(cells);
-  const views = new Map(GROUPS.map((g) => [g, viewsByPage(grouped.members.get(g)!)]));
-  const v = (group: Group) => views.get(group)!;
-  const viewCounts = (count: (sums: PageCounts) => number): PurposeCounts => ({
-    humanViews: count(v('human')),
-    aiViews: count(v('ai')),
-    searchIndexViews: count(v('searchIndex')),
-    trainingViews: count(v('training')),
-    assistantViews: count(v('assistant')),
-    agentViews: count(v('agent')),
-    otherAiViews: count(v('otherAi')),
-    totalViews: count(v('human')) + count(v('ai')),
-    unverifiedAiViews: count(v('unverifiedAi')),
+  // one page of rows (the JSON) counts those pages' visitors alone: no union of every page's is built for it
+  return withAgentCells({ ...params, viewsOnly, unite: !params.page }, async (cells) => {
+    const grouped = groupCells(cells);
+    const views = new Map(GROUPS.map((g) => [g, viewsByPage(grouped.members.get(g)!)]));
+    const v = (group: Group) => views.get(group)!;
+    const viewCounts = (count: (sums: PageCounts) => number): PurposeCounts => ({
+      humanViews: count(v('human')),
+      aiViews: count(v('ai')),
+      searchIndexViews: count(v('searchIndex')),
+      trainingViews: count(v('training')),
+      assistantViews: count(v('assistant')),
+      agentViews: count(v('agent')),
+      otherAiViews: count(v('otherAi')),
+      totalViews: count(v('human')) + count(v('ai')),
+      unverifiedAiViews: count(v('unverifiedAi')),
+    });
+    // the pages with human, AI or unverified views
+    const anyViews = new PageCounts();
+    for (const group of ['human', 'ai', 'unverifiedAi'] as const) anyViews.addSums(v(group));
+    const { pages: pageIds } = anyViews.pageEntries();
+    const weights = new Float64Array(pageIds.length);
+    const [human, ai] = [v('human'), v('ai')];
+    for (let i = 0; i < pageIds.length; i++) weights[i] = (human.get(pageIds[i]) ?? 0) + (ai.get(pageIds[i]) ?? 0);
+    // most views first, then path: only the rows that can be on the asked page (every row: the CSV) get their path
+    const chosen = await pageByPath({
+      weights,
+      pageOf: (i) => pageIds[i],
+      paths: (ids) => dictionaries.paths(sql, projectId, ids),
+      tieOrder: (a, b, pathOf) => compareCodePoints(pathOf(pageIds[a]), pathOf(pageIds[b])),
+      page: params.page ?? { offset: 0, limit: pageIds.length },
+    });
+    // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
+    const ids = chosen.rows.map((i) => pageIds[i]);
+    const [people, visitors] = viewsOnly
+      ? [undefined, new Map<Group, PageFigures>()]
+      : [
+          await countVisitors({ ...params, pages: ids }),
+          unitedGroups(grouped.members, grouped.unidentified, params.page && [SITE_PAGE, ...ids]),
+        ];
+    const at = (group: Group, page: number) => visitors.get(group)?.get(page) ?? 0;
+    const visitorCounts = (page: number, counts: Counts | undefined): PurposeCounts => ({
+      humanViews: counts?.human ?? 0,
+      aiViews: counts?.ai ?? 0,
+      searchIndexViews: at('searchIndex', page),
+      trainingViews: at('training', page),
+      assistantViews: at('assistant', page),
+      agentViews: at('agent', page),
+      otherAiViews: at('otherAi', page),
+      totalViews: counts?.total ?? 0,
+      unverifiedAiViews: at('unverifiedAi', page),
+    });
+    // without visitors the rows share one row of zeros
+    const noVisitors = visitorCounts(SITE_PAGE, undefined);
+    return {
+      totals: { views: viewCounts((sums) => sums.total()), visitors: visitorCounts(SITE_PAGE, people?.totals) },
+      pages: ids.map((id) => ({
+        path: chosen.pathOf(id),
+        views: viewCounts((sums) => sums.get(id) ?? 0),
+        visitors: people ? visitorCounts(id, people.pages.get(id)) : noVisitors,
+      })),
+      hasMore: chosen.hasMore,
+    };
   });
-  // the pages with human, AI or unverified views
-  const anyViews = new PageCounts();
-  for (const group of ['human', 'ai', 'unverifiedAi'] as const) anyViews.addSums(v(group));
-  const { pages: pageIds } = anyViews.pageEntries();
-  const weights = new Float64Array(pageIds.length);
-  const [human, ai] = [v('human'), v('ai')];
-  for (let i = 0; i < pageIds.length; i++) weights[i] = (human.get(pageIds[i]) ?? 0) + (ai.get(pageIds[i]) ?? 0);
-  // most views first, then path: only the rows that can be on the asked page (every row: the CSV) get their path
-  const {
-    rows: order,
-    hasMore,
-    pathOf,
-  } = await pageByPath({
-    weights,
-    pageOf: (i) => pageIds[i],
-    paths: (ids) => dictionaries.paths(sql, projectId, ids),
-    tieOrder: (a, b, pathOf) => compareCodePoints(pathOf(pageIds[a]), pathOf(pageIds[b])),
-    page: params.page ?? { offset: 0, limit: pageIds.length },
-  });
-  const chosen = { rows: order.map((i) => ({ id: pageIds[i], path: pathOf(pageIds[i]) })), hasMore };
-  // the visitors of the site and of the chosen rows' pages alone (the CSV counts none)
-  const ids = chosen.rows.map((r) => r.id);
-  const [people, visitors] = countVisitorsToo
-    ? [
-        await countVisitors({ ...params, pages: ids }),
-        unitedGroups(grouped.members, grouped.unidentified, params.page && [SITE_PAGE, ...ids]),
-      ]
-    : [undefined, new Map<Group, PageFigures>()];
-  const at = (group: Group, page: number) => visitors.get(group)?.get(page) ?? 0;
-  const visitorCounts = (page: number, counts: Counts | undefined): PurposeCounts => ({
-    humanViews: counts?.human ?? 0,
-    aiViews: counts?.ai ?? 0,
-    searchIndexViews: at('searchIndex', page),
-    trainingViews: at('training', page),
-    assistantViews: at('assistant', page),
-    agentViews: at('agent', page),
-    otherAiViews: at('otherAi', page),
-    totalViews: counts?.total ?? 0,
-    unverifiedAiViews: at('unverifiedAi', page),
-  });
-  // without visitors the rows share one row of zeros
-  const noVisitors = visitorCounts(SITE_PAGE, undefined);
-  const rows = chosen.rows.map(({ id, path }) => ({
-    path,
-    views: viewCounts((sums) => sums.get(id) ?? 0),
-    visitors: people ? visitorCounts(id, people.pages.get(id)) : noVisitors,
-  }));
-  return {
-    totals: { views: viewCounts((sums) => sums.total()), visitors: visitorCounts(SITE_PAGE, people?.totals) },
-    pages: rows,
-    hasMore: chosen.hasMore,
-  };
 }

@@ -46,10 +46,6 @@ export async function aiReferrals(params: {
         compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
       page: params.page ?? { offset: 0, limit: viewsAt.length },
     });
-    const chosen = {
-      rows: rows.map((i) => ({ data: referred[cellAt[i]], page: pageAt[i], views: viewsAt[i] })),
-      hasMore,
-    };
     const visitorsOf = new Map<RangeCell, PageFigures>(referred.map((data) => [data, distinctByPage([data])]));
     const assistants = referred
       .map((data) => ({
@@ -60,13 +56,13 @@ export async function aiReferrals(params: {
       .sort((a, b) => b.views - a.views || compareCodePoints(a.assistant, b.assistant));
     return {
       assistants,
-      pages: chosen.rows.map(({ data, page, views }) => ({
-        assistant: assistantOf(data),
-        path: pathOf(page),
-        views,
-        visitors: visitorsOf.get(data)!.get(page) ?? 0,
+      pages: rows.map((i) => ({
+        assistant: assistantOf(referred[cellAt[i]]),
+        path: pathOf(pageAt[i]),
+        views: viewsAt[i],
+        visitors: visitorsOf.get(referred[cellAt[i]])!.get(pageAt[i]) ?? 0,
       })),
-      hasMore: chosen.hasMore,
+      hasMore,
     };
   });
 }

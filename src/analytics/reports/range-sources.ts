@@ -4,7 +4,7 @@ import type { Sql } from '../store/sql.js';
 import { loadDayPageSets, loadDaySets, type StoredDaySets } from '../store/read-days.js';
 import { rawEvents } from '../store/read-events.js';
 import { type Planning, rangeSegments, type SegmentFamily } from './segments.js';
-import type { Cached, CacheLease } from '../store/day-cache.js';
+import type { CacheLease } from '../store/day-cache.js';
 
 /**
  * What the page-view reports read: the day sets (visitors) or day views of the range's derived whole days — as
@@ -19,17 +19,14 @@ export interface Sources {
   edges: EdgeEvent[];
 }
 
-/** Day sets: a segment is the union of its days' sets per class and part. */
-const SETS = (sql: Sql): SegmentFamily<StoredDaySets> => ({
-  name: 'sets',
-  loadDay: (projectId, day) => loadDaySets(sql, { projectId, day }),
-  unite: uniteSets,
-});
-
-/** One page's pairs of the day sets (read for that page alone, see loadDayPageSets). */
-const PAGE_SETS = (sql: Sql, pageId: number): SegmentFamily<StoredDaySets> => ({
-  name: `sets of page ${pageId}`,
-  loadDay: (projectId, day) => loadDayPageSets(sql, { projectId, day, pageId }),
+/**
+ * Day sets: a segment is the union of its days' sets per class and part. With a page: its pairs alone, cut from each
+ * day's as read (loadDayPageSets).
+ */
+const SETS = (sql: Sql, pageId?: number): SegmentFamily<StoredDaySets> => ({
+  name: pageId === undefined ? 'sets' : `sets of page ${pageId}`,
+  loadDay: (projectId, day) =>
+    pageId === undefined ? loadDaySets(sql, { projectId, day }) : loadDayPageSets(sql, { projectId, day, pageId }),
   unite: uniteSets,
 });
 
@@ -41,11 +38,7 @@ function uniteSets(pieces: StoredDaySets[]): StoredDaySets & { owned: Bitmap[] }
   for (const kind of [KIND.human, KIND.ai]) {
     const byPart = new Map<number, Bitmap[]>();
     for (const piece of pieces) {
-      for (const [part, bitmap] of piece.sets.get(kind) ?? []) {
-        const list = byPart.get(part);
-        if (list) list.push(bitmap);
-        else byPart.set(part, [bitmap]);
-      }
+      for (const [part, bitmap] of piece.sets.get(kind) ?? []) pushTo(byPart, part, bitmap);
     }
     const unions = new Map<number, Bitmap>();
     for (const [part, list] of byPart) {
@@ -57,6 +50,13 @@ function uniteSets(pieces: StoredDaySets[]): StoredDaySets & { owned: Bitmap[] }
     sets.set(kind, unions);
   }
   return { sets, bytes, owned };
+}
+
+/** Appends `items` to the list `key` names in `lists`, starting the list when there is none. */
+export function pushTo<K, V>(lists: Map<K, V[]>, key: K, ...items: V[]): void {
+  const list = lists.get(key);
+  if (list) list.push(...items);
+  else lists.set(key, items);
 }
 
 /**
@@ -81,29 +81,22 @@ export function unionOf(list: Bitmap[], mask?: Bitmap): Bitmap {
   return union;
 }
 
-async function edgeEvents(sql: Sql, projectId: string, edges: TimeRange[]) {
+type Params = Planning & { cache: CacheLease; unite?: boolean };
+
+/** The range's visitors: day sets (as unions of aligned segments of days) and edge events. */
+export async function gatherSets(params: Params): Promise<Sources> {
+  const { sql, projectId } = params;
+  const { segments, edges } = await rangeSegments(params, SETS(sql));
   const raw: EdgeEvent[] = [];
   // one by one: spread into push, an edge's events overflow the stack past about 150,000 of them (a rebuild, or a
   // fold far behind, reads a whole range raw)
   for (const edge of edges) for (const event of await rawEvents(sql, { projectId, range: edge })) raw.push(event);
-  return raw;
-}
-
-type Params = Planning & { cache: CacheLease; unite?: boolean };
-
-async function gather<T extends Cached>(params: Params, family: SegmentFamily<T>) {
-  const { segments, edges } = await rangeSegments(params, family);
-  return { segments, edges: await edgeEvents(params.sql, params.projectId, edges) };
-}
-
-/** The range's visitors: day sets (as unions of aligned segments of days) and edge events. */
-export function gatherSets(params: Params): Promise<Sources> {
-  return gather(params, SETS(params.sql));
+  return { segments, edges: raw };
 }
 
 /** One page's pairs of the range's day sets, cut from each day's as read (no other page's indexed), and the edges. */
 export function pageSetSegments(
   params: Params & { pageId: number },
 ): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
-  return rangeSegments(params, PAGE_SETS(params.sql, params.pageId));
+  return rangeSegments(params, SETS(params.sql, params.pageId));
 }

@@ -62,12 +62,10 @@ export async function segmentOf<T extends Cached>(
 ): Promise<T | undefined> {
   const { key, version, empty } = cacheEntry(ctx, family, start, size);
   if (empty) return undefined;
-  return ctx.cache.keep(key, version, async () => {
-    if (size === 1) return family.loadDay(ctx.projectId, start);
-    const pieces: T[] = [];
-    for (let i = 0; i < 4; i++) pieces.push(...(await piecesOf(ctx, family, start + (i * size) / 4, size / 4)));
-    return family.unite(pieces);
-  });
+  // not cached (keep answers it when it is), so a longer segment's pieces are its quarters'
+  return ctx.cache.keep(key, version, async () =>
+    size === 1 ? family.loadDay(ctx.projectId, start) : family.unite(await piecesOf(ctx, family, start, size)),
+  );
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { PageFigures } from '../store/page-counts.js';
 import {
   addPageCardinalities,
   addPair,
@@ -9,7 +8,7 @@ import {
   type Bitmap,
 } from '../store/day-sets.js';
 import type { CacheLease } from '../store/day-cache.js';
-import { gatherSets, unionOf, type Sources } from './range-sources.js';
+import { gatherSets, pushTo, unionOf, type Sources } from './range-sources.js';
 import { plannedOnce, type Planning, rangeAnswer } from './segments.js';
 
 export interface Counts {
@@ -48,36 +47,26 @@ export const keptCounts = (counts: RangeCounts) => ({ ...counts, bytes: 64 + cou
 async function countDistinctVisitors(params: VisitorsQuery): Promise<RangeCounts> {
   // a few pages' counts are cut from the days' sets (or the segments cached), with no union built for them
   const { byKind, owned } = groupByPart(await gatherSets({ ...params, unite: !params.pages }));
-  let distinct: ReturnType<typeof countDistinct>;
   try {
-    distinct = countDistinct(byKind, params.pages && [SITE_PAGE, ...params.pages]);
+    return rangeCounts(countDistinct(byKind, params.pages && [SITE_PAGE, ...params.pages]), params.pages);
   } finally {
     for (const bitmap of owned) bitmap.dispose();
   }
-  return rangeCounts(distinct, params.pages);
 }
 
-const COLUMNS = ['human', 'ai', 'total'] as const;
+/** Per column, distinct visitors per page (page 0 the site). */
+type ColumnFigures = Record<'human' | 'ai' | 'total', Map<number, number>>;
 
 /** Per-page figures of the three columns (page 0 the site) as the export's counts; of `pages` alone if given. */
-function rangeCounts(
-  { human, ai, total }: Record<(typeof COLUMNS)[number], PageFigures>,
-  pages?: readonly number[],
-): RangeCounts {
+function rangeCounts({ human, ai, total }: ColumnFigures, pages?: readonly number[]): RangeCounts {
   const counts = (page: number): Counts => ({
     human: human.get(page) ?? 0,
     ai: ai.get(page) ?? 0,
     total: total.get(page) ?? 0,
   });
   const byPage = new Map<number, Counts>();
-  const add = (page: number) => {
+  for (const page of pages ?? total.keys())
     if (page !== SITE_PAGE && total.get(page) !== undefined) byPage.set(page, counts(page));
-  };
-  if (pages) for (const page of pages) add(page);
-  else
-    total.forEach((_, page) => {
-      add(page);
-    });
   return { totals: counts(SITE_PAGE), pages: byPage };
 }
 
@@ -92,14 +81,9 @@ function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
   ]);
-  const push = (kind: number, part: number, bitmap: Bitmap) => {
-    const parts = byKind.get(kind)!;
-    const list = parts.get(part);
-    if (list) list.push(bitmap);
-    else parts.set(part, [bitmap]);
-  };
   for (const segment of sources.segments)
-    for (const [kind, parts] of segment.sets) for (const [part, bitmap] of parts) push(kind, part, bitmap);
+    for (const [kind, parts] of segment.sets)
+      for (const [part, bitmap] of parts) pushTo(byKind.get(kind)!, part, bitmap);
   const edgeKeys = new Map<number, Map<number, number[]>>([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
@@ -110,21 +94,14 @@ function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
     for (const [part, keys] of parts) {
       const bitmap = new RoaringBitmap32(keys);
       owned.push(bitmap);
-      push(kind, part, bitmap);
+      pushTo(byKind.get(kind)!, part, bitmap);
     }
   }
   return { byKind, owned };
 }
 
 /** Distinct visitors per page (and for the site, page 0) of each kind and of both together; of `pages` at least. */
-function countDistinct(
-  byKind: ByKind,
-  pages?: readonly number[],
-): {
-  human: Map<number, number>;
-  ai: Map<number, number>;
-  total: Map<number, number>;
-} {
+function countDistinct(byKind: ByKind, pages?: readonly number[]): ColumnFigures {
   const human = new Map<number, number>();
   const ai = new Map<number, number>();
   const total = new Map<number, number>();

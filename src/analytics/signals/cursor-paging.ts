@@ -65,8 +65,6 @@ export function createCursorCodec(secret: string) {
   };
 }
 
-export type CursorCodec = ReturnType<typeof createCursorCodec>;
-
 function invalidCursor() {
   return new Invalid('Invalid query parameters', [
     { message: 'cursor: is not a cursor this listing returned (use nextCursor as given)' },
@@ -107,7 +105,7 @@ export interface CursorPage<Row> {
 
 /** Keyset paging with signed cursors, for every reader-signal listing. */
 export class CursorPaging {
-  private readonly codec: CursorCodec;
+  private readonly codec: ReturnType<typeof createCursorCodec>;
 
   constructor(private readonly params: { secret: string; clock: Clock }) {
     this.codec = createCursorCodec(params.secret);

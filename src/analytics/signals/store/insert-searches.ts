@@ -1,6 +1,6 @@
 import type { Sql } from '../../store/sql.js';
 import { bumpSignalsVersion } from '../../store/signals-version.js';
-import { type LimitKeys, refuseNewRows, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
+import { admitNewRows, type LimitKeys, readAdmission, type StoreOutcome, type VisitorLimit } from './visitor-limit.js';
 import { countStoredSearches } from './search-days.js';
 
 export interface NewSearch {
@@ -14,7 +14,7 @@ export interface NewSearch {
 
 /**
  * Stores searches and result clicks; a key seen before is a duplicate (even beyond the visitor limit), new rows beyond
- * the visitor limit are refused. A few statements per batch, whatever its size (refuseNewRows, one insert).
+ * the visitor limit are refused. A few statements per batch, whatever its size (readAdmission, one insert).
  */
 export function insertSearches(
   sql: Sql,
@@ -24,9 +24,9 @@ export function insertSearches(
   if (!params.rows.length) return Promise.resolve([]);
   const { projectId, now, rows, limit } = params;
   return sql.transaction(async (tx) => {
-    const refused = await refuseNewRows(tx, { table: 'AnalyticsSearch', projectId, rows, limit });
+    const refused = admitNewRows(rows, await readAdmission(tx, { table: 'AnalyticsSearch', projectId, rows, limit }));
     const stored = rows.filter((_, i) => refused[i] === undefined);
-    // one statement for the batch: refuseNewRows, under the write lock, leaves no key that is stored already
+    // one statement for the batch: admitNewRows, under the write lock, leaves no key that is stored already
     await tx.insertMany({
       table: 'AnalyticsSearch',
       columns: [

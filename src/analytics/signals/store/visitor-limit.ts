@@ -26,34 +26,18 @@ export interface NewRowKeys {
   visitorHash: string | null;
 }
 
-/** the stored rows' use of the limit, by the value of each counted column */
-export interface LimitUse {
-  addressHash: Map<string, number>;
-  visitorHash: Map<string, number>;
-}
-
-/**
- * refuseNewRow for a batch, in its order, with a few queries in all instead of a few per row: the keys stored
- * before, and the limit's use by every limit key of the batch, are read first (readAdmission); then each row is
- * decided as if the rows before it were stored (see admitNewRows). Call it in the transaction that stores the admitted
- * rows: it holds the write lock, so nothing else stores between the reads and the insert.
- */
-export async function refuseNewRows(
-  tx: Sql,
-  params: { table: SignalTable; projectId: string; rows: NewRowKeys[]; limit: VisitorLimit },
-): Promise<('duplicate' | 'rate limited' | undefined)[]> {
-  return admitNewRows(params.rows, await readAdmission(tx, params));
-}
-
 /** What admitNewRows decides a batch's rows by: the batch's keys stored before, and its limit keys' use. */
 export interface Admission {
   stored: Set<string>;
-  use: LimitUse;
+  /** the stored rows' use of the limit, by the value of each counted column */
+  use: { addressHash: Map<string, number>; visitorHash: Map<string, number> };
   max: number;
 }
 
 /**
- * Reads the Admission of a batch's rows (a few queries, whatever the batch's size), in the storing transaction.
+ * Reads the Admission of a batch's rows, with a few queries in all instead of a few per row (as the row-by-row check
+ * did): the keys stored before, and the limit's use by every limit key of the batch. Call it in the transaction that
+ * stores the admitted rows: it holds the write lock, so nothing else stores between the reads and the insert.
  * `storedKeys`: the batch's keys stored before, when the caller has read them already (they are not read again).
  */
 export async function readAdmission(
@@ -76,7 +60,7 @@ export async function readAdmission(
       [projectId, ...chunk],
     ))
       stored.add(key as string);
-  const use: LimitUse = { addressHash: new Map(), visitorHash: new Map() };
+  const use: Admission['use'] = { addressHash: new Map(), visitorHash: new Map() };
   const checked = {
     addressHash: distinct(rows.map((r) => r.limitKeys.addressHash)),
     visitorHash: distinct(rows.map((r) => r.limitKeys.visitorIdHash)),
@@ -92,7 +76,7 @@ export async function readAdmission(
 }
 
 /**
- * Decides a batch's new rows in order, each as refuseNewRow would after the rows before it were stored: a key stored
+ * Decides a batch's new rows in order, each as if the rows before it were stored: a key stored
  * before or admitted earlier in the batch is a duplicate; a row whose address or visitor id has `max` rows counted
  * is rate limited; an admitted row counts against the values it is stored with. `stored` and `use` are updated.
  */

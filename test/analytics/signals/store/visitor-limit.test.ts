@@ -25,7 +25,7 @@ function randomSearch(random: () => number, ts: number): NewSearch {
   };
 }
 
-/** What refuseNewRows replaced: each row checked with its own queries, then stored on its own. */
+/** What the batch checks (readAdmission with admitNewRows) replaced: each row checked with its own queries, then stored on its own. */
 async function storeOneByOne(
   sql: Sql,
   params: { projectId: string; now: number; rows: NewSearch[]; limit: { since: number; max: number } },
