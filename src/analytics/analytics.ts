@@ -575,7 +575,7 @@ export class Analytics {
     if (!clickhouse) throw new Unavailable('Set CLICKHOUSE_URL to copy page views to ClickHouse');
     await this.clickhouseStarting;
     const config = this.params.config.clickhouse!;
-    await migrateClickHouse(clickhouse.client, { database: config.database, cluster: config.cluster });
+    await migrateClickHouse(clickhouse.client, config);
     const projects = options.projectId ? [options.projectId] : await projectsWithEvents(this.sql);
     const outcomes: CopyOutcome[] = [];
     for (const projectId of projects) {
