@@ -1,6 +1,6 @@
 import type { AgentView } from '../store/robots-txt.js';
 import { AGENT_DAYS } from './clickhouse-schema.js';
-import { type ClickHouseSource, rangeParts } from './clickhouse-reports.js';
+import { AI_AND_SPOOFED_VIEWS, type ClickHouseSource, rangeParts, REFERRED_VIEWS } from './clickhouse-reports.js';
 import { queryRows } from './clickhouse-client.js';
 
 /**
@@ -20,9 +20,7 @@ export async function clickHouseAgentViewCounts(
   const { client, database, range } = params;
   // agent_days holds humans only as the ones an assistant sent
   const kinds = params.referred ? '0, 1, 2' : '0, 2';
-  const sent = params.referred
-    ? ` OR (kind = 1 AND startsWith(ifNull(agent, ''), 'via ') AND visitor IS NOT NULL)`
-    : '';
+  const counted = params.referred ? `${AI_AND_SPOOFED_VIEWS} OR (${REFERRED_VIEWS})` : AI_AND_SPOOFED_VIEWS;
   const inside = [...new Set(params.cuts ?? [])].filter((t) => t > range.from && t < range.to).sort((a, b) => a - b);
   const bounds = [range.from, ...inside, range.to];
   const views: AgentView[] = [];
@@ -38,7 +36,7 @@ export async function clickHouseAgentViewCounts(
         `SELECT kind, ifNull(agent, '') AS agent, if(kind = 2, ifNull(verification, 2), 0) AS verification, path,
            count() AS n
          FROM ${raw}
-         WHERE ((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified '))${sent})
+         WHERE ${counted}
          GROUP BY kind, agent, verification, path`,
     );
     if (!parts.sql) continue;

@@ -233,16 +233,23 @@ export async function clickHouseAgents(params: ClickHouseSource): Promise<Agents
 }
 
 /**
+ * The raw views `agent_days` keeps of AI agents: AI views with a visitor, and spoofed AI user agents' views (kind 0,
+ * stored as bots), whose views count though they may have no visitor.
+ */
+export const AI_AND_SPOOFED_VIEWS =
+  "((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))";
+
+/** The raw views `agent_days` keeps of humans an AI assistant sent (agent "via <assistant>"). */
+export const REFERRED_VIEWS = "kind = 1 AND visitor IS NOT NULL AND startsWith(ifNull(agent, ''), 'via ')";
+
+/**
  * AI views (kind 2), or humans an AI assistant sent (kind 1, agent "via <assistant>"), of a range by agent and `by`
  * (page, or verification: a missing one read as 2, unverifiable): whole days from `agent_days`, edges from raw views.
  */
 function agentParts(source: ClickHouseSource, kind: 1 | 2 | 'ai and spoofed', by: 'path' | 'verification') {
-  // 'ai and spoofed': AI views and spoofed AI user agents (kind 0), whose views count though they may have no visitor
   const daysFilter = kind === 'ai and spoofed' ? 'kind IN (0, 2)' : `kind = ${kind}`;
   const rawFilter =
-    kind === 'ai and spoofed'
-      ? "((kind = 2 AND visitor IS NOT NULL) OR (kind = 0 AND startsWith(ifNull(agent, ''), 'unverified ')))"
-      : `kind = ${kind} AND visitor IS NOT NULL${kind === 1 ? " AND startsWith(ifNull(agent, ''), 'via ')" : ''}`;
+    kind === 'ai and spoofed' ? AI_AND_SPOOFED_VIEWS : kind === 1 ? REFERRED_VIEWS : 'kind = 2 AND visitor IS NOT NULL';
   const column = by === 'path' ? 'path' : 'if(kind = 2, ifNull(verification, 2), 0) AS verification';
   return rangeParts(
     source,
