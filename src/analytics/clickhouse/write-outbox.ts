@@ -50,11 +50,11 @@ export async function writeOutbox(params: {
         ['referrer', 'text'],
         ['verification', 'int'],
       ],
-      rows: fresh.map((e) => [
+      rows: fresh.map((e, i) => [
         projectId,
         e.ts,
         e.path,
-        e.visitorHash === null ? null : String(visitorIds.get(e.visitorHash)!),
+        visitorIds[i] === null ? null : String(visitorIds[i]),
         e.kind,
         e.agent,
         e.referrer,

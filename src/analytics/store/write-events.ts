@@ -61,11 +61,11 @@ export async function insertEvents(params: {
         ['referrer', 'text'],
         ['verification', 'int'],
       ],
-      rows: fresh.map((e) => [
+      rows: fresh.map((e, i) => [
         projectId,
         e.ts,
         pageIds.get(e.path)!,
-        e.visitorHash === null ? null : visitorIds.get(e.visitorHash)!,
+        visitorIds[i],
         e.kind,
         e.agent,
         e.referrer,
@@ -83,7 +83,8 @@ export async function insertEvents(params: {
  */
 export async function claimedTransaction(
   params: { sql: Sql; dictionaries: Dictionaries; projectId: string; events: NewEvent[] },
-  write: (tx: Sql, fresh: NewEvent[], visitorIds: Map<string, number>) => Promise<void>,
+  /** `visitorIds[i]`: the id of `fresh[i]`'s visitor (null for none) */
+  write: (tx: Sql, fresh: NewEvent[], visitorIds: (number | null)[]) => Promise<void>,
 ): Promise<Set<number>> {
   const { sql, dictionaries, projectId, events } = params;
   try {
@@ -93,7 +94,7 @@ export async function claimedTransaction(
       const visitorIds = await dictionaries.visitorIds(
         tx,
         projectId,
-        fresh.map((e) => e.visitorHash).filter((h): h is string => h !== null),
+        fresh.map((e) => e.visitorHash),
       );
       await write(tx, fresh, visitorIds);
       return duplicates;

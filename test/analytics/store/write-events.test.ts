@@ -37,7 +37,7 @@ describe.each(PROVIDERS)('ingest transactions on %s', (provider) => {
     await expect(
       claimedTransaction({ sql, dictionaries, projectId, events }, async (_tx, fresh, visitorIds) => {
         expect(fresh).toHaveLength(1);
-        expect(visitorIds.get(hash('rolled-back'))).toEqual(expect.any(Number));
+        expect(visitorIds).toEqual([expect.any(Number)]);
         throw new Error('disk full');
       }),
     ).rejects.toThrow('disk full');
@@ -53,5 +53,32 @@ describe.each(PROVIDERS)('ingest transactions on %s', (provider) => {
     expect(Number(event!.visitorId)).toBe(Number(visitor!.id));
     // and a retry of the stored batch is a duplicate, writing nothing
     expect(await insertEvents({ sql, dictionaries, projectId, events })).toEqual(new Set([0]));
+  });
+
+  it('numbers the visitors of a batch in its order: one id per hash however often it occurs, null for none, cached after', async () => {
+    const dictionaries = new Dictionaries();
+    const projectId = `prj_${provider}_order`;
+    const [a, b] = [hash('a'), hash('b')];
+    const lookups: string[][] = [];
+    const counting = (tx: Sql): Sql => ({
+      ...tx,
+      dictionaryIds: (params) => {
+        lookups.push(params.keys);
+        return tx.dictionaryIds(params);
+      },
+    });
+    const first = await sql.transaction((tx) => dictionaries.visitorIds(counting(tx), projectId, [a, null, b, a]));
+    expect(first[1]).toBeNull();
+    expect(first[0]).toBe(first[3]);
+    expect(new Set(first).size).toBe(3);
+    expect(lookups).toEqual([[a, b]]);
+    const again = await sql.transaction((tx) => dictionaries.visitorIds(counting(tx), projectId, [b, a, hash('c')]));
+    expect(again.slice(0, 2)).toEqual([first[2], first[0]]);
+    expect(lookups).toEqual([[a, b], [hash('c')]]);
+    const [stored] = await sql.query<{ id: unknown }>(
+      'SELECT "id" FROM "AnalyticsVisitor" WHERE "projectId" = ? AND "hash" = ?',
+      [projectId, hash('c')],
+    );
+    expect(Number(stored!.id)).toBe(again[2]);
   });
 });
