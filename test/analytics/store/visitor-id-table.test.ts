@@ -41,7 +41,14 @@ describe('VisitorIdTable', () => {
 
   it('keeps nothing for a key that is not a 22-character base64url hash, nor for an id out of range', () => {
     const table = new VisitorIdTable();
-    for (const key of ['', 'short', `${hash(1)}x`, 'AAAAAAAAAAAAAAAAAAAAA+', 'AAAAAAAAAAAAAAAAAAAAA=', 'AAAAAAAAAAAAAAAAAAAAAé'])
+    for (const key of [
+      '',
+      'short',
+      `${hash(1)}x`,
+      'AAAAAAAAAAAAAAAAAAAAA+',
+      'AAAAAAAAAAAAAAAAAAAAA=',
+      'AAAAAAAAAAAAAAAAAAAAAé',
+    ])
       table.set(key, 7);
     table.set(hash(2), 0);
     table.set(hash(3), 2 ** 31);
