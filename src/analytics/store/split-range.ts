@@ -21,7 +21,7 @@ const AFTER_STEP = 5000;
 
 /**
  * The UTC days of a project's events after the watermark, each with the newest such event's id. They are few (the
- * fold runs a second after ingestion), so they are read along the primary key in steps, `ORDER BY id LIMIT`: a plan
+ * fold runs five seconds after ingestion), so they are read along the primary key in steps, `ORDER BY id LIMIT`: a plan
  * both databases choose whatever their statistics say. (A filter alone, `id > ?`, is planned as a scan of the whole
  * table by PostgreSQL before it has analysed the table, as after a bulk import: a third of a second per million
  * events, for every report.)
