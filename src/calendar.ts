@@ -83,8 +83,6 @@ export function parseIsoDate(value: string): number | undefined {
 
 /** An ISO 8601 / RFC 3339 date-time with a zone (`Z` or `±hh:mm`); undefined when it is not one or not a real time. */
 export function parseIsoDateTime(value: string): number | undefined {
-  const utc = utcMillisecondsZ(value);
-  if (utc !== null) return utc;
   const m = DATE_TIME.exec(value);
   if (!m) return undefined;
   const [, year, month, day, hour, minute, second = '0', fraction = '0', zulu, sign, offsetHours, offsetMinutes] = m;
@@ -100,49 +98,6 @@ export function parseIsoDateTime(value: string): number | undefined {
     millisecond: Number(fraction.slice(0, 3).padEnd(3, '0')),
     offsetMinutes: offset,
   });
-}
-
-/**
- * `YYYY-MM-DDTHH:MM:SS.sssZ`, what `toISOString` writes and most senders send, read digit by digit: the regular
- * expression's match and its strings were a twentieth of what a batch of server-side events allocates. null for any
- * other shape, and for years before 100 (which `Date.UTC` would read as 19xx): the general reading takes those.
- */
-function utcMillisecondsZ(v: string): number | undefined | null {
-  if (v.length !== 24) return null;
-  for (const [at, code] of SEPARATORS_Z) if (v.charCodeAt(at) !== code) return null;
-  const year = digits(v, 0, 4);
-  const month = digits(v, 5, 2);
-  const day = digits(v, 8, 2);
-  const hour = digits(v, 11, 2);
-  const minute = digits(v, 14, 2);
-  const second = digits(v, 17, 2);
-  const millisecond = digits(v, 20, 3);
-  if (Math.min(month, day, hour, minute, second, millisecond) < 0 || year < 100) return null;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  if (hour > 23 || minute > 59 || second > 59) return undefined;
-  return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
-}
-
-/** Positions and character codes of `-`, `-`, `T`, `:`, `:`, `.` and `Z` in `YYYY-MM-DDTHH:MM:SS.sssZ`. */
-const SEPARATORS_Z = [
-  [4, 45],
-  [7, 45],
-  [10, 84],
-  [13, 58],
-  [16, 58],
-  [19, 46],
-  [23, 90],
-] as const;
-
-/** The decimal number written by `length` characters of `v` from `at`; -1 unless they are all ASCII digits. */
-function digits(v: string, at: number, length: number): number {
-  let n = 0;
-  for (let i = at; i < at + length; i++) {
-    const d = v.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
 }
 
 /** Queries may name any time from 1970 through year 9999, the last a four-digit year can write. */

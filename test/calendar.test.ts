@@ -37,46 +37,6 @@ describe('calendar time', () => {
     expect(new Date(parseIsoDateTime('0099-12-31T23:59:59Z')!).getUTCFullYear()).toBe(99);
   });
 
-  it('reads toISOString’s shape (…sssZ) as the same instant as its +00:00 spelling, refusing the same ones', () => {
-    const samples = [
-      '2026-11-20T10:00:00.123Z',
-      '2024-02-29T23:59:59.999Z',
-      '2000-02-29T00:00:00.000Z',
-      '0100-01-01T00:00:00.000Z',
-      '0099-12-31T23:59:59.999Z',
-      '9999-12-31T23:59:59.999Z',
-      '2026-02-29T10:00:00.000Z',
-      '1900-02-29T10:00:00.000Z',
-      '2026-04-31T10:00:00.000Z',
-      '2026-13-01T10:00:00.000Z',
-      '2026-00-01T10:00:00.000Z',
-      '2026-11-00T10:00:00.000Z',
-      '2026-11-20T24:00:00.000Z',
-      '2026-11-20T10:60:00.000Z',
-      '2026-11-20T10:00:60.000Z',
-      '2026-11-20T10:00:00.0a0Z',
-      '2026-11-20T1 :00:00.000Z',
-      '2026-11-20 10:00:00.000Z',
-      '2026-11-20T10:00:00,000Z',
-      '-026-11-20T10:00:00.000Z',
-      '２026-11-20T10:00:00.000Z',
-    ];
-    const random = (n: number) => Math.floor(Math.random() * n);
-    const two = (n: number) => String(n).padStart(2, '0');
-    for (let i = 0; i < 2000; i++)
-      samples.push(
-        `${String(random(10_000)).padStart(4, '0')}-${two(random(14))}-${two(random(33))}T${two(random(26))}:${two(random(62))}:${two(random(62))}.${String(random(1000)).padStart(3, '0')}Z`,
-      );
-    let valid = 0;
-    for (const v of samples) {
-      const ms = parseIsoDateTime(v);
-      expect({ v, ms }).toEqual({ v, ms: parseIsoDateTime(`${v.slice(0, -1)}+00:00`) });
-      if (ms !== undefined) valid++;
-    }
-    expect(parseIsoDateTime('2026-11-20T10:00:00.123Z')).toBe(Date.UTC(2026, 10, 20, 10, 0, 0, 123));
-    expect(valid).toBeGreaterThan(100);
-  });
-
   it('reads a listing range: dateTo defaults to now, dateFrom to 30 days before dateTo, and an empty range is Invalid', () => {
     const now = Date.UTC(2026, 10, 24, 12);
     expect(queryRange({ now })).toEqual({ from: now - 30 * DAY_MS, to: now });
