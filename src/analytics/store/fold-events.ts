@@ -19,7 +19,9 @@ export async function foldEvents(sql: Sql, options: { rollups?: Rollup[]; chunk?
   if (!(await hasUnfoldedEvents(sql))) return 0;
   let total = 0;
   for (;;) {
-    const n = await sql.transaction((tx) => foldChunk(tx, rollups, chunk));
+    // under the derived lock alone: the events a statement reads are a prefix of the ids (see AnalyticsLock), so
+    // batches go on being stored while a chunk is derived
+    const n = await sql.transaction((tx) => foldChunk(tx, rollups, chunk), ['derived']);
     total += n;
     if (n < chunk) return total;
   }

@@ -21,8 +21,9 @@ export interface RebuildProgress {
 
 /**
  * Clears the derived rows of a project (or of every project) and derives them again from its raw events, up to the
- * watermark read when it starts (the fold goes on adding newer events meanwhile). Each chunk is a transaction under
- * the analytics write lock, so ingestion waits one chunk at most. While it runs, the project's reports answer from
+ * watermark read when it starts (the fold goes on adding newer events meanwhile). The first transaction, which clears
+ * the rows and recounts the searches, holds both analytics locks; each chunk after it holds the derived lock alone,
+ * as a fold does, so ingestion goes on meanwhile. While it runs, the project's reports answer from
  * raw rows (the `rebuild:<project>` mark); a rebuild cut short leaves that mark, and running it again starts over.
  */
 export async function rebuildDerived(
@@ -41,21 +42,24 @@ async function rebuildProject(
   params: { projectId: string; rollups: Rollup[]; chunk: number; onProgress?: (p: RebuildProgress) => void },
 ): Promise<number> {
   const { projectId, rollups, chunk, onProgress } = params;
-  const folded = await sql.transaction(async (tx) => {
-    const marks = await readMarks(tx, [FOLDED]);
-    await writeMarks(tx, [[rebuildMark(projectId), 1]]);
-    for (const table of [...DERIVED_TABLES, ...rollups.flatMap((r) => r.tables)])
-      await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
-    // re-derived from every event now: the rebuild mark keeps readers on raw events until it is done
-    await tx.run('DELETE FROM "AnalyticsState" WHERE "name" = ?', [pageDaysMissing(projectId)]);
-    // kept and bumped, never reset: a cached copy made under an old generation must not match a new one
-    await tx.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', [projectId]);
-    // derived from searches, which are never folded: recounted whole in this transaction, and what was kept of the
-    // old counts (the problems queue's answers) read again
-    await recountSearchDays(tx, projectId);
-    await bumpSignalsVersion(tx, projectId);
-    return marks.get(FOLDED)!;
-  });
+  const folded = await sql.transaction(
+    async (tx) => {
+      const marks = await readMarks(tx, [FOLDED]);
+      await writeMarks(tx, [[rebuildMark(projectId), 1]]);
+      for (const table of [...DERIVED_TABLES, ...rollups.flatMap((r) => r.tables)])
+        await tx.run(`DELETE FROM "${table}" WHERE "projectId" = ?`, [projectId]);
+      // re-derived from every event now: the rebuild mark keeps readers on raw events until it is done
+      await tx.run('DELETE FROM "AnalyticsState" WHERE "name" = ?', [pageDaysMissing(projectId)]);
+      // kept and bumped, never reset: a cached copy made under an old generation must not match a new one
+      await tx.run('UPDATE "AnalyticsDay" SET "generation" = "generation" + 1 WHERE "projectId" = ?', [projectId]);
+      // derived from searches, which are never folded: recounted whole in this transaction, and what was kept of the
+      // old counts (the problems queue's answers) read again
+      await recountSearchDays(tx, projectId);
+      await bumpSignalsVersion(tx, projectId);
+      return marks.get(FOLDED)!;
+    },
+    ['write', 'derived'],
+  );
   const [count] = await sql.query<{ n: unknown }>(
     'SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE "projectId" = ? AND "id" <= ?',
     [projectId, folded],
@@ -66,14 +70,17 @@ async function rebuildProject(
   let after = { ts: -1, id: 0 };
   onProgress?.({ projectId, done, total });
   for (;;) {
-    const rows = await sql.transaction(async (tx) => {
-      const chunkRows = (await tx.rows(
-        `SELECT ${EVENT_COLUMNS} FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND NOT ("ts" = ? AND "id" <= ?) AND "id" <= ? ORDER BY "ts", "id" LIMIT ?`,
-        [projectId, after.ts, after.ts, after.id, folded, chunk],
-      )) as EventRow[];
-      if (chunkRows.length) await deriveEvents(tx, chunkRows, rollups);
-      return chunkRows;
-    });
+    const rows = await sql.transaction(
+      async (tx) => {
+        const chunkRows = (await tx.rows(
+          `SELECT ${EVENT_COLUMNS} FROM "AnalyticsEvent" WHERE "projectId" = ? AND "ts" >= ? AND NOT ("ts" = ? AND "id" <= ?) AND "id" <= ? ORDER BY "ts", "id" LIMIT ?`,
+          [projectId, after.ts, after.ts, after.id, folded, chunk],
+        )) as EventRow[];
+        if (chunkRows.length) await deriveEvents(tx, chunkRows, rollups);
+        return chunkRows;
+      },
+      ['derived'],
+    );
     done += rows.length;
     if (rows.length) {
       const [id, , ts] = rows[rows.length - 1];

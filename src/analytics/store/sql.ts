@@ -33,8 +33,12 @@ export interface Sql {
    * missing ones. Call inside a transaction.
    */
   dictionaryIds(params: DictionaryKeys): Promise<Map<string, number>>;
-  /** one transaction holding the analytics write lock (across processes), run exclusively in this process */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * One transaction holding the given analytics locks (across processes; by default the write lock), run exclusively
+   * in this process against every other transaction holding one of them. On SQLite, whose one writer excludes every
+   * other, any lock is its write lock.
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>, locks?: readonly AnalyticsLock[]): Promise<T>;
   /**
    * Reads in one snapshot of the database, taking no write lock: every statement of `fn` sees the same committed
    * state (PostgreSQL: a REPEATABLE READ READ ONLY transaction; SQLite: a read transaction on a read-only connection
@@ -54,8 +58,16 @@ export function inChunks<T>(values: T[]): T[][] {
   return out;
 }
 
-/** PostgreSQL advisory lock id held by analytics writers (Prisma's migrate lock is 72707369). */
-const WRITE_LOCK_ID = 72707380;
+/**
+ * The analytics locks. `write` is held by whatever stores raw rows (events, searches, feedback, misses): as every event
+ * id is taken under it, events commit in id order, so the events any statement sees are a prefix of the ids, and a
+ * fold needs no lock to read them. `derived` is held by whatever writes the derived rows and the fold's watermark (the
+ * fold, a rebuild), so a fold runs while batches are stored. A transaction holding both takes `write` first.
+ */
+export type AnalyticsLock = 'write' | 'derived';
+
+/** PostgreSQL advisory lock ids of the analytics locks (Prisma's migrate lock is 72707369). */
+const LOCK_IDS: Record<AnalyticsLock, number> = { write: 72707380, derived: 72707381 };
 
 /** Runs async critical sections one at a time. */
 class Mutex {
@@ -269,7 +281,7 @@ function openPostgres(url: string): Sql {
   const pool = new pg.Pool({ connectionString: url, max: 4, ...IDLE_POOL_OPTIONS });
   // a dropped database or restarted server surfaces on the next query; an idle client's error must not crash us
   pool.on('error', () => undefined);
-  const mutex = new Mutex();
+  const mutexes: Record<AnalyticsLock, Mutex> = { write: new Mutex(), derived: new Mutex() };
   /** Runs `fn` on one pooled client inside the transaction `begin` opens, committed or rolled back. */
   const inClient = async <T>(begin: string, fn: (tx: Sql) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
@@ -291,8 +303,16 @@ function openPostgres(url: string): Sql {
     }
   };
   const base: Pick<Sql, 'transaction' | 'snapshot' | 'close'> = {
-    // one round trip: a commit waits for each, and the event loop answering requests delays every answer
-    transaction: (fn) => mutex.run(() => inClient(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_ID})`, fn)),
+    transaction<T>(fn: (tx: Sql) => Promise<T>, locks: readonly AnalyticsLock[] = ['write']) {
+      const held = (['write', 'derived'] as const).filter((lock) => locks.includes(lock));
+      // one round trip: a commit waits for each, and the event loop answering requests delays every answer
+      const begin = ['BEGIN', ...held.map((lock) => `SELECT pg_advisory_xact_lock(${LOCK_IDS[lock]})`)].join('; ');
+      // this process's mutexes in the locks' order, so no pooled client waits on a lock another of ours holds
+      return held.reduceRight<() => Promise<T>>(
+        (next, lock) => () => mutexes[lock].run(next),
+        () => inClient(begin, fn),
+      )();
+    },
     snapshot: (fn) => inClient('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
     close: () => pool.end(),
   };
