@@ -27,7 +27,7 @@ export const analyticsCommands: Record<string, Command> = {
   'analytics rebuild': {
     usage: 'analytics rebuild [--project <id>]',
     summary:
-      "Clears a project's (or every project's) derived analytics rows and derives them again from the raw events, in chunks under the analytics write lock. Reports answer from raw events meanwhile; an interrupted rebuild can simply be run again.",
+      "Clears a project's (or every project's) derived analytics rows and derives them again from the raw events, in chunks under the analytics derived lock (its first step also holds the write lock a moment), so ingestion goes on. Reports answer from raw events meanwhile; an interrupted rebuild can simply be run again.",
     options: { project: { type: 'string' } },
     async run({ config, values, positionals, db, clock, io }) {
       if (positionals.length) throw new UsageError(`unexpected ${positionals.join(' ')}`);

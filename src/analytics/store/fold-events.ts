@@ -15,7 +15,7 @@ const FOLD_CHUNK = 200_000;
  */
 export async function foldEvents(sql: Sql, options: { rollups?: Rollup[]; chunk?: number } = {}): Promise<number> {
   const { rollups = ROLLUPS, chunk = FOLD_CHUNK } = options;
-  // the common case, nothing new, costs one read and no write lock
+  // the common case, nothing new, costs one read and no lock
   if (!(await hasUnfoldedEvents(sql))) return 0;
   let total = 0;
   for (;;) {
@@ -27,7 +27,7 @@ export async function foldEvents(sql: Sql, options: { rollups?: Rollup[]; chunk?
   }
 }
 
-/** Whether events were stored after the fold's watermark: one read, no write lock. */
+/** Whether events were stored after the fold's watermark: one read, no lock. */
 export async function hasUnfoldedEvents(sql: Sql): Promise<boolean> {
   const [pending] = await sql.query<{ mark: unknown; top: unknown }>(
     'SELECT (SELECT "value" FROM "AnalyticsState" WHERE "name" = ?) AS mark, (SELECT MAX("id") FROM "AnalyticsEvent") AS top',
