@@ -1,6 +1,6 @@
 import { openSql, type Sql } from '../../../src/analytics/store/sql.js';
 import { foldEvents } from '../../../src/analytics/store/fold-events.js';
-import { FOLDED, readMarks } from '../../../src/analytics/store/rollups/rollup-marks.js';
+import { FOLDED, readMarks, writeMarks } from '../../../src/analytics/store/rollups/rollup-marks.js';
 import { KIND } from '../../../src/analytics/store/day-sets.js';
 import type { Rollup } from '../../../src/analytics/store/rollups/rollup.js';
 import { useTestDatabase } from '../../support/databases.js';
@@ -118,6 +118,30 @@ describe('folding beside ingestion on postgresql', () => {
       expect(await foldedViews(sql, projectId)).toBe(5);
     } finally {
       finish.open();
+      await sql.close();
+    }
+  });
+  it('refuses the watermark from a transaction without the derived lock, as a fold of an earlier release held, and rolls back what it derived', async () => {
+    const projectId = 'prj_fold_of_earlier_release';
+    const sql = openSql(database.target);
+    try {
+      const before = (await readMarks(sql, [FOLDED])).get(FOLDED);
+      // what such a fold did: derive its chunk and advance the watermark, holding the write lock alone
+      const derive = (tx: Sql) =>
+        tx
+          .run(
+            'INSERT INTO "AnalyticsDayViews" ("projectId", "day", "pageId", "kind", "views") VALUES (?, ?, 1, 1, 7)',
+            [projectId, START / DAY],
+          )
+          .then(() => writeMarks(tx, [[FOLDED, 1_000_000]]));
+      await expect(sql.transaction(derive)).rejects.toThrow(/derived lock/);
+      expect(await foldedViews(sql, projectId)).toBe(0);
+      expect((await readMarks(sql, [FOLDED])).get(FOLDED)).toBe(before);
+      // under the derived lock, as this release's fold holds it
+      await sql.transaction(derive, ['derived']);
+      expect(await foldedViews(sql, projectId)).toBe(7);
+      expect((await readMarks(sql, [FOLDED])).get(FOLDED)).toBe(1_000_000);
+    } finally {
       await sql.close();
     }
   });
