@@ -8,7 +8,7 @@ import { ReaderSignals } from './signals/reader-signals.js';
 import type { FeedbackStoredListener } from './signals/feedback-stored.js';
 import { openSql, type Sql } from './store/sql.js';
 import { Dictionaries } from './store/dictionaries.js';
-import { FoldThread } from './store/fold-thread.js';
+import { foldEvents } from './store/fold-events.js';
 import { rebuildDerived } from './store/rebuild-derived.js';
 import { dayVersions } from './store/read-days.js';
 import { insertEvents } from './store/write-events.js';
@@ -137,8 +137,7 @@ export class Analytics {
   /** with CLICKHOUSE_URL: page views go to ClickHouse through the outbox */
   private readonly clickhouse: ClickHouseEvents | undefined;
   private clickhouseStarting: Promise<void> = Promise.resolve();
-  private readonly foldThread: FoldThread;
-  private readonly folds = new CoalescedRuns(() => this.foldThread.fold());
+  private readonly folds = new CoalescedRuns(() => foldEvents(this.sql));
   private foldTimer: NodeJS.Timeout | undefined;
   private robotsTimer: NodeJS.Timeout | undefined;
   private foldSchedule: NodeJS.Timeout | undefined;
@@ -161,7 +160,6 @@ export class Analytics {
     },
   ) {
     this.sql = openSql(params.target);
-    this.foldThread = new FoldThread(params.target);
     if (params.autoFold !== false) {
       this.foldSchedule = setInterval(() => this.scheduleFold(), FOLD_EVERY_MS);
       this.foldSchedule.unref();
@@ -605,9 +603,8 @@ export class Analytics {
   }
 
   /**
-   * Folds every stored event into the day sets now, on the fold thread (store/fold-thread.ts): one fold at a time per
-   * process, the calls made during a fold sharing the next one (see CoalescedRuns). Runs after ingestion and on a
-   * schedule; reports never call it.
+   * Folds every stored event into the day sets now: one fold at a time per process, the calls made during a fold
+   * sharing the next one (see CoalescedRuns). Runs after ingestion and on a schedule; reports never call it.
    */
   fold(): Promise<number> {
     return this.folds.run();
@@ -767,7 +764,6 @@ export class Analytics {
     clearTimeout(this.foldTimer);
     clearInterval(this.foldSchedule);
     await this.folds.settled();
-    await this.foldThread.close();
     await this.clickhouseStarting;
     await this.clickhouse?.close();
     await this.sql.close();
