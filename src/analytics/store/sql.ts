@@ -66,7 +66,10 @@ export function inChunks<T>(values: T[]): T[][] {
  */
 export type AnalyticsLock = 'write' | 'derived';
 
-/** PostgreSQL advisory lock ids of the analytics locks (Prisma's migrate lock is 72707369). */
+/**
+ * PostgreSQL advisory lock ids of the analytics locks (Prisma's migrate lock is 72707369). The derived lock's is also
+ * checked by the trigger that guards the fold's watermark (migration `folded_mark_guard`).
+ */
 const LOCK_IDS: Record<AnalyticsLock, number> = { write: 72707380, derived: 72707381 };
 
 /** Runs async critical sections one at a time. */
