@@ -3,9 +3,9 @@ import { foldEvents } from '../../../src/analytics/store/fold-events.js';
 import { FOLDED, readMarks, writeMarks } from '../../../src/analytics/store/rollups/rollup-marks.js';
 import { KIND } from '../../../src/analytics/store/day-sets.js';
 import type { Rollup } from '../../../src/analytics/store/rollups/rollup.js';
+import { DAY_MS } from '../../../src/calendar.js';
 import { useTestDatabase } from '../../support/databases.js';
 
-const DAY = 86_400_000;
 const START = Date.UTC(2026, 10, 2);
 
 /** A promise and the function that settles it. */
@@ -44,7 +44,7 @@ const insertViews = (tx: Sql, projectId: string, visitors: number[]) =>
 const foldedViews = async (sql: Sql, projectId: string) => {
   const [row] = await sql.query<{ views: unknown }>(
     'SELECT SUM("views") AS views FROM "AnalyticsDayViews" WHERE "projectId" = ? AND "day" = ?',
-    [projectId, START / DAY],
+    [projectId, START / DAY_MS],
   );
   return Number(row?.views ?? 0);
 };
@@ -121,6 +121,7 @@ describe('folding beside ingestion on postgresql', () => {
       await sql.close();
     }
   });
+
   it('refuses the watermark from a transaction without the derived lock, as a fold of an earlier release held, and rolls back what it derived', async () => {
     const projectId = 'prj_fold_of_earlier_release';
     const sql = openSql(database.target);
@@ -131,7 +132,7 @@ describe('folding beside ingestion on postgresql', () => {
         tx
           .run(
             'INSERT INTO "AnalyticsDayViews" ("projectId", "day", "pageId", "kind", "views") VALUES (?, ?, 1, 1, 7)',
-            [projectId, START / DAY],
+            [projectId, START / DAY_MS],
           )
           .then(() => writeMarks(tx, [[FOLDED, 1_000_000]]));
       await expect(sql.transaction(derive)).rejects.toThrow(/derived lock/);
