@@ -5,6 +5,7 @@ import type { DatabaseTarget } from '../../db/database-url.js';
 import { IDLE_POOL_OPTIONS } from '../../db/connection-pool.js';
 import { postgresDictionaryIds, sqliteDictionaryIds, type DictionaryKeys } from './dictionary-ids.js';
 import { retryWhileBusy } from './sqlite-busy.js';
+import { copyRows } from './copy-binary.js';
 
 export type Param = string | number | bigint | Buffer | null;
 export type Row = Record<string, unknown>;
@@ -18,8 +19,12 @@ export type ColumnType = 'text' | 'int' | 'bigint' | 'bytes';
 export interface Sql {
   provider: DatabaseTarget['provider'];
   query<T = Row>(sql: string, params?: Param[]): Promise<T[]>;
-  /** rows as arrays of column values, in select order: cheaper for large scans */
-  rows(sql: string, params?: Param[]): Promise<unknown[][]>;
+  /**
+   * Rows as arrays of column values, in select order: cheaper for large scans. With `types` (one per selected column)
+   * PostgreSQL sends them in its binary format, blobs as bytes rather than hex text (see copy-binary.ts); SQLite's
+   * are read alike either way.
+   */
+  rows(sql: string, params?: Param[], types?: readonly ColumnType[]): Promise<unknown[][]>;
   run(sql: string, params?: Param[]): Promise<void>;
   /** multi-row insert; `suffix` e.g. `ON CONFLICT DO NOTHING RETURNING "key"` */
   insertMany<T = Row>(params: {
@@ -169,7 +174,7 @@ function sqliteSnapshots(filePath: string): Pick<Sql, 'snapshot' | 'close'> {
         const tx: Sql = {
           ...direct,
           query: (text, params) => retried(() => direct.query(text, params)),
-          rows: (text, params) => retried(() => direct.rows(text, params)),
+          rows: (text, params, types) => retried(() => direct.rows(text, params, types)),
           transaction: (inner) => inner(tx),
           snapshot: (inner) => inner(tx),
         };
@@ -199,7 +204,7 @@ function openSqlite(filePath: string): Sql {
   return {
     provider: 'sqlite',
     query: (text, params) => mutex.run(() => retryWhileBusy(() => direct.query(text, params))),
-    rows: (text, params) => mutex.run(() => retryWhileBusy(() => direct.rows(text, params))),
+    rows: (text, params, types) => mutex.run(() => retryWhileBusy(() => direct.rows(text, params, types))),
     run: (text, params) => mutex.run(() => retryWhileBusy(() => direct.run(text, params))),
     // several statements each: one transaction, so a retry never repeats half of them
     insertMany: (params) => mutex.run(() => inTransaction(() => direct.insertMany(params))),
@@ -246,13 +251,14 @@ function statementName(text: string): string {
 
 const PG_TYPES: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]', bytes: 'bytea[]' };
 
-function postgresSql(client: { query: pg.Pool['query'] }, base: Pick<Sql, 'transaction' | 'snapshot' | 'close'>): Sql {
+function postgresSql(client: pg.Pool | pg.PoolClient, base: Pick<Sql, 'transaction' | 'snapshot' | 'close'>): Sql {
   return {
     provider: 'postgresql',
     async query<T>(text: string, params: Param[] = []) {
       return (await client.query(numbered(text), params)).rows as T[];
     },
-    async rows(text, params = []) {
+    async rows(text, params = [], types) {
+      if (types) return copyRows(client, text, params, types);
       return (await client.query({ text: numbered(text), values: params, rowMode: 'array' })).rows as unknown[][];
     },
     async run(text, params = []) {

@@ -156,6 +156,7 @@ export async function loadAgentDays(
   const viewRows = await sql.rows(
     `SELECT "kind", "agent", "verification", ${cut === undefined ? '"views"' : 'scribe_page_views("views", ?)'} FROM "AnalyticsAgentDayViews" ${range}`,
     cut === undefined ? args : [cut, ...args],
+    ['int', 'text', 'int', 'bytes'],
   );
   for (const [kind, agent, verification, views] of viewRows) {
     if (views === null) continue;
@@ -179,6 +180,7 @@ export async function loadAgentDays(
       pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
     }`,
     pageId === undefined ? args : [...page.args, ...args, ...partsOfPage(pageId)],
+    ['int', 'text', 'int', 'int', 'bytes'],
   );
   for (const [kind, agent, verification, part, pairs] of setRows) {
     if (pairs === null) continue;
