@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { KIND, RoaringBitmap32, type Bitmap } from '../store/day-sets.js';
 import type { Sql } from '../store/sql.js';
-import { loadDayPageSets, loadDaySets, type StoredDaySets } from '../store/read-days.js';
+import { type DayBlobs, loadDayBlobs, loadDayPageSets, type StoredDaySets } from '../store/read-days.js';
 import { rawEvents } from '../store/read-events.js';
 import { type Planning, rangeSegments, type SegmentFamily } from './segments.js';
 import type { CacheLease } from '../store/day-cache.js';
@@ -11,22 +11,18 @@ import type { CacheLease } from '../store/day-cache.js';
  * cached unions of aligned segments of days — and the raw events of the rest (see store/split-range.ts planRange).
  */
 
-type EdgeEvent = { pageId: number; visitorId: number; kind: number };
+export type EdgeEvent = { pageId: number; visitorId: number; kind: number };
 
-export interface Sources {
-  /** day sets, or unions of several days' sets, covering the whole days of the range */
-  segments: StoredDaySets[];
-  edges: EdgeEvent[];
-}
+/** Day sets as stored: read day by day, never united (store/day-sets.ts countPartVisitors counts them in place). */
+const DAY_BLOBS = (sql: Sql): SegmentFamily<DayBlobs> => ({
+  name: 'day sets',
+  loadDay: (projectId, day) => loadDayBlobs(sql, { projectId, day }),
+});
 
-/**
- * Day sets: a segment is the union of its days' sets per class and part. With a page: its pairs alone, cut from each
- * day's as read (loadDayPageSets).
- */
-const SETS = (sql: Sql, pageId?: number): SegmentFamily<StoredDaySets> => ({
-  name: pageId === undefined ? 'sets' : `sets of page ${pageId}`,
-  loadDay: (projectId, day) =>
-    pageId === undefined ? loadDaySets(sql, { projectId, day }) : loadDayPageSets(sql, { projectId, day, pageId }),
+/** One page's pairs of the day sets, cut from each day's as read (loadDayPageSets); a segment their union. */
+const PAGE_SETS = (sql: Sql, pageId: number): SegmentFamily<StoredDaySets> => ({
+  name: `sets of page ${pageId}`,
+  loadDay: (projectId, day) => loadDayPageSets(sql, { projectId, day, pageId }),
   unite: uniteSets,
 });
 
@@ -83,20 +79,20 @@ export function unionOf(list: Bitmap[], mask?: Bitmap): Bitmap {
 
 type Params = Planning & { cache: CacheLease; unite?: boolean };
 
-/** The range's visitors: day sets (as unions of aligned segments of days) and edge events. */
-export async function gatherSets(params: Params): Promise<Sources> {
+/** The range's visitors: its whole days' stored sets, day by day, and the events of its edges. */
+export async function gatherDayBlobs(params: Params): Promise<{ days: DayBlobs[]; edges: EdgeEvent[] }> {
   const { sql, projectId } = params;
-  const { segments, edges } = await rangeSegments(params, SETS(sql));
+  const { segments, edges } = await rangeSegments(params, DAY_BLOBS(sql));
   const raw: EdgeEvent[] = [];
   // one by one: spread into push, an edge's events overflow the stack past about 150,000 of them (a rebuild, or a
   // fold far behind, reads a whole range raw)
   for (const edge of edges) for (const event of await rawEvents(sql, { projectId, range: edge })) raw.push(event);
-  return { segments, edges: raw };
+  return { days: segments, edges: raw };
 }
 
 /** One page's pairs of the range's day sets, cut from each day's as read (no other page's indexed), and the edges. */
 export function pageSetSegments(
   params: Params & { pageId: number },
 ): Promise<{ segments: StoredDaySets[]; edges: TimeRange[] }> {
-  return rangeSegments(params, SETS(params.sql, params.pageId));
+  return rangeSegments(params, PAGE_SETS(params.sql, params.pageId));
 }

@@ -38,8 +38,11 @@ export interface SegmentFamily<T extends Cached> {
   /** names its entries in the cache */
   name: string;
   loadDay(projectId: string, day: number): Promise<T>;
-  /** one segment from its (non-empty) pieces (days or cached unions of days); shares or copies, never changes them */
-  unite(pieces: T[]): T;
+  /**
+   * One segment from its (non-empty) pieces (days or cached unions of days); shares or copies, never changes them.
+   * Absent: the family is read day by day.
+   */
+  unite?(pieces: T[]): T;
 }
 
 export interface SegmentContext {
@@ -63,9 +66,11 @@ export async function segmentOf<T extends Cached>(
   const { key, version, empty } = cacheEntry(ctx, family, start, size);
   if (empty) return undefined;
   // not cached (keep answers it when it is), so a longer segment's pieces are its quarters'
-  return ctx.cache.keep(key, version, async () =>
-    size === 1 ? family.loadDay(ctx.projectId, start) : family.unite(await piecesOf(ctx, family, start, size)),
-  );
+  return ctx.cache.keep(key, version, async () => {
+    if (size === 1) return family.loadDay(ctx.projectId, start);
+    if (!family.unite) throw new Error(`${family.name} is read day by day`);
+    return family.unite(await piecesOf(ctx, family, start, size));
+  });
 }
 
 /**
@@ -122,7 +127,7 @@ export async function rangeSegments<T extends Cached>(
     const ctx = { ...params, generations: await generationsOf(params, first, end) };
     for (const run of plan.days) {
       for (const [start, size] of segmentsWithData(run, ctx.generations)) {
-        if (params.unite === false) segments.push(...(await piecesOf(ctx, family, start, size)));
+        if (params.unite === false || !family.unite) segments.push(...(await piecesOf(ctx, family, start, size)));
         else {
           const segment = await segmentOf(ctx, family, start, size);
           if (segment) segments.push(segment);

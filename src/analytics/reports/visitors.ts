@@ -1,14 +1,6 @@
-import {
-  addPageCardinalities,
-  addPair,
-  KIND,
-  pageMasks,
-  RoaringBitmap32,
-  SITE_PAGE,
-  type Bitmap,
-} from '../store/day-sets.js';
+import { addPair, type ColumnFigures, countPartVisitors, KIND, RoaringBitmap32, SITE_PAGE } from '../store/day-sets.js';
 import type { CacheLease } from '../store/day-cache.js';
-import { gatherSets, pushTo, unionOf, type Sources } from './range-sources.js';
+import { gatherDayBlobs, pushTo } from './range-sources.js';
 import { plannedOnce, type Planning, rangeAnswer } from './segments.js';
 
 export interface Counts {
@@ -24,9 +16,9 @@ export interface RangeCounts {
 }
 
 /**
- * Exact distinct visitors per page and site-wide over a range: per part the union of the range's day sets (and of
- * the edges' pairs) per class and across classes, each page's count its container's cardinality. With `pages`, those
- * pages' counts alone (and the totals), from unions of their containers alone.
+ * Exact distinct visitors per page and site-wide over a range, per class and across classes: per part, the range's
+ * stored day sets (and the edges' pairs) counted in place, page by page (countPartVisitors). With `pages`, those
+ * pages' counts alone (and the totals).
  */
 export async function countVisitors(params: VisitorsQuery): Promise<RangeCounts> {
   // every page's: the same counts answer each page of an export's rows; some pages': the same rows asked again
@@ -45,17 +37,38 @@ interface VisitorsQuery extends Planning {
 export const keptCounts = (counts: RangeCounts) => ({ ...counts, bytes: 64 + counts.pages.size * 64 });
 
 async function countDistinctVisitors(params: VisitorsQuery): Promise<RangeCounts> {
-  // a few pages' counts are cut from the days' sets (or the segments cached), with no union built for them
-  const { byKind, owned } = groupByPart(await gatherSets({ ...params, unite: !params.pages }));
-  try {
-    return rangeCounts(countDistinct(byKind, params.pages && [SITE_PAGE, ...params.pages]), params.pages);
-  } finally {
-    for (const bitmap of owned) bitmap.dispose();
-  }
+  const { days, edges } = await gatherDayBlobs(params);
+  // per kind and part, the blobs to count: each day's, and the edges' pairs serialized alike
+  const byKind = new Map<number, Map<number, Buffer[]>>([
+    [KIND.human, new Map()],
+    [KIND.ai, new Map()],
+  ]);
+  for (const day of days)
+    for (const [kind, parts] of day.blobs) for (const [part, blob] of parts) pushTo(byKind.get(kind)!, part, blob);
+  const edgeKeys = new Map<number, Map<number, number[]>>([
+    [KIND.human, new Map()],
+    [KIND.ai, new Map()],
+  ]);
+  for (const e of edges) addPair(edgeKeys.get(e.kind)!, e.pageId, e.visitorId);
+  for (const [kind, parts] of edgeKeys)
+    for (const [part, keys] of parts) pushTo(byKind.get(kind)!, part, serialized(keys));
+  const counted: ColumnFigures = { human: new Map(), ai: new Map(), total: new Map() };
+  const pages = params.pages && new Set([SITE_PAGE, ...params.pages]);
+  const [human, ai] = [byKind.get(KIND.human)!, byKind.get(KIND.ai)!];
+  for (const part of new Set([...human.keys(), ...ai.keys()]))
+    countPartVisitors(part, { human: human.get(part) ?? [], ai: ai.get(part) ?? [] }, counted, pages);
+  return rangeCounts(counted, params.pages);
 }
 
-/** Per column, distinct visitors per page (page 0 the site). */
-type ColumnFigures = Record<'human' | 'ai' | 'total', Map<number, number>>;
+/** Pair keys as a stored day set's blob (portable format). */
+function serialized(keys: number[]): Buffer {
+  const bitmap = new RoaringBitmap32(keys);
+  try {
+    return Buffer.from(bitmap.serialize(true) as Uint8Array);
+  } finally {
+    bitmap.dispose();
+  }
+}
 
 /** Per-page figures of the three columns (page 0 the site) as the export's counts; of `pages` alone if given. */
 function rangeCounts({ human, ai, total }: ColumnFigures, pages?: readonly number[]): RangeCounts {
@@ -68,71 +81,4 @@ function rangeCounts({ human, ai, total }: ColumnFigures, pages?: readonly numbe
   for (const page of pages ?? total.keys())
     if (page !== SITE_PAGE && total.get(page) !== undefined) byPage.set(page, counts(page));
   return { totals: counts(SITE_PAGE), pages: byPage };
-}
-
-type ByKind = Map<number, Map<number, Bitmap[]>>;
-
-/**
- * The range's day sets and its edge events (as bitmaps built here, `owned`: the caller disposes of them), grouped
- * by kind and part.
- */
-function groupByPart(sources: Sources): { byKind: ByKind; owned: Bitmap[] } {
-  const byKind: ByKind = new Map([
-    [KIND.human, new Map()],
-    [KIND.ai, new Map()],
-  ]);
-  for (const segment of sources.segments)
-    for (const [kind, parts] of segment.sets)
-      for (const [part, bitmap] of parts) pushTo(byKind.get(kind)!, part, bitmap);
-  const edgeKeys = new Map<number, Map<number, number[]>>([
-    [KIND.human, new Map()],
-    [KIND.ai, new Map()],
-  ]);
-  for (const e of sources.edges) addPair(edgeKeys.get(e.kind)!, e.pageId, e.visitorId);
-  const owned: Bitmap[] = [];
-  for (const [kind, parts] of edgeKeys) {
-    for (const [part, keys] of parts) {
-      const bitmap = new RoaringBitmap32(keys);
-      owned.push(bitmap);
-      pushTo(byKind.get(kind)!, part, bitmap);
-    }
-  }
-  return { byKind, owned };
-}
-
-/** Distinct visitors per page (and for the site, page 0) of each kind and of both together; of `pages` at least. */
-function countDistinct(byKind: ByKind, pages?: readonly number[]): ColumnFigures {
-  const human = new Map<number, number>();
-  const ai = new Map<number, number>();
-  const total = new Map<number, number>();
-  const allParts = new Set([...byKind.get(KIND.human)!.keys(), ...byKind.get(KIND.ai)!.keys()]);
-  // Unions are large and live in native memory the JS garbage collector does not see: they are freed
-  // explicitly as soon as their cardinalities are read (cached sets are never freed here).
-  const temporary: Bitmap[] = [];
-  const masks = pages && pageMasks(pages);
-  let mask: Bitmap | undefined;
-  const union = (list: Bitmap[] | undefined) => {
-    if (list?.length === 1) return list[0];
-    const result = list ? unionOf(list, mask) : new RoaringBitmap32();
-    temporary.push(result);
-    return result;
-  };
-  try {
-    for (const part of allParts) {
-      mask = masks?.of(part);
-      if (masks && !mask) continue;
-      const h = union(byKind.get(KIND.human)!.get(part));
-      const a = union(byKind.get(KIND.ai)!.get(part));
-      addPageCardinalities(part, h, human);
-      addPageCardinalities(part, a, ai);
-      // the human union is ours to change once read: merging the (smaller) AI union into it saves a copy
-      if (temporary.includes(h)) addPageCardinalities(part, h.orInPlace(a), total);
-      else addPageCardinalities(part, union([h, a]), total);
-      for (const bitmap of temporary.splice(0)) bitmap.dispose();
-    }
-  } finally {
-    for (const bitmap of temporary) bitmap.dispose();
-    masks?.dispose();
-  }
-  return { human, ai, total };
 }

@@ -118,53 +118,14 @@ export function partsOfPage(pageId: number): [number, number] {
 export function pagePairsOfBlob(blob: Buffer, part: number, page: number): Bitmap {
   const pairs = new RoaringBitmap32();
   if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return pairs;
-  const { size, header, runs } = portableHeader(blob);
-  const isRun = (i: number) => runs && ((blob[4 + (i >> 3)] >> (i & 7)) & 1) === 1;
-  const cardinality = (i: number) => blob.readUInt16LE(header + i * 4 + 2) + 1;
-  const key = page % PAIRS;
-  let [low, high, at] = [0, size - 1, -1];
-  while (low <= high && at < 0) {
-    const mid = (low + high) >>> 1;
-    const k = blob.readUInt16LE(header + mid * 4);
-    if (k < key) low = mid + 1;
-    else if (k > key) high = mid - 1;
-    else at = mid;
-  }
-  if (at < 0) return pairs;
-  // where the container starts: the offsets (absent for a small bitmap with runs), or the sizes of those before it
-  let offset: number;
-  if (!runs || size >= NO_OFFSET_THRESHOLD) offset = blob.readUInt32LE(header + size * 4 + at * 4);
-  else {
-    offset = header + size * 4;
-    for (let i = 0; i < at; i++) {
-      const card = cardinality(i);
-      offset += isRun(i) ? 2 + 4 * blob.readUInt16LE(offset) : card > ARRAY_MAX ? 8192 : card * 2;
-    }
-  }
-  const base = key * PAIRS;
-  const card = cardinality(at);
-  if (isRun(at)) {
-    const count = blob.readUInt16LE(offset);
-    for (let r = 0; r < count; r++) {
-      const start = blob.readUInt16LE(offset + 2 + r * 4);
-      pairs.addRange(base + start, base + start + blob.readUInt16LE(offset + 4 + r * 4) + 1);
-    }
-  } else if (card > ARRAY_MAX) {
-    const keys: number[] = [];
-    for (let word = 0; word < 2048; word++) {
-      let bits = blob.readUInt32LE(offset + word * 4);
-      while (bits) {
-        const bit = 31 - Math.clz32(bits & -bits);
-        keys.push(base + word * 32 + bit);
-        bits &= bits - 1;
-      }
-    }
-    pairs.addMany(keys);
-  } else {
-    const keys = new Uint32Array(card);
-    for (let i = 0; i < card; i++) keys[i] = base + blob.readUInt16LE(offset + i * 2);
-    pairs.addMany(keys);
-  }
+  const cursor = new ContainerCursor(blob);
+  if (!cursor.seek(page % PAIRS)) return pairs;
+  const members = new Uint16Array(PAIRS);
+  const n = cursor.take(members);
+  const keys = new Uint32Array(n);
+  const base = (page % PAIRS) * PAIRS;
+  for (let i = 0; i < n; i++) keys[i] = base + members[i];
+  pairs.addMany(keys);
   return pairs;
 }
 
@@ -201,4 +162,182 @@ export function addPageVisitors(part: number, bitmap: Bitmap, page: number, into
   const high = (part % PAIRS) * PAIRS;
   for (let i = 0; i < keys.length; i++) keys[i] = high + (keys[i] - low);
   into.addMany(keys);
+}
+
+/** Past the last container key of a part (keys are 16 bits). */
+const END = PAIRS;
+
+/** A stored blob's containers (portable format) in key order: each one's members read in place, none indexed. */
+class ContainerCursor {
+  key: number;
+  private index = 0;
+  private readonly size: number;
+  private readonly header: number;
+  private readonly runs: boolean;
+  /** whether the blob has an offset header */
+  private readonly offsets: boolean;
+  /** where the current container's members start */
+  private at: number;
+
+  constructor(private readonly blob: Buffer) {
+    ({ size: this.size, header: this.header, runs: this.runs } = portableHeader(blob));
+    this.offsets = !this.runs || this.size >= NO_OFFSET_THRESHOLD;
+    this.at = this.header + this.size * (this.offsets ? 8 : 4);
+    this.key = this.size ? blob.readUInt16LE(this.header) : END;
+  }
+
+  /** Moves to the container of `key` (a binary search of the header): whether there is one. */
+  seek(key: number): boolean {
+    const { blob, header, size } = this;
+    let [low, high] = [0, size - 1];
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const found = blob.readUInt16LE(header + mid * 4);
+      if (found < key) low = mid + 1;
+      else if (found > key) high = mid - 1;
+      else {
+        // where it starts: the offset header, or (a bitmap of few containers with runs has none) past those before it
+        if (this.offsets) this.moveTo(blob.readUInt32LE(header + size * 4 + mid * 4), mid);
+        else {
+          this.moveTo(header + size * 4, 0);
+          while (this.index < mid) this.skip();
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Writes the current container's members (low 16 bits) into `out`, moves to the next: how many it wrote. */
+  take(out: Uint16Array): number {
+    const { blob, index } = this;
+    const cardinality = blob.readUInt16LE(this.header + index * 4 + 2) + 1;
+    let n = 0;
+    let at = this.at;
+    if (this.isRun(index)) {
+      const count = blob.readUInt16LE(at);
+      for (let r = 0; r < count; r++) {
+        const start = blob.readUInt16LE(at + 2 + r * 4);
+        const end = start + blob.readUInt16LE(at + 4 + r * 4);
+        for (let v = start; v <= end; v++) out[n++] = v;
+      }
+      at += 2 + 4 * count;
+    } else if (cardinality > ARRAY_MAX) {
+      for (let word = 0; word < 2048; word++) {
+        let bits = blob.readUInt32LE(at + word * 4);
+        while (bits) {
+          out[n++] = word * 32 + 31 - Math.clz32(bits & -bits);
+          bits &= bits - 1;
+        }
+      }
+      at += 8192;
+    } else {
+      for (; n < cardinality; n++) out[n] = blob.readUInt16LE(at + n * 2);
+      at += cardinality * 2;
+    }
+    this.moveTo(at);
+    return n;
+  }
+
+  /** Moves to the next container without reading the current one's members. */
+  skip(): void {
+    const { blob, index } = this;
+    const cardinality = blob.readUInt16LE(this.header + index * 4 + 2) + 1;
+    if (this.isRun(index)) this.moveTo(this.at + 2 + 4 * blob.readUInt16LE(this.at));
+    else this.moveTo(this.at + (cardinality > ARRAY_MAX ? 8192 : cardinality * 2));
+  }
+
+  private isRun(index: number): boolean {
+    return this.runs && ((this.blob[4 + (index >> 3)] >> (index & 7)) & 1) === 1;
+  }
+
+  /** Moves to container `index` (by default the next), whose members start at `at`. */
+  private moveTo(at: number, index = this.index + 1): void {
+    this.at = at;
+    this.index = index;
+    this.key = this.index < this.size ? this.blob.readUInt16LE(this.header + this.index * 4) : END;
+  }
+}
+
+/** Distinct visitors per page (page 0 the site) of each class and of both together. */
+export type ColumnFigures = Record<'human' | 'ai' | 'total', Map<number, number>>;
+
+/**
+ * Adds to `into` the distinct visitors per page of one part over several stored blobs of it per class (a range's
+ * days, and its edges serialized alike): the blobs' containers are walked in page order side by side and each page's
+ * members marked in a table of the part's 65,536 visitors, so no union is built and no container indexed. Parts split
+ * visitors, so a page's counts over its parts add up. With `pages`, those pages alone.
+ */
+export function countPartVisitors(
+  part: number,
+  blobs: { human: Buffer[]; ai: Buffer[] },
+  into: ColumnFigures,
+  pages?: ReadonlySet<number>,
+): void {
+  const classes = [
+    { cursors: blobs.human.map((blob) => new ContainerCursor(blob)), marks: new Int32Array(PAIRS), counts: into.human },
+    { cursors: blobs.ai.map((blob) => new ContainerCursor(blob)), marks: new Int32Array(PAIRS), counts: into.ai },
+  ];
+  const cursors = classes.flatMap((c) => c.cursors);
+  // marks[v]: the stamp of the last page visitor v was counted for (per class, and for both): a new stamp per page
+  // clears them all at once
+  const bothMarks = new Int32Array(PAIRS);
+  const members = new Uint16Array(PAIRS);
+  const tally = new Int32Array(2);
+  let stamp = 0;
+  const countPage = (key: number) => {
+    const page = pageOf(part, key);
+    stamp++;
+    let both = 0;
+    for (const { cursors: list, marks, counts } of classes) {
+      tally[0] = 0;
+      tally[1] = 0;
+      for (const cursor of list)
+        if (cursor.key === key) markMembers(members, cursor.take(members), marks, bothMarks, stamp, tally);
+      if (tally[0]) counts.set(page, (counts.get(page) ?? 0) + tally[0]);
+      both += tally[1];
+    }
+    if (both) into.total.set(page, (into.total.get(page) ?? 0) + both);
+  };
+  if (pages) {
+    // those pages' containers alone, each found by a binary search of every blob's header
+    const block = Math.floor(part / PAIRS);
+    const keys = [...pages].filter((page) => Math.floor(page / PAIRS) === block).map((page) => page % PAIRS);
+    for (const key of keys.sort((a, b) => a - b)) {
+      for (const cursor of cursors) cursor.seek(key);
+      countPage(key);
+    }
+    return;
+  }
+  for (;;) {
+    let key = END;
+    for (const cursor of cursors) if (cursor.key < key) key = cursor.key;
+    if (key === END) return;
+    countPage(key);
+  }
+}
+
+/** Marks `n` members with `stamp`, adding to `tally` how many were new to `marks` and how many new to `bothMarks`. */
+function markMembers(
+  members: Uint16Array,
+  n: number,
+  marks: Int32Array,
+  bothMarks: Int32Array,
+  stamp: number,
+  tally: Int32Array,
+): void {
+  let own = 0;
+  let both = 0;
+  for (let i = 0; i < n; i++) {
+    const visitor = members[i];
+    if (marks[visitor] === stamp) continue;
+    marks[visitor] = stamp;
+    own++;
+    if (bothMarks[visitor] !== stamp) {
+      bothMarks[visitor] = stamp;
+      both++;
+    }
+  }
+  tally[0] += own;
+  tally[1] += both;
 }

@@ -1,7 +1,7 @@
 import type { Sql } from './sql.js';
 import { derivedMark } from './rollups/rollup-marks.js';
 import { unfoldedDays } from './split-range.js';
-import { frozenBitmap, KIND, pagePairsOfBlob, partsOfPage, type Bitmap } from './day-sets.js';
+import { KIND, pagePairsOfBlob, partsOfPage, type Bitmap } from './day-sets.js';
 
 /** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
 export interface StoredDaySets {
@@ -28,19 +28,29 @@ const emptySets = () =>
     [KIND.ai, new Map()],
   ]);
 
+/** One day's stored sets as read: kind → part → blob (portable format), counted in place (countPartVisitors). */
+export interface DayBlobs {
+  blobs: Map<number, Map<number, Buffer>>;
+  bytes: number;
+}
+
 /** One day's sets, as the last fold left them. */
-export async function loadDaySets(sql: Sql, params: { projectId: string; day: number }): Promise<StoredDaySets> {
-  const sets = emptySets();
+export async function loadDayBlobs(sql: Sql, params: { projectId: string; day: number }): Promise<DayBlobs> {
+  const blobs = new Map<number, Map<number, Buffer>>([
+    [KIND.human, new Map()],
+    [KIND.ai, new Map()],
+  ]);
   let bytes = 0;
   const rows = await sql.rows(
     'SELECT "kind", "part", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ?',
     [params.projectId, params.day],
+    ['int', 'int', 'bytes'],
   );
   for (const [kind, part, pairs] of rows) {
     bytes += (pairs as Buffer).length;
-    sets.get(Number(kind))?.set(Number(part), frozenBitmap(pairs as Buffer));
+    blobs.get(Number(kind))?.set(Number(part), pairs as Buffer);
   }
-  return { sets, bytes };
+  return { blobs, bytes };
 }
 
 /**
@@ -70,6 +80,7 @@ export async function loadDayPageSets(
   const rows = await sql.rows(
     `SELECT "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?`,
     [...page.args, params.projectId, params.day, ...partsOfPage(params.pageId)],
+    ['int', 'int', 'bytes'],
   );
   for (const [kind, part, blob] of rows) {
     if (blob === null) continue;

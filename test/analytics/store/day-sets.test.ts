@@ -1,6 +1,8 @@
 import {
   addPageCardinalities,
   addPair,
+  type ColumnFigures,
+  countPartVisitors,
   pageOf,
   pagePairsOfBlob,
   partOf,
@@ -69,6 +71,57 @@ describe('pagePairsOfBlob', () => {
       }
     }
     expect(checked).toBeGreaterThan(100_000);
+  });
+});
+
+describe('countPartVisitors', () => {
+  /** Distinct visitors per page of each class and of both, recounted from the pairs themselves. */
+  function recount(part: number, pairs: { human: number[][]; ai: number[][] }, pages?: Set<number>): ColumnFigures {
+    const sets = { human: new Map<number, Set<number>>(), ai: new Map<number, Set<number>>(), total: new Map() };
+    for (const column of ['human', 'ai'] as const)
+      for (const keys of pairs[column])
+        for (const key of keys) {
+          const page = pageOf(part, key >>> 16);
+          if (pages && !pages.has(page)) continue;
+          for (const map of [sets[column], sets.total]) {
+            if (!map.has(page)) map.set(page, new Set());
+            map.get(page)!.add(key & 0xffff);
+          }
+        }
+    const sizes = (map: Map<number, Set<number>>) => new Map([...map].map(([page, set]) => [page, set.size]));
+    return { human: sizes(sets.human), ai: sizes(sets.ai), total: sizes(sets.total) };
+  }
+
+  it('counts each page of several blobs per class as the union of their pairs, whatever the containers', () => {
+    let counted = 0;
+    // each bitmap is freed once the next is made: its keys are read as it comes
+    const bitmaps: { keys: number[]; blob: Buffer }[] = [];
+    for (const { bitmap, blob } of pageBitmaps(11, 12)) bitmaps.push({ keys: bitmap.toArray(), blob });
+    for (let round = 0; round < 4; round++) {
+      // a part of the second block of pages, so page numbers are told from container keys
+      const part = 65536 + round;
+      const human = bitmaps.slice(round, round + 4 + round);
+      const ai = bitmaps.slice(6 + (round % 3), 8 + round);
+      const empty = Buffer.from(new RoaringBitmap32().serialize(true));
+      const counts: ColumnFigures = { human: new Map(), ai: new Map(), total: new Map() };
+      countPartVisitors(part, { human: [...human.map((b) => b.blob), empty], ai: ai.map((b) => b.blob) }, counts);
+      const expected = recount(part, { human: human.map((b) => b.keys), ai: ai.map((b) => b.keys) });
+      expect(counts).toEqual(expected);
+      // those pages alone: a page chosen, one with no pairs, and the site
+      const pages = new Set([...expected.total.keys()].slice(0, 2).concat([65536 + 65535, SITE_PAGE]));
+      const some: ColumnFigures = { human: new Map(), ai: new Map(), total: new Map() };
+      countPartVisitors(part, { human: human.map((b) => b.blob), ai: ai.map((b) => b.blob) }, some, pages);
+      expect(some).toEqual(recount(part, { human: human.map((b) => b.keys), ai: ai.map((b) => b.keys) }, pages));
+      counted += [...expected.total.values()].reduce((a, b) => a + b, 0);
+    }
+    expect(counted).toBeGreaterThan(50_000);
+  });
+
+  it('adds to the counts already there: a page over two parts of visitors', () => {
+    const counts: ColumnFigures = { human: new Map([[7, 2]]), ai: new Map(), total: new Map([[7, 2]]) };
+    const blob = Buffer.from(new RoaringBitmap32([(7 << 16) | 1, (7 << 16) | 2]).serialize(true));
+    countPartVisitors(1, { human: [blob], ai: [blob] }, counts);
+    expect(counts).toEqual({ human: new Map([[7, 4]]), ai: new Map([[7, 2]]), total: new Map([[7, 4]]) });
   });
 });
 
