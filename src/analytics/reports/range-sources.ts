@@ -7,7 +7,7 @@ import { type Planning, rangeSegments, type SegmentFamily } from './segments.js'
 import type { CacheLease } from '../store/day-cache.js';
 
 /**
- * What the page-view reports read: the day sets (visitors) or day views of the range's derived whole days — as
+ * What the page-view reports read: the day sets of the range's derived whole days — as stored, or one page's pairs as
  * cached unions of aligned segments of days — and the raw events of the rest (see store/split-range.ts planRange).
  */
 
@@ -77,7 +77,7 @@ export function unionOf(list: Bitmap[], mask?: Bitmap): Bitmap {
   return union;
 }
 
-type Params = Planning & { cache: CacheLease; unite?: boolean };
+type Params = Planning & { cache: CacheLease };
 
 /** The range's visitors: its whole days' stored sets, day by day, and the events of its edges. */
 export async function gatherDayBlobs(params: Params): Promise<{ days: DayBlobs[]; edges: EdgeEvent[] }> {

@@ -78,14 +78,8 @@ class CopyOut {
     this.resolve(this.data.subarray(0, this.length));
   }
 
+  /** the rest of a COPY TO's messages: nothing to do (the client calls no other handler for one) */
   handleCommandComplete(): void {}
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-  handleCopyInResponse(connection: { sendCopyFail(message: string): void }): void {
-    connection.sendCopyFail('not a COPY FROM');
-  }
 }
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
