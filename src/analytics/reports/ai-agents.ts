@@ -56,7 +56,7 @@ export async function aiAgents(params: {
   range: TimeRange;
 }): Promise<AgentsReport> {
   // site-wide counts alone: each bitmap's site container, with no union of every page's built for them
-  return withAgentCells({ ...params, unite: false }, (cells) => {
+  return withAgentCells(params, (cells) => {
     const agents = new Map<string, RangeCell[]>();
     const spoofedCells: RangeCell[] = [];
     for (const data of cells) {

@@ -1,18 +1,11 @@
 import type { TimeRange } from '../../calendar.js';
-import { KIND, pageMasks, SITE_PAGE, type Bitmap } from '../store/day-sets.js';
+import { SITE_PAGE } from '../store/day-sets.js';
 import type { Sql } from '../store/sql.js';
 import type { Dictionaries } from '../store/dictionaries.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
-import {
-  pageCardinalities,
-  partUnions,
-  type RangeCell,
-  unionsAsCell,
-  viewsByPage,
-  withAgentCells,
-} from './agent-cells.js';
+import { distinctByPage, type RangeCell, viewsByPage, withAgentCells } from './agent-cells.js';
 import { PageCounts, type PageFigures } from '../store/page-counts.js';
 import { type PurposeGroup, purposeGroupsOf } from '../store/rollups/agent-columns.js';
 import { countVisitors, type Counts } from './visitors.js';
@@ -47,52 +40,19 @@ const GROUPS: Group[] = ['human', 'ai', 'searchIndex', 'training', 'assistant', 
 /** Columns whose visitors come from the day sets (as in the export), not from unions of agent cells. */
 const VIEWS_ONLY = new Set<Group>(['human', 'ai']);
 
-/** Each purpose column's cells, and otherAi's cells in neither assistant nor agent (unidentified agents). */
-function groupCells(cells: RangeCell[]) {
+/** Each purpose column's cells (a cell is in every column its agent counts in: otherAi holds assistant and agent). */
+function groupCells(cells: RangeCell[]): Map<Group, RangeCell[]> {
   const members = new Map<Group, RangeCell[]>(GROUPS.map((g) => [g, []]));
-  const unidentified: RangeCell[] = [];
-  for (const data of cells) {
-    const groups = purposeGroupsOf(data.cell.kind, data.cell.agent);
-    for (const g of groups) members.get(g)!.push(data);
-    if (groups.includes('otherAi') && !groups.includes('assistant') && !groups.includes('agent'))
-      unidentified.push(data);
-  }
-  return { members, unidentified };
+  for (const data of cells)
+    for (const g of purposeGroupsOf(data.cell.kind, data.cell.agent)) members.get(g)!.push(data);
+  return members;
 }
 
-/** Each purpose column's visitors (but human and AI's) as unions of its cells: of `pages` at least, when given. */
-function unitedGroups(
-  members: Map<Group, RangeCell[]>,
-  unidentified: RangeCell[],
-  pages?: number[],
-): Map<Group, PageFigures> {
-  const built: Bitmap[] = [];
-  const masks = pages && pageMasks(pages);
-  try {
-    const unions = new Map<Group, Map<number, Bitmap>>();
-    for (const g of GROUPS) {
-      if (VIEWS_ONLY.has(g)) continue;
-      // otherAi is assistant ∪ agent ∪ the unidentified agents: it unites the two columns' unions, already built,
-      // rather than their cells again
-      const cellsOf =
-        g === 'otherAi'
-          ? [
-              unionsAsCell(OTHER_CELL, unions.get('assistant')!),
-              unionsAsCell(OTHER_CELL, unions.get('agent')!),
-              ...unidentified,
-            ]
-          : members.get(g)!;
-      unions.set(g, partUnions(cellsOf, built, masks));
-    }
-    return new Map([...unions].map(([g, visitors]) => [g, pageCardinalities(visitors)]));
-  } finally {
-    for (const bitmap of built) bitmap.dispose();
-    masks?.dispose();
-  }
+/** Each purpose column's visitors (but human and AI's), counted over its cells: of `pages` alone, when given. */
+function groupVisitors(members: Map<Group, RangeCell[]>, pages?: number[]): Map<Group, PageFigures> {
+  const only = pages && new Set(pages);
+  return new Map(GROUPS.filter((g) => !VIEWS_ONLY.has(g)).map((g) => [g, distinctByPage(members.get(g)!, only)]));
 }
-
-/** The cell named for unions handed on between purpose columns (their views are not read). */
-const OTHER_CELL = { kind: KIND.ai, agent: '', verification: 0 };
 
 /**
  * Views and distinct visitors by purpose, per page and site-wide. Every visitors figure is a distinct count over
@@ -129,10 +89,9 @@ export async function purposeViews(
 /** The split from the range's cells: rows chosen by views first, then their visitors counted (none with `viewsOnly`). */
 function splitPurposes(params: PurposeParams, viewsOnly: boolean): Promise<PurposeSplit & { hasMore: boolean }> {
   const { sql, dictionaries, projectId } = params;
-  // one page of rows (the JSON) counts those pages' visitors alone: no union of every page's is built for it
-  return withAgentCells({ ...params, viewsOnly, unite: !params.page }, async (cells) => {
+  return withAgentCells({ ...params, viewsOnly }, async (cells) => {
     const grouped = groupCells(cells);
-    const views = new Map(GROUPS.map((g) => [g, viewsByPage(grouped.members.get(g)!)]));
+    const views = new Map(GROUPS.map((g) => [g, viewsByPage(grouped.get(g)!)]));
     const v = (group: Group) => views.get(group)!;
     const viewCounts = (count: (sums: PageCounts) => number): PurposeCounts => ({
       humanViews: count(v('human')),
@@ -164,10 +123,7 @@ function splitPurposes(params: PurposeParams, viewsOnly: boolean): Promise<Purpo
     const ids = chosen.rows.map((i) => pageIds[i]);
     const [people, visitors] = viewsOnly
       ? [undefined, new Map<Group, PageFigures>()]
-      : [
-          await countVisitors({ ...params, pages: ids }),
-          unitedGroups(grouped.members, grouped.unidentified, params.page && [SITE_PAGE, ...ids]),
-        ];
+      : [await countVisitors({ ...params, pages: ids }), groupVisitors(grouped, params.page && [SITE_PAGE, ...ids])];
     const at = (group: Group, page: number) => visitors.get(group)?.get(page) ?? 0;
     const visitorCounts = (page: number, counts: Counts | undefined): PurposeCounts => ({
       humanViews: counts?.human ?? 0,

@@ -4,9 +4,9 @@ import { purposeOf } from '../store/rollups/agent-columns.js';
 import { VIA_PREFIX } from '../store/write-events.js';
 import { pageEvents } from '../store/read-events.js';
 import type { CacheLease } from '../store/day-cache.js';
-import { pageSetSegments } from './range-sources.js';
+import { pageSetDays } from './range-sources.js';
 import { plannedOnce, type Planning } from './segments.js';
-import { agentCellSegments } from './agent-cells.js';
+import { agentCellDays } from './agent-cells.js';
 
 /** One page's visitors over a range, read from its stored page views. */
 export interface PageTraffic {
@@ -88,12 +88,12 @@ export async function pageTrafficFromDays(
     };
     for (let start = Math.floor(range.from / DAY_MS) * DAY_MS; start < range.to; start += DAY_MS) {
       const part = { from: Math.max(start, range.from), to: Math.min(start + DAY_MS, range.to) };
-      const sets = await pageSetSegments({ ...planned, range: part, pageId });
+      const sets = await pageSetDays({ ...planned, range: part, pageId });
       const day = kinds.map(() => new RoaringBitmap32());
       built.push(...day);
       kinds.forEach((kind, i) => {
-        for (const segment of sets.segments)
-          for (const [p, bitmap] of segment.sets.get(kind) ?? []) addPageVisitors(p, bitmap, pageId, day[i]);
+        for (const stored of sets.days)
+          for (const [p, blob] of stored.blobs.get(kind) ?? []) addPageVisitors(p, blob, pageId, day[i]);
       });
       for (const edge of sets.edges) {
         for (const e of await pageEvents(sql, { projectId, range: edge, pageIds: [pageId] })) {
@@ -107,14 +107,14 @@ export async function pageTrafficFromDays(
       }
       // the day's agent rollup cells when it is derived whole (its edges were read above); day by day, as the sets:
       // one page of a range needs no multi-day union of every page's cells
-      for (const segment of (await agentCellSegments({ ...planned, range: part, pageId })).segments) {
-        for (const data of segment.cells.values()) {
+      for (const stored of (await agentCellDays({ ...planned, range: part, pageId })).days) {
+        for (const data of stored.cells.values()) {
           const views = data.views.get(pageId);
           if (!views) continue;
           const row = agentRow(data.cell.kind, data.cell.agent);
           if (!row) continue;
           row.views += views;
-          for (const [p, bitmap] of data.parts) addPageVisitors(p, bitmap, pageId, row.visitors);
+          for (const [p, blobs] of data.parts) for (const blob of blobs) addPageVisitors(p, blob, pageId, row.visitors);
         }
       }
       kinds.forEach((kind, i) => {

@@ -1,4 +1,4 @@
-import { addPair, type ColumnFigures, countPartVisitors, KIND, RoaringBitmap32, SITE_PAGE } from '../store/day-sets.js';
+import { addPair, countPartVisitors, KIND, pairsBlob, SITE_PAGE } from '../store/day-sets.js';
 import type { CacheLease } from '../store/day-cache.js';
 import { gatherDayBlobs, pushTo } from './range-sources.js';
 import { plannedOnce, type Planning, rangeAnswer } from './segments.js';
@@ -51,24 +51,22 @@ async function countDistinctVisitors(params: VisitorsQuery): Promise<RangeCounts
   ]);
   for (const e of edges) addPair(edgeKeys.get(e.kind)!, e.pageId, e.visitorId);
   for (const [kind, parts] of edgeKeys)
-    for (const [part, keys] of parts) pushTo(byKind.get(kind)!, part, serialized(keys));
+    for (const [part, keys] of parts) pushTo(byKind.get(kind)!, part, pairsBlob(keys));
   const counted: ColumnFigures = { human: new Map(), ai: new Map(), total: new Map() };
   const pages = params.pages && new Set([SITE_PAGE, ...params.pages]);
   const [human, ai] = [byKind.get(KIND.human)!, byKind.get(KIND.ai)!];
-  for (const part of new Set([...human.keys(), ...ai.keys()]))
-    countPartVisitors(part, { human: human.get(part) ?? [], ai: ai.get(part) ?? [] }, counted, pages);
+  for (const part of new Set([...human.keys(), ...ai.keys()])) {
+    const classes = [
+      { blobs: human.get(part) ?? [], counts: counted.human },
+      { blobs: ai.get(part) ?? [], counts: counted.ai },
+    ];
+    countPartVisitors(part, classes, { both: counted.total, pages });
+  }
   return rangeCounts(counted, params.pages);
 }
 
-/** Pair keys as a stored day set's blob (portable format). */
-function serialized(keys: number[]): Buffer {
-  const bitmap = new RoaringBitmap32(keys);
-  try {
-    return Buffer.from(bitmap.serialize(true) as Uint8Array);
-  } finally {
-    bitmap.dispose();
-  }
-}
+/** Distinct visitors per page (page 0 the site) of each class and of both together. */
+type ColumnFigures = Record<'human' | 'ai' | 'total', Map<number, number>>;
 
 /** Per-page figures of the three columns (page 0 the site) as the export's counts; of `pages` alone if given. */
 function rangeCounts({ human, ai, total }: ColumnFigures, pages?: readonly number[]): RangeCounts {

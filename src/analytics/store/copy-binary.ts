@@ -1,5 +1,8 @@
 import pg from 'pg';
-import type { ColumnType, Param } from './sql.js';
+
+/** A column's type as read (sql.ts's ColumnType), and a parameter (its Param): sql.ts calls this module. */
+type ColumnType = 'text' | 'int' | 'bigint' | 'bytes';
+type Param = string | number | bigint | Buffer | null;
 
 /**
  * Rows of a query read from PostgreSQL in its binary format (`COPY (…) TO STDOUT (FORMAT binary)`). node-postgres

@@ -1,10 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Bitmap } from './day-sets.js';
 
-/** The cache key of a family's segment of `size` days from `start` (size 1: a day as loaded). */
-export const segmentKey = (projectId: string, family: string, size: number, start: number) =>
-  `${projectId}:${family}:${size}:${start}`;
-
 /** What the cache holds: its size for the byte budget, and the native bitmaps it alone owns (unions it built). */
 export interface Cached {
   bytes: number;

@@ -1,4 +1,3 @@
-import type { PageFigures } from './page-counts.js';
 import roaring from 'roaring';
 
 export const { RoaringBitmap32 } = roaring;
@@ -37,30 +36,6 @@ export function pairKey(pageId: number, visitorId: number): number {
   return (((pageId & 0xffff) << 16) | (visitorId & 0xffff)) >>> 0;
 }
 
-/**
- * Per page block, the keys of `pages` within a part of that block (their containers), for unions of those pages
- * alone: a report that shows one page of rows unites their visitors, not every page's. `of(part)` is undefined when
- * the part holds none of them; `dispose` frees the masks.
- */
-export function pageMasks(pages: readonly number[]) {
-  const masks = new Map<number, Bitmap | undefined>();
-  return {
-    of(part: number): Bitmap | undefined {
-      const block = Math.floor(part / 65536);
-      if (masks.has(block)) return masks.get(block);
-      const mask = new RoaringBitmap32();
-      for (const page of pages) {
-        if (Math.floor(page / 65536) === block) mask.addRange((page % 65536) * 65536, (page % 65536) * 65536 + 65536);
-      }
-      masks.set(block, mask.isEmpty ? undefined : mask);
-      return masks.get(block);
-    },
-    dispose() {
-      for (const mask of masks.values()) mask?.dispose();
-    },
-  };
-}
-
 /** Page number of a container in a part. */
 export function pageOf(part: number, containerKey: number): number {
   return Math.floor(part / 65536) * 65536 + containerKey;
@@ -82,17 +57,6 @@ const PAIRS = 65536;
 const SERIAL_COOKIE_NO_RUNCONTAINER = 12346;
 const SERIAL_COOKIE = 12347;
 
-/**
- * Per-container cardinalities of a bitmap in the portable format (CRoaring's spec): container key → count.
- * Calls `visit(key, cardinality)` for each container.
- */
-export function forEachContainer(serialized: Buffer, visit: (key: number, cardinality: number) => void): void {
-  const { size, header } = portableHeader(serialized);
-  for (let i = 0, offset = header; i < size; i++, offset += 4) {
-    visit(serialized.readUInt16LE(offset), serialized.readUInt16LE(offset + 2) + 1);
-  }
-}
-
 /** Where a portable bitmap's descriptive header (key, cardinality − 1 per container) starts, and its containers. */
 function portableHeader(serialized: Buffer): { size: number; header: number; runs: boolean } {
   const cookie = serialized.readUInt32LE(0);
@@ -111,58 +75,36 @@ export function partsOfPage(pageId: number): [number, number] {
 }
 
 /**
- * The pairs of one page that a part's stored blob (portable format) holds, as a new bitmap of the same keys: the
- * page's container alone is found (a binary search of the header) and copied, without indexing the others — a day
- * holds thousands of them per part, and a reader of one page needs none of them.
+ * Adds to `into` the visitors of `page` that a part's stored blob (portable format) holds: the page's container alone
+ * is found (a binary search of the header) and its keys turned back into visitor ids (see partOf and pairKey), without
+ * indexing the others — a day holds thousands of them per part, and a reader of one page needs none of them.
  */
-export function pagePairsOfBlob(blob: Buffer, part: number, page: number): Bitmap {
-  const pairs = new RoaringBitmap32();
-  if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return pairs;
+export function addPageVisitors(part: number, blob: Buffer, page: number, into: Bitmap): void {
+  if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return;
   const cursor = new ContainerCursor(blob);
-  if (!cursor.seek(page % PAIRS)) return pairs;
+  if (!cursor.seek(page % PAIRS)) return;
   const members = new Uint16Array(PAIRS);
   const n = cursor.take(members);
-  const keys = new Uint32Array(n);
-  const base = (page % PAIRS) * PAIRS;
-  for (let i = 0; i < n; i++) keys[i] = base + members[i];
-  pairs.addMany(keys);
-  return pairs;
+  const visitors = new Uint32Array(n);
+  const high = (part % PAIRS) * PAIRS;
+  for (let i = 0; i < n; i++) visitors[i] = high + members[i];
+  into.addMany(visitors);
+}
+
+/** Pair keys of one part as a stored blob is (portable format): how raw events are counted beside the stored days. */
+export function pairsBlob(keys: number[]): Buffer {
+  const bitmap = new RoaringBitmap32(keys);
+  try {
+    return Buffer.from(bitmap.serialize(true) as Uint8Array);
+  } finally {
+    bitmap.dispose();
+  }
 }
 
 /** A container of more members than this is a bitset (CRoaring's DEFAULT_MAX_SIZE). */
 const ARRAY_MAX = 4096;
 /** With run containers, a bitmap of fewer containers than this has no offset header. */
 const NO_OFFSET_THRESHOLD = 4;
-
-/** Reused for every serialization whose header is read (one at a time: the reads are synchronous). */
-let scratch = Buffer.allocUnsafe(1 << 20);
-
-/** Distinct visitors per page of the given part bitmap, added into `counts` (page → count). */
-export function addPageCardinalities(part: number, bitmap: Bitmap, counts: PageFigures): void {
-  if (bitmap.isEmpty) return;
-  const size = bitmap.getSerializationSizeInBytes(true);
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, scratch.length * 2));
-  bitmap.serialize(true, scratch);
-  forEachContainer(scratch, (key, cardinality) => {
-    const page = pageOf(part, key);
-    counts.set(page, (counts.get(page) ?? 0) + cardinality);
-  });
-}
-
-/**
- * Adds to `into` the visitors of `page` that a part's bitmap of (page, visitor) pairs holds: the page's container,
- * its keys turned back into visitor ids (see partOf and pairKey).
- */
-export function addPageVisitors(part: number, bitmap: Bitmap, page: number, into: Bitmap): void {
-  if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return;
-  const low = (page % PAIRS) * PAIRS;
-  const n = bitmap.rangeCardinality(low, low + PAIRS);
-  if (!n) return;
-  const keys = bitmap.rangeUint32Array(low ? bitmap.rank(low - 1) : 0, n);
-  const high = (part % PAIRS) * PAIRS;
-  for (let i = 0; i < keys.length; i++) keys[i] = high + (keys[i] - low);
-  into.addMany(keys);
-}
 
 /** Past the last container key of a part (keys are 16 bits). */
 const END = PAIRS;
@@ -259,27 +201,31 @@ class ContainerCursor {
   }
 }
 
-/** Distinct visitors per page (page 0 the site) of each class and of both together. */
-export type ColumnFigures = Record<'human' | 'ai' | 'total', Map<number, number>>;
+/** Blobs of one class (a day set's kind, agent cells) and where their counts go: page → distinct visitors. */
+export interface CountedBlobs {
+  blobs: Buffer[];
+  counts: Map<number, number>;
+}
 
 /**
- * Adds to `into` the distinct visitors per page of one part over several stored blobs of it per class (a range's
- * days, and its edges serialized alike): the blobs' containers are walked in page order side by side and each page's
- * members marked in a table of the part's 65,536 visitors, so no union is built and no container indexed. Parts split
- * visitors, so a page's counts over its parts add up. With `pages`, those pages alone.
+ * Adds to each class's counts the distinct visitors per page (page 0 the site) of one part over its blobs (a range's
+ * days, and its edges as pairsBlob), and to `both` those of the classes together: the blobs' containers are walked
+ * side by side in page order and each page's members marked in a table of the part's 65,536 visitors, so no union is
+ * built and no container indexed. Parts split visitors, so a page's counts over its parts add up. With `pages`, those
+ * pages alone, each found by a binary search of every blob's header.
  */
 export function countPartVisitors(
   part: number,
-  blobs: { human: Buffer[]; ai: Buffer[] },
-  into: ColumnFigures,
-  pages?: ReadonlySet<number>,
+  classes: CountedBlobs[],
+  options: { both?: Map<number, number>; pages?: ReadonlySet<number> } = {},
 ): void {
-  const classes = [
-    { cursors: blobs.human.map((blob) => new ContainerCursor(blob)), marks: new Int32Array(PAIRS), counts: into.human },
-    { cursors: blobs.ai.map((blob) => new ContainerCursor(blob)), marks: new Int32Array(PAIRS), counts: into.ai },
-  ];
-  const cursors = classes.flatMap((c) => c.cursors);
-  // marks[v]: the stamp of the last page visitor v was counted for (per class, and for both): a new stamp per page
+  const counted = classes.map(({ blobs, counts }) => ({
+    cursors: blobs.map((blob) => new ContainerCursor(blob)),
+    marks: new Int32Array(PAIRS),
+    counts,
+  }));
+  const cursors = counted.flatMap((c) => c.cursors);
+  // marks[v]: the stamp of the last page visitor v was counted for (per class, and for all): a new stamp per page
   // clears them all at once
   const bothMarks = new Int32Array(PAIRS);
   const members = new Uint16Array(PAIRS);
@@ -289,7 +235,7 @@ export function countPartVisitors(
     const page = pageOf(part, key);
     stamp++;
     let both = 0;
-    for (const { cursors: list, marks, counts } of classes) {
+    for (const { cursors: list, marks, counts } of counted) {
       tally[0] = 0;
       tally[1] = 0;
       for (const cursor of list)
@@ -297,12 +243,11 @@ export function countPartVisitors(
       if (tally[0]) counts.set(page, (counts.get(page) ?? 0) + tally[0]);
       both += tally[1];
     }
-    if (both) into.total.set(page, (into.total.get(page) ?? 0) + both);
+    if (both && options.both) options.both.set(page, (options.both.get(page) ?? 0) + both);
   };
-  if (pages) {
-    // those pages' containers alone, each found by a binary search of every blob's header
+  if (options.pages) {
     const block = Math.floor(part / PAIRS);
-    const keys = [...pages].filter((page) => Math.floor(page / PAIRS) === block).map((page) => page % PAIRS);
+    const keys = [...options.pages].filter((page) => Math.floor(page / PAIRS) === block).map((page) => page % PAIRS);
     for (const key of keys.sort((a, b) => a - b)) {
       for (const cursor of cursors) cursor.seek(key);
       countPage(key);

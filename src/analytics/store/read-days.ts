@@ -1,13 +1,7 @@
 import type { Sql } from './sql.js';
 import { derivedMark } from './rollups/rollup-marks.js';
 import { unfoldedDays } from './split-range.js';
-import { KIND, pagePairsOfBlob, partsOfPage, type Bitmap } from './day-sets.js';
-
-/** One day's (or several days' united) sets: kind → part → bitmap of (page, visitor) pairs. */
-export interface StoredDaySets {
-  sets: Map<number, Map<number, Bitmap>>;
-  bytes: number;
-}
+import { KIND, partsOfPage } from './day-sets.js';
 
 /** Generation of each day that has data in [fromDay, toDay). */
 export async function dayGenerations(
@@ -21,32 +15,36 @@ export async function dayGenerations(
   return new Map(rows.map((r) => [Number(r.day), Number(r.generation)]));
 }
 
-/** kind → part → bitmap, with no part yet for either counted class. */
-const emptySets = () =>
-  new Map<number, Map<number, Bitmap>>([
-    [KIND.human, new Map()],
-    [KIND.ai, new Map()],
-  ]);
-
 /** One day's stored sets as read: kind → part → blob (portable format), counted in place (countPartVisitors). */
 export interface DayBlobs {
   blobs: Map<number, Map<number, Buffer>>;
   bytes: number;
 }
 
-/** One day's sets, as the last fold left them. */
-export async function loadDayBlobs(sql: Sql, params: { projectId: string; day: number }): Promise<DayBlobs> {
+/**
+ * One day's sets as the last fold left them; with `pageId`, the blobs of that page's parts alone, cut to its container
+ * on PostgreSQL (pagePairsColumn): what a reader of one page needs.
+ */
+export async function loadDayBlobs(
+  sql: Sql,
+  params: { projectId: string; day: number; pageId?: number },
+): Promise<DayBlobs> {
   const blobs = new Map<number, Map<number, Buffer>>([
     [KIND.human, new Map()],
     [KIND.ai, new Map()],
   ]);
   let bytes = 0;
+  const { pageId } = params;
+  const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
   const rows = await sql.rows(
-    'SELECT "kind", "part", "pairs" FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ?',
-    [params.projectId, params.day],
+    `SELECT "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ?${
+      pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
+    }`,
+    [...page.args, params.projectId, params.day, ...(pageId === undefined ? [] : partsOfPage(pageId))],
     ['int', 'int', 'bytes'],
   );
   for (const [kind, part, pairs] of rows) {
+    if (pairs === null) continue;
     bytes += (pairs as Buffer).length;
     blobs.get(Number(kind))?.set(Number(part), pairs as Buffer);
   }
@@ -57,43 +55,12 @@ export async function loadDayBlobs(sql: Sql, params: { projectId: string; day: n
  * How a reader of one page selects a stored blob's pairs: PostgreSQL cuts the page's container out in the database
  * (`scribe_page_pairs`, migration page_pairs: the same portable format, NULL when the page has none), so that
  * container alone is sent rather than every page's; SQLite reads its mapped file in process. Either way
- * pagePairsOfBlob then takes the page's pairs from what arrives.
+ * addPageVisitors then takes the page's visitors from what arrives.
  */
 export function pagePairsColumn(sql: Sql, pageId: number): { column: string; args: number[] } {
   return sql.provider === 'postgresql'
     ? { column: 'scribe_page_pairs("pairs", ?)', args: [pageId % 65536] }
     : { column: '"pairs"', args: [] };
-}
-
-/**
- * One day's sets cut to one page's pairs: what a reader of that page alone needs, copied from the stored blobs
- * without indexing the other pages' containers. The bitmaps are the entry's own (freed with it).
- */
-export async function loadDayPageSets(
-  sql: Sql,
-  params: { projectId: string; day: number; pageId: number },
-): Promise<StoredDaySets & { owned: Bitmap[] }> {
-  const sets = emptySets();
-  const owned: Bitmap[] = [];
-  let bytes = 0;
-  const page = pagePairsColumn(sql, params.pageId);
-  const rows = await sql.rows(
-    `SELECT "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ? AND "part" >= ? AND "part" < ?`,
-    [...page.args, params.projectId, params.day, ...partsOfPage(params.pageId)],
-    ['int', 'int', 'bytes'],
-  );
-  for (const [kind, part, blob] of rows) {
-    if (blob === null) continue;
-    const pairs = pagePairsOfBlob(blob as Buffer, Number(part), params.pageId);
-    if (pairs.isEmpty) {
-      pairs.dispose();
-      continue;
-    }
-    owned.push(pairs);
-    bytes += pairs.getSerializationSizeInBytes(true);
-    sets.get(Number(kind))?.set(Number(part), pairs);
-  }
-  return { sets, bytes, owned };
 }
 
 /** Views per page and class over whole days [fromDay, toDay), as the last fold left them: one sum in the database. */

@@ -1,20 +1,18 @@
 import {
-  addPageCardinalities,
+  addPageVisitors,
   addPair,
-  type ColumnFigures,
   countPartVisitors,
   pageOf,
-  pagePairsOfBlob,
+  pairsBlob,
   partOf,
   RoaringBitmap32,
   SITE_PAGE,
 } from '../../../src/analytics/store/day-sets.js';
 import { pageBitmaps } from '../../support/page-bitmaps.js';
 import { planWithin, splitRange } from '../../../src/analytics/store/split-range.js';
-import { segmentsOf } from '../../../src/analytics/reports/segments.js';
 
 describe('day sets', () => {
-  it('count distinct visitors per page from container cardinalities, across parts', () => {
+  it('count distinct visitors per page, across parts', () => {
     const keys = new Map<number, number[]>();
     const views: [number, number][] = [
       [1, 5],
@@ -27,7 +25,7 @@ describe('day sets', () => {
     ];
     for (const [page, visitor] of views) addPair(keys, page, visitor);
     const counts = new Map<number, number>();
-    for (const [part, list] of keys) addPageCardinalities(part, new RoaringBitmap32(list), counts);
+    for (const [part, list] of keys) countPartVisitors(part, [{ blobs: [pairsBlob(list)], counts }]);
     expect(Object.fromEntries(counts)).toEqual({ [SITE_PAGE]: 4, 1: 2, 2: 1, 3: 1, 70001: 2 });
   });
 
@@ -42,37 +40,60 @@ describe('day sets', () => {
     bitmap.addRange((7 << 16) >>> 0, ((7 << 16) | 5000) >>> 0);
     bitmap.runOptimize();
     const counts = new Map<number, number>();
-    addPageCardinalities(0, bitmap, counts);
+    countPartVisitors(0, [{ blobs: [Buffer.from(bitmap.serialize(true))], counts }]);
     expect(counts.get(7)).toBe(5000);
   });
 });
 
-describe('pagePairsOfBlob', () => {
-  it("copies one page's container from a stored blob, whatever its kind and wherever it sits", () => {
+describe('addPageVisitors', () => {
+  it("reads one page's visitors from a stored blob, whatever its container's kind and wherever it sits", () => {
     let checked = 0;
     for (const { bitmap, blob, pages, random } of pageBitmaps(7, 200)) {
       const part = 3 * 65536 + random(4);
       for (const page of [...pages, random(65_536), 65_536 + pages[0]]) {
-        const expected = bitmap.rangeUint32Array(
+        const keys = bitmap.rangeUint32Array(
           page ? bitmap.rank(page * 65536 - 1) : 0,
           bitmap.rangeCardinality(page * 65536, page * 65536 + 65536),
         );
-        // the part's block (page ids above 65,535 live in other parts' blobs)
+        // the part's block (page ids above 65,535 live in other parts' blobs); visitors are the part's high bits and
+        // the key's low ones
         const pageId = 3 * 65536 + (page % 65536);
-        const pairs = pagePairsOfBlob(blob, part, page >= 65536 ? page : pageId);
-        const want = page >= 65536 ? new Uint32Array() : expected;
+        const want = page >= 65536 ? new Uint32Array() : keys.map((key) => (part % 65536) * 65536 + (key & 0xffff));
+        const visitors = new RoaringBitmap32([1]);
+        addPageVisitors(part, blob, page >= 65536 ? page : pageId, visitors);
+        visitors.remove(1);
+        if (!want.includes(1)) expect(visitors.has(1)).toBe(false);
+        else visitors.add(1);
         // compared as bytes: a deep equality of arrays this long takes most of the test's time
-        expect(pairs.size).toBe(want.length);
+        expect(visitors.size).toBe(want.length);
         expect(
-          Buffer.from(pairs.toUint32Array().buffer).equals(Buffer.from(want.buffer, want.byteOffset, want.byteLength)),
+          Buffer.from(visitors.toUint32Array().buffer).equals(
+            Buffer.from(want.buffer, want.byteOffset, want.byteLength),
+          ),
         ).toBe(true);
-        checked += pairs.size;
-        pairs.dispose();
+        checked += visitors.size;
+        visitors.dispose();
       }
     }
     expect(checked).toBeGreaterThan(100_000);
   });
 });
+
+type ColumnFigures = Record<'human' | 'ai' | 'total', Map<number, number>>;
+
+/** countPartVisitors over a human and an AI class, their visitors together in `total`. */
+function countColumns(
+  part: number,
+  blobs: { human: Buffer[]; ai: Buffer[] },
+  into: ColumnFigures,
+  pages?: Set<number>,
+) {
+  const classes = [
+    { blobs: blobs.human, counts: into.human },
+    { blobs: blobs.ai, counts: into.ai },
+  ];
+  countPartVisitors(part, classes, { both: into.total, pages });
+}
 
 describe('countPartVisitors', () => {
   /** Distinct visitors per page of each class and of both, recounted from the pairs themselves. */
@@ -104,13 +125,13 @@ describe('countPartVisitors', () => {
       const ai = bitmaps.slice(6 + (round % 3), 8 + round);
       const empty = Buffer.from(new RoaringBitmap32().serialize(true));
       const counts: ColumnFigures = { human: new Map(), ai: new Map(), total: new Map() };
-      countPartVisitors(part, { human: [...human.map((b) => b.blob), empty], ai: ai.map((b) => b.blob) }, counts);
+      countColumns(part, { human: [...human.map((b) => b.blob), empty], ai: ai.map((b) => b.blob) }, counts);
       const expected = recount(part, { human: human.map((b) => b.keys), ai: ai.map((b) => b.keys) });
       expect(counts).toEqual(expected);
       // those pages alone: a page chosen, one with no pairs, and the site
       const pages = new Set([...expected.total.keys()].slice(0, 2).concat([65536 + 65535, SITE_PAGE]));
       const some: ColumnFigures = { human: new Map(), ai: new Map(), total: new Map() };
-      countPartVisitors(part, { human: human.map((b) => b.blob), ai: ai.map((b) => b.blob) }, some, pages);
+      countColumns(part, { human: human.map((b) => b.blob), ai: ai.map((b) => b.blob) }, some, pages);
       expect(some).toEqual(recount(part, { human: human.map((b) => b.keys), ai: ai.map((b) => b.keys) }, pages));
       counted += [...expected.total.values()].reduce((a, b) => a + b, 0);
     }
@@ -120,7 +141,7 @@ describe('countPartVisitors', () => {
   it('adds to the counts already there: a page over two parts of visitors', () => {
     const counts: ColumnFigures = { human: new Map([[7, 2]]), ai: new Map(), total: new Map([[7, 2]]) };
     const blob = Buffer.from(new RoaringBitmap32([(7 << 16) | 1, (7 << 16) | 2]).serialize(true));
-    countPartVisitors(1, { human: [blob], ai: [blob] }, counts);
+    countColumns(1, { human: [blob], ai: [blob] }, counts);
     expect(counts).toEqual({ human: new Map([[7, 4]]), ai: new Map([[7, 2]]), total: new Map([[7, 4]]) });
   });
 });
@@ -178,31 +199,5 @@ describe('planWithin', () => {
       days: [],
       raw: [{ from: 12 * DAY, to: 13 * DAY }],
     });
-  });
-});
-
-describe('segmentsOf', () => {
-  it('covers whole days with aligned 16-, 4- and 1-day unions, each day exactly once', () => {
-    expect(segmentsOf(16, 32)).toEqual([[16, 16]]);
-    expect(segmentsOf(13, 43)).toEqual([
-      [13, 1],
-      [14, 1],
-      [15, 1],
-      [16, 16],
-      [32, 4],
-      [36, 4],
-      [40, 1],
-      [41, 1],
-      [42, 1],
-    ]);
-    for (let from = 0; from < 40; from++) {
-      for (let to = from + 1; to < 80; to += 3) {
-        const days = segmentsOf(from, to).flatMap(([start, size]) => {
-          expect(start % size).toBe(0);
-          return Array.from({ length: size }, (_, i) => start + i);
-        });
-        expect(days).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
-      }
-    }
   });
 });

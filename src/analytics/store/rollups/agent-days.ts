@@ -1,5 +1,5 @@
 import type { Param, Sql } from '../sql.js';
-import { addPair, frozenBitmap, pagePairsOfBlob, partsOfPage, RoaringBitmap32, type Bitmap } from '../day-sets.js';
+import { addPair, partsOfPage, RoaringBitmap32 } from '../day-sets.js';
 import { pagePairsColumn } from '../read-days.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
@@ -129,15 +129,16 @@ export const agentDaysRollup: Rollup = {
 };
 
 /**
- * The stored cells of the days [fromDay, toDay) of a project, each with every day's bitmaps per part; `viewsOnly`:
- * their views alone, no bitmaps (a report that counts no visitors).
+ * The stored cells of the days [fromDay, toDay) of a project, each with every day's blobs per part (portable format,
+ * counted in place: see countPartVisitors); `viewsOnly`: their views alone (a report that counts no visitors). With
+ * `pageId`, the blobs of that page's parts alone, cut to its container on PostgreSQL (pagePairsColumn).
  */
 export async function loadAgentDays(
   sql: Sql,
   params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean; pageId?: number },
-): Promise<Map<string, CellData<Bitmap[], PageViews>>> {
+): Promise<Map<string, CellData<Buffer[], PageViews>>> {
   const { projectId, fromDay, toDay } = params;
-  const cells = new Map<string, CellData<Bitmap[], PageViews>>();
+  const cells = new Map<string, CellData<Buffer[], PageViews>>();
   const cellData = (kind: unknown, agent: string, verification: unknown) => {
     const cell = { kind: Number(kind), agent, verification: Number(verification) };
     const key = cellKey(cell);
@@ -172,7 +173,7 @@ export async function loadAgentDays(
     }
   }
   if (params.viewsOnly) return cells;
-  // one page: the parts of its block alone, each bitmap cut to its pairs
+  // one page: the parts of its block alone
   const { pageId } = params;
   const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
   const setRows = await sql.rows(
@@ -185,11 +186,9 @@ export async function loadAgentDays(
   for (const [kind, agent, verification, part, pairs] of setRows) {
     if (pairs === null) continue;
     const { parts } = cellData(kind, agent as string, verification);
-    const bitmap =
-      pageId === undefined ? frozenBitmap(pairs as Buffer) : pagePairsOfBlob(pairs as Buffer, Number(part), pageId);
     const list = parts.get(Number(part));
-    if (list) list.push(bitmap);
-    else parts.set(Number(part), [bitmap]);
+    if (list) list.push(pairs as Buffer);
+    else parts.set(Number(part), [pairs as Buffer]);
   }
   return cells;
 }
