@@ -22,10 +22,9 @@ export async function copyRows(
   if (n !== params.length) throw new Error(`copyRows: ${params.length} parameters for ${n} placeholders`);
   const connection = client instanceof pg.Pool ? await client.connect() : client;
   try {
-    const data = await new Promise<Buffer>((resolve, reject) => {
-      connection.query(new CopyOut(statement, resolve, reject) as unknown as pg.QueryConfig);
+    return await new Promise<unknown[][]>((resolve, reject) => {
+      connection.query(new CopyOut(statement, types, resolve, reject) as unknown as pg.QueryConfig);
     });
-    return parseBinaryCopy(data, types);
   } finally {
     if (client instanceof pg.Pool) (connection as pg.PoolClient).release();
   }
@@ -46,30 +45,27 @@ export function literal(value: Param | undefined): string {
 
 /**
  * What node-postgres' client calls on a submitted query (its `Submittable`): the statement goes out as a simple
- * query; the data messages are copied as they come into one growing buffer (the protocol parser reuses its own), the
- * whole handed over when the server is ready again; an error as it comes.
+ * query; each data message is parsed as it comes (BinaryCopyRows), the rows handed over when the server is ready
+ * again; an error as it comes.
  */
 class CopyOut {
-  private data = Buffer.allocUnsafe(1 << 16);
-  private length = 0;
+  private readonly rows: BinaryCopyRows;
 
   constructor(
     private readonly text: string,
-    private readonly resolve: (data: Buffer) => void,
+    types: readonly ColumnType[],
+    private readonly resolve: (rows: unknown[][]) => void,
     private readonly reject: (error: Error) => void,
-  ) {}
+  ) {
+    this.rows = new BinaryCopyRows(types);
+  }
 
   submit(connection: { query(text: string): void }): void {
     connection.query(this.text);
   }
 
   handleCopyData({ chunk }: { chunk: Buffer }): void {
-    if (this.length + chunk.length > this.data.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.length + chunk.length, this.data.length * 2));
-      this.data.copy(grown, 0, 0, this.length);
-      this.data = grown;
-    }
-    this.length += chunk.copy(this.data, this.length);
+    this.rows.push(chunk);
   }
 
   /** the client forgets the query on an error: the server's ready message that follows is not handed to it */
@@ -78,7 +74,11 @@ class CopyOut {
   }
 
   handleReadyForQuery(): void {
-    this.resolve(this.data.subarray(0, this.length));
+    try {
+      this.resolve(this.rows.finish());
+    } catch (err) {
+      this.reject(err as Error);
+    }
   }
 
   /** the rest of a COPY TO's messages: nothing to do (the client calls no other handler for one) */
@@ -88,32 +88,84 @@ class CopyOut {
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
 /**
- * Rows of PostgreSQL's binary COPY format: a signature, flags and a header extension, then per row its field count
- * and each field's length (−1: NULL) and bytes, ended by a count of −1. Fields decode by `types`: `int` a 4-byte and
- * `bigint` an 8-byte big-endian integer (as a number), `text` UTF-8, `bytes` a view of the data (not a copy).
+ * Rows of PostgreSQL's binary COPY format, read as its pieces arrive: a signature, flags and a header extension, then
+ * per row its field count and each field's length (−1: NULL) and bytes, ended by a count of −1. Fields decode by
+ * `types`: `int` a 4-byte and `bigint` an 8-byte big-endian integer (as a number), `text` UTF-8, `bytes` a copy of
+ * the data (the pieces are the protocol parser's, which reuses its buffer). PostgreSQL sends a row per message; a row
+ * split across pieces waits for the rest.
  */
-export function parseBinaryCopy(data: Buffer, types: readonly ColumnType[]): unknown[][] {
-  if (data.length < 19 || !data.subarray(0, 11).equals(SIGNATURE)) throw new Error('not a binary COPY stream');
-  let at = 15 + 4 + data.readUInt32BE(15);
-  const rows: unknown[][] = [];
-  for (;;) {
-    const fields = data.readInt16BE(at);
-    at += 2;
-    if (fields === -1) return rows;
-    if (fields !== types.length) throw new Error(`binary COPY: ${fields} fields in a row, ${types.length} expected`);
-    const row: unknown[] = new Array(fields);
-    for (let i = 0; i < fields; i++) {
-      const length = data.readInt32BE(at);
-      at += 4;
-      if (length === -1) {
-        row[i] = null;
-        continue;
-      }
-      row[i] = decodeField(data, at, length, types[i]);
-      at += length;
+export class BinaryCopyRows {
+  private readonly rows: unknown[][] = [];
+  private pending: Buffer | undefined;
+  private started = false;
+  private ended = false;
+
+  constructor(private readonly types: readonly ColumnType[]) {}
+
+  push(piece: Buffer): void {
+    const data = this.pending ? Buffer.concat([this.pending, piece]) : piece;
+    this.pending = undefined;
+    let at = this.started ? 0 : this.header(data);
+    if (at < 0) {
+      this.pending = Buffer.from(data);
+      return;
     }
-    rows.push(row);
+    while (!this.ended) {
+      const next = this.row(data, at);
+      if (next < 0) break;
+      at = next;
+    }
+    if (at === data.length) return;
+    if (this.ended) throw new Error('binary COPY: data after the end mark');
+    this.pending = Buffer.from(data.subarray(at));
   }
+
+  finish(): unknown[][] {
+    if (!this.ended || this.pending) throw new Error('binary COPY: the stream ended within a row');
+    return this.rows;
+  }
+
+  /** Where the rows start, past the header; −1 while it has not all arrived. */
+  private header(data: Buffer): number {
+    if (data.length >= 11 && !data.subarray(0, 11).equals(SIGNATURE)) throw new Error('not a binary COPY stream');
+    if (data.length < 19 || data.length < 19 + data.readUInt32BE(15)) return -1;
+    this.started = true;
+    return 19 + data.readUInt32BE(15);
+  }
+
+  /** Reads the row at `at` (or the end mark): where the next starts, or −1 when it has not all arrived. */
+  private row(data: Buffer, at: number): number {
+    if (at + 2 > data.length) return -1;
+    const fields = data.readInt16BE(at);
+    if (fields === -1) {
+      this.ended = true;
+      return at + 2;
+    }
+    if (fields !== this.types.length)
+      throw new Error(`binary COPY: ${fields} fields in a row, ${this.types.length} expected`);
+    // complete? each field's length first
+    let end = at + 2;
+    for (let i = 0; i < fields; i++) {
+      if (end + 4 > data.length) return -1;
+      end += 4 + Math.max(0, data.readInt32BE(end));
+    }
+    if (end > data.length) return -1;
+    const row: unknown[] = new Array(fields);
+    for (let i = 0, field = at + 2; i < fields; i++) {
+      const length = data.readInt32BE(field);
+      row[i] = length === -1 ? null : decodeField(data, field + 4, length, this.types[i]);
+      field += 4 + Math.max(0, length);
+    }
+    this.rows.push(row);
+    return end;
+  }
+}
+
+/** The rows of a whole binary COPY stream. */
+export function parseBinaryCopy(data: Buffer, types: readonly ColumnType[]): unknown[][] {
+  const rows = new BinaryCopyRows(types);
+  rows.push(data);
+  return rows.finish();
 }
 
 function decodeField(data: Buffer, at: number, length: number, type: ColumnType): unknown {
@@ -127,6 +179,6 @@ function decodeField(data: Buffer, at: number, length: number, type: ColumnType)
     case 'text':
       return data.toString('utf8', at, at + length);
     case 'bytes':
-      return data.subarray(at, at + length);
+      return Buffer.from(data.subarray(at, at + length));
   }
 }
