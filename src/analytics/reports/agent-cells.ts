@@ -30,15 +30,20 @@ const AGENT_CELLS = (sql: Sql, options: { viewsOnly: boolean; pageId?: number })
     : options.pageId === undefined
       ? 'agents'
       : `agents of page ${options.pageId}`,
-  loadDay: async (projectId, day) => {
-    const cells = await loadAgentDays(sql, { projectId, fromDay: day, toDay: day + 1, ...options });
-    let bytes = 0;
-    for (const data of cells.values()) {
-      bytes += data.views.byteLength;
-      for (const blobs of data.parts.values()) for (const blob of blobs) bytes += blob.length;
-    }
-    return { cells, bytes };
+  loadDays: async (projectId, days) => {
+    const byDay = await loadAgentDays(sql, { projectId, days, ...options });
+    return new Map(
+      [...byDay].map(([day, cells]) => {
+        let bytes = 0;
+        for (const data of cells.values()) {
+          bytes += data.views.byteLength;
+          for (const blobs of data.parts.values()) for (const blob of blobs) bytes += blob.length;
+        }
+        return [day, { cells, bytes }];
+      }),
+    );
   },
+  empty: () => ({ cells: new Map(), bytes: 0 }),
 });
 
 /**

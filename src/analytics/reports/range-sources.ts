@@ -15,7 +15,8 @@ export type EdgeEvent = { pageId: number; visitorId: number; kind: number };
 /** Day sets as stored, counted in place (store/day-sets.ts); with a page, that page's share of them (loadDayBlobs). */
 const DAY_SETS = (sql: Sql, pageId?: number): DayFamily<DayBlobs> => ({
   name: pageId === undefined ? 'day sets' : `day sets of page ${pageId}`,
-  loadDay: (projectId, day) => loadDayBlobs(sql, { projectId, day, pageId }),
+  loadDays: (projectId, days) => loadDayBlobs(sql, { projectId, days, pageId }),
+  empty: () => ({ blobs: new Map(), bytes: 0 }),
 });
 
 /** Appends `items` to the list `key` names in `lists`, starting the list when there is none. */

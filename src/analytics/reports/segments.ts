@@ -8,7 +8,10 @@ import type { Cached, CacheLease } from '../store/day-cache.js';
 export interface DayFamily<T extends Cached> {
   /** names its entries in the cache */
   name: string;
-  loadDay(projectId: string, day: number): Promise<T>;
+  /** the days' data, by day (in one read: a first call's days stream from the database together) */
+  loadDays(projectId: string, days: number[]): Promise<Map<number, T>>;
+  /** a day with data that read none (rows gone since) */
+  empty(): T;
 }
 
 /**
@@ -16,7 +19,7 @@ export interface DayFamily<T extends Cached> {
  * with data — kept in the cache under the day's generation, so a past day is read once, and again only when it
  * changes — and the ranges read from raw rows (`edges`: the caller reads them): partial-day edges, days with events
  * not folded yet, or the whole range while a rebuild re-derives the project. A range of centuries costs what its days
- * with data cost.
+ * with data cost. The days not cached are read together; a reader asking for them meanwhile waits for that read.
  */
 export async function rangeDays<T extends Cached>(
   params: Planning & { cache: CacheLease },
@@ -25,13 +28,22 @@ export async function rangeDays<T extends Cached>(
   const { cache, projectId } = params;
   const plan = await planOf(params);
   const days: T[] = [];
-  if (plan.days.length) {
-    const generations = await generationsOf(params, plan.days[0][0], plan.days[plan.days.length - 1][1]);
-    const derived = [...generations.keys()].filter((day) => plan.days.some(([from, to]) => day >= from && day < to));
-    for (const day of derived.sort((a, b) => a - b)) {
-      const key = `${projectId}:${family.name}:${day}`;
-      days.push(await cache.keep(key, String(generations.get(day)), () => family.loadDay(projectId, day)));
-    }
+  if (!plan.days.length) return { days, edges: plan.raw };
+  const generations = await generationsOf(params, plan.days[0][0], plan.days[plan.days.length - 1][1]);
+  const derived = [...generations.keys()].filter((day) => plan.days.some(([from, to]) => day >= from && day < to));
+  const entry = (day: number) => ({ key: `${projectId}:${family.name}:${day}`, version: String(generations.get(day)) });
+  const missing = new Set(derived.filter((day) => !cache.get(entry(day).key, entry(day).version)));
+  let read: Promise<Map<number, T>> | undefined;
+  const load = async (day: number) => {
+    // a day dropped from the cache since is read alone
+    const loaded = missing.has(day)
+      ? (read ??= family.loadDays(projectId, [...missing]))
+      : family.loadDays(projectId, [day]);
+    return (await loaded).get(day) ?? family.empty();
+  };
+  for (const day of derived.sort((a, b) => a - b)) {
+    const { key, version } = entry(day);
+    days.push(await cache.keep(key, version, () => load(day)));
   }
   return { days, edges: plan.raw };
 }

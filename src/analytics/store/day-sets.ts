@@ -83,11 +83,10 @@ export function addPageVisitors(part: number, blob: Buffer, page: number, into: 
   if (Math.floor(part / PAIRS) !== Math.floor(page / PAIRS)) return;
   const cursor = new ContainerCursor(blob);
   if (!cursor.seek(page % PAIRS)) return;
-  const members = new Uint16Array(PAIRS);
-  const n = cursor.take(members);
+  const n = cursor.take(MEMBERS);
   const visitors = new Uint32Array(n);
   const high = (part % PAIRS) * PAIRS;
-  for (let i = 0; i < n; i++) visitors[i] = high + members[i];
+  for (let i = 0; i < n; i++) visitors[i] = high + MEMBERS[i];
   into.addMany(visitors);
 }
 
@@ -131,7 +130,8 @@ class ContainerCursor {
   /** Moves to the container of `key` (a binary search of the header): whether there is one. */
   seek(key: number): boolean {
     const { blob, header, size } = this;
-    let [low, high] = [0, size - 1];
+    let low = 0;
+    let high = size - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
       const found = blob.readUInt16LE(header + mid * 4);
@@ -219,27 +219,28 @@ export function countPartVisitors(
   classes: CountedBlobs[],
   options: { both?: Map<number, number>; pages?: ReadonlySet<number> } = {},
 ): void {
-  const counted = classes.map(({ blobs, counts }) => ({
+  const counted = classes.map(({ blobs, counts }, i) => ({
     cursors: blobs.map((blob) => new ContainerCursor(blob)),
-    marks: new Int32Array(PAIRS),
+    marks: markTable(i + 1),
     counts,
   }));
   const cursors = counted.flatMap((c) => c.cursors);
-  // marks[v]: the stamp of the last page visitor v was counted for (per class, and for all): a new stamp per page
-  // clears them all at once
-  const bothMarks = new Int32Array(PAIRS);
-  const members = new Uint16Array(PAIRS);
+  // marks[v]: the stamp of the last page visitor v was counted for (per class, and for all, table 0): each page takes
+  // a new stamp, which clears them all at once
+  const bothMarks = markTable(0);
+  const members = MEMBERS;
   const tally = new Int32Array(2);
-  let stamp = 0;
-  const countPage = (key: number) => {
+  // a page's containers: those the cursors stand at (walking), or those a binary search finds (some pages)
+  const countPage = (key: number, seek: boolean) => {
     const page = pageOf(part, key);
-    stamp++;
+    const stamp = nextStamp();
     let both = 0;
     for (const { cursors: list, marks, counts } of counted) {
       tally[0] = 0;
       tally[1] = 0;
       for (const cursor of list)
-        if (cursor.key === key) markMembers(members, cursor.take(members), marks, bothMarks, stamp, tally);
+        if (seek ? cursor.seek(key) : cursor.key === key)
+          markMembers(members, cursor.take(members), marks, bothMarks, stamp, tally);
       if (tally[0]) counts.set(page, (counts.get(page) ?? 0) + tally[0]);
       both += tally[1];
     }
@@ -248,18 +249,34 @@ export function countPartVisitors(
   if (options.pages) {
     const block = Math.floor(part / PAIRS);
     const keys = [...options.pages].filter((page) => Math.floor(page / PAIRS) === block).map((page) => page % PAIRS);
-    for (const key of keys.sort((a, b) => a - b)) {
-      for (const cursor of cursors) cursor.seek(key);
-      countPage(key);
-    }
+    for (const key of keys.sort((a, b) => a - b)) countPage(key, true);
     return;
   }
   for (;;) {
     let key = END;
     for (const cursor of cursors) if (cursor.key < key) key = cursor.key;
     if (key === END) return;
-    countPage(key);
+    countPage(key, false);
   }
+}
+
+/** The visitor tables of countPartVisitors, reused by every count (they run one at a time: they are synchronous). */
+const MARKS: Int32Array[] = [];
+const MEMBERS = new Uint16Array(PAIRS);
+let lastStamp = 0;
+
+function markTable(i: number): Int32Array {
+  while (MARKS.length <= i) MARKS.push(new Int32Array(PAIRS));
+  return MARKS[i];
+}
+
+/** A stamp no table holds yet: the tables are cleared before the stamps would wrap. */
+function nextStamp(): number {
+  if (lastStamp === 2 ** 31 - 1) {
+    for (const table of MARKS) table.fill(0);
+    lastStamp = 0;
+  }
+  return ++lastStamp;
 }
 
 /** Marks `n` members with `stamp`, adding to `tally` how many were new to `marks` and how many new to `bothMarks`. */

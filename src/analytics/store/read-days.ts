@@ -1,4 +1,4 @@
-import type { Sql } from './sql.js';
+import { inChunks, type Sql } from './sql.js';
 import { derivedMark } from './rollups/rollup-marks.js';
 import { unfoldedDays } from './split-range.js';
 import { KIND, partsOfPage } from './day-sets.js';
@@ -22,33 +22,43 @@ export interface DayBlobs {
 }
 
 /**
- * One day's sets as the last fold left them; with `pageId`, the blobs of that page's parts alone, cut to its container
- * on PostgreSQL (pagePairsColumn): what a reader of one page needs.
+ * Some days' sets as the last fold left them, by day (days without sets absent); with `pageId`, the blobs of that
+ * page's parts alone, cut to its container on PostgreSQL (pagePairsColumn): what a reader of one page needs.
  */
 export async function loadDayBlobs(
   sql: Sql,
-  params: { projectId: string; day: number; pageId?: number },
-): Promise<DayBlobs> {
-  const blobs = new Map<number, Map<number, Buffer>>([
-    [KIND.human, new Map()],
-    [KIND.ai, new Map()],
-  ]);
-  let bytes = 0;
+  params: { projectId: string; days: number[]; pageId?: number },
+): Promise<Map<number, DayBlobs>> {
+  const byDay = new Map<number, DayBlobs>();
   const { pageId } = params;
   const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
-  const rows = await sql.rows(
-    `SELECT "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" = ?${
-      pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
-    }`,
-    [...page.args, params.projectId, params.day, ...(pageId === undefined ? [] : partsOfPage(pageId))],
-    ['int', 'int', 'bytes'],
-  );
-  for (const [kind, part, pairs] of rows) {
-    if (pairs === null) continue;
-    bytes += (pairs as Buffer).length;
-    blobs.get(Number(kind))?.set(Number(part), pairs as Buffer);
+  for (const days of inChunks(params.days)) {
+    const rows = await sql.rows(
+      `SELECT "day", "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" IN (${days
+        .map(() => '?')
+        .join(', ')})${pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'}`,
+      [...page.args, params.projectId, ...days, ...(pageId === undefined ? [] : partsOfPage(pageId))],
+      ['int', 'int', 'int', 'bytes'],
+    );
+    for (const [day, kind, part, pairs] of rows) {
+      if (pairs === null) continue;
+      let stored = byDay.get(Number(day));
+      if (!stored)
+        byDay.set(
+          Number(day),
+          (stored = {
+            blobs: new Map([
+              [KIND.human, new Map()],
+              [KIND.ai, new Map()],
+            ]),
+            bytes: 0,
+          }),
+        );
+      stored.bytes += (pairs as Buffer).length;
+      stored.blobs.get(Number(kind))?.set(Number(part), pairs as Buffer);
+    }
   }
-  return { blobs, bytes };
+  return byDay;
 }
 
 /**

@@ -16,17 +16,24 @@ describe('rangeDays', () => {
   const start = 16 * 1_300;
   const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
-  /** a family whose data of a day is that day, recording each load */
-  function family() {
-    const loads: number[] = [];
+  /** a family whose data of a day is that day (none for `empty` days), recording each read */
+  function family(empty = new Set<number>()) {
+    const reads: number[][] = [];
     const days: DayFamily<Cached & { day: number }> = {
       name: 'days',
-      loadDay: async (_projectId, day) => {
-        loads.push(day);
-        return { day, bytes: 8 };
+      loadDays: async (_projectId, asked) => {
+        reads.push(asked);
+        return new Map(asked.filter((day) => !empty.has(day)).map((day) => [day, { day, bytes: 8 }]));
+      },
+      empty: () => ({ day: -1, bytes: 0 }),
+    };
+    return {
+      days,
+      reads,
+      get loads() {
+        return reads.flat();
       },
     };
-    return { days, loads };
   }
 
   it('reads each whole day with data once, then from the cache until its generation changes', async () => {
@@ -41,6 +48,8 @@ describe('rangeDays', () => {
     const first = await rangeDays(params, read.days);
     expect(first.days.map((d) => d.day)).toEqual(range(start, 10).filter((d) => d !== start + 4));
     expect(first.edges).toEqual(edges);
+    // the days not cached read together
+    expect(read.reads).toHaveLength(1);
     expect(read.loads).toHaveLength(9);
     // again: nothing loaded; a day folded again: that day alone
     await rangeDays(params, read.days);
@@ -48,6 +57,19 @@ describe('rangeDays', () => {
     generations.set(start + 2, 2);
     expect((await rangeDays(params, read.days)).days.map((d) => d.day)).toHaveLength(9);
     expect(read.loads).toEqual([...range(start, 10).filter((d) => d !== start + 4), start + 2]);
+  });
+
+  it('answers a day whose rows are gone as empty', async () => {
+    const generations = new Map([
+      [start, 1],
+      [start + 1, 1],
+    ]);
+    const read = family(new Set([start + 1]));
+    const params = {
+      ...planned({ days: [[start, start + 2]], raw: [] }, generations),
+      cache: new DayCache(1 << 20).lease(),
+    };
+    expect((await rangeDays(params, read.days)).days.map((d) => d.day)).toEqual([start, -1]);
   });
 
   it('costs what the days with data cost, whatever the range', async () => {

@@ -1,10 +1,10 @@
-import type { Param, Sql } from '../sql.js';
+import { inChunks, type Param, type Sql } from '../sql.js';
 import { addPair, partsOfPage, RoaringBitmap32 } from '../day-sets.js';
 import { pagePairsColumn } from '../read-days.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
-import { PackedCounts, PageCounts, type PageFigures, type PageViews } from '../page-counts.js';
+import { PackedCounts, type PageFigures, type PageViews } from '../page-counts.js';
 
 /**
  * Per day, who each agent brought and how many views: the rollup behind the AI traffic reports (purposes, agent
@@ -129,19 +129,20 @@ export const agentDaysRollup: Rollup = {
 };
 
 /**
- * The stored cells of the days [fromDay, toDay) of a project, each with every day's blobs per part (portable format,
- * counted in place: see countPartVisitors); `viewsOnly`: their views alone (a report that counts no visitors). With
- * `pageId`, the blobs of that page's parts alone, cut to its container on PostgreSQL (pagePairsColumn).
+ * The stored cells of some days of a project, by day, each with its blobs per part (portable format, counted in place:
+ * see countPartVisitors); `viewsOnly`: their views alone (a report that counts no visitors). With `pageId`, the blobs
+ * of that page's parts alone, cut to its container on PostgreSQL (pagePairsColumn). Days without cells are absent.
  */
 export async function loadAgentDays(
   sql: Sql,
-  params: { projectId: string; fromDay: number; toDay: number; viewsOnly?: boolean; pageId?: number },
-): Promise<Map<string, CellData<Buffer[], PageViews>>> {
-  const { projectId, fromDay, toDay } = params;
-  const cells = new Map<string, CellData<Buffer[], PageViews>>();
-  const cellData = (kind: unknown, agent: string, verification: unknown) => {
+  params: { projectId: string; days: number[]; viewsOnly?: boolean; pageId?: number },
+): Promise<Map<number, Map<string, CellData<Buffer[], PageViews>>>> {
+  const byDay = new Map<number, Map<string, CellData<Buffer[], PageViews>>>();
+  const cellData = (day: unknown, kind: unknown, agent: string, verification: unknown) => {
     const cell = { kind: Number(kind), agent, verification: Number(verification) };
     const key = cellKey(cell);
+    let cells = byDay.get(Number(day));
+    if (!cells) byDay.set(Number(day), (cells = new Map()));
     let data = cells.get(key);
     if (!data)
       cells.set(
@@ -150,45 +151,35 @@ export async function loadAgentDays(
       );
     return data;
   };
-  const range = 'WHERE "projectId" = ? AND "day" >= ? AND "day" < ?';
-  const args = [projectId, fromDay, toDay];
-  // one page's views alone: PostgreSQL cuts its pair out in the database (scribe_page_views, migration page_pairs)
-  const cut = sql.provider === 'postgresql' ? params.pageId : undefined;
-  const viewRows = await sql.rows(
-    `SELECT "kind", "agent", "verification", ${cut === undefined ? '"views"' : 'scribe_page_views("views", ?)'} FROM "AnalyticsAgentDayViews" ${range}`,
-    cut === undefined ? args : [cut, ...args],
-    ['int', 'text', 'int', 'bytes'],
-  );
-  for (const [kind, agent, verification, views] of viewRows) {
-    if (views === null) continue;
-    const data = cellData(kind, agent as string, verification);
-    const decoded = decodeViews(views as Buffer);
-    // a cell's one day as read; several days of it (a longer range) added up
-    if (!data.views.byteLength) data.views = decoded;
-    else {
-      const sum = new PageCounts();
-      data.views.addTo(sum);
-      decoded.addTo(sum);
-      data.views = sum;
+  const { projectId, pageId } = params;
+  for (const days of inChunks(params.days)) {
+    const where = `WHERE "projectId" = ? AND "day" IN (${days.map(() => '?').join(', ')})`;
+    // one page's views alone: PostgreSQL cuts its pair out in the database (scribe_page_views, migration page_pairs)
+    const cut = sql.provider === 'postgresql' ? pageId : undefined;
+    const viewRows = await sql.rows(
+      `SELECT "day", "kind", "agent", "verification", ${cut === undefined ? '"views"' : 'scribe_page_views("views", ?)'} FROM "AnalyticsAgentDayViews" ${where}`,
+      [...(cut === undefined ? [] : [cut]), projectId, ...days],
+      ['int', 'int', 'text', 'int', 'bytes'],
+    );
+    for (const [day, kind, agent, verification, views] of viewRows)
+      if (views !== null) cellData(day, kind, agent as string, verification).views = decodeViews(views as Buffer);
+    if (params.viewsOnly) continue;
+    // one page: the parts of its block alone
+    const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
+    const setRows = await sql.rows(
+      `SELECT "day", "kind", "agent", "verification", "part", ${page.column} FROM "AnalyticsAgentDaySet" ${where}${
+        pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
+      }`,
+      [...page.args, projectId, ...days, ...(pageId === undefined ? [] : partsOfPage(pageId))],
+      ['int', 'int', 'text', 'int', 'int', 'bytes'],
+    );
+    for (const [day, kind, agent, verification, part, pairs] of setRows) {
+      if (pairs === null) continue;
+      const { parts } = cellData(day, kind, agent as string, verification);
+      const list = parts.get(Number(part));
+      if (list) list.push(pairs as Buffer);
+      else parts.set(Number(part), [pairs as Buffer]);
     }
   }
-  if (params.viewsOnly) return cells;
-  // one page: the parts of its block alone
-  const { pageId } = params;
-  const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
-  const setRows = await sql.rows(
-    `SELECT "kind", "agent", "verification", "part", ${page.column} FROM "AnalyticsAgentDaySet" ${range}${
-      pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
-    }`,
-    pageId === undefined ? args : [...page.args, ...args, ...partsOfPage(pageId)],
-    ['int', 'text', 'int', 'int', 'bytes'],
-  );
-  for (const [kind, agent, verification, part, pairs] of setRows) {
-    if (pairs === null) continue;
-    const { parts } = cellData(kind, agent as string, verification);
-    const list = parts.get(Number(part));
-    if (list) list.push(pairs as Buffer);
-    else parts.set(Number(part), [pairs as Buffer]);
-  }
-  return cells;
+  return byDay;
 }
