@@ -12,7 +12,7 @@ import { foldEvents } from './store/fold-events.js';
 import { rebuildDerived } from './store/rebuild-derived.js';
 import { dayVersions } from './store/read-days.js';
 import { insertEvents } from './store/write-events.js';
-import { type CacheLease, DayCache } from './store/day-cache.js';
+import { DayCache } from './store/day-cache.js';
 import type { BatchResult } from './ingest/batch-result.js';
 import { BrowserCollector } from './ingest/collect-browser.js';
 import { importLogs, type LogImportSummary } from './ingest/import-logs.js';
@@ -622,15 +622,12 @@ export class Analytics {
   }
 
   /**
-   * Runs a report over one snapshot of the database with a lease on the cache: it reads derived rows up to the
+   * Runs a report over one snapshot of the database with the cache: it reads derived rows up to the
    * fold's watermark and raw events after it (see store/split-range.ts), never folds, and takes no write lock.
    */
-  private read<T>(
-    report: (ctx: { sql: Sql; dictionaries: Dictionaries; cache: CacheLease }) => Promise<T>,
-  ): Promise<T> {
-    const cache = this.cache.lease();
-    const { dictionaries } = this;
-    return this.sql.snapshot((sql) => report({ sql, dictionaries, cache })).finally(() => cache.release());
+  private read<T>(report: (ctx: { sql: Sql; dictionaries: Dictionaries; cache: DayCache }) => Promise<T>): Promise<T> {
+    const { cache, dictionaries } = this;
+    return this.sql.snapshot((sql) => report({ sql, dictionaries, cache }));
   }
 
   private scheduleFold(): void {

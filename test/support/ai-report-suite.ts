@@ -2,7 +2,7 @@ import { DAY_MS, type TimeRange } from '../../src/calendar.js';
 import { openSql, type Sql } from '../../src/analytics/store/sql.js';
 import { Dictionaries } from '../../src/analytics/store/dictionaries.js';
 import { foldEvents } from '../../src/analytics/store/fold-events.js';
-import { type CacheLease, DayCache } from '../../src/analytics/store/day-cache.js';
+import { DayCache } from '../../src/analytics/store/day-cache.js';
 import { insertEvents, VERIFICATION, type NewEvent } from '../../src/analytics/store/write-events.js';
 import { createMigratedDatabase, PROVIDERS, type TestDatabase } from './databases.js';
 import { readRawEvents, type RawEvent } from './naive-ai-reports.js';
@@ -76,7 +76,7 @@ function ranges(next: (n: number) => number): [string, TimeRange][] {
 export interface ReportContext {
   sql: Sql;
   dictionaries: Dictionaries;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
 }
 
@@ -137,9 +137,9 @@ export function describeAiReport<T>(params: {
   });
 }
 
-/** What a report is handed: the database, the numbering of paths and visitors, a lease on a cache of its own. */
+/** What a report is handed: the database, the numbering of paths and visitors, a cache of its own. */
 function reportContext(sql: Sql): ReportContext {
-  return { sql, dictionaries: new Dictionaries(), cache: new DayCache(64 * 1024 * 1024).lease(), projectId: 'p1' };
+  return { sql, dictionaries: new Dictionaries(), cache: new DayCache(64 * 1024 * 1024), projectId: 'p1' };
 }
 
 /** A migrated database and what a report is handed for the enclosing `describe`; read `ctx()` inside tests. */

@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../calendar.js';
 import { countPartVisitors, pairsBlob, SITE_PAGE } from '../store/day-sets.js';
 import type { Sql } from '../store/sql.js';
-import type { Cached, CacheLease } from '../store/day-cache.js';
+import type { Cached, DayCache } from '../store/day-cache.js';
 import { addToCells, type CellData, loadAgentDays } from '../store/rollups/agent-days.js';
 import { agentEdgeEvents } from '../store/ai-traffic-queries.js';
 import { cellKey, cellOf } from '../store/rollups/agent-cell.js';
@@ -51,7 +51,7 @@ const AGENT_CELLS = (sql: Sql, options: { viewsOnly: boolean; pageId?: number })
  * events, unread: for a page's story, which reads its edge events alone.
  */
 export function agentCellDays(
-  params: Planning & { cache: CacheLease; pageId: number },
+  params: Planning & { cache: DayCache; pageId: number },
 ): Promise<{ days: DayCells[]; edges: TimeRange[] }> {
   return rangeDays(params, AGENT_CELLS(params.sql, { viewsOnly: false, pageId: params.pageId }));
 }
@@ -62,7 +62,7 @@ export function agentCellDays(
  */
 export async function withAgentCells<T>(
   params: Planning & {
-    cache: CacheLease;
+    cache: DayCache;
     /** the views alone, no blobs (a report that counts no visitors) */
     viewsOnly?: boolean;
     /** AI and spoofed AI cells alone: the edges' human views are not read */

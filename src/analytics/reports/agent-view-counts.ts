@@ -2,7 +2,7 @@ import { DAY_MS, type TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { Sql } from '../store/sql.js';
 import type { Dictionaries } from '../store/dictionaries.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import type { AgentView } from '../store/robots-txt.js';
 import { PageCounts } from '../store/page-counts.js';
 import { type AgentCell, cellKey } from '../store/rollups/agent-cell.js';
@@ -12,7 +12,7 @@ import { withAgentCells } from './agent-cells.js';
 type Params = {
   sql: Sql;
   dictionaries: Dictionaries;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
   /** the humans an assistant sent too (cells `via <assistant>`, kind human) */

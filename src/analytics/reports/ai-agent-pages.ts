@@ -3,7 +3,7 @@ import { operatorOf } from '../ingest/classify-user-agent.js';
 import { KIND } from '../store/day-sets.js';
 import type { Sql } from '../store/sql.js';
 import type { Dictionaries } from '../store/dictionaries.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { agentName } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
@@ -28,7 +28,7 @@ export interface AgentPage {
 export async function agentPages(params: {
   sql: Sql;
   dictionaries: Dictionaries;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
   by: 'agent' | 'operator';

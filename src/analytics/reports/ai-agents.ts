@@ -3,7 +3,7 @@ import type { Sql } from '../store/sql.js';
 import { aiKindOf, type AiKind } from '../ingest/classify-user-agent.js';
 import { KIND } from '../store/day-sets.js';
 import { agentName } from '../store/rollups/agent-columns.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { isVerified, UNVERIFIED_PREFIX, VERIFICATION } from '../store/write-events.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { type RangeCell, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
@@ -51,7 +51,7 @@ const byCounts = <T extends { agent: string; visitors: number; views: number }>(
  */
 export async function aiAgents(params: {
   sql: Sql;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<AgentsReport> {

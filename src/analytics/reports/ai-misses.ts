@@ -4,7 +4,7 @@ import { aiMissCounts, type MissCount } from '../store/ai-misses.js';
 import { signalsVersion } from '../store/signals-version.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { weightedPage } from './weighted-page.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 
 export type AiMissRow = MissCount;
 
@@ -14,7 +14,7 @@ export type AiMissRow = MissCount;
  */
 export async function aiMisses(params: {
   sql: Sql;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
   page: { limit: number; offset: number };
@@ -34,7 +34,7 @@ export async function aiMisses(params: {
  */
 async function missCounts(params: {
   sql: Sql;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<{ rows: MissCount[]; bytes: number }> {

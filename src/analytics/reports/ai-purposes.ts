@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { SITE_PAGE } from '../store/day-sets.js';
 import type { Sql } from '../store/sql.js';
 import type { Dictionaries } from '../store/dictionaries.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
 import { distinctByPage, type RangeCell, viewsByPage, withAgentCells } from './agent-cells.js';
@@ -68,7 +68,7 @@ export async function purposeSplit(params: PurposeParams): Promise<PurposeSplit 
 interface PurposeParams {
   sql: Sql;
   dictionaries: Dictionaries;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
   /** one page of the pages' rows (the JSON answer); absent: every row */

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import { KIND } from '../store/day-sets.js';
 import type { Sql } from '../store/sql.js';
 import type { Dictionaries } from '../store/dictionaries.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { distinctByPage, pageRows, type RangeCell, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
@@ -25,7 +25,7 @@ export interface Referrals {
 export async function aiReferrals(params: {
   sql: Sql;
   dictionaries: Dictionaries;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
   page?: { limit: number; offset: number };

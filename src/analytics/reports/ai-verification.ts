@@ -1,6 +1,6 @@
 import type { TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { KIND } from '../store/day-sets.js';
 import { VERIFICATION } from '../store/write-events.js';
 import { totalViews, withAgentCells } from './agent-cells.js';
@@ -23,7 +23,7 @@ export interface VerificationViews {
 /** The views of the range's agent cells by verification. */
 export function aiVerification(params: {
   sql: Sql;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<VerificationViews> {

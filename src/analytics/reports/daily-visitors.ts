@@ -1,6 +1,6 @@
 import { DAY_MS, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { planRange } from '../store/split-range.js';
 import { readSiteDays } from '../store/rollups/site-days.js';
 import { countVisitors, type Counts } from './visitors.js';
@@ -22,7 +22,7 @@ const NOBODY: Counts = { human: 0, ai: 0, total: 0 };
  */
 export async function dailyVisitors(params: {
   sql: Sql;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   range: TimeRange;
 }): Promise<DayCounts[]> {

@@ -13,7 +13,7 @@ import { type Purpose, purposeOf } from '../store/rollups/agent-columns.js';
 import { dayVersions, settledVersion } from '../store/read-days.js';
 import { dayEvents } from '../store/read-events.js';
 import { pageDays } from '../store/rollups/page-days.js';
-import type { Cached, CacheLease } from '../store/day-cache.js';
+import type { Cached, DayCache } from '../store/day-cache.js';
 import { VOTES } from '../signals/store/thumbs-votes.js';
 
 /** One page's (or all the pages') side of a window. */
@@ -294,7 +294,7 @@ function pageDayOf(start: number, found?: PageDayViews): PageDay {
  */
 async function viewsOfPages(params: {
   sql: Sql;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   first: number;
   end: number;
@@ -351,7 +351,7 @@ const pageDayKey = (projectId: string, page: number, day: number) => `${projectI
  */
 export async function countOutcomeVisitors(params: {
   sql: Sql;
-  cache: CacheLease;
+  cache: DayCache;
   projectId: string;
   ranges: readonly TimeRange[];
   groups: readonly (readonly number[])[];

@@ -3,7 +3,7 @@ import { addPageVisitors, KIND, RoaringBitmap32, type Bitmap } from '../store/da
 import { purposeOf } from '../store/rollups/agent-columns.js';
 import { VIA_PREFIX } from '../store/write-events.js';
 import { pageEvents } from '../store/read-events.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { pageSetDays } from './range-sources.js';
 import { plannedOnce, type Planning } from './segments.js';
 import { agentCellDays } from './agent-cells.js';
@@ -59,7 +59,7 @@ export function countPageTraffic(rows: {
  */
 export async function pageTrafficFromDays(
   params: Planning & {
-    cache: CacheLease;
+    cache: DayCache;
     /** the page's id; undefined when it has no stored views */
     pageId: number | undefined;
   },

@@ -3,7 +3,7 @@ import type { Sql } from '../store/sql.js';
 import { type DayBlobs, loadDayBlobs } from '../store/read-days.js';
 import { rawEvents } from '../store/read-events.js';
 import { type Planning, rangeDays, type DayFamily } from './segments.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 
 /**
  * What the page-view reports read: the day sets of the range's derived whole days, day by day as stored (or one
@@ -26,7 +26,7 @@ export function pushTo<K, V>(lists: Map<K, V[]>, key: K, ...items: V[]): void {
   else lists.set(key, items);
 }
 
-type Params = Planning & { cache: CacheLease };
+type Params = Planning & { cache: DayCache };
 
 /** The range's visitors: its whole days' stored sets, day by day, and the events of its edges. */
 export async function gatherDayBlobs(params: Params): Promise<{ days: DayBlobs[]; edges: EdgeEvent[] }> {

@@ -2,7 +2,7 @@ import { daysTouched, type TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { planRange, planWithin, type RangePlan } from '../store/split-range.js';
 import { dayGenerations } from '../store/read-days.js';
-import type { Cached, CacheLease } from '../store/day-cache.js';
+import type { Cached, DayCache } from '../store/day-cache.js';
 
 /** What a report reads per day. */
 export interface DayFamily<T extends Cached> {
@@ -22,7 +22,7 @@ export interface DayFamily<T extends Cached> {
  * with data cost. The days not cached are read together; a reader asking for them meanwhile waits for that read.
  */
 export async function rangeDays<T extends Cached>(
-  params: Planning & { cache: CacheLease },
+  params: Planning & { cache: DayCache },
   family: DayFamily<T>,
 ): Promise<{ days: T[]; edges: TimeRange[] }> {
   const { cache, projectId } = params;
@@ -55,7 +55,7 @@ export async function rangeDays<T extends Cached>(
  */
 export async function rangeAnswer<T extends Cached>(
   params: Planning & {
-    cache: CacheLease;
+    cache: DayCache;
     /** names the answer in the cache */
     name: string;
   },

@@ -1,5 +1,5 @@
 import { KIND } from '../store/day-sets.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { daysViews } from '../store/read-days.js';
 import { rawEvents } from '../store/read-events.js';
 import { type Planning, rangeAnswer } from './segments.js';
@@ -9,7 +9,7 @@ import { type Counts, keptCounts, type RangeCounts } from './visitors.js';
  * Page views per page and site-wide over a range: the whole days' sums from the database (one `GROUP BY` per run of
  * days), the raw views of the rest; kept as `rangeAnswer` keeps an answer.
  */
-export async function countViews(params: Planning & { cache: CacheLease }): Promise<RangeCounts> {
+export async function countViews(params: Planning & { cache: DayCache }): Promise<RangeCounts> {
   const { sql, projectId } = params;
   return rangeAnswer({ ...params, name: 'views by page' }, async (plan) => {
     const pages = new Map<number, Counts>();

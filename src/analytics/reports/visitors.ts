@@ -1,5 +1,5 @@
 import { addPair, countPartVisitors, KIND, pairsBlob, SITE_PAGE } from '../store/day-sets.js';
-import type { CacheLease } from '../store/day-cache.js';
+import type { DayCache } from '../store/day-cache.js';
 import { gatherDayBlobs, pushTo } from './range-sources.js';
 import { plannedOnce, type Planning, rangeAnswer } from './segments.js';
 
@@ -29,7 +29,7 @@ export async function countVisitors(params: VisitorsQuery): Promise<RangeCounts>
 }
 
 interface VisitorsQuery extends Planning {
-  cache: CacheLease;
+  cache: DayCache;
   pages?: readonly number[];
 }
 

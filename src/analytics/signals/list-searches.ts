@@ -24,18 +24,12 @@ async function keptOfWindow<T>(
   params: { window: ListWindow; what: string; count: () => Promise<T>; bytes: (value: T) => number },
 ): Promise<T> {
   const { window } = params;
-  const lease = cache.lease();
-  try {
-    const key = `${window.projectId}:searches ${params.what}:${window.from}:${window.to}:${window.snapshot}`;
-    const kept = await lease.keep(key, 'searches up to the snapshot', async () => {
-      const value = await params.count();
-      return { value, bytes: params.bytes(value) };
-    });
-    return kept.value;
-  } finally {
-    // nothing kept here holds native memory: nothing is freed under the caller once let go
-    lease.release();
-  }
+  const key = `${window.projectId}:searches ${params.what}:${window.from}:${window.to}:${window.snapshot}`;
+  const kept = await cache.keep(key, 'searches up to the snapshot', async () => {
+    const value = await params.count();
+    return { value, bytes: params.bytes(value) };
+  });
+  return kept.value;
 }
 
 /** A search term's standing in a range. */

@@ -117,7 +117,7 @@ describe.each(PROVIDERS)('outcome visitors read from page days on %s', (provider
     const ids = new Map([...(await dictionaries.paths(sql, projectId, []))].map(([id, path]) => [path, id]));
     const { recording, statements } = recordingSql(sql);
     const reads = () => viewReads(statements.splice(0));
-    const cache = new DayCache(64 * 1024 * 1024).lease();
+    const cache = new DayCache(64 * 1024 * 1024);
     // 08:00 on the 20th to noon on the 22nd: the 20th and the 22nd are edges, the 21st whole
     const range = { from: at(0, 8), to: at(2, 12) };
     const [a, b] = [ids.get('/a')!, ids.get('/b')!];
@@ -145,7 +145,6 @@ describe.each(PROVIDERS)('outcome visitors read from page days on %s', (provider
     await foldEvents(sql);
     expect((await count([[a]]))[0].human).toBe(4);
     expect(reads()).toEqual([{ from: 'page days', days: [day(2)], pageIds: [a] }]);
-    cache.release();
   });
 });
 

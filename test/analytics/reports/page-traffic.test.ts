@@ -67,7 +67,7 @@ describe.each(PROVIDERS)("a page's traffic over many days on %s", (provider) => 
     await insertEvents({ ...ctx(), events: [event({ ts: (first + 19) * DAY_MS + 5000, kind: 1, visitorHash: 'b' })] });
     const [pageId] = (await dictionaries.paths(sql, projectId, [])).keys();
     const { recording, statements } = recordingSql(sql);
-    const cache = new DayCache(1 << 20).lease();
+    const cache = new DayCache(1 << 20);
     const traffic = await pageTrafficFromDays({
       sql: recording,
       cache,
@@ -75,7 +75,6 @@ describe.each(PROVIDERS)("a page's traffic over many days on %s", (provider) => 
       pageId,
       range: { from: first * DAY_MS, to: (first + 30) * DAY_MS },
     });
-    cache.release();
     expect(traffic.totals).toEqual({ human: 2, ai: 0 });
     // each derived day's sets read once; the plan (it starts with the fold's watermark) and the days' generations read
     // once for the whole range

@@ -41,7 +41,7 @@ describe('rangeDays', () => {
     generations.delete(start + 4);
     // a day with data outside the whole days is not read
     generations.set(start + 20, 1);
-    const cache = new DayCache(1 << 20).lease();
+    const cache = new DayCache(1 << 20);
     const read = family();
     const edges = [{ from: (start + 10) * 86_400_000, to: (start + 10) * 86_400_000 + 5 }];
     const params = { ...planned({ days: [[start, start + 10]], raw: edges }, generations), cache };
@@ -67,7 +67,7 @@ describe('rangeDays', () => {
     const read = family(new Set([start + 1]));
     const params = {
       ...planned({ days: [[start, start + 2]], raw: [] }, generations),
-      cache: new DayCache(1 << 20).lease(),
+      cache: new DayCache(1 << 20),
     };
     expect((await rangeDays(params, read.days)).days.map((d) => d.day)).toEqual([start, -1]);
   });
@@ -80,7 +80,7 @@ describe('rangeDays', () => {
     const read = family();
     const params = {
       ...planned({ days: [[0, 2_932_897]], raw: [] }, generations),
-      cache: new DayCache(1 << 20).lease(),
+      cache: new DayCache(1 << 20),
     };
     expect((await rangeDays(params, read.days)).days.map((d) => d.day)).toEqual([20_001, 20_030]);
     expect(read.loads).toEqual([20_001, 20_030]);
@@ -96,7 +96,7 @@ describe('rangeAnswer', () => {
     ]);
     let computed = 0;
     const compute = async () => ({ answer: ++computed, bytes: 8 });
-    const cache = new DayCache(1 << 20).lease();
+    const cache = new DayCache(1 << 20);
     const params = { ...planned({ days: [[start, start + 8]], raw }, generations), cache, name: 'n' };
     const ask = () => rangeAnswer(params, compute);
     return { generations, ask, computed: () => computed };

@@ -91,7 +91,7 @@ describe('visitors of a range read raw', () => {
       AnalyticsEvent: events,
     };
     const sql = { query: async (text: string) => tables[/FROM "(\w+)"/.exec(text)![1]] ?? [] } as unknown as Sql;
-    const cache = new DayCache(1 << 20).lease();
+    const cache = new DayCache(1 << 20);
     const counts = await countVisitors({ sql, cache, projectId: 'p', range: { from: 0, to: 1 } });
     const distinct = (kinds: number[]) =>
       new Set(events.filter((e) => kinds.includes(e.kind)).map((e) => e.visitorId)).size;
@@ -119,9 +119,8 @@ describe.each(PROVIDERS)('visitors of a range on %s', (provider) => {
     });
     for (const projectId of ['whole', 'late']) {
       const { recording, statements } = recordingSql(ctx().sql);
-      const cache = new DayCache(1 << 20).lease();
+      const cache = new DayCache(1 << 20);
       const counts = await countVisitors({ sql: recording, cache, projectId, range });
-      cache.release();
       expect(counts.totals).toEqual({ human: 1, ai: 0, total: 1 });
       // the derived days' sets read in one statement, each day once (the day read raw is not among them); the plan (it
       // starts with the fold's watermark) and the days' generations read once for the whole range

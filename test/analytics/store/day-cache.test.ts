@@ -13,8 +13,7 @@ describe('DayCache', () => {
       await gate;
       return { bytes: 8, n: builds };
     };
-    const leases = [cache.lease(), cache.lease(), cache.lease()];
-    const asked = leases.map((lease) => lease.keep('p:days:1:7', 'v1', build));
+    const asked = [1, 2, 3].map(() => cache.keep('p:days:1:7', 'v1', build));
     await new Promise((resolve) => setImmediate(resolve));
     expect(builds).toBe(1);
     finish();
@@ -22,26 +21,40 @@ describe('DayCache', () => {
     expect(answers.map((a) => a.n)).toEqual([1, 1, 1]);
     expect(new Set(answers).size).toBe(1);
     // another version of the days is another entry
-    expect((await leases[0].keep('p:days:1:7', 'v2', build)).n).toBe(2);
-    for (const lease of leases) lease.release();
+    expect((await cache.keep('p:days:1:7', 'v2', build)).n).toBe(2);
   });
 
   it('lets a waiting reader build for itself when the first build fails', async () => {
     const cache = new DayCache(1 << 20);
-    const lease = cache.lease();
     let calls = 0;
-    const failing = lease.keep('k', 'v', async () => {
+    const failing = cache.keep('k', 'v', async () => {
       calls++;
       await new Promise((resolve) => setImmediate(resolve));
       throw new Error('read failed');
     });
-    const waiting = lease.keep('k', 'v', async () => {
+    const waiting = cache.keep('k', 'v', async () => {
       calls++;
       return { bytes: 1 };
     });
     await expect(failing).rejects.toThrow('read failed');
     await expect(waiting).resolves.toEqual({ bytes: 1 });
     expect(calls).toBe(2);
-    lease.release();
+  });
+});
+
+describe('DayCache within its budget', () => {
+  it('hands an entry larger than the whole budget to its reader without keeping it, and drops the least used first', async () => {
+    const cache = new DayCache(100);
+    let builds = 0;
+    const build = (bytes: number) => async () => ({ bytes, n: ++builds });
+    expect((await cache.keep('huge', 'v', build(500))).n).toBe(1);
+    expect(cache.get('huge', 'v')).toBeUndefined();
+    await cache.keep('a', 'v', build(40));
+    await cache.keep('b', 'v', build(40));
+    cache.get('a', 'v');
+    await cache.keep('c', 'v', build(40));
+    expect(cache.get('a', 'v')).toBeDefined();
+    expect(cache.get('b', 'v')).toBeUndefined();
+    expect(cache.bytes).toBe(80);
   });
 });

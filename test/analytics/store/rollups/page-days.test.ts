@@ -195,7 +195,7 @@ describe.each(PROVIDERS)('page days on %s', (provider: Provider) => {
     const count = async () =>
       countOutcomeVisitors({
         sql: recording,
-        cache: new DayCache(1024 * 1024).lease(),
+        cache: new DayCache(1024 * 1024),
         projectId: 'prj_old',
         ranges: [range],
         groups: [[page]],
