@@ -6,7 +6,7 @@ import { addToCells, type CellData, loadAgentDays } from '../store/rollups/agent
 import { agentEdgeEvents } from '../store/ai-traffic-queries.js';
 import { cellKey, cellOf } from '../store/rollups/agent-cell.js';
 import { pushTo } from './range-sources.js';
-import { type DayFamily, type Planning, rangeDays } from './segments.js';
+import { type DayFamily, type Planning, rangeDays } from './range-days.js';
 import { PageCounts, type PageViews } from '../store/page-counts.js';
 
 /** A range's cell: its stored blobs per part (every day's), and its views per page added up. */
@@ -106,7 +106,7 @@ export async function withAgentCells<T>(
 
 /**
  * Distinct visitors per page (page 0: the whole site) of the cells together, counted in place from their blobs: a
- * visitor seen in several of them, on several days, counts once. With `pages`, those pages' alone.
+ * visitor seen in several of them, on several days, counts once. With `pages`, those pages' at least.
  */
 export function distinctByPage(cells: CellParts[], pages?: ReadonlySet<number>): Map<number, number> {
   const byPart = new Map<number, Buffer[]>();
@@ -114,6 +114,19 @@ export function distinctByPage(cells: CellParts[], pages?: ReadonlySet<number>):
   const counts = new Map<number, number>();
   for (const [part, blobs] of byPart) countPartVisitors(part, [{ blobs, counts }], { pages });
   return counts;
+}
+
+/**
+ * Distinct visitors of the rows' pages, each row a group of cells and a page: per group, counted over its cells for
+ * its rows' pages (see distinctByPage).
+ */
+export function visitorsOfRows<G>(
+  rows: [G, number][],
+  cellsOf: (group: G) => CellParts[],
+): Map<G, Map<number, number>> {
+  const pages = new Map<G, number[]>();
+  for (const [group, page] of rows) pushTo(pages, group, page);
+  return new Map([...pages].map(([group, list]) => [group, distinctByPage(cellsOf(group), new Set(list))]));
 }
 
 const SITE_ONLY = new Set([SITE_PAGE]);

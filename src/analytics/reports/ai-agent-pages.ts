@@ -7,8 +7,7 @@ import type { DayCache } from '../store/day-cache.js';
 import { agentName } from '../store/rollups/agent-columns.js';
 import { compareCodePoints } from './compare-code-points.js';
 import { pageByPath } from './weighted-page.js';
-import type { PageFigures } from '../store/page-counts.js';
-import { distinctByPage, pageRows, type RangeCell, viewsByPage, withAgentCells } from './agent-cells.js';
+import { pageRows, type RangeCell, viewsByPage, visitorsOfRows, withAgentCells } from './agent-cells.js';
 import { pushTo } from './range-sources.js';
 
 export interface AgentPage {
@@ -56,8 +55,10 @@ export async function agentPages(params: {
     });
     const { pathOf } = page;
     // the visitors of the rows' agents on the rows' pages
-    const shown = [...new Set(page.rows.map((i) => agentAt[i]))];
-    const visitors = new Map<number, PageFigures>(shown.map((agent) => [agent, distinctByPage(counted[agent].group)]));
+    const visitors = visitorsOfRows(
+      page.rows.map((i) => [agentAt[i], pageAt[i]]),
+      (agent) => counted[agent].group,
+    );
     return {
       rows: page.rows.map((i) => ({
         agent: counted[agentAt[i]].agent,

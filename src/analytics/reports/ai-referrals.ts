@@ -5,9 +5,8 @@ import type { Dictionaries } from '../store/dictionaries.js';
 import type { DayCache } from '../store/day-cache.js';
 import { isPlainHuman } from '../store/rollups/agent-cell.js';
 import { compareCodePoints } from './compare-code-points.js';
-import { distinctByPage, pageRows, type RangeCell, siteDistinct, totalViews, withAgentCells } from './agent-cells.js';
+import { pageRows, type RangeCell, siteDistinct, totalViews, visitorsOfRows, withAgentCells } from './agent-cells.js';
 import { pageByPath } from './weighted-page.js';
-import type { PageFigures } from '../store/page-counts.js';
 
 export interface Referrals {
   /** per assistant: human views and distinct human visitors it sent */
@@ -46,7 +45,10 @@ export async function aiReferrals(params: {
         compareCodePoints(pathOf(pageAt[a]), pathOf(pageAt[b])),
       page: params.page ?? { offset: 0, limit: viewsAt.length },
     });
-    const visitorsOf = new Map<RangeCell, PageFigures>(referred.map((data) => [data, distinctByPage([data])]));
+    const visitorsOf = visitorsOfRows(
+      rows.map((i) => [referred[cellAt[i]], pageAt[i]]),
+      (data) => [data],
+    );
     const assistants = referred
       .map((data) => ({
         assistant: assistantOf(data),

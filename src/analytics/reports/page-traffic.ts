@@ -5,7 +5,7 @@ import { VIA_PREFIX } from '../store/write-events.js';
 import { pageEvents } from '../store/read-events.js';
 import type { DayCache } from '../store/day-cache.js';
 import { pageSetDays } from './range-sources.js';
-import { plannedOnce, type Planning } from './segments.js';
+import { plannedOnce, type Planning } from './range-days.js';
 import { agentCellDays } from './agent-cells.js';
 
 /** One page's visitors over a range, read from its stored page views. */

@@ -2,7 +2,7 @@ import type { TimeRange } from '../../calendar.js';
 import type { Sql } from '../store/sql.js';
 import { type DayBlobs, loadDayBlobs } from '../store/read-days.js';
 import { rawEvents } from '../store/read-events.js';
-import { type Planning, rangeDays, type DayFamily } from './segments.js';
+import { type Planning, rangeDays, type DayFamily } from './range-days.js';
 import type { DayCache } from '../store/day-cache.js';
 
 /**

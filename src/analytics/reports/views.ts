@@ -2,7 +2,7 @@ import { KIND } from '../store/day-sets.js';
 import type { DayCache } from '../store/day-cache.js';
 import { daysViews } from '../store/read-days.js';
 import { rawEvents } from '../store/read-events.js';
-import { type Planning, rangeAnswer } from './segments.js';
+import { type Planning, rangeAnswer } from './range-days.js';
 import { type Counts, keptCounts, type RangeCounts } from './visitors.js';
 
 /**

@@ -1,7 +1,7 @@
 import { addPair, countPartVisitors, KIND, pairsBlob, SITE_PAGE } from '../store/day-sets.js';
 import type { DayCache } from '../store/day-cache.js';
 import { gatherDayBlobs, pushTo } from './range-sources.js';
-import { plannedOnce, type Planning, rangeAnswer } from './segments.js';
+import { plannedOnce, type Planning, rangeAnswer } from './range-days.js';
 
 export interface Counts {
   human: number;

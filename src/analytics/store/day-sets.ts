@@ -212,7 +212,7 @@ export interface CountedBlobs {
  * days, and its edges as pairsBlob), and to `both` those of the classes together: the blobs' containers are walked
  * side by side in page order and each page's members marked in a table of the part's 65,536 visitors, so no union is
  * built and no container indexed. Parts split visitors, so a page's counts over its parts add up. With `pages`, those
- * pages alone, each found by a binary search of every blob's header.
+ * pages at least: a few are found by a binary search of every blob's header, more are walked with the others.
  */
 export function countPartVisitors(
   part: number,
@@ -246,7 +246,7 @@ export function countPartVisitors(
     }
     if (both && options.both) options.both.set(page, (options.both.get(page) ?? 0) + both);
   };
-  if (options.pages) {
+  if (options.pages && options.pages.size <= SEEK_PAGES) {
     const block = Math.floor(part / PAIRS);
     const keys = [...options.pages].filter((page) => Math.floor(page / PAIRS) === block).map((page) => page % PAIRS);
     for (const key of keys.sort((a, b) => a - b)) countPage(key, true);
@@ -259,6 +259,12 @@ export function countPartVisitors(
     countPage(key, false);
   }
 }
+
+/**
+ * Up to how many pages countPartVisitors finds by binary search: a search reads about a dozen keys of a blob's header,
+ * a walk reads all of them (hundreds to thousands of containers per blob).
+ */
+const SEEK_PAGES = 64;
 
 /** The visitor tables of countPartVisitors, reused by every count (they run one at a time: they are synchronous). */
 const MARKS: Int32Array[] = [];

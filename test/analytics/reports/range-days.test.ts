@@ -1,4 +1,4 @@
-import { type DayFamily, rangeAnswer, rangeDays } from '../../../src/analytics/reports/segments.js';
+import { type DayFamily, rangeAnswer, rangeDays } from '../../../src/analytics/reports/range-days.js';
 import { DayCache, type Cached } from '../../../src/analytics/store/day-cache.js';
 import type { Sql } from '../../../src/analytics/store/sql.js';
 import type { RangePlan } from '../../../src/analytics/store/split-range.js';

@@ -50,7 +50,7 @@ export async function rangeDays<T extends Cached>(
 
 /**
  * An answer over a range read from whole days alone (an export's counts, the same for every page of its rows),
- * cached like a segment under the generations of the days with data in it; computed anew, and not kept, when part of
+ * cached like a day under the generations of the days with data in it; computed anew, and not kept, when part of
  * the range is read raw (edges, events not folded yet, a rebuild). `compute` is handed the range's plan.
  */
 export async function rangeAnswer<T extends Cached>(
