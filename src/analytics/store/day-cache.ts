@@ -22,10 +22,10 @@ export class DayCache {
   /** builds under way, by key and version: a second reader of the same entry waits for the first's */
   private readonly building = new Map<string, Promise<Cached>>();
 
-  constructor(budgetBytes: number) {
-    // an entry larger than the whole budget is not kept
+  constructor(private readonly budgetBytes: number) {
+    // an entry larger than the whole budget is not kept; a budget of 0 keeps nothing (lru-cache needs one above 0)
     this.lru = new LRUCache<string, Entry>({
-      maxSize: budgetBytes,
+      maxSize: Math.max(1, budgetBytes),
       sizeCalculation: (entry) => Math.max(1, entry.data.bytes),
     });
   }
@@ -64,7 +64,7 @@ export class DayCache {
   }
 
   set(key: string, version: string, data: Cached): void {
-    this.lru.set(key, { version, data });
+    if (this.budgetBytes > 0) this.lru.set(key, { version, data });
   }
 
   get size(): number {

@@ -58,3 +58,15 @@ describe('DayCache within its budget', () => {
     expect(cache.bytes).toBe(80);
   });
 });
+
+describe('DayCache turned off', () => {
+  it('keeps nothing with a budget of 0 (SCRIBE_ANALYTICS_CACHE_MB=0), building each entry when asked', async () => {
+    const cache = new DayCache(0);
+    let builds = 0;
+    const build = async () => ({ bytes: 0, n: ++builds });
+    expect((await cache.keep('k', 'v', build)).n).toBe(1);
+    expect((await cache.keep('k', 'v', build)).n).toBe(2);
+    expect(cache.get('k', 'v')).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+});
