@@ -23,21 +23,20 @@ export interface DayBlobs {
 
 /**
  * Some days' sets as the last fold left them, by day (days without sets absent); with `pageId`, the blobs of that
- * page's parts alone, cut to its container on PostgreSQL (pagePairsColumn): what a reader of one page needs.
+ * page's parts alone, cut to its container on PostgreSQL (pairsSelection): what a reader of one page needs.
  */
 export async function loadDayBlobs(
   sql: Sql,
   params: { projectId: string; days: number[]; pageId?: number },
 ): Promise<Map<number, DayBlobs>> {
   const byDay = new Map<number, DayBlobs>();
-  const { pageId } = params;
-  const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
+  const page = pairsSelection(sql, params.pageId);
   for (const days of inChunks(params.days)) {
     const rows = await sql.rows(
       `SELECT "day", "kind", "part", ${page.column} FROM "AnalyticsDaySet" WHERE "projectId" = ? AND "day" IN (${days
         .map(() => '?')
-        .join(', ')})${pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'}`,
-      [...page.args, params.projectId, ...days, ...(pageId === undefined ? [] : partsOfPage(pageId))],
+        .join(', ')})${page.parts}`,
+      [...page.columnArgs, params.projectId, ...days, ...page.partArgs],
       ['int', 'int', 'int', 'bytes'],
     );
     for (const [day, kind, part, pairs] of rows) {
@@ -62,15 +61,21 @@ export async function loadDayBlobs(
 }
 
 /**
- * How a reader of one page selects a stored blob's pairs: PostgreSQL cuts the page's container out in the database
- * (`scribe_page_pairs`, migration page_pairs: the same portable format, NULL when the page has none), so that
- * container alone is sent rather than every page's; SQLite reads its mapped file in process. Either way
- * addPageVisitors then takes the page's visitors from what arrives.
+ * How a reader selects stored blobs: every part whole, or with `pageId` the parts of that page's block alone, the
+ * blob cut to the page's container on PostgreSQL (`scribe_page_pairs`, migration page_pairs: the same portable format,
+ * NULL when the page has none), so that container alone is sent rather than every page's; SQLite reads its mapped
+ * file in process. Either way addPageVisitors then takes the page's visitors from what arrives. `column` goes in the
+ * select list (its `columnArgs` before the query's), `parts` after the WHERE (its `partArgs` after the query's).
  */
-export function pagePairsColumn(sql: Sql, pageId: number): { column: string; args: number[] } {
+export function pairsSelection(
+  sql: Sql,
+  pageId: number | undefined,
+): { column: string; columnArgs: number[]; parts: string; partArgs: number[] } {
+  if (pageId === undefined) return { column: '"pairs"', columnArgs: [], parts: '', partArgs: [] };
+  const parts = { parts: ' AND "part" >= ? AND "part" < ?', partArgs: partsOfPage(pageId) };
   return sql.provider === 'postgresql'
-    ? { column: 'scribe_page_pairs("pairs", ?)', args: [pageId % 65536] }
-    : { column: '"pairs"', args: [] };
+    ? { column: 'scribe_page_pairs("pairs", ?)', columnArgs: [pageId % 65536], ...parts }
+    : { column: '"pairs"', columnArgs: [], ...parts };
 }
 
 /** Views per page and class over whole days [fromDay, toDay), as the last fold left them: one sum in the database. */

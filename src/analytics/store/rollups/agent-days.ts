@@ -1,6 +1,6 @@
 import { inChunks, type Param, type Sql } from '../sql.js';
-import { addPair, partsOfPage, RoaringBitmap32 } from '../day-sets.js';
-import { pagePairsColumn } from '../read-days.js';
+import { addPair, RoaringBitmap32 } from '../day-sets.js';
+import { pairsSelection } from '../read-days.js';
 import type { FoldedEvent, Rollup } from './rollup.js';
 import { bumpDayGenerations } from '../derive-events.js';
 import { type AgentCell, cellKey, cellOf, isPlainHuman } from './agent-cell.js';
@@ -131,7 +131,7 @@ export const agentDaysRollup: Rollup = {
 /**
  * The stored cells of some days of a project, by day, each with its blobs per part (portable format, counted in place:
  * see countPartVisitors); `viewsOnly`: their views alone (a report that counts no visitors). With `pageId`, the blobs
- * of that page's parts alone, cut to its container on PostgreSQL (pagePairsColumn). Days without cells are absent.
+ * of that page's parts alone, cut to its container on PostgreSQL (pairsSelection). Days without cells are absent.
  */
 export async function loadAgentDays(
   sql: Sql,
@@ -152,10 +152,11 @@ export async function loadAgentDays(
     return data;
   };
   const { projectId, pageId } = params;
+  // one page's views alone: PostgreSQL cuts its pair out in the database (scribe_page_views, migration page_pairs)
+  const cut = sql.provider === 'postgresql' ? pageId : undefined;
+  const page = pairsSelection(sql, pageId);
   for (const days of inChunks(params.days)) {
     const where = `WHERE "projectId" = ? AND "day" IN (${days.map(() => '?').join(', ')})`;
-    // one page's views alone: PostgreSQL cuts its pair out in the database (scribe_page_views, migration page_pairs)
-    const cut = sql.provider === 'postgresql' ? pageId : undefined;
     const viewRows = await sql.rows(
       `SELECT "day", "kind", "agent", "verification", ${cut === undefined ? '"views"' : 'scribe_page_views("views", ?)'} FROM "AnalyticsAgentDayViews" ${where}`,
       [...(cut === undefined ? [] : [cut]), projectId, ...days],
@@ -164,13 +165,9 @@ export async function loadAgentDays(
     for (const [day, kind, agent, verification, views] of viewRows)
       if (views !== null) cellData(day, kind, agent as string, verification).views = decodeViews(views as Buffer);
     if (params.viewsOnly) continue;
-    // one page: the parts of its block alone
-    const page = pageId === undefined ? { column: '"pairs"', args: [] } : pagePairsColumn(sql, pageId);
     const setRows = await sql.rows(
-      `SELECT "day", "kind", "agent", "verification", "part", ${page.column} FROM "AnalyticsAgentDaySet" ${where}${
-        pageId === undefined ? '' : ' AND "part" >= ? AND "part" < ?'
-      }`,
-      [...page.args, projectId, ...days, ...(pageId === undefined ? [] : partsOfPage(pageId))],
+      `SELECT "day", "kind", "agent", "verification", "part", ${page.column} FROM "AnalyticsAgentDaySet" ${where}${page.parts}`,
+      [...page.columnArgs, projectId, ...days, ...page.partArgs],
       ['int', 'int', 'text', 'int', 'int', 'bytes'],
     );
     for (const [day, kind, agent, verification, part, pairs] of setRows) {
