@@ -45,7 +45,7 @@ import { ReverseDnsConfirmer, systemResolver, type DnsResolver } from './ingest/
 import { AiRangesRefresher } from './ingest/refresh-ai-ranges.js';
 import { importRangeFiles, type RangeImport } from './ingest/import-ai-ranges.js';
 import type { RangeFile } from './ingest/ai-user-agents/published-lists.js';
-import { createVisitorHasher, type VisitorHasher } from './ingest/visitor-hash.js';
+import { createVisitorHasher, HashThread, type InputHasher } from './ingest/visitor-hash.js';
 import { aiAgents, type AgentsReport } from './reports/ai-agents.js';
 import { aiVerification, verificationOfAgents, type VerificationViews } from './reports/ai-verification.js';
 import { agentPages, type AgentPage } from './reports/ai-agent-pages.js';
@@ -120,7 +120,8 @@ export const DNS_WAIT_MS = 1000;
  */
 export class Analytics {
   private readonly cache: DayCache;
-  private readonly hasher: VisitorHasher;
+  private readonly hasher: InputHasher;
+  private readonly hashThread = new HashThread();
   private readonly sql: Sql;
   /** the numbering of paths and visitor hashes, cached for this process */
   private readonly dictionaries = new Dictionaries();
@@ -537,6 +538,7 @@ export class Analytics {
           insertEvents({ sql: this.sql, dictionaries: this.dictionaries, projectId: id, events }),
       },
       hasher: this.hasher,
+      hashThread: this.hashThread,
       verifier: this.verifier,
       dnsWaitMs: options.dnsWaitMs ?? DNS_WAIT_MS,
       now: this.params.clock().getTime(),
@@ -763,6 +765,7 @@ export class Analytics {
     await this.folds.settled();
     await this.clickhouseStarting;
     await this.clickhouse?.close();
+    await this.hashThread.close();
     await this.sql.close();
   }
 }

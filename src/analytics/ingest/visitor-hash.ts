@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import type { AnalyticsConfig } from '../../config.js';
 import { DAY_MS } from '../../calendar.js';
 
@@ -34,7 +35,8 @@ export function createVisitorHasher(params: { secret: string; rotation: Analytic
     }
     return key;
   };
-  return (projectId: string, identity: VisitorIdentity, timestampMs: number): string => {
+  /** What a visitor's hash is made of: the key of its period, and the text it is computed over. */
+  const input = (projectId: string, identity: VisitorIdentity, timestampMs: number): HashInput => {
     const text =
       identity.type === 'human'
         ? `h\0${identity.ip}\0${identity.userAgent}`
@@ -43,8 +45,82 @@ export function createVisitorHasher(params: { secret: string; rotation: Analytic
           : identity.type === 'given'
             ? `v\0${identity.visitorId}`
             : `n\0${identity.ip}`;
-    return createHmac('sha256', keyFor(timestampMs)).update(`${projectId}\0${text}`).digest('base64url').slice(0, 22);
+    return { key: keyFor(timestampMs), text: `${projectId}\0${text}` };
   };
+  return Object.assign(
+    (projectId: string, identity: VisitorIdentity, timestampMs: number) =>
+      digestHash(input(projectId, identity, timestampMs)),
+    { input },
+  );
 }
 
-export type VisitorHasher = ReturnType<typeof createVisitorHasher>;
+/** A visitor's pseudonymous id: 22 base64url characters. */
+export type VisitorHasher = (projectId: string, identity: VisitorIdentity, timestampMs: number) => string;
+
+/** A hasher that also tells what a hash is made of, so that a batch can be hashed elsewhere (HashThread). */
+export type InputHasher = ReturnType<typeof createVisitorHasher>;
+
+export interface HashInput {
+  key: KeyObject;
+  text: string;
+}
+
+const digestHash = ({ key, text }: HashInput) =>
+  createHmac('sha256', key).update(text).digest('base64url').slice(0, 22);
+
+/** Batches smaller than this are hashed in place: the thread's round trip would cost more than it saves. */
+const THREAD_MIN_BATCH = 256;
+
+/**
+ * Hashes batches of visitors on a thread of their own (hash-thread.mjs), in the order given, so a large batch's
+ * hashing leaves the main thread free for the next request; smaller batches are hashed in place. The thread starts
+ * with the first large batch and keeps no process alive while idle.
+ */
+export class HashThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, { resolve: (hashes: string[]) => void; reject: (err: Error) => void }>();
+  private nextId = 0;
+
+  hashAll(inputs: HashInput[]): Promise<string[]> {
+    if (inputs.length < THREAD_MIN_BATCH) return Promise.resolve(inputs.map(digestHash));
+    const keys: KeyObject[] = [];
+    const keyOf = new Uint16Array(inputs.length);
+    inputs.forEach(({ key }, i) => {
+      let at = keys.indexOf(key);
+      if (at < 0) at = keys.push(key) - 1;
+      keyOf[i] = at;
+    });
+    const worker = this.start();
+    return new Promise((resolve, reject) => {
+      if (!this.pending.size) worker.ref();
+      this.pending.set(this.nextId, { resolve, reject });
+      worker.postMessage({ id: this.nextId++, keys, keyOf, texts: inputs.map((i) => i.text) });
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./hash-thread.mjs', import.meta.url));
+    worker.unref();
+    worker.on('message', ({ id, hashes }: { id: number; hashes: string[] }) => {
+      const call = this.pending.get(id)!;
+      this.pending.delete(id);
+      if (!this.pending.size) worker.unref();
+      call.resolve(hashes);
+    });
+    // a thread that failed or ended fails what it held; the next batch starts another
+    const end = (err: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const call of this.pending.values()) call.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', end);
+    worker.on('exit', (code) => end(new Error(`the visitor hash thread ended (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}

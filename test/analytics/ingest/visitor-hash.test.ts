@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createVisitorHasher } from '../../../src/analytics/ingest/visitor-hash.js';
+import { createVisitorHasher, HashThread } from '../../../src/analytics/ingest/visitor-hash.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-000';
 const DAY = 86_400_000;
@@ -60,5 +60,37 @@ describe('visitor hashes', () => {
     expect(weekly('p1', human, monday0)).toBe(weekly('p1', human, monday0 + 7 * DAY - 1));
     expect(weekly('p1', human, monday0)).not.toBe(weekly('p1', human, monday0 - 1));
     expect(weekly('p1', human, monday0)).not.toBe(weekly('p1', human, monday0 + 7 * DAY));
+  });
+
+  it('of a large batch are made on a thread, equal to those made in place, in order, whatever key each has', async () => {
+    const hash = createVisitorHasher({ secret: SECRET, rotation: 'daily' });
+    const views = Array.from({ length: 1000 }, (_, i) => ({
+      identity: { ...human, ip: `203.0.113.${i % 250}` },
+      // three days: three keys in one batch
+      ts: MONDAY + (i % 3) * DAY,
+    }));
+    const thread = new HashThread();
+    try {
+      const inputs = views.map((v) => hash.input('p1', v.identity, v.ts));
+      const [large, small] = await Promise.all([thread.hashAll(inputs), thread.hashAll(inputs.slice(0, 10))]);
+      expect(large).toEqual(views.map((v) => hash('p1', v.identity, v.ts)));
+      expect(small).toEqual(large.slice(0, 10));
+      expect(new Set(large).size).toBe(750);
+    } finally {
+      await thread.close();
+    }
+    // a closed thread's next batch starts another
+    expect(await thread.hashAll([hash.input('p1', human, MONDAY)])).toEqual([hash('p1', human, MONDAY)]);
+    const again = Array.from({ length: 300 }, () => hash.input('p1', human, MONDAY));
+    expect(await thread.hashAll(again)).toEqual(again.map(() => hash('p1', human, MONDAY)));
+    await thread.close();
+  });
+
+  it('of a batch on a thread that ends first are refused, not left waiting', async () => {
+    const hash = createVisitorHasher({ secret: SECRET, rotation: 'never' });
+    const thread = new HashThread();
+    const batch = thread.hashAll(Array.from({ length: 5000 }, () => hash.input('p1', human, MONDAY)));
+    await thread.close();
+    await expect(batch).rejects.toThrow(/thread ended/);
   });
 });

@@ -25,6 +25,56 @@ describe.each(PROVIDERS)('the analytics connection on %s', (provider) => {
     }
   });
 
+  it.each([0, 1, 99, 100, 101, 250])(
+    'inserts %i rows, returning each, and adds to the rows they meet',
+    async (count) => {
+      const sql = openSql(database.target);
+      const projectId = `prj_many_${count}_${provider}`;
+      const pagesOf = (tx: typeof sql) =>
+        tx.insertMany<{ id: unknown; path: string }>({
+          table: 'AnalyticsPage',
+          columns: [
+            ['projectId', 'text'],
+            ['path', 'text'],
+          ],
+          rows: Array.from({ length: count }, (_, i) => [projectId, `/p${i}`]),
+          suffix: 'ON CONFLICT DO NOTHING RETURNING "id", "path"',
+        });
+      const addViews = () =>
+        sql.insertMany({
+          table: 'AnalyticsDayViews',
+          columns: [
+            ['projectId', 'text'],
+            ['day', 'int'],
+            ['pageId', 'int'],
+            ['kind', 'int'],
+            ['views', 'int'],
+          ],
+          rows: Array.from({ length: count }, (_, i) => [projectId, 1, i, 1, i + 1]),
+          suffix:
+            'ON CONFLICT ("projectId", "day", "pageId", "kind") DO UPDATE SET "views" = "AnalyticsDayViews"."views" + excluded."views"',
+        });
+      try {
+        const returned = await sql.transaction(pagesOf);
+        expect(returned.map((r) => r.path).sort()).toEqual(Array.from({ length: count }, (_, i) => `/p${i}`).sort());
+        expect(new Set(returned.map((r) => Number(r.id))).size).toBe(count);
+        // stored before: nothing new to return
+        expect(await sql.transaction(pagesOf)).toEqual([]);
+        await addViews();
+        await addViews();
+        const stored = await sql.query<{ pageId: number; views: unknown }>(
+          'SELECT "pageId", "views" FROM "AnalyticsDayViews" WHERE "projectId" = ? ORDER BY "pageId"',
+          [projectId],
+        );
+        expect(stored.map((r) => [r.pageId, Number(r.views)])).toEqual(
+          Array.from({ length: count }, (_, i) => [i, 2 * (i + 1)]),
+        );
+      } finally {
+        await sql.close();
+      }
+    },
+  );
+
   it('commits a write while a snapshot is open, and the snapshot keeps the state it began with', async () => {
     const sql = openSql(database.target);
     const projectId = `prj_snapshot_${provider}`;
