@@ -53,7 +53,10 @@ export interface Sql {
   close(): Promise<void>;
 }
 
-/** rows per statement of a multi-row insert on SQLite (at 15 columns, the widest, 1,500 parameters: far under its bound of 32,766) */
+/**
+ * Rows per statement of a multi-row insert on SQLite: at 15 columns, the widest, 1,500 parameters, far under its bound
+ * of 32,766.
+ */
 const ROWS_PER_INSERT = 100;
 
 /** values per `IN (…)` list or chunk of a multi-row write: well under SQLite's bound on parameters */
@@ -137,13 +140,15 @@ function sqliteStatements(db: Database.Database): Sql {
       // ROWS_PER_INSERT rows a statement: each call into SQLite costs about as much as binding a row's values, so a
       // third of an ingest's inserting goes; the rows left over go one by one, so one statement text serves any count
       const whole = rows.length - (rows.length % ROWS_PER_INSERT);
+      const many = whole ? insert(ROWS_PER_INSERT) : undefined;
       const params: Param[] = [];
       for (let i = 0; i < whole; i += ROWS_PER_INSERT) {
         params.length = 0;
         for (let r = i; r < i + ROWS_PER_INSERT; r++) for (const value of rows[r]) params.push(value);
-        add(insert(ROWS_PER_INSERT), params);
+        add(many!, params);
       }
-      for (let r = whole; r < rows.length; r++) add(insert(1), rows[r]);
+      const one = whole < rows.length ? insert(1) : undefined;
+      for (let r = whole; r < rows.length; r++) add(one!, rows[r]);
       return out;
     },
     dictionaryIds: async (params) => sqliteDictionaryIds(prepare, params),
