@@ -140,15 +140,19 @@ function sqliteStatements(db: Database.Database): Sql {
       // ROWS_PER_INSERT rows a statement: each call into SQLite costs about as much as binding a row's values, so a
       // third of an ingest's inserting goes; the rows left over go one by one, so one statement text serves any count
       const whole = rows.length - (rows.length % ROWS_PER_INSERT);
-      const many = whole ? insert(ROWS_PER_INSERT) : undefined;
-      const params: Param[] = [];
-      for (let i = 0; i < whole; i += ROWS_PER_INSERT) {
-        params.length = 0;
-        for (let r = i; r < i + ROWS_PER_INSERT; r++) for (const value of rows[r]) params.push(value);
-        add(many!, params);
+      if (whole) {
+        const many = insert(ROWS_PER_INSERT);
+        const params: Param[] = [];
+        for (let i = 0; i < whole; i += ROWS_PER_INSERT) {
+          params.length = 0;
+          for (let r = i; r < i + ROWS_PER_INSERT; r++) for (const value of rows[r]) params.push(value);
+          add(many, params);
+        }
       }
-      const one = whole < rows.length ? insert(1) : undefined;
-      for (let r = whole; r < rows.length; r++) add(one!, rows[r]);
+      if (whole < rows.length) {
+        const one = insert(1);
+        for (let r = whole; r < rows.length; r++) add(one, rows[r]);
+      }
       return out;
     },
     dictionaryIds: async (params) => sqliteDictionaryIds(prepare, params),
