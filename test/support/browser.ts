@@ -23,21 +23,44 @@ export async function chromiumPath(): Promise<string> {
   return sparticuzChromium.executablePath();
 }
 
-/** Chromium, headless, with the flags that keep it off the network (this machine has none). */
+/** How many times a launch is tried when Chromium dies while starting. */
+const LAUNCH_ATTEMPTS = 3;
+
+/**
+ * Chromium, headless, with the flags that keep it off the network (this machine has none).
+ *
+ * Chromium now and then dies while it starts (a SIGSEGV before it answers on its pipe, seen once in a few hundred
+ * launches under a full suite). That says nothing about the page under test, so a launch whose browser process exits
+ * before it is up is tried again, up to LAUNCH_ATTEMPTS times; any other launch error is thrown at once.
+ */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = await chromiumPath();
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return chromium.launch({
-    executablePath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await chromium.launch({
+        executablePath,
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-quic',
+        ],
+      });
+    } catch (error) {
+      if (attempt >= LAUNCH_ATTEMPTS || !diedWhileStarting(error)) throw error;
+      process.stderr.write(
+        `Chromium died while starting (attempt ${attempt} of ${LAUNCH_ATTEMPTS}); launching again\n`,
+      );
+    }
+  }
+}
+
+function diedWhileStarting(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.includes('process did exit') || message.includes('browser has been closed');
 }
