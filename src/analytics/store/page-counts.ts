@@ -1,5 +1,5 @@
 /** Pages spanned at most by the array (a project's page ids are close together; pages beyond go in a map). */
-const DENSE_SPAN = 1 << 22;
+export const DENSE_SPAN = 1 << 22;
 
 /** Counts per page a report reads: a map, or PageCounts. */
 export interface PageFigures {
@@ -68,6 +68,9 @@ export class PageCounts implements PageFigures, PageViews {
   private top = -1;
   private sparse: Map<number, number> | undefined;
 
+  /** `denseSpan`: DENSE_SPAN but in tests, which take the same paths with arrays a thousandth as wide */
+  constructor(private readonly denseSpan = DENSE_SPAN) {}
+
   /** Adds `n` to a page's count (a bound function: `map.forEach(sums.add)` adds a whole map). */
   readonly add = (n: number, page: number): void => {
     // the common case inline: the page within the arrays
@@ -123,7 +126,7 @@ export class PageCounts implements PageFigures, PageViews {
   }
 
   /**
-   * Grows the arrays at once to hold the pages from `low` to `high` (when they span at most DENSE_SPAN): counts
+   * Grows the arrays at once to hold the pages from `low` to `high` (when they span at most the dense span): counts
    * about to be added over a known span grow them once, not once per doubling.
    */
   reserve(low: number, high: number): void {
@@ -137,7 +140,7 @@ export class PageCounts implements PageFigures, PageViews {
 
   /**
    * Grows the arrays to hold the pages from `low` to `high` beside those with entries; false when that would span
-   * more than DENSE_SPAN pages (the arrays are left as they were).
+   * more than the dense span (the arrays are left as they were).
    */
   private cover(low: number, high: number): boolean {
     if (low >= this.base && high < this.base + this.counts.length) return true;
@@ -145,7 +148,7 @@ export class PageCounts implements PageFigures, PageViews {
     const lowest = this.top >= 0 ? Math.min(this.base, low) : low;
     const first = lowest - (lowest % 1024);
     const end = this.top >= 0 ? Math.max(this.base + this.top + 1, high + 1) : high + 1;
-    if (end - first > DENSE_SPAN) return false;
+    if (end - first > this.denseSpan) return false;
     const size = Math.max(1024, 2 ** Math.ceil(Math.log2(end - first)));
     const [counts, seen] = [new Float64Array(size), new Uint8Array(size)];
     const shift = this.base - first;
