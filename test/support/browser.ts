@@ -29,9 +29,9 @@ const LAUNCH_ATTEMPTS = 3;
 /**
  * Chromium, headless, with the flags that keep it off the network (this machine has none).
  *
- * Chromium now and then dies while it starts (a SIGSEGV before it answers on its pipe, seen once in a few hundred
- * launches under a full suite). That says nothing about the page under test, so a launch whose browser process exits
- * before it is up is tried again, up to LAUNCH_ATTEMPTS times; any other launch error is thrown at once.
+ * Chromium now and then dies while it starts (a SIGSEGV before it answers on its pipe, seen once in a full run of
+ * the suite). That says nothing about the page under test, so a launch whose browser process exits before it is up
+ * is tried again, up to LAUNCH_ATTEMPTS times; any other launch error is thrown at once.
  */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = await chromiumPath();

@@ -68,7 +68,7 @@ export class PageCounts implements PageFigures, PageViews {
   private top = -1;
   private sparse: Map<number, number> | undefined;
 
-  /** `denseSpan`: DENSE_SPAN but in tests, which take the same paths with arrays a thousandth as wide */
+  /** `denseSpan`: DENSE_SPAN but in tests, which take the same paths with narrower arrays */
   constructor(private readonly denseSpan = DENSE_SPAN) {}
 
   /** Adds `n` to a page's count (a bound function: `map.forEach(sums.add)` adds a whole map). */
